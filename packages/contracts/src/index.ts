@@ -1,0 +1,4 @@
+export * from "./auth.ts";
+export * from "./envelope.ts";
+export * from "./menu.ts";
+export * from "./website.ts";
