@@ -1,0 +1,82 @@
+import formbody from "@fastify/formbody";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { ServerConfig } from "./config.ts";
+import { ok } from "./contract/envelope.ts";
+import type { Db } from "./db/client.ts";
+import { AuthRepository } from "./modules/auth/auth.repository.ts";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { AuthService } from "./modules/auth/auth.service.ts";
+import { menuRoutes } from "./modules/menu/menu.routes.ts";
+import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
+import { userRoutes } from "./modules/user/user.routes.ts";
+import authentication from "./plugins/authentication.ts";
+import { consoleStatic } from "./plugins/console-static.ts";
+import errorHandler from "./plugins/error-handler.ts";
+
+export const VERSION = "0.1.0";
+
+export interface AppOptions {
+  config: Pick<ServerConfig, "jwtSecret" | "captchaEnabled" | "consoleDist">;
+  db: Db;
+  logger?: FastifyServerOptions["logger"];
+}
+
+/** Builds the whole server without listening, so tests drive it in-process with `inject`. */
+export async function buildApp({ config, db, logger = false }: AppOptions): Promise<FastifyInstance> {
+  const startedAt = new Date();
+  const app = Fastify({
+    logger,
+    // Ids beyond 2^53 must survive: the contract sends them as strings, and so do we.
+    bodyLimit: 2 * 1024 * 1024,
+    requestTimeout: 60_000,
+    return503OnClosing: true,
+  });
+  const auth = new AuthService(new AuthRepository(db), config);
+
+  await app.register(formbody);
+  await app.register(errorHandler, { db });
+  await app.register(authentication, { auth });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Meterline API",
+        version: VERSION,
+        description: "Blade wire contract and /api/blade-pms",
+      },
+      components: {
+        securitySchemes: { bladeAuth: { type: "apiKey", in: "header", name: "Blade-Auth" } },
+      },
+      security: [{ bladeAuth: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+
+  app.get("/api/openapi.json", { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+  app.get(
+    "/api/health",
+    {
+      config: { public: true },
+      schema: { tags: ["system"], summary: "Liveness, version and database kind" },
+    },
+    async () => {
+      await db.query("select 1");
+      return ok({
+        version: VERSION,
+        database: db.kind,
+        uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+        startedAt: startedAt.toISOString(),
+      });
+    },
+  );
+
+  await app.register(authRoutes, { auth, db, captchaEnabled: config.captchaEnabled });
+  await app.register(menuRoutes, { db });
+  await app.register(tenantRoutes, { db });
+  await app.register(userRoutes, { db });
+  if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
+  return app;
+}

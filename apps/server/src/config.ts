@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** Embedded database and generated secrets live here unless DATABASE_URL is set. */
+  dataDir: string;
+  databaseUrl?: string;
+  production: boolean;
+  /** HS256 key of access and refresh tokens. */
+  jwtSecret: string;
+  /** Password of the platform `admin` when it is first seeded. */
+  adminPassword: string;
+  captchaEnabled: boolean;
+  /** Built console served at `/`; absent in API-only tests. */
+  consoleDist?: string;
+  logLevel: string;
+  timeZone: string;
+}
+
+const DEFAULT_CONSOLE_DIST = fileURLToPath(new URL("../../console/dist/", import.meta.url));
+const MIN_SECRET_LENGTH = 32;
+
+export class ConfigError extends Error {}
+
+const truthy = (value: string | undefined) => value !== undefined && /^(1|true|on|yes)$/i.test(value);
+
+/**
+ * Reads the environment. Production (NODE_ENV=production or a DATABASE_URL) must name its secrets;
+ * the embedded default generates a signing key once and keeps it in DATA_DIR.
+ */
+export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<ServerConfig> {
+  const dataDir = path.resolve(env.DATA_DIR ?? "data");
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const production = env.NODE_ENV === "production" || databaseUrl !== undefined;
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT is not a port: ${env.PORT}`);
+
+  let jwtSecret = env.JWT_SECRET;
+  let adminPassword = env.ADMIN_PASSWORD;
+  if (production) {
+    const missing = [!jwtSecret && "JWT_SECRET", !adminPassword && "ADMIN_PASSWORD"].filter(Boolean);
+    if (missing.length) {
+      throw new ConfigError(
+        `Production mode needs ${missing.join(" and ")}; refusing to start with defaults.`,
+      );
+    }
+  } else {
+    jwtSecret ??= await embeddedSecret(dataDir);
+    adminPassword ??= "admin";
+  }
+  if (jwtSecret!.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters.`);
+  }
+  const consoleDist = env.CONSOLE_DIST ?? DEFAULT_CONSOLE_DIST;
+  return {
+    host: env.HOST ?? "127.0.0.1",
+    port,
+    dataDir,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    production,
+    jwtSecret: jwtSecret!,
+    adminPassword: adminPassword!,
+    captchaEnabled: truthy(env.CAPTCHA_ENABLED),
+    consoleDist,
+    logLevel: env.LOG_LEVEL ?? "info",
+    timeZone: env.TZ_DEFAULT ?? "Asia/Shanghai",
+  };
+}
+
+/** The embedded demo's signing key: generated on first start, kept with the data it protects. */
+async function embeddedSecret(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, "secrets.json");
+  try {
+    const stored = JSON.parse(await readFile(file, "utf8")) as { jwtSecret?: string };
+    if (stored.jwtSecret) return stored.jwtSecret;
+  } catch {
+    // first start: fall through and create it
+  }
+  await mkdir(dataDir, { recursive: true });
+  const jwtSecret = randomBytes(48).toString("base64url");
+  await writeFile(file, JSON.stringify({ jwtSecret }, null, 2), { mode: 0o600 });
+  return jwtSecret;
+}

@@ -1,0 +1,88 @@
+import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
+import pg from "pg";
+
+/** Anything that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+// 64-bit ids and numeric money must never pass through a JS number: both drivers hand them over as text.
+const INT8 = 20;
+const NUMERIC = 1700;
+const asText = (value: string) => value;
+
+async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const db = await PGlite.create(dataDir ?? "memory://", {
+    parsers: { [pgliteTypes.INT8]: asText, [pgliteTypes.NUMERIC]: asText },
+  });
+  // PGlite runs one query at a time; serialise callers so a transaction never interleaves with others.
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    kind: "pglite",
+    query: <T>(sql: string, params?: readonly unknown[]) =>
+      exclusive(async () => (await db.query<T>(sql, params as unknown[])).rows),
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>
+      exclusive(() =>
+        db.transaction((tx) =>
+          fn({
+            query: async <R>(sql: string, params?: readonly unknown[]) =>
+              (await tx.query<R>(sql, params as unknown[])).rows,
+          }),
+        ),
+      ),
+    close: () => exclusive(() => db.close()),
+  };
+}
+
+async function openPostgres(url: string): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8 || oid === NUMERIC
+          ? asText
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  await pool.query("select 1");
+  return {
+    kind: "postgres",
+    query: async <T>(sql: string, params?: readonly unknown[]) =>
+      (await pool.query(sql, params as unknown[])).rows as T[],
+    transaction: async <T>(fn: (tx: Queryable) => Promise<T>) => {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const result = await fn({
+          query: async <R>(sql: string, params?: readonly unknown[]) =>
+            (await client.query(sql, params as unknown[])).rows as R[],
+        });
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** PostgreSQL server when a URL is given, else embedded PGlite in `dataDir` (in memory when undefined). */
+export function openDb(options: { databaseUrl?: string; dataDir?: string }): Promise<Db> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}

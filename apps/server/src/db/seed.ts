@@ -1,0 +1,26 @@
+import { PLATFORM_TENANT_ID } from "@meterline/contracts";
+import { hashPassword, md5Hex } from "../modules/auth/password.ts";
+import type { Db } from "./client.ts";
+import { nextId } from "./ids.ts";
+
+const ADMINISTRATOR_ROLE_ID = "1";
+const PLATFORM_DEPT_ID = "1";
+
+/**
+ * Creates the platform administrator `admin` once, with the configured password. A later start
+ * leaves the account, and any password changed since, alone.
+ */
+export async function seed(db: Db, options: { adminPassword: string }): Promise<{ createdAdmin: boolean }> {
+  const existing = await db.query("select 1 from sys_user where tenant_id = $1 and account = 'admin'", [
+    PLATFORM_TENANT_ID,
+  ]);
+  if (existing.length > 0) return { createdAdmin: false };
+  const password = await hashPassword(md5Hex(options.adminPassword));
+  await db.query(
+    `insert into sys_user (id, tenant_id, code, account, password, name, real_name, role_id, dept_id, sex)
+     values ($1, $2, 'admin', 'admin', $3, '管理员', '管理员', $4, $5, 1)
+     on conflict do nothing`,
+    [nextId(), PLATFORM_TENANT_ID, password, ADMINISTRATOR_ROLE_ID, PLATFORM_DEPT_ID],
+  );
+  return { createdAdmin: true };
+}

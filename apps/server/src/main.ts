@@ -1,0 +1,47 @@
+import { buildApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { openDb } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import { seed } from "./db/seed.ts";
+
+/** Starts Meterline: configuration, database, migrations, seed, then the HTTP server. */
+async function main() {
+  const config = await loadConfig();
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const applied = await migrate(db);
+  const { createdAdmin } = await seed(db, { adminPassword: config.adminPassword });
+  const app = await buildApp({ config, db, logger: { level: config.logLevel } });
+  app.log.info(
+    { database: db.kind, dataDir: config.databaseUrl ? undefined : config.dataDir, applied, createdAdmin },
+    "database ready",
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    try {
+      await app.close();
+      await db.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, "unclean shutdown");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  app.log.info(`Meterline listening on ${address}`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`Meterline cannot start: ${error.message}`);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,202 @@
+import type { Queryable } from "../../db/client.ts";
+
+export interface ClientRow {
+  client_id: string;
+  client_secret: string;
+  authorized_grant_types: string;
+  access_token_validity: number;
+  refresh_token_validity: number;
+}
+
+export interface TenantRow {
+  tenant_id: string;
+  tenant_name: string;
+  expire_time: Date | null;
+  status: number;
+}
+
+export interface UserRow {
+  id: string;
+  tenant_id: string;
+  account: string;
+  password: string;
+  name: string | null;
+  real_name: string | null;
+  avatar: string | null;
+  email: string | null;
+  phone: string | null;
+  role_id: string;
+  dept_id: string;
+  post_id: string;
+  user_type: number;
+  status: number;
+}
+
+export interface TokenRow {
+  jti: string;
+  session_id: string;
+  kind: "access" | "refresh";
+  user_id: string;
+  revoked_at: Date | null;
+}
+
+const USER_COLUMNS =
+  "id, tenant_id, account, password, name, real_name, avatar, email, phone, role_id, dept_id, post_id, user_type, status";
+
+/** The SQL of sign-in: clients, tenants, users, roles, failure counters, tokens and captchas. */
+export class AuthRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async client(clientId: string): Promise<ClientRow | undefined> {
+    const rows = await this.db.query<ClientRow>(
+      `select client_id, client_secret, authorized_grant_types, access_token_validity, refresh_token_validity
+         from sys_client where client_id = $1 and is_deleted = 0 and status = 1`,
+      [clientId],
+    );
+    return rows[0];
+  }
+
+  async tenant(tenantId: string): Promise<TenantRow | undefined> {
+    const rows = await this.db.query<TenantRow>(
+      "select tenant_id, tenant_name, expire_time, status from sys_tenant where tenant_id = $1 and is_deleted = 0",
+      [tenantId],
+    );
+    return rows[0];
+  }
+
+  async userByAccount(tenantId: string, account: string): Promise<UserRow | undefined> {
+    const rows = await this.db.query<UserRow>(
+      `select ${USER_COLUMNS} from sys_user where tenant_id = $1 and account = $2 and is_deleted = 0`,
+      [tenantId, account],
+    );
+    return rows[0];
+  }
+
+  async userById(id: string): Promise<UserRow | undefined> {
+    const rows = await this.db.query<UserRow>(
+      `select ${USER_COLUMNS} from sys_user where id = $1 and is_deleted = 0`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /** Aliases of the user's roles that still exist in the user's tenant, in role-id order. */
+  async roleAliases(tenantId: string, roleIds: string[]): Promise<string[]> {
+    if (roleIds.length === 0) return [];
+    const rows = await this.db.query<{ role_alias: string }>(
+      `select role_alias from sys_role
+        where tenant_id = $1 and is_deleted = 0 and id = any($2::bigint[]) order by id`,
+      [tenantId, roleIds],
+    );
+    return rows.map((r) => r.role_alias);
+  }
+
+  async param(key: string): Promise<string | undefined> {
+    const rows = await this.db.query<{ param_value: string }>(
+      "select param_value from sys_param where param_key = $1 and is_deleted = 0",
+      [key],
+    );
+    return rows[0]?.param_value;
+  }
+
+  /** Failures counted within the lock window; older ones have expired. */
+  async recentFailures(tenantId: string, account: string, windowSeconds: number): Promise<number> {
+    const rows = await this.db.query<{ fail_count: number }>(
+      `select fail_count from auth_login_failure
+        where tenant_id = $1 and account = $2 and last_failure_at > now() - make_interval(secs => $3)`,
+      [tenantId, account, windowSeconds],
+    );
+    return rows[0]?.fail_count ?? 0;
+  }
+
+  /** Counts a failure; the window restarts with each one, as the contract's counter TTL does. */
+  async recordFailure(tenantId: string, account: string, windowSeconds: number): Promise<number> {
+    const rows = await this.db.query<{ fail_count: number }>(
+      `insert into auth_login_failure as f (tenant_id, account, fail_count, last_failure_at)
+            values ($1, $2, 1, now())
+       on conflict (tenant_id, account) do update
+          set fail_count = case when f.last_failure_at > now() - make_interval(secs => $3)
+                                then f.fail_count + 1 else 1 end,
+              last_failure_at = now()
+       returning fail_count`,
+      [tenantId, account, windowSeconds],
+    );
+    return rows[0]!.fail_count;
+  }
+
+  async clearFailures(tenantId: string, account: string): Promise<void> {
+    await this.db.query("delete from auth_login_failure where tenant_id = $1 and account = $2", [
+      tenantId,
+      account,
+    ]);
+  }
+
+  async insertToken(row: {
+    jti: string;
+    sessionId: string;
+    kind: "access" | "refresh";
+    userId: string;
+    tenantId: string;
+    clientId: string;
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.db.query(
+      `insert into auth_token (jti, session_id, kind, user_id, tenant_id, client_id, expires_at)
+       values ($1, $2, $3, $4, $5, $6, $7)`,
+      [row.jti, row.sessionId, row.kind, row.userId, row.tenantId, row.clientId, row.expiresAt],
+    );
+  }
+
+  async token(jti: string): Promise<TokenRow | undefined> {
+    const rows = await this.db.query<TokenRow>(
+      "select jti, session_id, kind, user_id, revoked_at from auth_token where jti = $1 and expires_at > now()",
+      [jti],
+    );
+    return rows[0];
+  }
+
+  /** Marks a refresh token used; false when someone else used it first. */
+  async consumeToken(jti: string): Promise<boolean> {
+    const rows = await this.db.query(
+      "update auth_token set revoked_at = now() where jti = $1 and revoked_at is null returning jti",
+      [jti],
+    );
+    return rows.length === 1;
+  }
+
+  async revokeSession(sessionId: string): Promise<void> {
+    await this.db.query(
+      "update auth_token set revoked_at = now() where session_id = $1 and revoked_at is null",
+      [sessionId],
+    );
+  }
+
+  async revokeUser(userId: string): Promise<void> {
+    await this.db.query(
+      "update auth_token set revoked_at = now() where user_id = $1 and revoked_at is null",
+      [userId],
+    );
+  }
+
+  async purgeExpired(): Promise<void> {
+    await this.db.query("delete from auth_token where expires_at < now() - interval '1 day'");
+    await this.db.query("delete from auth_captcha where expires_at < now()");
+  }
+
+  async insertCaptcha(key: string, code: string, ttlSeconds: number): Promise<void> {
+    await this.db.query(
+      "insert into auth_captcha (captcha_key, code, expires_at) values ($1, $2, now() + make_interval(secs => $3))",
+      [key, code, ttlSeconds],
+    );
+  }
+
+  /** Takes a captcha code out of the store: each code answers once. */
+  async takeCaptcha(key: string): Promise<string | undefined> {
+    const rows = await this.db.query<{ code: string }>(
+      "delete from auth_captcha where captcha_key = $1 returning code, expires_at > now() as live",
+      [key],
+    );
+    const row = rows[0] as { code: string; live?: boolean } | undefined;
+    return row?.live ? row.code : undefined;
+  }
+}

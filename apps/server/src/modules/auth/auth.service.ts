@@ -1,0 +1,236 @@
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import type { TokenResponse } from "@meterline/contracts";
+import { PLATFORM_TENANT_ID } from "@meterline/contracts";
+import type { AuthRepository, ClientRow, UserRow } from "./auth.repository.ts";
+import { randomCaptchaText, renderCaptcha } from "./captcha-image.ts";
+import { type CurrentUser, csv } from "./current-user.ts";
+import { signJwt, verifyJwt } from "./jwt.ts";
+import { AuthMessage, OAuthError } from "./oauth-error.ts";
+import { asMd5, verifyPassword } from "./password.ts";
+
+export const CAPTCHA_TTL_SECONDS = 5 * 60;
+export const LOCK_WINDOW_SECONDS = 30 * 60;
+const DEFAULT_FAIL_COUNT = 5;
+const LICENSE = "powered by meterline";
+
+export interface TokenRequest {
+  grantType: string;
+  clientId: string;
+  clientSecret: string;
+  tenantId?: string;
+  username?: string;
+  password?: string;
+  refreshToken?: string;
+  captchaKey?: string;
+  captchaCode?: string;
+}
+
+const denied = (description: string) => new OAuthError(400, "access_denied", description);
+const invalidGrant = (description: string) => new OAuthError(400, "invalid_grant", description);
+
+/** Sign-in, token issue, rotation and revocation, and captchas (contract §5). */
+export class AuthService {
+  constructor(
+    private readonly repo: AuthRepository,
+    private readonly options: { jwtSecret: string; captchaEnabled: boolean },
+  ) {}
+
+  async token(request: TokenRequest): Promise<TokenResponse> {
+    const client = await this.checkClient(request);
+    switch (request.grantType) {
+      case "password":
+      case "captcha":
+        return this.passwordGrant(request, client);
+      case "refresh_token":
+        return this.refreshGrant(request, client);
+      case "social":
+        throw new OAuthError(400, "unsupported_grant_type", AuthMessage.socialNotConfigured);
+      default:
+        throw new OAuthError(400, "unsupported_grant_type", AuthMessage.unsupportedGrant);
+    }
+  }
+
+  private async checkClient(request: TokenRequest): Promise<ClientRow> {
+    const client = request.clientId ? await this.repo.client(request.clientId) : undefined;
+    if (!client || !sameText(client.client_secret, request.clientSecret)) {
+      throw new OAuthError(401, "invalid_client", AuthMessage.badClient);
+    }
+    if (!csv(client.authorized_grant_types).includes(request.grantType)) {
+      throw new OAuthError(400, "unauthorized_client", AuthMessage.grantNotAllowed);
+    }
+    return client;
+  }
+
+  /** The checks of contract §5.7, in its order. */
+  private async passwordGrant(request: TokenRequest, client: ClientRow): Promise<TokenResponse> {
+    if (request.grantType === "captcha" || this.options.captchaEnabled) {
+      const stored = request.captchaKey ? await this.repo.takeCaptcha(request.captchaKey) : undefined;
+      if (!stored || stored !== (request.captchaCode ?? "").trim().toLowerCase()) {
+        throw denied(AuthMessage.badCaptcha);
+      }
+    }
+    const tenantId = request.tenantId;
+    if (!tenantId) throw denied(AuthMessage.noTenantId);
+    const account = request.username ?? "";
+    if (!account) throw invalidGrant(AuthMessage.missing("username"));
+    const failCount = Number((await this.repo.param("account.failCount")) ?? DEFAULT_FAIL_COUNT);
+    if ((await this.repo.recentFailures(tenantId, account, LOCK_WINDOW_SECONDS)) >= failCount) {
+      throw denied(AuthMessage.locked);
+    }
+    await this.checkTenant(tenantId);
+    const user = await this.repo.userByAccount(tenantId, account);
+    const passwordOk =
+      user && request.password ? await verifyPassword(asMd5(request.password), user.password) : false;
+    if (!user || !passwordOk) {
+      await this.repo.recordFailure(tenantId, account, LOCK_WINDOW_SECONDS);
+      throw invalidGrant(AuthMessage.badCredentials);
+    }
+    const response = await this.issue(user, client, randomUUID());
+    await this.repo.clearFailures(tenantId, account);
+    return response;
+  }
+
+  /** Rotation: each refresh token works once; a second use revokes the whole session. */
+  private async refreshGrant(request: TokenRequest, client: ClientRow): Promise<TokenResponse> {
+    const claims = request.refreshToken ? verifyJwt(request.refreshToken, this.options.jwtSecret) : undefined;
+    if (!claims || claims.token_type !== "refresh_token" || claims.client_id !== client.client_id) {
+      throw invalidGrant(AuthMessage.badRefresh);
+    }
+    const row = await this.repo.token(claims.jti);
+    if (!row || row.kind !== "refresh") throw invalidGrant(AuthMessage.badRefresh);
+    if (row.revoked_at || !(await this.repo.consumeToken(row.jti))) {
+      await this.repo.revokeSession(row.session_id);
+      throw invalidGrant(AuthMessage.badRefresh);
+    }
+    // The old access token keeps working until it expires: requests already in flight must not fail.
+    const user = await this.repo.userById(row.user_id);
+    if (!user) throw invalidGrant(AuthMessage.badRefresh);
+    await this.checkTenant(user.tenant_id);
+    return this.issue(user, client, row.session_id);
+  }
+
+  private async checkTenant(tenantId: string): Promise<void> {
+    const tenant = await this.repo.tenant(tenantId);
+    if (!tenant) throw denied(AuthMessage.noTenant);
+    if (tenantId !== PLATFORM_TENANT_ID && tenant.expire_time && tenant.expire_time.getTime() < Date.now()) {
+      throw denied(AuthMessage.tenantExpired);
+    }
+  }
+
+  private async issue(user: UserRow, client: ClientRow, sessionId: string): Promise<TokenResponse> {
+    if (user.status !== 1) throw denied(AuthMessage.disabled);
+    const roleIds = csv(user.role_id);
+    const aliases = await this.repo.roleAliases(user.tenant_id, roleIds);
+    if (aliases.length === 0) throw denied(AuthMessage.noRoles);
+    const now = Math.floor(Date.now() / 1000);
+    const profile = {
+      client_id: client.client_id,
+      user_id: user.id,
+      tenant_id: user.tenant_id,
+      dept_id: csv(user.dept_id).join(","),
+      post_id: csv(user.post_id).join(","),
+      role_id: roleIds.join(","),
+      role_name: aliases.join(","),
+      account: user.account,
+      user_name: user.account,
+      nick_name: user.name ?? "",
+      real_name: user.real_name ?? "",
+      avatar: user.avatar ?? "",
+      oauth_id: "",
+      detail: { type: "web" },
+      license: LICENSE,
+    };
+    const accessJti = randomUUID();
+    const refreshJti = randomUUID();
+    const accessExp = now + client.access_token_validity;
+    const refreshExp = now + client.refresh_token_validity;
+    const secret = this.options.jwtSecret;
+    const common = { sid: sessionId, iat: now, scope: ["all"] };
+    const accessToken = signJwt(
+      {
+        ...profile,
+        ...common,
+        token_type: "access_token",
+        authorities: aliases,
+        jti: accessJti,
+        exp: accessExp,
+      },
+      secret,
+    );
+    const refreshToken = signJwt(
+      {
+        ...common,
+        token_type: "refresh_token",
+        user_id: user.id,
+        client_id: client.client_id,
+        jti: refreshJti,
+        exp: refreshExp,
+      },
+      secret,
+    );
+    const base = { sessionId, userId: user.id, tenantId: user.tenant_id, clientId: client.client_id };
+    await this.repo.insertToken({
+      ...base,
+      jti: accessJti,
+      kind: "access",
+      expiresAt: new Date(accessExp * 1000),
+    });
+    await this.repo.insertToken({
+      ...base,
+      jti: refreshJti,
+      kind: "refresh",
+      expiresAt: new Date(refreshExp * 1000),
+    });
+    return {
+      access_token: accessToken,
+      token_type: "bearer",
+      refresh_token: refreshToken,
+      expires_in: client.access_token_validity,
+      scope: "all",
+      ...profile,
+      userName: user.real_name || user.name || user.account,
+      jti: accessJti,
+    };
+  }
+
+  /** The caller behind an access token, or undefined when it is invalid, expired or revoked. */
+  async authenticate(token: string): Promise<CurrentUser | undefined> {
+    const claims = verifyJwt(token, this.options.jwtSecret);
+    if (!claims || claims.token_type !== "access_token") return undefined;
+    const row = await this.repo.token(claims.jti);
+    if (!row || row.revoked_at || row.kind !== "access") return undefined;
+    const text = (name: string) => (typeof claims[name] === "string" ? (claims[name] as string) : "");
+    return {
+      userId: text("user_id"),
+      tenantId: text("tenant_id"),
+      account: text("account"),
+      userName: text("user_name"),
+      realName: text("real_name"),
+      roleIds: csv(text("role_id")),
+      roleAliases: csv(text("role_name")),
+      deptIds: csv(text("dept_id")),
+      postIds: csv(text("post_id")),
+      clientId: text("client_id"),
+      sessionId: text("sid"),
+      jti: claims.jti,
+    };
+  }
+
+  /** Logout: every token of the session, access and refresh, stops working at once. */
+  logout(user: CurrentUser): Promise<void> {
+    return this.repo.revokeSession(user.sessionId);
+  }
+
+  async captcha(): Promise<{ key: string; image: string }> {
+    const text = randomCaptchaText();
+    const key = randomUUID().replaceAll("-", "");
+    await this.repo.insertCaptcha(key, text.toLowerCase(), CAPTCHA_TTL_SECONDS);
+    return { key, image: `data:image/png;base64,${renderCaptcha(text).toString("base64")}` };
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

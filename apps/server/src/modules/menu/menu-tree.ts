@@ -1,0 +1,58 @@
+import type { ButtonNode, MenuRoute } from "@meterline/contracts";
+import type { MenuRow } from "./menu.repository.ts";
+
+/** Adds every ancestor of the chosen ids: grant trees send only fully checked nodes (contract §8.3). */
+export function withAncestors(chosen: Iterable<string>, byId: Map<string, MenuRow>): Set<string> {
+  const result = new Set<string>();
+  for (const id of chosen) {
+    let current = byId.get(id);
+    while (current && !result.has(current.id)) {
+      result.add(current.id);
+      current = byId.get(current.parent_id);
+    }
+  }
+  return result;
+}
+
+/** A forest of the rows, in their sort order; a node whose parent is absent becomes a root. */
+export function forest<T extends { id: string; parentId: string; children?: T[] }>(nodes: T[]): T[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const roots: T[] = [];
+  for (const node of nodes) {
+    const parent = byId.get(node.parentId);
+    if (parent && parent !== node) (parent.children ??= []).push(node);
+    else roots.push(node);
+  }
+  return roots;
+}
+
+export function toRoute(row: MenuRow): MenuRoute {
+  return {
+    id: row.id,
+    parentId: row.parent_id,
+    code: row.code,
+    name: row.name,
+    alias: row.alias,
+    path: row.path ?? "",
+    source: row.source ?? "",
+    sort: row.sort,
+    category: row.category,
+    action: row.action,
+    isOpen: row.is_open,
+    remark: row.remark ?? "",
+  };
+}
+
+export function toButton(row: MenuRow): ButtonNode {
+  return {
+    id: row.id,
+    parentId: row.parent_id,
+    code: row.code,
+    name: row.name,
+    alias: row.alias,
+    path: row.path ?? "",
+    source: row.source ?? "",
+    action: row.action,
+    sort: row.sort,
+  };
+}

@@ -1,0 +1,25 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import { failure } from "../contract/envelope.ts";
+
+/**
+ * Serves the built console at `/` with an SPA fallback: any GET outside /api that is not a file
+ * gets index.html, so deep links such as /wel/dashboard load the console.
+ */
+export async function consoleStatic(app: FastifyInstance, opts: { root: string }) {
+  const index = path.join(opts.root, "index.html");
+  if (!existsSync(index)) {
+    app.log.warn({ root: opts.root }, "console build not found; serving the API only");
+    return;
+  }
+  await app.register(fastifyStatic, { root: opts.root, wildcard: false, index: "index.html" });
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathOnly = request.url.split("?")[0] ?? "";
+    if (request.method !== "GET" || pathOnly.startsWith("/api/") || path.extname(pathOnly) !== "") {
+      return reply.status(404).send(failure(404, `404 没找到请求: ${request.method} ${pathOnly}`));
+    }
+    return reply.type("text/html").sendFile("index.html");
+  });
+}
