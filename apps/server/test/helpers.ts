@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { TokenResponse } from "@meterline/contracts";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import pg from "pg";
 import { buildApp } from "../src/app.ts";
@@ -15,7 +16,7 @@ export interface TestServer {
   db: Db;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   /** Signs in through the token endpoint and returns the token answer's body. */
-  login(account?: string, password?: string, tenantId?: string): Promise<Record<string, string>>;
+  login(account?: string, password?: string, tenantId?: string): Promise<TokenResponse>;
   /** GET/POST with the console's headers and a bearer token. */
   call(
     method: "GET" | "POST",

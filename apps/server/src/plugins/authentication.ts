@@ -43,7 +43,8 @@ export default fp(
     app.addHook("preHandler", async (request) => {
       const token = tokenOf(request);
       if (token) request.user = (await opts.auth.authenticate(token)) ?? null;
-      if (!request.user && !request.routeOptions.config.public) throw unauthorized();
+      // Unknown paths answer 404 (and reach the console's SPA fallback) whoever asks.
+      if (!request.user && !request.routeOptions.config.public && !request.is404) throw unauthorized();
     });
   },
   { name: "authentication" },

@@ -93,11 +93,11 @@ export class AuthService {
   /** Rotation: each refresh token works once; a second use revokes the whole session. */
   private async refreshGrant(request: TokenRequest, client: ClientRow): Promise<TokenResponse> {
     const claims = request.refreshToken ? verifyJwt(request.refreshToken, this.options.jwtSecret) : undefined;
-    if (!claims || claims.token_type !== "refresh_token" || claims.client_id !== client.client_id) {
+    if (claims?.token_type !== "refresh_token" || claims.client_id !== client.client_id) {
       throw invalidGrant(AuthMessage.badRefresh);
     }
     const row = await this.repo.token(claims.jti);
-    if (!row || row.kind !== "refresh") throw invalidGrant(AuthMessage.badRefresh);
+    if (row?.kind !== "refresh") throw invalidGrant(AuthMessage.badRefresh);
     if (row.revoked_at || !(await this.repo.consumeToken(row.jti))) {
       await this.repo.revokeSession(row.session_id);
       throw invalidGrant(AuthMessage.badRefresh);
@@ -196,7 +196,7 @@ export class AuthService {
   /** The caller behind an access token, or undefined when it is invalid, expired or revoked. */
   async authenticate(token: string): Promise<CurrentUser | undefined> {
     const claims = verifyJwt(token, this.options.jwtSecret);
-    if (!claims || claims.token_type !== "access_token") return undefined;
+    if (claims?.token_type !== "access_token") return undefined;
     const row = await this.repo.token(claims.jti);
     if (!row || row.revoked_at || row.kind !== "access") return undefined;
     const text = (name: string) => (typeof claims[name] === "string" ? (claims[name] as string) : "");

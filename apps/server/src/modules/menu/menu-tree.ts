@@ -20,8 +20,12 @@ export function forest<T extends { id: string; parentId: string; children?: T[] 
   const roots: T[] = [];
   for (const node of nodes) {
     const parent = byId.get(node.parentId);
-    if (parent && parent !== node) (parent.children ??= []).push(node);
-    else roots.push(node);
+    if (parent && parent !== node) {
+      parent.children ??= [];
+      parent.children.push(node);
+    } else {
+      roots.push(node);
+    }
   }
   return roots;
 }
