@@ -9,7 +9,10 @@ const consoleIndex = `${root}apps/console/dist/index.html`;
 
 if (!process.env.CONSOLE_DIST && !existsSync(consoleIndex)) {
   console.log("Building the console (first start only)…");
-  const build = spawnSync("npm", ["run", "build", "-w", "@meterline/console"], { cwd: root, stdio: "inherit" });
+  const build = spawnSync("npm", ["run", "build", "-w", "@meterline/console"], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

@@ -1,14 +1,16 @@
 // Runs node's test runner over the test files of the given folders (Node 20 has no glob in --test).
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const roots = process.argv.slice(2);
 const files = roots
   .flatMap((root) =>
-    readdirSync(root, { recursive: true, withFileTypes: true }).map((e) =>
-      path.join(e.parentPath ?? e.path, e.name),
-    ),
+    statSync(root).isFile()
+      ? [root]
+      : readdirSync(root, { recursive: true, withFileTypes: true }).map((e) =>
+          path.join(e.parentPath ?? e.path, e.name),
+        ),
   )
   .filter((file) => /\.test\.tsx?$/.test(file) && !file.includes("node_modules"))
   .sort();

@@ -33,7 +33,16 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     requestTimeout: 60_000,
     return503OnClosing: true,
   });
-  const auth = new AuthService(new AuthRepository(db), config);
+  const authRepository = new AuthRepository(db);
+  const auth = new AuthService(authRepository, config);
+  // Dead tokens and captchas are only kept a day for audit; sweep them hourly.
+  const sweeper = setInterval(() => {
+    authRepository
+      .purgeExpired()
+      .catch((error: unknown) => app.log.warn({ err: error }, "token sweep failed"));
+  }, 3_600_000);
+  sweeper.unref();
+  app.addHook("onClose", async () => clearInterval(sweeper));
 
   await app.register(formbody);
   await app.register(errorHandler, { db });

@@ -43,6 +43,10 @@ export default fp(
     app.addHook("preHandler", async (request) => {
       const token = tokenOf(request);
       if (token) request.user = (await opts.auth.authenticate(token)) ?? null;
+      if (request.user) {
+        // Every later log line of this request says who asked, for which tenant.
+        request.log = request.log.child({ tenantId: request.user.tenantId, account: request.user.account });
+      }
       // Unknown paths answer 404 (and reach the console's SPA fallback) whoever asks.
       if (!request.user && !request.routeOptions.config.public && !request.is404) throw unauthorized();
     });
