@@ -11,6 +11,7 @@ import { AuthService } from "./modules/auth/auth.service.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
+import { resourceRoutes } from "./resources/index.ts";
 import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
 import errorHandler from "./plugins/error-handler.ts";
@@ -18,7 +19,7 @@ import errorHandler from "./plugins/error-handler.ts";
 export const VERSION = "0.1.0";
 
 export interface AppOptions {
-  config: Pick<ServerConfig, "jwtSecret" | "captchaEnabled" | "consoleDist">;
+  config: Pick<ServerConfig, "jwtSecret" | "captchaEnabled" | "consoleDist" | "timeZone">;
   db: Db;
   logger?: FastifyServerOptions["logger"];
 }
@@ -86,6 +87,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(menuRoutes, { db });
   await app.register(tenantRoutes, { db });
   await app.register(userRoutes, { db });
+  await app.register(resourceRoutes, { db, timeZone: config.timeZone });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
   return app;
 }

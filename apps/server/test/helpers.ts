@@ -56,7 +56,11 @@ export async function startTestServer(options: { captchaEnabled?: boolean } = {}
   await seed(db, { adminPassword: ADMIN_PASSWORD });
   const app = await buildApp({
     db,
-    config: { jwtSecret: randomBytes(32).toString("hex"), captchaEnabled: options.captchaEnabled ?? false },
+    config: {
+      jwtSecret: randomBytes(32).toString("hex"),
+      captchaEnabled: options.captchaEnabled ?? false,
+      timeZone: "Asia/Shanghai",
+    },
   });
   const inject = (o: InjectOptions) => app.inject(o);
   return {

@@ -2,3 +2,5 @@ export * from "./auth.ts";
 export * from "./envelope.ts";
 export * from "./menu.ts";
 export * from "./website.ts";
+export * from "./resource/types.ts";
+export * from "./resources/index.ts";

@@ -1,14 +1,34 @@
 import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { Db } from "./client.ts";
+import { type ResourceDef, resources } from "@meterline/contracts";
+import { syncResourceTables } from "../crud/schema-sync.ts";
+import type { Db, Queryable } from "./client.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
+const SEED_DIR = fileURLToPath(new URL("./migrations/seed/", import.meta.url));
 // Any constant works; it only has to be the same in every process that migrates this database.
 const MIGRATION_LOCK = 7_046_451;
 
-/** Applies every `NNN_name.sql` not yet recorded, in order, each in its own transaction. */
-export async function migrate(db: Db): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort();
+async function applyDir(tx: Queryable, dir: string, prefix: string, done: Set<string>): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort();
+  const applied: string[] = [];
+  for (const file of files) {
+    const version = prefix + file;
+    if (done.has(version)) continue;
+    const sql = await readFile(dir + file, "utf8");
+    for (const statement of splitStatements(sql)) await tx.query(statement);
+    await tx.query("insert into schema_migration (version) values ($1)", [version]);
+    applied.push(version);
+  }
+  return applied;
+}
+
+/**
+ * Brings the database up to date in one transaction: hand-written schema migrations, then the
+ * tables of the plain resources from their definitions, then the reference rows (seed migrations),
+ * which may fill both kinds of table.
+ */
+export async function migrate(db: Db, plain: readonly ResourceDef[] = Object.values(resources)): Promise<string[]> {
   return db.transaction(async (tx) => {
     // Several servers may start at once against one PostgreSQL: the lock makes them take turns.
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
@@ -18,15 +38,10 @@ export async function migrate(db: Db): Promise<string[]> {
     const done = new Set(
       (await tx.query<{ version: string }>("select version from schema_migration")).map((r) => r.version),
     );
-    const applied: string[] = [];
-    for (const file of files) {
-      if (done.has(file)) continue;
-      const sql = await readFile(MIGRATIONS_DIR + file, "utf8");
-      for (const statement of splitStatements(sql)) await tx.query(statement);
-      await tx.query("insert into schema_migration (version) values ($1)", [file]);
-      applied.push(file);
-    }
-    return applied;
+    const schema = await applyDir(tx, MIGRATIONS_DIR, "", done);
+    await syncResourceTables(tx, plain);
+    const seeds = await applyDir(tx, SEED_DIR, "seed/", done);
+    return [...schema, ...seeds];
   });
 }
 

@@ -34,19 +34,6 @@ create table sys_dept (
 );
 create index sys_dept_tenant on sys_dept (tenant_id);
 
-create table sys_post (
-  id bigint primary key,
-  tenant_id varchar(12) not null default '000000',
-  category integer,
-  post_code varchar(12),
-  post_name varchar(64) not null,
-  sort integer not null default 0,
-  remark varchar(255),
-  create_user bigint, create_dept bigint, create_time timestamptz not null default now(),
-  update_user bigint, update_time timestamptz not null default now(),
-  status integer not null default 1, is_deleted integer not null default 0
-);
-
 create table sys_role (
   id bigint primary key,
   tenant_id varchar(12) not null default '000000',
@@ -151,18 +138,6 @@ create table sys_client (
   status integer not null default 1, is_deleted integer not null default 0
 );
 create unique index sys_client_code on sys_client (client_id) where is_deleted = 0;
-
-create table sys_param (
-  id bigint primary key,
-  param_name varchar(255) not null,
-  param_key varchar(255) not null,
-  param_value varchar(255) not null,
-  remark varchar(255),
-  create_user bigint, create_dept bigint, create_time timestamptz not null default now(),
-  update_user bigint, update_time timestamptz not null default now(),
-  status integer not null default 1, is_deleted integer not null default 0
-);
-create unique index sys_param_key on sys_param (param_key) where is_deleted = 0;
 
 -- Issued tokens: a token is valid only while its row exists unrevoked, so logout and refresh
 -- rotation hold across every server process.

@@ -1,0 +1,23 @@
+import type { ResourceDef } from "@meterline/contracts";
+import type { Queryable } from "../db/client.ts";
+import type { CurrentUser } from "../modules/auth/current-user.ts";
+import type { Column } from "./columns.ts";
+import type { Row } from "./serialize.ts";
+
+export interface HookContext {
+  db: Queryable;
+  def: ResourceDef;
+  user: CurrentUser;
+}
+
+/**
+ * Rules a plain resource needs beyond its definition (hash a password, refuse a sealed row). Most
+ * resources have none; one that grows real domain logic moves to a module instead.
+ */
+export interface ResourceHooks {
+  /** Adjusts or checks the values before they are written; `id` is set on update. */
+  beforeWrite?(ctx: HookContext, values: Map<Column, unknown>, id?: string): Promise<void>;
+  beforeRemove?(ctx: HookContext, ids: string[]): Promise<void>;
+  /** Adds derived fields (names of references) to rows on their way out. */
+  decorate?(ctx: HookContext, rows: Row[]): Promise<void>;
+}

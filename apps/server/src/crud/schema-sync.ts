@@ -1,0 +1,63 @@
+import type { FieldDef, ResourceDef } from "@meterline/contracts";
+import type { Queryable } from "../db/client.ts";
+import { columnsOf } from "./columns.ts";
+import { ident } from "./sql.ts";
+
+function sqlType(field: FieldDef): string {
+  switch (field.type) {
+    case "id":
+      return "bigint";
+    case "int":
+      return "integer";
+    case "decimal":
+      return `numeric(18, ${field.scale ?? 4})`;
+    case "datetime":
+      return "timestamptz";
+    case "date":
+      return "date";
+    case "text":
+    case "richtext":
+      return "text";
+    case "idList":
+      return "varchar(2000)";
+    case "image":
+      return "varchar(1000)";
+    case "string":
+      return `varchar(${field.maxLength ?? 255})`;
+  }
+}
+
+const SYSTEM_DEFAULTS: Record<string, string> = {
+  tenant_id: "not null default '000000'",
+  create_time: "not null default now()",
+  update_time: "not null default now()",
+  status: "not null default 1",
+  is_deleted: "not null default 0",
+};
+
+/**
+ * Creates the table of each plain resource and adds columns a newer definition declares. It never
+ * drops or retypes anything: stored data is never lost by a definition change. Tables with domain
+ * rules keep hand-written migrations; these are the plain ones.
+ */
+export async function syncResourceTables(db: Queryable, defs: readonly ResourceDef[]): Promise<void> {
+  for (const def of defs) {
+    const table = ident(def.table);
+    await db.query(`create table if not exists ${table} (id bigint primary key)`);
+    for (const c of columnsOf(def)) {
+      if (c.column === "id") continue;
+      const extra = SYSTEM_DEFAULTS[c.column] ?? "";
+      await db.query(`alter table ${table} add column if not exists ${ident(c.column)} ${sqlType(c.field)} ${extra}`);
+    }
+    const live = def.softDelete ? " where is_deleted = 0" : "";
+    if (def.tenantScoped) {
+      await db.query(`create index if not exists ${ident(`${def.table}_tenant`)} on ${table} (tenant_id)`);
+    }
+    for (const c of columnsOf(def).filter((col) => col.field.unique)) {
+      const scope = def.tenantScoped ? "tenant_id, " : "";
+      await db.query(
+        `create unique index if not exists ${ident(`${def.table}_${c.column}_uq`)} on ${table} (${scope}${ident(c.column)})${live}`,
+      );
+    }
+  }
+}

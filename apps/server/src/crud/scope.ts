@@ -1,0 +1,24 @@
+import type { ResourceDef } from "@meterline/contracts";
+import { type CurrentUser, isAdministrator } from "../modules/auth/current-user.ts";
+import type { SqlParams } from "./sql.ts";
+
+/**
+ * The rows a caller can see at all: live rows of the caller's tenant. The platform administrator
+ * crosses tenants, as the contract's super-administrator bypass does (contract §9.1), and may narrow
+ * to one tenant with `tenantId`.
+ */
+export function visibleRows(
+  def: ResourceDef,
+  user: CurrentUser,
+  sql: SqlParams,
+  options: { alias?: string; tenantId?: string } = {},
+): string[] {
+  const t = options.alias ?? "t";
+  const conditions: string[] = [];
+  if (def.softDelete) conditions.push(`${t}.is_deleted = 0`);
+  if (def.tenantScoped) {
+    const tenant = isAdministrator(user) ? options.tenantId : user.tenantId;
+    if (tenant) conditions.push(`${t}.tenant_id = ${sql.bind(tenant)}`);
+  }
+  return conditions;
+}

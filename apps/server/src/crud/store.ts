@@ -1,0 +1,168 @@
+import type { ResourceDef } from "@meterline/contracts";
+import { badRequest } from "../contract/errors.ts";
+import type { Queryable } from "../db/client.ts";
+import { nextId } from "../db/ids.ts";
+import type { CurrentUser } from "../modules/auth/current-user.ts";
+import { type Column, columnByName, columnsOf } from "./columns.ts";
+import { type Row, selectList } from "./serialize.ts";
+import { and, ident, SqlParams } from "./sql.ts";
+
+export interface ListQuery {
+  conditions: string[];
+  sql: SqlParams;
+  limit?: number;
+  offset?: number;
+}
+
+/** The SQL of the engine: every statement scoped by the conditions the caller's visibility produced. */
+export class ResourceStore {
+  constructor(
+    private readonly db: Queryable,
+    readonly def: ResourceDef,
+  ) {}
+
+  private get table() {
+    return `${ident(this.def.table)} t`;
+  }
+
+  private orderBy(): string {
+    const sort = this.def.sort ?? [{ field: "id" }];
+    return sort
+      .map((s) => `t.${ident(columnByName(this.def, s.field)?.column ?? "id")} ${s.desc ? "desc" : "asc"}`)
+      .concat("t.id asc")
+      .join(", ");
+  }
+
+  async list(query: ListQuery): Promise<Row[]> {
+    const { sql } = query;
+    const paging =
+      query.limit !== undefined ? ` limit ${sql.bind(query.limit)} offset ${sql.bind(query.offset ?? 0)}` : "";
+    return this.db.query(
+      `select ${selectList(this.def)} from ${this.table} where ${and(query.conditions)} order by ${this.orderBy()}${paging}`,
+      sql.values,
+    );
+  }
+
+  async count(query: ListQuery): Promise<number> {
+    const rows = await this.db.query<{ n: string }>(
+      `select count(*) as n from ${this.table} where ${and(query.conditions)}`,
+      query.sql.values,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Ids among `ids` that satisfy the conditions (the caller's visibility). */
+  async visibleIds(ids: string[], conditions: string[], sql: SqlParams): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `select t.id from ${this.table} where t.id = any(${sql.bind(ids)}::bigint[]) and ${and(conditions)}`,
+      sql.values,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether another live row of the same tenant already holds this value. */
+  async taken(column: Column, value: unknown, tenantId: string | undefined, exceptId?: string): Promise<boolean> {
+    const sql = new SqlParams();
+    const conditions = [`t.${ident(column.column)} = ${sql.bind(value)}`];
+    if (this.def.softDelete) conditions.push("t.is_deleted = 0");
+    if (this.def.tenantScoped && tenantId) conditions.push(`t.tenant_id = ${sql.bind(tenantId)}`);
+    if (exceptId) conditions.push(`t.id <> ${sql.bind(exceptId)}`);
+    const rows = await this.db.query(`select 1 from ${this.table} where ${and(conditions)} limit 1`, sql.values);
+    return rows.length > 0;
+  }
+
+  async insert(values: Map<Column, unknown>, user: CurrentUser, tenantId: string): Promise<string> {
+    const id = nextId();
+    const sql = new SqlParams();
+    const columns = ["id"];
+    const binds = [sql.bind(id)];
+    const set = (column: string, value: unknown) => {
+      columns.push(ident(column));
+      binds.push(sql.bind(value));
+    };
+    if (this.def.tenantScoped) set("tenant_id", tenantId);
+    for (const [column, value] of values) set(column.column, value);
+    if (this.def.audit) {
+      set("create_user", user.userId || null);
+      set("create_dept", user.deptIds[0] ?? null);
+      set("update_user", user.userId || null);
+    }
+    await this.db.query(
+      `insert into ${ident(this.def.table)} (${columns.join(", ")}) values (${binds.join(", ")})`,
+      sql.values,
+    );
+    return id;
+  }
+
+  /** Updates one visible row; false when no such row is visible to the caller. */
+  async update(
+    id: string,
+    values: Map<Column, unknown>,
+    user: CurrentUser,
+    visible: (sql: SqlParams) => string[],
+  ): Promise<boolean> {
+    const sql = new SqlParams();
+    const sets = [...values].map(([column, value]) => `${ident(column.column)} = ${sql.bind(value)}`);
+    if (this.def.audit) sets.push(`update_user = ${sql.bind(user.userId || null)}`, "update_time = now()");
+    if (sets.length === 0) sets.push("id = id");
+    const where = [`t.id = ${sql.bind(id)}`, ...visible(sql)];
+    const rows = await this.db.query(
+      `update ${this.table} set ${sets.join(", ")} where ${and(where)} returning t.id`,
+      sql.values,
+    );
+    return rows.length === 1;
+  }
+
+  async remove(ids: string[], user: CurrentUser): Promise<void> {
+    const sql = new SqlParams();
+    const target = `id = any(${sql.bind(ids)}::bigint[])`;
+    if (!this.def.softDelete) {
+      await this.db.query(`delete from ${ident(this.def.table)} where ${target}`, sql.values);
+      return;
+    }
+    const audit = this.def.audit ? `, update_user = ${sql.bind(user.userId || null)}, update_time = now()` : "";
+    await this.db.query(`update ${ident(this.def.table)} set is_deleted = 1${audit} where ${target}`, sql.values);
+  }
+
+  /** Which of these rows have live children (tree resources). */
+  async childParents(ids: string[]): Promise<string[]> {
+    const parent = columnByName(this.def, this.def.tree?.parent ?? "");
+    if (!parent) return [];
+    const live = this.def.softDelete ? " and t.is_deleted = 0" : "";
+    const rows = await this.db.query<{ parent: string }>(
+      `select distinct t.${ident(parent.column)}::text as parent from ${this.table}
+        where t.${ident(parent.column)} = any($1::bigint[])${live}`,
+      [ids],
+    );
+    return rows.map((r) => r.parent);
+  }
+
+  /** Live children of any of these rows (tree resources). */
+  async hasChildren(ids: string[]): Promise<boolean> {
+    const parent = columnByName(this.def, this.def.tree?.parent ?? "");
+    if (!parent) return false;
+    const live = this.def.softDelete ? " and t.is_deleted = 0" : "";
+    const rows = await this.db.query(
+      `select 1 from ${this.table} where t.${ident(parent.column)} = any($1::bigint[])${live} limit 1`,
+      [ids],
+    );
+    return rows.length > 0;
+  }
+}
+
+/** Checks the unique fields among `values`, with a message naming the field and the value. */
+export async function assertUnique(
+  store: ResourceStore,
+  values: Map<Column, unknown>,
+  tenantId: string | undefined,
+  exceptId?: string,
+): Promise<void> {
+  for (const [column, value] of values) {
+    if (!column.field.unique || value === null) continue;
+    if (await store.taken(column, value, tenantId, exceptId)) {
+      throw badRequest(`${column.name}: [${String(value)}] 已存在`);
+    }
+  }
+}
+
+export const writableColumns = (def: ResourceDef) => columnsOf(def).filter((c) => !c.system);

@@ -1,0 +1,114 @@
+/**
+ * The declarative definition of a plain resource. One definition drives the server's CRUD routes,
+ * validation, tenant and data-scope filters and table schema, and the console's table, search,
+ * form, permissions and translations (design §4).
+ */
+
+export type FieldType =
+  | "string"
+  | "text"
+  | "richtext"
+  | "int"
+  | "decimal"
+  | "datetime"
+  | "date"
+  | "id"
+  | "idList"
+  | "image";
+
+export interface FieldDef {
+  type: FieldType;
+  /** Database column; snake_case of the field name by default. */
+  column?: string;
+  required?: boolean;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  /** Decimal places kept by a `decimal` field (exact, stored as numeric). */
+  scale?: number;
+  /** A regular expression the value must match, and the i18n key of the message when it does not. */
+  pattern?: { regex: string; message: string };
+  /** System dictionary (global) whose keys are the allowed values. */
+  dict?: string;
+  /** Business dictionary (per tenant) whose keys are the allowed values. */
+  dictBiz?: string;
+  /** Another resource this field points at; the console offers a select of its rows. */
+  ref?: { resource: string; label: string; multiple?: boolean };
+  /** How the list call filters on this field, and whether the console's search form shows it. */
+  search?: "like" | "equal" | "range";
+  /** Shown as a table column (default true). */
+  list?: boolean;
+  /** Shown in the add / edit form (default true). */
+  form?: boolean;
+  /** Set at creation, then fixed (codes, keys). */
+  readOnlyOnEdit?: boolean;
+  /** Unique among live rows of the same tenant (or globally for untenanted resources). */
+  unique?: boolean;
+  default?: string | number;
+  /** Never sent to any client (hashes, secrets). */
+  secret?: boolean;
+  /** Form width in 24ths (default 12). */
+  span?: number;
+  /** Table column width in pixels. */
+  width?: number;
+}
+
+export type ListVerb = "list" | "page";
+export type ExtraVerb = "select" | "tree" | "lazy-list" | "lazy-tree";
+
+export interface ResourceDef {
+  /** Key of the resource: i18n `resource.<name>`, permission codes `<name>_add` and so on. */
+  name: string;
+  table: string;
+  /** `/api/<service>/<path>/...` */
+  service: string;
+  path: string;
+  /** Verb of the paged list the console calls. */
+  listVerb: ListVerb;
+  extraVerbs?: ExtraVerb[];
+  tenantScoped: boolean;
+  /** Remove sets is_deleted = 1 instead of deleting. */
+  softDelete: boolean;
+  /** Has the audit columns (create_user, create_dept, create_time, update_user, update_time, status). */
+  audit: boolean;
+  /** A tree resource: its parent field, the field shown as the node title, and whether it keeps ancestors. */
+  tree?: { parent: string; title: string; ancestors?: boolean };
+  fields: Record<string, FieldDef>;
+  /** Default order of lists. */
+  sort?: { field: string; desc?: boolean }[];
+  /** Who may use it beyond the permission codes: the platform administrator only, or any admin. */
+  guard?: "administrator" | "admin";
+  /** Apply the data-scope rules granted to the caller's roles to reads. */
+  dataScope?: boolean;
+}
+
+export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const columnOf = (name: string, field: FieldDef) => field.column ?? snakeCase(name);
+
+/** Permission codes of a resource, as button codes of the menu table (`<res>_<alias>`). */
+export function permissionCodes(def: Pick<ResourceDef, "name">) {
+  return {
+    view: `${def.name}_view`,
+    add: `${def.name}_add`,
+    edit: `${def.name}_edit`,
+    remove: `${def.name}_delete`,
+    exportRows: `${def.name}_export`,
+    importRows: `${def.name}_import`,
+  } as const;
+}
+
+/** Checks a definition once, where it is declared, so mistakes fail at start rather than at request time. */
+export function defineResource<const T extends ResourceDef>(def: T): T {
+  if (!/^[a-z][a-zA-Z0-9]*$/.test(def.name)) throw new Error(`resource name ${def.name}`);
+  for (const [name, field] of Object.entries(def.fields)) {
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(name)) throw new Error(`${def.name}.${name}: field names are camelCase`);
+    if (field.dict && field.dictBiz) throw new Error(`${def.name}.${name}: dict or dictBiz, not both`);
+  }
+  if (def.tree && !def.fields[def.tree.parent]) throw new Error(`${def.name}: tree parent ${def.tree.parent}`);
+  for (const s of def.sort ?? []) {
+    if (!def.fields[s.field] && !["id", "createTime", "updateTime"].includes(s.field)) {
+      throw new Error(`${def.name}: sort field ${s.field}`);
+    }
+  }
+  return def;
+}
