@@ -11,10 +11,10 @@ import { AuthService } from "./modules/auth/auth.service.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
-import { resourceRoutes } from "./resources/index.ts";
 import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
 import errorHandler from "./plugins/error-handler.ts";
+import { resourceRoutes } from "./resources/index.ts";
 
 export const VERSION = "0.1.0";
 

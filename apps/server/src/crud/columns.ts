@@ -24,7 +24,12 @@ const cache = new WeakMap<ResourceDef, Column[]>();
 export function columnsOf(def: ResourceDef): Column[] {
   const known = cache.get(def);
   if (known) return known;
-  const system = (name: string, field: FieldDef): Column => ({ name, column: columnOf(name, field), field, system: true });
+  const system = (name: string, field: FieldDef): Column => ({
+    name,
+    column: columnOf(name, field),
+    field,
+    system: true,
+  });
   const columns: Column[] = [system("id", { type: "id" })];
   if (def.tenantScoped) columns.push(system("tenantId", { type: "string", maxLength: 12 }));
   for (const [name, field] of Object.entries(def.fields)) {

@@ -66,7 +66,11 @@ export function listFilters(
   timeZone: string,
   alias = "t",
 ): string[] {
-  const byName = new Map(columnsOf(def).filter((c) => !c.field.secret).map((c) => [c.name, c]));
+  const byName = new Map(
+    columnsOf(def)
+      .filter((c) => !c.field.secret)
+      .map((c) => [c.name, c]),
+  );
   const conditions: string[] = [];
   for (const [param, rawValue] of Object.entries(params)) {
     if (RESERVED.has(param.toLowerCase())) continue;

@@ -45,7 +45,8 @@ function decimal(name: string, field: FieldDef, raw: unknown): string {
 
 function id(name: string, raw: unknown): string {
   const value = String(raw).trim();
-  if (!/^\d{1,19}$/.test(value) || BigInt(value) > 9_223_372_036_854_775_807n) throw invalid(name, "不是有效的编号");
+  if (!/^\d{1,19}$/.test(value) || BigInt(value) > 9_223_372_036_854_775_807n)
+    throw invalid(name, "不是有效的编号");
   return value;
 }
 
@@ -68,7 +69,8 @@ function convert(column: Column, raw: unknown, timeZone: string): unknown {
     }
     case "datetime":
     case "date": {
-      const date = typeof raw === "string" ? parseDateTime(raw, field.type === "date" ? "UTC" : timeZone) : undefined;
+      const date =
+        typeof raw === "string" ? parseDateTime(raw, field.type === "date" ? "UTC" : timeZone) : undefined;
       if (!date) throw invalid(name, "日期格式应为 yyyy-MM-dd HH:mm:ss");
       return date;
     }
@@ -85,7 +87,7 @@ function convert(column: Column, raw: unknown, timeZone: string): unknown {
 export function readInput(def: ResourceDef, body: Record<string, unknown>, mode: Mode, timeZone: string) {
   const values = new Map<Column, unknown>();
   for (const column of columnsOf(def)) {
-    if (column.system || column.field.form === false && !column.field.required) continue;
+    if (column.system || (column.field.form === false && !column.field.required)) continue;
     const { name, field } = column;
     if (mode === "update" && (field.readOnlyOnEdit || !(name in body))) continue;
     const raw = body[name];

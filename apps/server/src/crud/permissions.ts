@@ -44,7 +44,6 @@ export async function requirePermission(
   return user;
 }
 
-
 /**
  * Permission failures answer 403 with body code 403: the console toasts it instead of logging the
  * user out, which a 401 would do (contract §4.1 notes that wart of the family).

@@ -71,78 +71,98 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef, o
     return ok(row);
   });
 
-  app.post(`${base}/submit`, { schema: { tags, summary: `Create (no id) or update ${def.name}` } }, async (request) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== "object" || Array.isArray(body)) throw badRequest("body: 需要 JSON 对象");
-    const id = body.id === undefined || body.id === "" || body.id === null ? undefined : optionalId(body, "id");
-    const user = await requirePermission(db, request, [id ? codes.edit : codes.add], def.guard);
-    const values = readInput(def, body, id ? "update" : "create", timeZone);
-    return db.transaction(async (tx) => {
-      const txStore = new ResourceStore(tx, def);
-      const ctx = { ...context(request), db: tx };
-      if (!id) {
-        const tenantId = await targetTenant(tx, def, request, body);
-        await hooks.beforeWrite?.(ctx, values);
-        await assertUnique(txStore, values, tenantId);
-        return ok({ id: await txStore.insert(values, user, tenantId) });
-      }
-      const sql = new SqlParams();
-      const [visible] = await txStore.visibleIds([id], visibleRows(def, user, sql), sql);
-      if (!visible) throw notFound(NOT_FOUND_MESSAGE);
-      await hooks.beforeWrite?.(ctx, values, id);
-      const owner = def.tenantScoped ? await tenantOf(tx, def.table, id) : undefined;
-      await assertUnique(txStore, values, owner, id);
-      await txStore.update(id, values, user, (s) => visibleRows(def, user, s));
-      return ok({ id });
-    });
-  });
+  app.post(
+    `${base}/submit`,
+    { schema: { tags, summary: `Create (no id) or update ${def.name}` } },
+    async (request) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      if (typeof body !== "object" || Array.isArray(body)) throw badRequest("body: 需要 JSON 对象");
+      const id =
+        body.id === undefined || body.id === "" || body.id === null ? undefined : optionalId(body, "id");
+      const user = await requirePermission(db, request, [id ? codes.edit : codes.add], def.guard);
+      const values = readInput(def, body, id ? "update" : "create", timeZone);
+      return db.transaction(async (tx) => {
+        const txStore = new ResourceStore(tx, def);
+        const ctx = { ...context(request), db: tx };
+        if (!id) {
+          const tenantId = await targetTenant(tx, def, request, body);
+          await hooks.beforeWrite?.(ctx, values);
+          await assertUnique(txStore, values, tenantId);
+          return ok({ id: await txStore.insert(values, user, tenantId) });
+        }
+        const sql = new SqlParams();
+        const [visible] = await txStore.visibleIds([id], visibleRows(def, user, sql), sql);
+        if (!visible) throw notFound(NOT_FOUND_MESSAGE);
+        await hooks.beforeWrite?.(ctx, values, id);
+        const owner = def.tenantScoped ? await tenantOf(tx, def.table, id) : undefined;
+        await assertUnique(txStore, values, owner, id);
+        await txStore.update(id, values, user, (s) => visibleRows(def, user, s));
+        return ok({ id });
+      });
+    },
+  );
 
-  app.post(`${base}/remove`, { schema: { tags, summary: `Remove ${def.name} by ids (CSV)` } }, async (request) => {
-    const user = await requirePermission(db, request, [codes.remove], def.guard);
-    const ids = idList(readParams(request), "ids");
-    return db.transaction(async (tx) => {
-      const txStore = new ResourceStore(tx, def);
-      const sql = new SqlParams();
-      const visible = await txStore.visibleIds(ids, visibleRows(def, user, sql), sql);
-      // All or nothing: one id the caller cannot see fails the whole call and changes no row.
-      if (visible.length !== new Set(ids).size) throw notFound(NOT_FOUND_MESSAGE);
-      if (def.tree && (await txStore.hasChildren(ids))) throw badRequest("请先删除子节点!");
-      await hooks.beforeRemove?.({ ...context(request), db: tx }, ids);
-      await txStore.remove(ids, user);
-      return ok({});
-    });
-  });
+  app.post(
+    `${base}/remove`,
+    { schema: { tags, summary: `Remove ${def.name} by ids (CSV)` } },
+    async (request) => {
+      const user = await requirePermission(db, request, [codes.remove], def.guard);
+      const ids = idList(readParams(request), "ids");
+      return db.transaction(async (tx) => {
+        const txStore = new ResourceStore(tx, def);
+        const sql = new SqlParams();
+        const visible = await txStore.visibleIds(ids, visibleRows(def, user, sql), sql);
+        // All or nothing: one id the caller cannot see fails the whole call and changes no row.
+        if (visible.length !== new Set(ids).size) throw notFound(NOT_FOUND_MESSAGE);
+        if (def.tree && (await txStore.hasChildren(ids))) throw badRequest("请先删除子节点!");
+        await hooks.beforeRemove?.({ ...context(request), db: tx }, ids);
+        await txStore.remove(ids, user);
+        return ok({});
+      });
+    },
+  );
 
   if (def.extraVerbs?.includes("select")) {
-    app.get(`${base}/select`, { schema: { tags, summary: `All ${def.name} rows of a tenant, for pickers` } }, async (request) => {
-      const params = readParams(request);
-      const q = query(request, params);
-      return ok(await out(request, await store.list({ ...q, limit: SELECT_LIMIT, offset: 0 })));
-    });
+    app.get(
+      `${base}/select`,
+      { schema: { tags, summary: `All ${def.name} rows of a tenant, for pickers` } },
+      async (request) => {
+        const params = readParams(request);
+        const q = query(request, params);
+        return ok(await out(request, await store.list({ ...q, limit: SELECT_LIMIT, offset: 0 })));
+      },
+    );
   }
 
   if (def.tree && def.extraVerbs?.includes("tree")) {
-    app.get(`${base}/tree`, { schema: { tags, summary: `${def.name} as a tree of nodes` } }, async (request) => {
-      const rows = await out(request, await store.list(query(request, readParams(request))));
-      return ok<TreeNode[]>(treeNodes(def, rows));
-    });
+    app.get(
+      `${base}/tree`,
+      { schema: { tags, summary: `${def.name} as a tree of nodes` } },
+      async (request) => {
+        const rows = await out(request, await store.list(query(request, readParams(request))));
+        return ok<TreeNode[]>(treeNodes(def, rows));
+      },
+    );
   }
 
   if (def.tree && def.extraVerbs?.includes("lazy-list")) {
-    app.get(`${base}/lazy-list`, { schema: { tags, summary: `One level of ${def.name}` } }, async (request) => {
-      await requirePermission(db, request, readCodes, def.guard);
-      const params = readParams(request);
-      const parentId = optionalId(params, "parentId") ?? (Object.keys(params).length ? undefined : "0");
-      const q = query(request, params);
-      const parent = columnByName(def, def.tree!.parent)!;
-      if (parentId !== undefined) q.conditions.push(`t.${ident(parent.column)} = ${q.sql.bind(parentId)}`);
-      const rows = await out(request, await store.list(q));
-      const ids = rows.map((r) => String(r.id));
-      const parents = new Set(ids.length ? await store.childParents(ids) : []);
-      return ok(rows.map((r) => ({ ...r, hasChildren: parents.has(String(r.id)) })));
-    });
+    app.get(
+      `${base}/lazy-list`,
+      { schema: { tags, summary: `One level of ${def.name}` } },
+      async (request) => {
+        await requirePermission(db, request, readCodes, def.guard);
+        const params = readParams(request);
+        const parentId = optionalId(params, "parentId") ?? (Object.keys(params).length ? undefined : "0");
+        const q = query(request, params);
+        const parent = columnByName(def, def.tree!.parent)!;
+        if (parentId !== undefined) q.conditions.push(`t.${ident(parent.column)} = ${q.sql.bind(parentId)}`);
+        const rows = await out(request, await store.list(q));
+        const ids = rows.map((r) => String(r.id));
+        const parents = new Set(ids.length ? await store.childParents(ids) : []);
+        return ok(rows.map((r) => ({ ...r, hasChildren: parents.has(String(r.id)) })));
+      },
+    );
   }
-
 }
 
 /** The tenant a new row belongs to: the caller's, or one the platform administrator names. */

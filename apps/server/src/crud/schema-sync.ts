@@ -47,7 +47,9 @@ export async function syncResourceTables(db: Queryable, defs: readonly ResourceD
     for (const c of columnsOf(def)) {
       if (c.column === "id") continue;
       const extra = SYSTEM_DEFAULTS[c.column] ?? "";
-      await db.query(`alter table ${table} add column if not exists ${ident(c.column)} ${sqlType(c.field)} ${extra}`);
+      await db.query(
+        `alter table ${table} add column if not exists ${ident(c.column)} ${sqlType(c.field)} ${extra}`,
+      );
     }
     const live = def.softDelete ? " where is_deleted = 0" : "";
     if (def.tenantScoped) {

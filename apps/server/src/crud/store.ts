@@ -36,7 +36,9 @@ export class ResourceStore {
   async list(query: ListQuery): Promise<Row[]> {
     const { sql } = query;
     const paging =
-      query.limit !== undefined ? ` limit ${sql.bind(query.limit)} offset ${sql.bind(query.offset ?? 0)}` : "";
+      query.limit !== undefined
+        ? ` limit ${sql.bind(query.limit)} offset ${sql.bind(query.offset ?? 0)}`
+        : "";
     return this.db.query(
       `select ${selectList(this.def)} from ${this.table} where ${and(query.conditions)} order by ${this.orderBy()}${paging}`,
       sql.values,
@@ -61,13 +63,21 @@ export class ResourceStore {
   }
 
   /** Whether another live row of the same tenant already holds this value. */
-  async taken(column: Column, value: unknown, tenantId: string | undefined, exceptId?: string): Promise<boolean> {
+  async taken(
+    column: Column,
+    value: unknown,
+    tenantId: string | undefined,
+    exceptId?: string,
+  ): Promise<boolean> {
     const sql = new SqlParams();
     const conditions = [`t.${ident(column.column)} = ${sql.bind(value)}`];
     if (this.def.softDelete) conditions.push("t.is_deleted = 0");
     if (this.def.tenantScoped && tenantId) conditions.push(`t.tenant_id = ${sql.bind(tenantId)}`);
     if (exceptId) conditions.push(`t.id <> ${sql.bind(exceptId)}`);
-    const rows = await this.db.query(`select 1 from ${this.table} where ${and(conditions)} limit 1`, sql.values);
+    const rows = await this.db.query(
+      `select 1 from ${this.table} where ${and(conditions)} limit 1`,
+      sql.values,
+    );
     return rows.length > 0;
   }
 
@@ -120,8 +130,13 @@ export class ResourceStore {
       await this.db.query(`delete from ${ident(this.def.table)} where ${target}`, sql.values);
       return;
     }
-    const audit = this.def.audit ? `, update_user = ${sql.bind(user.userId || null)}, update_time = now()` : "";
-    await this.db.query(`update ${ident(this.def.table)} set is_deleted = 1${audit} where ${target}`, sql.values);
+    const audit = this.def.audit
+      ? `, update_user = ${sql.bind(user.userId || null)}, update_time = now()`
+      : "";
+    await this.db.query(
+      `update ${ident(this.def.table)} set is_deleted = 1${audit} where ${target}`,
+      sql.values,
+    );
   }
 
   /** Which of these rows have live children (tree resources). */

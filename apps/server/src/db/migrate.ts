@@ -28,7 +28,10 @@ async function applyDir(tx: Queryable, dir: string, prefix: string, done: Set<st
  * tables of the plain resources from their definitions, then the reference rows (seed migrations),
  * which may fill both kinds of table.
  */
-export async function migrate(db: Db, plain: readonly ResourceDef[] = Object.values(resources)): Promise<string[]> {
+export async function migrate(
+  db: Db,
+  plain: readonly ResourceDef[] = Object.values(resources),
+): Promise<string[]> {
   return db.transaction(async (tx) => {
     // Several servers may start at once against one PostgreSQL: the lock makes them take turns.
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);

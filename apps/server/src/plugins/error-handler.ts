@@ -29,6 +29,10 @@ export default fp(
       if (error instanceof ApiError)
         return reply.status(error.status).send(failure(error.code, error.message));
       if (error.validation) return reply.status(400).send(failure(400, validationMessage(error)));
+      // A unique index caught a race between two writers that both passed the engine's check.
+      if ((error as { code?: unknown }).code === "23505") {
+        return reply.status(400).send(failure(400, "数据已存在,请勿重复提交"));
+      }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         // Fastify's own client errors: malformed JSON, body too large, unsupported media type.

@@ -1,0 +1,184 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { permissionCodes, type ResourceDef, resources } from "@meterline/contracts";
+import { nextId } from "../src/db/ids.ts";
+import { addRole, addTenant, addUser } from "./fixtures.ts";
+import { startTestServer, type TestServer } from "./helpers.ts";
+import { sampleBody, searchableText } from "./sample.ts";
+
+/**
+ * Every plain resource, driven through its routes by its definition alone: create, list with search
+ * and paging, detail, update, remove, bulk remove, validation, permissions and tenant isolation.
+ * A new definition is picked up here without touching this file.
+ */
+const defs = Object.values(resources) as ResourceDef[];
+
+describe("plain resources", () => {
+  let server: TestServer;
+  let admin: string;
+  let otherTenant: string;
+  let noGrants: string;
+
+  /** A user of `tenantId` whose role holds the resource's menu and every button of it. */
+  async function grantedUser(def: ResourceDef, tenantId: string): Promise<string> {
+    const role = await addRole(server.db, tenantId, `r${nextId()}`);
+    const codes = [def.name, ...Object.values(permissionCodes(def))];
+    await server.db.query(
+      `insert into sys_role_menu (id, menu_id, role_id)
+       select (select max(id) from sys_role_menu) + row_number() over () + 100000, m.id, $2
+         from sys_menu m where m.code = any($1) and m.is_deleted = 0`,
+      [codes, role],
+    );
+    const account = `u${nextId()}`;
+    await addUser(server.db, { tenantId, account, password: "pw-test", roleIds: [role] });
+    return (await server.login(account, "pw-test", tenantId)).access_token;
+  }
+
+  before(async () => {
+    server = await startTestServer();
+    admin = (await server.login()).access_token;
+    await addTenant(server.db, "400001");
+    const bare = await addRole(server.db, "000000", "bare");
+    await server.db.query("insert into sys_role_menu (id, menu_id, role_id) values ($1, 101, $2)", [
+      nextId(),
+      bare,
+    ]);
+    await addUser(server.db, { tenantId: "000000", account: "bare", password: "pw-bare", roleIds: [bare] });
+    noGrants = (await server.login("bare", "pw-bare")).access_token;
+  });
+  after(() => server.close());
+
+  for (const def of defs) {
+    describe(def.name, () => {
+      const base = `/api/${def.service}/${def.path}`;
+      const create = async (token: string, seed: string) => {
+        const res = await server.call(
+          "POST",
+          `${base}/submit`,
+          token,
+          await sampleBody(server.db, def, seed),
+        );
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json().data.id as string;
+      };
+      const detail = (token: string, id: string) => server.call("GET", `${base}/detail?id=${id}`, token);
+      const listAll = async (token: string, query = "") =>
+        (await server.call("GET", `${base}/${def.listVerb}?current=1&size=200${query}`, token)).json().data;
+
+      test("menu and every button of the resource are seeded", async () => {
+        const codes = [
+          def.name,
+          ...Object.values(permissionCodes(def)).filter((c) => !c.endsWith("_import")),
+        ];
+        const rows = await server.db.query<{ code: string }>(
+          "select code from sys_menu where code = any($1) and is_deleted = 0",
+          [codes],
+        );
+        assert.deepEqual(rows.map((r) => r.code).sort(), codes.sort());
+      });
+
+      test("create, search, page, detail, update, remove and bulk remove", async () => {
+        const seed = `s${nextId().slice(-6)}`;
+        const first = await create(admin, `${seed}a`);
+        const second = await create(admin, `${seed}b`);
+        const third = await create(admin, `${seed}c`);
+        assert.match(first, /^\d+$/);
+
+        const one = (await detail(admin, first)).json();
+        assert.equal(one.code, 200);
+        assert.equal(one.data.id, first);
+
+        if (!def.tree) {
+          const paged = (await server.call("GET", `${base}/${def.listVerb}?current=1&size=1`, admin)).json()
+            .data;
+          assert.equal(paged.records.length, 1);
+          assert.ok(paged.total >= 3);
+          assert.equal(paged.size, 1);
+          const field = searchableText(def);
+          if (field) {
+            const found = await listAll(admin, `&${field}=${encodeURIComponent(`${seed}a`)}`);
+            assert.deepEqual(
+              found.records.map((r: { id: string }) => r.id),
+              [first],
+            );
+          }
+        }
+
+        const field = searchableText(def) ?? Object.keys(def.fields)[0]!;
+        const changed = await sampleBody(server.db, def, `${seed}z`);
+        const update = await server.call("POST", `${base}/submit`, admin, { ...changed, id: first });
+        assert.equal(update.statusCode, 200, update.body);
+        const after = (await detail(admin, first)).json().data;
+        if (!def.fields[field]!.readOnlyOnEdit) assert.equal(after[field], changed[field]);
+
+        const removed = await server.call("POST", `${base}/remove?ids=${first}`, admin);
+        assert.equal(removed.json().success, true);
+        assert.equal((await detail(admin, first)).statusCode, 404);
+        const bulk = await server.call("POST", `${base}/remove?ids=${second},${third}`, admin);
+        assert.equal(bulk.json().success, true);
+        assert.equal((await detail(admin, second)).statusCode, 404);
+        assert.equal((await detail(admin, third)).statusCode, 404);
+      });
+
+      test("updating an id that does not exist answers not found", async () => {
+        const body = await sampleBody(server.db, def, `n${nextId().slice(-6)}`);
+        const res = await server.call("POST", `${base}/submit`, admin, { ...body, id: "123456789" });
+        assert.equal(res.statusCode, 404);
+        assert.equal(res.json().success, false);
+      });
+
+      test("a required field left empty is refused with its name", async () => {
+        const required = Object.entries(def.fields).find(([, f]) => f.required && f.default === undefined);
+        if (!required) return;
+        const body = await sampleBody(server.db, def, `q${nextId().slice(-6)}`);
+        const res = await server.call("POST", `${base}/submit`, admin, { ...body, [required[0]]: "" });
+        assert.equal(res.statusCode, 400);
+        assert.match(res.json().msg, new RegExp(`^${required[0]}: `));
+      });
+
+      test("a duplicate unique value is refused with a clear message", async () => {
+        const unique = Object.entries(def.fields).find(([, f]) => f.unique);
+        if (!unique) return;
+        const body = await sampleBody(server.db, def, `d${nextId().slice(-6)}`);
+        assert.equal((await server.call("POST", `${base}/submit`, admin, body)).statusCode, 200);
+        const res = await server.call("POST", `${base}/submit`, admin, body);
+        assert.equal(res.statusCode, 400);
+        assert.match(res.json().msg, new RegExp(`^${unique[0]}: .*已存在`));
+      });
+
+      test("without the permission codes, list and writes are refused", async () => {
+        assert.equal((await server.call("GET", `${base}/${def.listVerb}`, noGrants)).statusCode, 403);
+        const body = await sampleBody(server.db, def, `p${nextId().slice(-6)}`);
+        const res = await server.call("POST", `${base}/submit`, noGrants, body);
+        assert.equal(res.statusCode, 403);
+        assert.equal(res.json().code, 403);
+        assert.equal((await server.call("POST", `${base}/remove?ids=1`, noGrants)).statusCode, 403);
+      });
+
+      test("another tenant cannot read, change or delete a row by id", {
+        skip: !def.tenantScoped,
+      }, async () => {
+        const mine = await create(admin, `x${nextId().slice(-6)}`);
+        otherTenant = await grantedUser(def, "400001");
+        assert.equal((await detail(otherTenant, mine)).statusCode, 404);
+        const body = await sampleBody(server.db, def, `y${nextId().slice(-6)}`);
+        const update = await server.call("POST", `${base}/submit`, otherTenant, { ...body, id: mine });
+        assert.equal(update.statusCode, 404);
+        const remove = await server.call("POST", `${base}/remove?ids=${mine}`, otherTenant);
+        assert.equal(remove.statusCode, 404);
+        const list = await listAll(otherTenant);
+        const rows = (list.records ?? list) as { id: string }[];
+        assert.ok(!rows.some((r) => r.id === mine));
+        // The row is untouched.
+        assert.equal((await detail(admin, mine)).json().data.id, mine);
+        // The other tenant's own rows land in its own tenant.
+        const theirs = await create(otherTenant, `w${nextId().slice(-6)}`);
+        const [row] = await server.db.query<{ tenant_id: string }>(
+          `select tenant_id from ${def.table} where id = $1`,
+          [theirs],
+        );
+        assert.equal(row?.tenant_id, "400001");
+      });
+    });
+  }
+});
