@@ -8,6 +8,7 @@ import type { Db } from "./db/client.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
@@ -88,6 +89,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(tenantRoutes, { db });
   await app.register(userRoutes, { db });
   await app.register(resourceRoutes, { db, timeZone: config.timeZone });
+  await app.register(dictRoutes, { db, timeZone: config.timeZone });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
   return app;
 }

@@ -44,6 +44,10 @@ export async function sampleBody(
   const body: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.form === false) continue;
+    if (def.tree?.parent === name) {
+      body[name] = "0"; // a root: trees are exercised by their own tests
+      continue;
+    }
     body[name] = await sampleValue(db, field, `${seed}${name.slice(0, 2)}`);
   }
   return body;

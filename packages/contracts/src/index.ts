@@ -1,6 +1,6 @@
 export * from "./auth.ts";
 export * from "./envelope.ts";
 export * from "./menu.ts";
-export * from "./website.ts";
 export * from "./resource/types.ts";
 export * from "./resources/index.ts";
+export * from "./website.ts";

@@ -44,3 +44,9 @@ export function columnsOf(def: ResourceDef): Column[] {
 export function columnByName(def: ResourceDef, name: string): Column | undefined {
   return columnsOf(def).find((c) => c.name === name);
 }
+
+/** The columns of a unique key: the column itself and the fields its definition names with it. */
+export function uniqueKey(def: ResourceDef, column: Column): Column[] {
+  const others = Array.isArray(column.field.unique) ? column.field.unique : [];
+  return [...others.map((name) => columnByName(def, name)!), column];
+}

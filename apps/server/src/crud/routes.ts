@@ -5,6 +5,7 @@ import { badRequest, notFound } from "../contract/errors.ts";
 import { idList, optionalId, paging, readParams } from "../contract/params.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { columnByName } from "./columns.ts";
+import { assertDictionaryValues } from "./dictionary-check.ts";
 import { listFilters } from "./filters.ts";
 import type { HookContext, ResourceHooks } from "./hooks.ts";
 import { readInput } from "./input.ts";
@@ -87,6 +88,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef, o
         if (!id) {
           const tenantId = await targetTenant(tx, def, request, body);
           await hooks.beforeWrite?.(ctx, values);
+          await assertDictionaryValues(tx, values, tenantId);
           await assertUnique(txStore, values, tenantId);
           return ok({ id: await txStore.insert(values, user, tenantId) });
         }
@@ -95,6 +97,7 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef, o
         if (!visible) throw notFound(NOT_FOUND_MESSAGE);
         await hooks.beforeWrite?.(ctx, values, id);
         const owner = def.tenantScoped ? await tenantOf(tx, def.table, id) : undefined;
+        await assertDictionaryValues(tx, values, owner ?? user.tenantId);
         await assertUnique(txStore, values, owner, id);
         await txStore.update(id, values, user, (s) => visibleRows(def, user, s));
         return ok({ id });

@@ -1,6 +1,6 @@
 import type { FieldDef, ResourceDef } from "@meterline/contracts";
 import type { Queryable } from "../db/client.ts";
-import { columnsOf } from "./columns.ts";
+import { columnsOf, uniqueKey } from "./columns.ts";
 import { ident } from "./sql.ts";
 
 function sqlType(field: FieldDef): string {
@@ -56,9 +56,11 @@ export async function syncResourceTables(db: Queryable, defs: readonly ResourceD
       await db.query(`create index if not exists ${ident(`${def.table}_tenant`)} on ${table} (tenant_id)`);
     }
     for (const c of columnsOf(def).filter((col) => col.field.unique)) {
-      const scope = def.tenantScoped ? "tenant_id, " : "";
+      const key = [...(def.tenantScoped ? ["tenant_id"] : []), ...uniqueKey(def, c).map((k) => k.column)].map(
+        ident,
+      );
       await db.query(
-        `create unique index if not exists ${ident(`${def.table}_${c.column}_uq`)} on ${table} (${scope}${ident(c.column)})${live}`,
+        `create unique index if not exists ${ident(`${def.table}_${c.column}_uq`)} on ${table} (${key.join(", ")})${live}`,
       );
     }
   }

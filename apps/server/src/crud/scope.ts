@@ -17,7 +17,8 @@ export function visibleRows(
   const conditions: string[] = [];
   if (def.softDelete) conditions.push(`${t}.is_deleted = 0`);
   if (def.tenantScoped) {
-    const tenant = isAdministrator(user) ? options.tenantId : user.tenantId;
+    const crosses = isAdministrator(user) && !def.tenantStrict;
+    const tenant = crosses ? options.tenantId : user.tenantId;
     if (tenant) conditions.push(`${t}.tenant_id = ${sql.bind(tenant)}`);
   }
   return conditions;

@@ -3,7 +3,7 @@ import { badRequest } from "../contract/errors.ts";
 import type { Queryable } from "../db/client.ts";
 import { nextId } from "../db/ids.ts";
 import type { CurrentUser } from "../modules/auth/current-user.ts";
-import { type Column, columnByName, columnsOf } from "./columns.ts";
+import { type Column, columnByName, columnsOf, uniqueKey } from "./columns.ts";
 import { type Row, selectList } from "./serialize.ts";
 import { and, ident, SqlParams } from "./sql.ts";
 
@@ -62,15 +62,10 @@ export class ResourceStore {
     return rows.map((r) => r.id);
   }
 
-  /** Whether another live row of the same tenant already holds this value. */
-  async taken(
-    column: Column,
-    value: unknown,
-    tenantId: string | undefined,
-    exceptId?: string,
-  ): Promise<boolean> {
+  /** Whether another live row of the same tenant already holds this key. */
+  async taken(key: Map<Column, unknown>, tenantId: string | undefined, exceptId?: string): Promise<boolean> {
     const sql = new SqlParams();
-    const conditions = [`t.${ident(column.column)} = ${sql.bind(value)}`];
+    const conditions = [...key].map(([c, v]) => `t.${ident(c.column)} = ${sql.bind(v)}`);
     if (this.def.softDelete) conditions.push("t.is_deleted = 0");
     if (this.def.tenantScoped && tenantId) conditions.push(`t.tenant_id = ${sql.bind(tenantId)}`);
     if (exceptId) conditions.push(`t.id <> ${sql.bind(exceptId)}`);
@@ -163,19 +158,34 @@ export class ResourceStore {
     );
     return rows.length > 0;
   }
+
+  /** Stored values of some columns of one row (for keys a partial update does not restate). */
+  async stored(id: string, columns: Column[]): Promise<Map<Column, unknown>> {
+    const list = columns.map((c) => `t.${ident(c.column)} as "${c.name}"`).join(", ");
+    const [row] = await this.db.query<Record<string, unknown>>(
+      `select ${list} from ${this.table} where t.id = $1`,
+      [id],
+    );
+    return new Map(columns.map((c) => [c, row?.[c.name] ?? null]));
+  }
 }
 
-/** Checks the unique fields among `values`, with a message naming the field and the value. */
+/** Checks the unique keys touched by `values`, with a message naming the field and the value. */
 export async function assertUnique(
   store: ResourceStore,
   values: Map<Column, unknown>,
   tenantId: string | undefined,
   exceptId?: string,
 ): Promise<void> {
-  for (const [column, value] of values) {
-    if (!column.field.unique || value === null) continue;
-    if (await store.taken(column, value, tenantId, exceptId)) {
-      throw badRequest(`${column.name}: [${String(value)}] 已存在`);
+  for (const column of columnsOf(store.def).filter((c) => c.field.unique)) {
+    const keyColumns = uniqueKey(store.def, column);
+    if (!keyColumns.some((c) => values.has(c))) continue;
+    const missing = keyColumns.filter((c) => !values.has(c));
+    const stored = exceptId && missing.length ? await store.stored(exceptId, missing) : new Map();
+    const key = new Map(keyColumns.map((c) => [c, values.has(c) ? values.get(c) : stored.get(c)]));
+    if ([...key.values()].some((v) => v === null || v === undefined)) continue;
+    if (await store.taken(key, tenantId, exceptId)) {
+      throw badRequest(`${column.name}: [${String(key.get(column))}] 已存在`);
     }
   }
 }

@@ -42,8 +42,11 @@ export interface FieldDef {
   form?: boolean;
   /** Set at creation, then fixed (codes, keys). */
   readOnlyOnEdit?: boolean;
-  /** Unique among live rows of the same tenant (or globally for untenanted resources). */
-  unique?: boolean;
+  /**
+   * Unique among live rows of the same tenant (or globally for untenanted resources); a list names
+   * the other fields that form the key with this one, e.g. a dictionary key within its code.
+   */
+  unique?: boolean | readonly string[];
   default?: string | number;
   /** Never sent to any client (hashes, secrets). */
   secret?: boolean;
@@ -67,6 +70,8 @@ export interface ResourceDef {
   listVerb: ListVerb;
   extraVerbs?: ExtraVerb[];
   tenantScoped: boolean;
+  /** Tenant-scoped even for the platform administrator (business dictionaries, top menus: contract §9.1). */
+  tenantStrict?: boolean;
   /** Remove sets is_deleted = 1 instead of deleting. */
   softDelete: boolean;
   /** Has the audit columns (create_user, create_dept, create_time, update_user, update_time, status). */
@@ -104,7 +109,8 @@ export function defineResource<const T extends ResourceDef>(def: T): T {
     if (!/^[a-z][a-zA-Z0-9]*$/.test(name)) throw new Error(`${def.name}.${name}: field names are camelCase`);
     if (field.dict && field.dictBiz) throw new Error(`${def.name}.${name}: dict or dictBiz, not both`);
   }
-  if (def.tree && !def.fields[def.tree.parent]) throw new Error(`${def.name}: tree parent ${def.tree.parent}`);
+  if (def.tree && !def.fields[def.tree.parent])
+    throw new Error(`${def.name}: tree parent ${def.tree.parent}`);
   for (const s of def.sort ?? []) {
     if (!def.fields[s.field] && !["id", "createTime", "updateTime"].includes(s.field)) {
       throw new Error(`${def.name}: sort field ${s.field}`);

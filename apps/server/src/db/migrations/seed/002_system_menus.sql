@@ -22,3 +22,20 @@ insert into sys_top_menu (id, tenant_id, code, name, source, sort) values
 
 insert into sys_top_menu_setting (id, top_menu_id, menu_id)
 select 100 + m.id, 3, m.id from sys_menu m where m.id in (200, 210, 220);
+
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (230, 200, 'dict', '系统字典', 'menu', '/system/dict', 'book', 70, 1, 0, 1),
+  (231, 230, 'dict_add', '新增', 'add', '/system/dict/add', 'plus', 1, 2, 1, 1),
+  (232, 230, 'dict_edit', '修改', 'edit', '/system/dict/edit', 'form', 2, 2, 2, 1),
+  (233, 230, 'dict_delete', '删除', 'delete', '/api/blade-system/dict/remove', 'delete', 3, 2, 3, 1),
+  (234, 230, 'dict_view', '查看', 'view', '/system/dict/view', 'file-text', 4, 2, 2, 1),
+  (235, 230, 'dict_export', '导出', 'export', '/system/dict/export', 'download', 5, 2, 1, 1),
+  (240, 200, 'dictBiz', '业务字典', 'menu', '/system/dict-biz', 'read', 75, 1, 0, 1),
+  (241, 240, 'dictBiz_add', '新增', 'add', '/system/dict-biz/add', 'plus', 1, 2, 1, 1),
+  (242, 240, 'dictBiz_edit', '修改', 'edit', '/system/dict-biz/edit', 'form', 2, 2, 2, 1),
+  (243, 240, 'dictBiz_delete', '删除', 'delete', '/api/blade-system/dict-biz/remove', 'delete', 3, 2, 3, 1),
+  (244, 240, 'dictBiz_view', '查看', 'view', '/system/dict-biz/view', 'file-text', 4, 2, 2, 1),
+  (245, 240, 'dictBiz_export', '导出', 'export', '/system/dict-biz/export', 'download', 5, 2, 1, 1);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 3, m.id from sys_menu m where m.id in (230, 240);
