@@ -1,0 +1,58 @@
+/**
+ * Codec throughput (not part of the test suite): `tsx packages/protocols/src/bench.ts [--iterations N]`.
+ * For every frame kind of sample-frames.ts: frames parsed + decoded per second and frames built
+ * per second; then the stream splitter on a mixed byte stream. Prints the conditions with the figures.
+ */
+import { cpus } from "node:os";
+import * as cjt188 from "./cjt188/index.ts";
+import * as dlt645 from "./dlt645/index.ts";
+import { sampleFrames } from "./sample-frames.ts";
+import { splitFrames } from "./splitter.ts";
+
+const at = process.argv.indexOf("--iterations");
+const ITERATIONS = at === -1 ? 200_000 : Number(process.argv[at + 1]);
+
+function perSecond(iterations: number, fn: () => unknown): number {
+  for (let i = 0; i < Math.min(10_000, iterations); i++) fn(); // warm-up
+  const started = performance.now();
+  for (let i = 0; i < iterations; i++) fn();
+  return iterations / ((performance.now() - started) / 1000);
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en").padStart(11);
+const samples = sampleFrames();
+
+console.log(
+  `bench: node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"}, ${ITERATIONS.toLocaleString("en")} iterations per figure`,
+);
+console.log(
+  `${"frame kind".padEnd(30)} ${"bytes".padStart(5)} ${"parsed+decoded/s".padStart(17)} ${"built/s".padStart(11)}`,
+);
+let parsedTotal = 0;
+let builtTotal = 0;
+for (const sample of samples) {
+  const parse =
+    sample.protocol === "dlt645"
+      ? () => dlt645.decodeFrame(dlt645.parseFrame(sample.bytes))
+      : () => cjt188.decodeFrame(cjt188.parseFrame(sample.bytes));
+  const parsed = perSecond(ITERATIONS, parse);
+  const built = perSecond(ITERATIONS, sample.build);
+  parsedTotal += parsed;
+  builtTotal += built;
+  console.log(
+    `${sample.kind.padEnd(30)} ${String(sample.bytes.length).padStart(5)} ${fmt(parsed).padStart(17)} ${fmt(built)}`,
+  );
+}
+console.log(
+  `${"mean over kinds".padEnd(36)} ${fmt(parsedTotal / samples.length).padStart(17)} ${fmt(builtTotal / samples.length)}`,
+);
+
+// Splitter: the whole corpus back to back with FE preambles and a few junk bytes between frames.
+const stream = Uint8Array.from(samples.flatMap((sample) => [0xfe, 0xfe, 0x00, 0x13, ...sample.bytes]));
+const rounds = Math.max(1, Math.floor(ITERATIONS / 20));
+const splitsPerSecond = perSecond(rounds, () => splitFrames(stream, { protocol: "auto" }));
+const framesPerSecond = splitsPerSecond * samples.length;
+const megabytes = (splitsPerSecond * stream.length) / 1e6;
+console.log(
+  `splitter (auto, ${stream.length}-byte stream of ${samples.length} frames + junk): ${fmt(framesPerSecond).trim()} frames/s, ${megabytes.toFixed(1)} MB/s`,
+);

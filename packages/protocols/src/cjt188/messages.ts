@@ -1,0 +1,43 @@
+import type { DateTimeField, DecodedField, NumberField } from "../values.ts";
+import type { Cjt188ControlInfo } from "./control.ts";
+import type { DiOrder } from "./identifiers.ts";
+import type { MeterStatus } from "./status.ts";
+import type { ValveCommandName } from "./valve.ts";
+
+/** Reply to 901F from water and gas meters (metering-domain.md §2.2). */
+export interface MeterData {
+  currentTotal: NumberField;
+  settlementDayTotal: NumberField;
+  time: DateTimeField;
+  status: MeterStatus;
+}
+
+interface WithDi {
+  di: string;
+  diOrder: DiOrder | "unknown";
+  name: string | null;
+  /** Sequence number SER; the meter echoes the master's (§6 item 7). */
+  ser: number;
+}
+
+export type Cjt188Message =
+  | ({ kind: "read-data-request" } & WithDi)
+  | ({ kind: "read-data-reply"; meterData: MeterData | null; fields: DecodedField[] } & WithDi)
+  | ({ kind: "read-address-request" } & WithDi)
+  | ({ kind: "read-address-reply" } & WithDi)
+  | ({ kind: "valve-control-request"; command: ValveCommandName | "unknown"; commandCode: number } & WithDi)
+  | ({ kind: "valve-control-reply"; status: MeterStatus | null } & WithDi)
+  | ({ kind: "write-request"; data: string } & WithDi)
+  | ({ kind: "write-reply"; status: MeterStatus | null; data: string } & WithDi)
+  | { kind: "error-reply"; ser: number | null; status: MeterStatus | null }
+  | { kind: "other"; data: string };
+
+export interface Cjt188Decoded {
+  protocol: "cjt188";
+  meterType: number;
+  meterTypeName: string;
+  address: string;
+  control: Cjt188ControlInfo;
+  message: Cjt188Message;
+  warnings: string[];
+}

@@ -1,0 +1,33 @@
+/**
+ * Units attached to every decoded number. Electricity units follow the DL/T 645-2007
+ * data-format table (metering-domain.md §1.5); the water/heat/gas units are the CJ/T 188
+ * unit codes (§2.2).
+ */
+export type Unit =
+  | "kWh"
+  | "kvarh"
+  | "V"
+  | "A"
+  | "kW"
+  | "kvar"
+  | "kVA"
+  | "Hz"
+  | "yuan"
+  | "yuan/kWh"
+  | "count"
+  | "" // dimensionless, e.g. power factor
+  | "Wh"
+  | "MWh"
+  | "MWh×100"
+  | "J"
+  | "kJ"
+  | "MJ"
+  | "GJ"
+  | "GJ×100"
+  | "W"
+  | "MW"
+  | "L"
+  | "m³"
+  | "L/h"
+  | "m³/h"
+  | `unit-code-0x${string}`;
