@@ -12,6 +12,7 @@ import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
+import apiLog from "./plugins/api-log.ts";
 import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
 import errorHandler from "./plugins/error-handler.ts";
@@ -49,6 +50,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(formbody);
   await app.register(errorHandler, { db });
   await app.register(authentication, { auth });
+  await app.register(apiLog, { db });
   await app.register(swagger, {
     openapi: {
       info: {

@@ -28,6 +28,7 @@ describe("menus: routes, buttons, top menus per role", () => {
       [
         ["home", "/wel/index"],
         ["dashboard", "/wel/dashboard"],
+        ["notice", "/desk/notice"],
       ],
     );
     assert.equal(typeof data[0]!.id, "string");
@@ -66,7 +67,7 @@ describe("menus: routes, buttons, top menus per role", () => {
     const data = (
       await server.call("GET", `/api/blade-system/menu/routes?topMenuId=${monitor.id}`, adminToken)
     ).json().data as MenuRoute[];
-    assert.deepEqual(codes(data), ["monitor", "api_doc"]);
+    assert.deepEqual(codes(data), ["monitor", "api_doc", "logUsual", "logApi", "logError"]);
   });
 
   test("another tenant's top menu gives nothing away", async () => {

@@ -4,3 +4,4 @@ export * from "./menu.ts";
 export * from "./resource/types.ts";
 export * from "./resources/index.ts";
 export * from "./website.ts";
+export * from "./richtext.ts";

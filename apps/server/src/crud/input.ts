@@ -1,4 +1,4 @@
-import type { FieldDef, ResourceDef } from "@meterline/contracts";
+import { type FieldDef, type ResourceDef, sanitizeRichText } from "@meterline/contracts";
 import { parseDateTime } from "../contract/dates.ts";
 import { badRequest } from "../contract/errors.ts";
 import { type Column, columnsOf } from "./columns.ts";
@@ -74,6 +74,9 @@ function convert(column: Column, raw: unknown, timeZone: string): unknown {
       if (!date) throw invalid(name, "日期格式应为 yyyy-MM-dd HH:mm:ss");
       return date;
     }
+    case "richtext":
+      // Stored already clean, so no reader has to trust the writer.
+      return sanitizeRichText(text(name, field, raw));
     default:
       return text(name, field, raw);
   }
@@ -100,7 +103,12 @@ export function readInput(def: ResourceDef, body: Record<string, unknown>, mode:
         }
         throw invalid(name, "不能为空");
       }
-      values.set(column, mode === "create" && field.default !== undefined ? field.default : null);
+      // A blank optional field on create is left out, so the column's own default applies.
+      if (mode === "create") {
+        if (field.default !== undefined) values.set(column, field.default);
+      } else {
+        values.set(column, null);
+      }
       continue;
     }
     values.set(column, convert(column, raw, timeZone));

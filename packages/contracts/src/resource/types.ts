@@ -68,10 +68,12 @@ export interface ResourceDef {
   path: string;
   /** Verb of the paged list the console calls. */
   listVerb: ListVerb;
-  extraVerbs?: ExtraVerb[];
+  extraVerbs?: readonly ExtraVerb[];
   tenantScoped: boolean;
   /** Tenant-scoped even for the platform administrator (business dictionaries, top menus: contract §9.1). */
   tenantStrict?: boolean;
+  /** Rows are written by the server itself (logs): no submit or remove routes. */
+  readOnly?: boolean;
   /** Remove sets is_deleted = 1 instead of deleting. */
   softDelete: boolean;
   /** Has the audit columns (create_user, create_dept, create_time, update_user, update_time, status). */
@@ -80,7 +82,7 @@ export interface ResourceDef {
   tree?: { parent: string; title: string; ancestors?: boolean };
   fields: Record<string, FieldDef>;
   /** Default order of lists. */
-  sort?: { field: string; desc?: boolean }[];
+  sort?: readonly { field: string; desc?: boolean }[];
   /** Who may use it beyond the permission codes: the platform administrator only, or any admin. */
   guard?: "administrator" | "admin";
   /** Apply the data-scope rules granted to the caller's roles to reads. */

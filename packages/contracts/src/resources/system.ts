@@ -39,3 +39,45 @@ export const post = defineResource({
   },
   sort: [{ field: "sort" }, { field: "id" }],
 });
+
+/** OAuth clients (contract §10.7): the Basic credentials and token lifetimes of each console or app. */
+export const client = defineResource({
+  name: "client",
+  table: "sys_client",
+  service: "blade-system",
+  path: "client",
+  listVerb: "list",
+  tenantScoped: false,
+  softDelete: true,
+  audit: true,
+  guard: "administrator",
+  fields: {
+    clientId: { type: "string", required: true, maxLength: 48, search: "like", unique: true, readOnlyOnEdit: true },
+    clientSecret: { type: "string", required: true, maxLength: 256, list: false },
+    scope: { type: "string", required: true, maxLength: 255, default: "all" },
+    authorizedGrantTypes: { type: "string", required: true, maxLength: 255, default: "refresh_token,password" },
+    accessTokenValidity: { type: "int", required: true, min: 60, max: 86_400, default: 3600 },
+    refreshTokenValidity: { type: "int", required: true, min: 60, max: 31_536_000, default: 604_800 },
+  },
+});
+
+/** Top menus of a tenant (contract §7.4, §10.9); always inside the caller's tenant. */
+export const topMenu = defineResource({
+  name: "topMenu",
+  table: "sys_top_menu",
+  service: "blade-system",
+  path: "topmenu",
+  listVerb: "list",
+  tenantScoped: true,
+  tenantStrict: true,
+  softDelete: true,
+  audit: true,
+  guard: "admin",
+  fields: {
+    code: { type: "string", required: true, maxLength: 255, search: "like", unique: true },
+    name: { type: "string", required: true, maxLength: 255, search: "like" },
+    source: { type: "string", maxLength: 255 },
+    sort: { type: "int", required: true, min: 0, max: 100000, default: 1 },
+  },
+  sort: [{ field: "sort" }, { field: "id" }],
+});

@@ -38,3 +38,7 @@ insert into sys_top_menu (id, tenant_id, code, name, source, sort) values
 
 insert into sys_top_menu_setting (id, top_menu_id, menu_id) values
   (1, 1, 100), (2, 1, 101), (3, 1, 102), (4, 2, 900), (5, 2, 901);
+
+insert into sys_param (id, param_name, param_key, param_value, remark) values
+  (3, '日志保留天数', 'log.retentionDays', '30', '接口日志、错误日志与通用日志的保留天数'),
+  (4, '用户初始密码', 'account.initPassword', '123456', '重置密码与导入用户时使用的初始密码');

@@ -39,3 +39,43 @@ insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, cate
 
 insert into sys_top_menu_setting (id, top_menu_id, menu_id)
 select 100 + m.id, 3, m.id from sys_menu m where m.id in (230, 240);
+
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (250, 200, 'client', '应用管理', 'menu', '/system/client', 'appstore', 95, 1, 0, 1),
+  (251, 250, 'client_add', '新增', 'add', '/system/client/add', 'plus', 1, 2, 1, 1),
+  (252, 250, 'client_edit', '修改', 'edit', '/system/client/edit', 'form', 2, 2, 2, 1),
+  (253, 250, 'client_delete', '删除', 'delete', '/api/blade-system/client/remove', 'delete', 3, 2, 3, 1),
+  (254, 250, 'client_view', '查看', 'view', '/system/client/view', 'file-text', 4, 2, 2, 1),
+  (255, 250, 'client_export', '导出', 'export', '/system/client/export', 'download', 5, 2, 1, 1),
+  (260, 200, 'topMenu', '顶部菜单', 'menu', '/system/topmenu', 'menu', 35, 1, 0, 1),
+  (261, 260, 'topMenu_add', '新增', 'add', '/system/topmenu/add', 'plus', 1, 2, 1, 1),
+  (262, 260, 'topMenu_edit', '修改', 'edit', '/system/topmenu/edit', 'form', 2, 2, 2, 1),
+  (263, 260, 'topMenu_delete', '删除', 'delete', '/api/blade-system/topmenu/remove', 'delete', 3, 2, 3, 1),
+  (264, 260, 'topMenu_view', '查看', 'view', '/system/topmenu/view', 'file-text', 4, 2, 2, 1),
+  (265, 260, 'topMenu_export', '导出', 'export', '/system/topmenu/export', 'download', 5, 2, 1, 1),
+  (110, 100, 'notice', '通知公告', 'menu', '/desk/notice', 'notification', 3, 1, 0, 1),
+  (111, 110, 'notice_add', '新增', 'add', '/desk/notice/add', 'plus', 1, 2, 1, 1),
+  (112, 110, 'notice_edit', '修改', 'edit', '/desk/notice/edit', 'form', 2, 2, 2, 1),
+  (113, 110, 'notice_delete', '删除', 'delete', '/api/blade-desk/notice/remove', 'delete', 3, 2, 3, 1),
+  (114, 110, 'notice_view', '查看', 'view', '/desk/notice/view', 'file-text', 4, 2, 2, 1),
+  (115, 110, 'notice_export', '导出', 'export', '/desk/notice/export', 'download', 5, 2, 1, 1),
+  (910, 900, 'logUsual', '通用日志', 'menu', '/monitor/log/usual', 'file', 2, 1, 0, 1),
+  (911, 910, 'logUsual_view', '查看', 'view', '/monitor/log/usual/view', 'file-text', 1, 2, 2, 1),
+  (912, 910, 'logUsual_export', '导出', 'export', '/monitor/log/usual/export', 'download', 2, 2, 1, 1),
+  (920, 900, 'logApi', '接口日志', 'menu', '/monitor/log/api', 'api', 3, 1, 0, 1),
+  (921, 920, 'logApi_view', '查看', 'view', '/monitor/log/api/view', 'file-text', 1, 2, 2, 1),
+  (922, 920, 'logApi_export', '导出', 'export', '/monitor/log/api/export', 'download', 2, 2, 1, 1),
+  (930, 900, 'logError', '错误日志', 'menu', '/monitor/log/error', 'bug', 4, 1, 0, 1),
+  (931, 930, 'logError_view', '查看', 'view', '/monitor/log/error/view', 'file-text', 1, 2, 2, 1),
+  (932, 930, 'logError_export', '导出', 'export', '/monitor/log/error/export', 'download', 2, 2, 1, 1);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 3, m.id from sys_menu m where m.id in (250, 260);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 2, m.id from sys_menu m where m.id in (910, 920, 930);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 1, m.id from sys_menu m where m.id in (110);
+
+insert into sys_role_menu (id, menu_id, role_id) values (4, 110, 2), (5, 114, 2);

@@ -1,0 +1,58 @@
+import { permissionCodes, type ResourceDef } from "@meterline/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Db } from "../db/client.ts";
+import { addDictionaryNames } from "./dictionary-names.ts";
+import { listFilters } from "./filters.ts";
+import type { HookContext, ResourceHooks } from "./hooks.ts";
+import { visibleRows } from "./scope.ts";
+import { type Row, serializeRow } from "./serialize.ts";
+import { SqlParams } from "./sql.ts";
+import { ResourceStore } from "./store.ts";
+
+export interface EngineOptions {
+  db: Db;
+  timeZone: string;
+  hooks?: ResourceHooks;
+}
+
+export const NOT_FOUND_MESSAGE = "数据不存在或无权访问";
+
+/** What every route of one resource shares: its store, codes, paths and the row pipeline. */
+export function resourceContext(app: FastifyInstance, def: ResourceDef, options: EngineOptions) {
+  const { db, timeZone, hooks = {} } = options;
+  const codes = permissionCodes(def);
+  const hookContext = (request: FastifyRequest): HookContext => ({ db, def, user: request.user! });
+  return {
+    app,
+    def,
+    db,
+    timeZone,
+    hooks,
+    codes,
+    store: new ResourceStore(db, def),
+    /** Seeing the screen: its menu code or any of its buttons. */
+    readCodes: [def.name, codes.view, codes.add, codes.edit, codes.remove],
+    base: `/api/${def.service}/${def.path}`,
+    tags: [def.name],
+    hookContext,
+    /** Rows on their way out: contract JSON, dictionary names, then the resource's own additions. */
+    async out(request: FastifyRequest, rows: Row[]): Promise<Row[]> {
+      const serialized = rows.map((row) => serializeRow(def, row, timeZone));
+      await addDictionaryNames(db, def, serialized, request.user!);
+      await hooks.decorate?.(hookContext(request), serialized);
+      return serialized;
+    },
+    /** The caller's visible rows narrowed by the list call's filters. */
+    query(request: FastifyRequest, params: Record<string, unknown>) {
+      const sql = new SqlParams();
+      const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
+      const conditions = [
+        ...visibleRows(def, request.user!, sql, { tenantId }),
+        ...listFilters(def, params, sql, timeZone),
+      ];
+      return { sql, conditions };
+    },
+  };
+}
+
+export type ResourceContext = ReturnType<typeof resourceContext>;

@@ -1,0 +1,98 @@
+import type { ResourceDef } from "@meterline/contracts";
+import type { FastifyRequest } from "fastify";
+import { ok } from "../contract/envelope.ts";
+import { badRequest, notFound } from "../contract/errors.ts";
+import { idList, optionalId, readParams } from "../contract/params.ts";
+import type { Queryable } from "../db/client.ts";
+import { isAdministrator } from "../modules/auth/current-user.ts";
+import { NOT_FOUND_MESSAGE, type ResourceContext } from "./context.ts";
+import { assertDictionaryValues } from "./dictionary-check.ts";
+import { readInput } from "./input.ts";
+import { requirePermission } from "./permissions.ts";
+import { visibleRows } from "./scope.ts";
+import { ident, SqlParams } from "./sql.ts";
+import { assertUnique, ResourceStore } from "./store.ts";
+
+/** submit (create without id, update with one) and remove, each in one transaction. */
+export function registerWriteRoutes(r: ResourceContext) {
+  const { app, def, db, codes, hooks, base, tags, timeZone } = r;
+
+  app.post(
+    `${base}/submit`,
+    { schema: { tags, summary: `Create (no id) or update ${def.name}` } },
+    async (request) => {
+      const body = request.body;
+      if (!body || typeof body !== "object" || Array.isArray(body)) throw badRequest("body: 需要 JSON 对象");
+      const input = body as Record<string, unknown>;
+      const id =
+        input.id === undefined || input.id === "" || input.id === null ? undefined : optionalId(input, "id");
+      const user = await requirePermission(db, request, [id ? codes.edit : codes.add], def.guard);
+      const values = readInput(def, input, id ? "update" : "create", timeZone);
+      return db.transaction(async (tx) => {
+        const store = new ResourceStore(tx, def);
+        const ctx = { ...r.hookContext(request), db: tx };
+        if (!id) {
+          const tenantId = await targetTenant(tx, def, request, input);
+          await hooks.beforeWrite?.(ctx, values);
+          await assertDictionaryValues(tx, values, tenantId);
+          await assertUnique(store, values, tenantId);
+          return ok({ id: await store.insert(values, user, tenantId) });
+        }
+        const sql = new SqlParams();
+        const [visible] = await store.visibleIds([id], visibleRows(def, user, sql), sql);
+        if (!visible) throw notFound(NOT_FOUND_MESSAGE);
+        await hooks.beforeWrite?.(ctx, values, id);
+        const owner = def.tenantScoped ? await tenantOf(tx, def, id) : undefined;
+        await assertDictionaryValues(tx, values, owner ?? user.tenantId);
+        await assertUnique(store, values, owner, id);
+        await store.update(id, values, user, (s) => visibleRows(def, user, s));
+        return ok({ id });
+      });
+    },
+  );
+
+  app.post(
+    `${base}/remove`,
+    { schema: { tags, summary: `Remove ${def.name} by ids (CSV)` } },
+    async (request) => {
+      const user = await requirePermission(db, request, [codes.remove], def.guard);
+      const ids = idList(readParams(request), "ids");
+      return db.transaction(async (tx) => {
+        const store = new ResourceStore(tx, def);
+        const sql = new SqlParams();
+        const visible = await store.visibleIds(ids, visibleRows(def, user, sql), sql);
+        // All or nothing: one id the caller cannot see fails the whole call and changes no row.
+        if (visible.length !== new Set(ids).size) throw notFound(NOT_FOUND_MESSAGE);
+        if (def.tree && (await store.hasChildren(ids))) throw badRequest("请先删除子节点!");
+        await hooks.beforeRemove?.({ ...r.hookContext(request), db: tx }, ids);
+        await store.remove(ids, user);
+        return ok({});
+      });
+    },
+  );
+}
+
+/** The tenant a new row belongs to: the caller's, or one the platform administrator names. */
+async function targetTenant(
+  db: Queryable,
+  def: ResourceDef,
+  request: FastifyRequest,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const user = request.user!;
+  const asked = typeof body.tenantId === "string" && body.tenantId ? body.tenantId : undefined;
+  if (!def.tenantScoped || def.tenantStrict || !asked || asked === user.tenantId || !isAdministrator(user)) {
+    return user.tenantId;
+  }
+  const rows = await db.query("select 1 from sys_tenant where tenant_id = $1 and is_deleted = 0", [asked]);
+  if (rows.length === 0) throw badRequest(`tenantId: 租户 [${asked}] 不存在`);
+  return asked;
+}
+
+async function tenantOf(db: Queryable, def: ResourceDef, id: string): Promise<string> {
+  const rows = await db.query<{ tenant_id: string }>(
+    `select tenant_id from ${ident(def.table)} where id = $1`,
+    [id],
+  );
+  return rows[0]?.tenant_id ?? "";
+}
