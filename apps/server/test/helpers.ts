@@ -92,6 +92,8 @@ export async function startTestServer(options: { captchaEnabled?: boolean } = {}
       });
     },
     async close() {
+      // Let the last responses' log writes start before closing, so none meets a closed database.
+      await new Promise((resolve) => setImmediate(resolve));
       await app.close();
       await db.close();
       await dropDatabase?.();

@@ -56,6 +56,9 @@ async function openPostgres(url: string): Promise<Db> {
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection the server drops (restart, failover) must not take the process down; the
+  // pool replaces it on the next query.
+  pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
   await pool.query("select 1");
   return {
     kind: "postgres",
