@@ -88,7 +88,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
 
   await app.register(authRoutes, { auth, db, captchaEnabled: config.captchaEnabled });
   await app.register(menuRoutes, { db });
-  await app.register(tenantRoutes, { db });
+  await app.register(tenantRoutes, { db, timeZone: config.timeZone });
   await app.register(userRoutes, { db });
   await app.register(resourceRoutes, { db, timeZone: config.timeZone });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });

@@ -12,5 +12,5 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef, o
   const context = resourceContext(app, def, options);
   registerReadRoutes(context);
   registerTreeRoutes(context);
-  if (!def.readOnly) registerWriteRoutes(context);
+  if (!def.readOnly && !def.moduleWrites) registerWriteRoutes(context);
 }

@@ -74,6 +74,8 @@ export interface ResourceDef {
   tenantStrict?: boolean;
   /** Rows are written by the server itself (logs): no submit or remove routes. */
   readOnly?: boolean;
+  /** submit and remove carry domain rules and live in a module (tenant provisioning, users). */
+  moduleWrites?: boolean;
   /** Remove sets is_deleted = 1 instead of deleting. */
   softDelete: boolean;
   /** Has the audit columns (create_user, create_dept, create_time, update_user, update_time, status). */

@@ -1,10 +1,11 @@
 import type { ResourceDef } from "../resource/types.ts";
 import { dict, dictBiz } from "./dict.ts";
 import { logApi, logError, logUsual, notice } from "./desk.ts";
-import { client, param, post, topMenu } from "./system.ts";
+import { client, param, post, tenant, topMenu } from "./system.ts";
 
 /** Every plain resource, by name. The server registers and the console renders whatever is here. */
 export const resources = {
+  tenant,
   param,
   post,
   dict,

@@ -81,3 +81,32 @@ export const topMenu = defineResource({
   },
   sort: [{ field: "sort" }, { field: "id" }],
 });
+
+/**
+ * Tenants (contract §9.2). Each row is keyed by its own tenant code, so the tenant filter shows a
+ * tenant administrator only their own row; creating one provisions it, so writes live in a module.
+ */
+export const tenant = defineResource({
+  name: "tenant",
+  table: "sys_tenant",
+  service: "blade-system",
+  path: "tenant",
+  listVerb: "list",
+  extraVerbs: ["select"],
+  tenantScoped: true,
+  softDelete: true,
+  audit: true,
+  moduleWrites: true,
+  guard: "admin",
+  fields: {
+    tenantName: { type: "string", required: true, maxLength: 50, search: "like" },
+    domain: { type: "string", maxLength: 255, search: "like" },
+    backgroundUrl: { type: "image", maxLength: 1000, list: false },
+    linkman: { type: "string", maxLength: 20, search: "like" },
+    contactNumber: { type: "string", maxLength: 20 },
+    address: { type: "string", maxLength: 255, list: false, span: 24 },
+    accountNumber: { type: "int", min: -1, max: 1_000_000 },
+    expireTime: { type: "datetime" },
+  },
+  sort: [{ field: "id" }],
+});

@@ -42,3 +42,7 @@ insert into sys_top_menu_setting (id, top_menu_id, menu_id) values
 insert into sys_param (id, param_name, param_key, param_value, remark) values
   (3, '日志保留天数', 'log.retentionDays', '30', '接口日志、错误日志与通用日志的保留天数'),
   (4, '用户初始密码', 'account.initPassword', '123456', '重置密码与导入用户时使用的初始密码');
+
+insert into sys_param (id, param_name, param_key, param_value, remark) values
+  (5, '租户默认账号额度', 'tenant.default.accountNumber', '100', '新建租户的账号数量上限,-1 为不限'),
+  (6, '租户默认菜单', 'tenant.default.menuCode', 'desk,post,dictBiz,topMenu,logApi,logError,logUsual', '新建租户管理员角色获得的菜单编号及其下级');

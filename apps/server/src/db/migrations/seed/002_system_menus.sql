@@ -79,3 +79,15 @@ insert into sys_top_menu_setting (id, top_menu_id, menu_id)
 select 100 + m.id, 1, m.id from sys_menu m where m.id in (110);
 
 insert into sys_role_menu (id, menu_id, role_id) values (4, 110, 2), (5, 114, 2);
+
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (270, 200, 'tenant', '租户管理', 'menu', '/system/tenant', 'team', 5, 1, 0, 1),
+  (271, 270, 'tenant_add', '新增', 'add', '/system/tenant/add', 'plus', 1, 2, 1, 1),
+  (272, 270, 'tenant_edit', '修改', 'edit', '/system/tenant/edit', 'form', 2, 2, 2, 1),
+  (273, 270, 'tenant_delete', '删除', 'delete', '/api/blade-system/tenant/remove', 'delete', 3, 2, 3, 1),
+  (274, 270, 'tenant_view', '查看', 'view', '/system/tenant/view', 'file-text', 4, 2, 2, 1),
+  (275, 270, 'tenant_export', '导出', 'export', '/system/tenant/export', 'download', 5, 2, 1, 1),
+  (276, 270, 'tenant_setting', '授权配置', 'setting', '/api/blade-system/tenant/setting', 'setting', 6, 2, 1, 1);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 3, m.id from sys_menu m where m.id in (270);
