@@ -172,7 +172,7 @@ describe("plain resources", () => {
         assert.equal((await server.call("POST", `${base}/submit`, admin, body)).statusCode, 200);
         const res = await server.call("POST", `${base}/submit`, admin, body);
         assert.equal(res.statusCode, 400);
-        assert.match(res.json().msg, new RegExp(`^${unique[0]}: .*已存在`));
+        assert.match(res.json().msg, /^\w+: .*已存在/);
       });
 
       test("without the permission codes, list and writes are refused", {

@@ -3,5 +3,5 @@ export * from "./envelope.ts";
 export * from "./menu.ts";
 export * from "./resource/types.ts";
 export * from "./resources/index.ts";
-export * from "./website.ts";
 export * from "./richtext.ts";
+export * from "./website.ts";

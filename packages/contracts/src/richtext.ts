@@ -20,7 +20,10 @@ const filter = new FilterXSS({
   stripIgnoreTag: true,
   stripIgnoreTagBody: ["script", "style", "iframe", "object", "embed"],
   safeAttrValue(tag, name, value, cssFilter) {
-    if ((name === "src" || name === "href") && !/^(https?:|\/|data:image\/(png|jpe?g|gif|webp);)/i.test(value.trim())) {
+    if (
+      (name === "src" || name === "href") &&
+      !/^(https?:|\/|data:image\/(png|jpe?g|gif|webp);)/i.test(value.trim())
+    ) {
       return "";
     }
     return safeAttrValue(tag, name, value, cssFilter);

@@ -1,45 +1,75 @@
 import type { TreeNode } from "@meterline/contracts";
+import type { FastifyRequest } from "fastify";
 import { ok } from "../contract/envelope.ts";
 import { optionalId, readParams } from "../contract/params.ts";
 import { columnByName } from "./columns.ts";
 import type { ResourceContext } from "./context.ts";
 import { requirePermission } from "./permissions.ts";
 import { ident } from "./sql.ts";
-import { treeNodes } from "./tree.ts";
+import { forestOf, treeNodes } from "./tree.ts";
 
-/** The tree verbs a tree resource declares: the picker tree and one lazily loaded level. */
+/** The tree verbs a tree resource declares: picker trees, forests and lazily loaded levels. */
 export function registerTreeRoutes(r: ResourceContext) {
   const { app, def, db, store, base, tags } = r;
   if (!def.tree) return;
+  const { pickerFilter = {} } = def.tree;
   const parent = columnByName(def, def.tree.parent)!;
+  const verbs = new Set(def.extraVerbs ?? []);
 
-  if (def.extraVerbs?.includes("tree")) {
+  /** Visible rows, narrowed by the call's filters and, for picker verbs, the tree's picker filter. */
+  const rows = async (request: FastifyRequest, picker: boolean, level?: "lazy") => {
+    const asked = readParams(request);
+    const q = r.query(request, { ...asked, ...(picker ? pickerFilter : {}) });
+    if (level) {
+      // Without a parent and without filters, start at the roots; a search alone looks at every level.
+      const parentId = optionalId(asked, "parentId") ?? (Object.keys(asked).length ? undefined : "0");
+      if (parentId !== undefined) q.conditions.push(`t.${ident(parent.column)} = ${q.sql.bind(parentId)}`);
+    }
+    return r.out(request, await store.list(q));
+  };
+  const withHasChildren = async (list: Awaited<ReturnType<typeof rows>>) => {
+    const ids = list.map((row) => String(row.id));
+    const parents = new Set(ids.length ? await store.childParents(ids) : []);
+    return list.map((row) => ({ ...row, hasChildren: parents.has(String(row.id)) }));
+  };
+
+  if (verbs.has("tree")) {
     app.get(
       `${base}/tree`,
       { schema: { tags, summary: `${def.name} as a tree of nodes` } },
+      async (request) => ok<TreeNode[]>(treeNodes(def, await rows(request, true))),
+    );
+  }
+  if (verbs.has("lazy-tree")) {
+    app.get(
+      `${base}/lazy-tree`,
+      { schema: { tags, summary: `One level of ${def.name} nodes` } },
       async (request) => {
-        const rows = await r.out(request, await store.list(r.query(request, readParams(request))));
-        return ok<TreeNode[]>(treeNodes(def, rows));
+        const level = await withHasChildren(await rows(request, true, "lazy"));
+        return ok<TreeNode[]>(
+          treeNodes(def, level).map((node, i) => ({ ...node, hasChildren: Boolean(level[i]?.hasChildren) })),
+        );
       },
     );
   }
-
-  if (def.extraVerbs?.includes("lazy-list")) {
+  if (verbs.has("menu-list")) {
     app.get(
-      `${base}/lazy-list`,
-      { schema: { tags, summary: `One level of ${def.name}` } },
+      `${base}/menu-list`,
+      { schema: { tags, summary: `${def.name} forest, screens only` } },
       async (request) => {
         await requirePermission(db, request, r.readCodes, def.guard);
-        const params = readParams(request);
-        // Without a parent and without filters, start at the roots; a search alone looks at every level.
-        const parentId = optionalId(params, "parentId") ?? (Object.keys(params).length ? undefined : "0");
-        const q = r.query(request, params);
-        if (parentId !== undefined) q.conditions.push(`t.${ident(parent.column)} = ${q.sql.bind(parentId)}`);
-        const rows = await r.out(request, await store.list(q));
-        const ids = rows.map((row) => String(row.id));
-        const parents = new Set(ids.length ? await store.childParents(ids) : []);
-        return ok(rows.map((row) => ({ ...row, hasChildren: parents.has(String(row.id)) })));
+        return ok(forestOf(def, await rows(request, true)));
       },
     );
+  }
+  for (const [verb, picker] of [
+    ["lazy-list", false],
+    ["lazy-menu-list", true],
+  ] as const) {
+    if (!verbs.has(verb)) continue;
+    app.get(`${base}/${verb}`, { schema: { tags, summary: `One level of ${def.name}` } }, async (request) => {
+      await requirePermission(db, request, r.readCodes, def.guard);
+      return ok(await withHasChildren(await rows(request, picker, "lazy")));
+    });
   }
 }

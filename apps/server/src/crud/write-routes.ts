@@ -12,6 +12,7 @@ import { requirePermission } from "./permissions.ts";
 import { visibleRows } from "./scope.ts";
 import { ident, SqlParams } from "./sql.ts";
 import { assertUnique, ResourceStore } from "./store.ts";
+import { applyTreeRules } from "./tree-rules.ts";
 
 /** submit (create without id, update with one) and remove, each in one transaction. */
 export function registerWriteRoutes(r: ResourceContext) {
@@ -34,6 +35,7 @@ export function registerWriteRoutes(r: ResourceContext) {
         if (!id) {
           const tenantId = await targetTenant(tx, def, request, input);
           await hooks.beforeWrite?.(ctx, values);
+          await applyTreeRules(tx, def, values, { tenantId });
           await assertDictionaryValues(tx, values, tenantId);
           await assertUnique(store, values, tenantId);
           return ok({ id: await store.insert(values, user, tenantId) });
@@ -43,9 +45,11 @@ export function registerWriteRoutes(r: ResourceContext) {
         if (!visible) throw notFound(NOT_FOUND_MESSAGE);
         await hooks.beforeWrite?.(ctx, values, id);
         const owner = def.tenantScoped ? await tenantOf(tx, def, id) : undefined;
+        const moveSubtree = await applyTreeRules(tx, def, values, { tenantId: owner, id });
         await assertDictionaryValues(tx, values, owner ?? user.tenantId);
         await assertUnique(store, values, owner, id);
         await store.update(id, values, user, (s) => visibleRows(def, user, s));
+        await moveSubtree?.();
         return ok({ id });
       });
     },

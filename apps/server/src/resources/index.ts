@@ -3,12 +3,15 @@ import type { FastifyInstance } from "fastify";
 import type { ResourceHooks } from "../crud/hooks.ts";
 import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
+import { menuHooks, roleHooks } from "./access.hooks.ts";
 import { dictionaryHooks } from "./dict.hooks.ts";
 
 /** Server-side rules of the few plain resources that need more than their definition. */
 const hooks: Partial<Record<string, ResourceHooks>> = {
   dict: dictionaryHooks,
   dictBiz: dictionaryHooks,
+  role: roleHooks,
+  menu: menuHooks,
 };
 
 /** Every plain resource's routes, from its definition alone. */

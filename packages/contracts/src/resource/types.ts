@@ -57,7 +57,7 @@ export interface FieldDef {
 }
 
 export type ListVerb = "list" | "page";
-export type ExtraVerb = "select" | "tree" | "lazy-list" | "lazy-tree";
+export type ExtraVerb = "select" | "tree" | "lazy-list" | "lazy-tree" | "lazy-menu-list" | "menu-list";
 
 export interface ResourceDef {
   /** Key of the resource: i18n `resource.<name>`, permission codes `<name>_add` and so on. */
@@ -80,8 +80,16 @@ export interface ResourceDef {
   softDelete: boolean;
   /** Has the audit columns (create_user, create_dept, create_time, update_user, update_time, status). */
   audit: boolean;
-  /** A tree resource: its parent field, the field shown as the node title, and whether it keeps ancestors. */
-  tree?: { parent: string; title: string; ancestors?: boolean };
+  /**
+   * A tree resource: its parent field, the field shown as the node title, whether it keeps
+   * ancestors, and equality filters of its picker verbs (`tree`, `menu-list`, `lazy-menu-list`).
+   */
+  tree?: {
+    parent: string;
+    title: string;
+    ancestors?: boolean;
+    pickerFilter?: Record<string, string | number>;
+  };
   fields: Record<string, FieldDef>;
   /** Default order of lists. */
   sort?: readonly { field: string; desc?: boolean }[];

@@ -1,11 +1,15 @@
 import type { ResourceDef } from "../resource/types.ts";
-import { dict, dictBiz } from "./dict.ts";
+import { dept, menu, role } from "./access.ts";
 import { logApi, logError, logUsual, notice } from "./desk.ts";
+import { dict, dictBiz } from "./dict.ts";
 import { client, param, post, tenant, topMenu } from "./system.ts";
 
 /** Every plain resource, by name. The server registers and the console renders whatever is here. */
 export const resources = {
   tenant,
+  dept,
+  role,
+  menu,
   param,
   post,
   dict,

@@ -1,0 +1,28 @@
+-- Screens of users' access: departments, roles (with their grant button) and menus.
+
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (300, 200, 'dept', '机构管理', 'menu', '/system/dept', 'apartment', 20, 1, 0, 1),
+  (301, 300, 'dept_add', '新增', 'add', '/system/dept/add', 'plus', 1, 2, 1, 1),
+  (302, 300, 'dept_edit', '修改', 'edit', '/system/dept/edit', 'form', 2, 2, 2, 1),
+  (303, 300, 'dept_delete', '删除', 'delete', '/api/blade-system/dept/remove', 'delete', 3, 2, 3, 1),
+  (304, 300, 'dept_view', '查看', 'view', '/system/dept/view', 'file-text', 4, 2, 2, 1),
+  (305, 300, 'dept_export', '导出', 'export', '/system/dept/export', 'download', 5, 2, 1, 1),
+  (310, 200, 'role', '角色管理', 'menu', '/system/role', 'safety', 30, 1, 0, 1),
+  (311, 310, 'role_add', '新增', 'add', '/system/role/add', 'plus', 1, 2, 1, 1),
+  (312, 310, 'role_edit', '修改', 'edit', '/system/role/edit', 'form', 2, 2, 2, 1),
+  (313, 310, 'role_delete', '删除', 'delete', '/api/blade-system/role/remove', 'delete', 3, 2, 3, 1),
+  (314, 310, 'role_view', '查看', 'view', '/system/role/view', 'file-text', 4, 2, 2, 1),
+  (315, 310, 'role_export', '导出', 'export', '/system/role/export', 'download', 5, 2, 1, 1),
+  (316, 310, 'role_grant', '权限设置', 'role', '/api/blade-system/role/grant', 'key', 6, 2, 2, 1),
+  (320, 200, 'menu', '菜单管理', 'menu', '/system/menu', 'bars', 60, 1, 0, 1),
+  (321, 320, 'menu_add', '新增', 'add', '/system/menu/add', 'plus', 1, 2, 1, 1),
+  (322, 320, 'menu_edit', '修改', 'edit', '/system/menu/edit', 'form', 2, 2, 2, 1),
+  (323, 320, 'menu_delete', '删除', 'delete', '/api/blade-system/menu/remove', 'delete', 3, 2, 3, 1),
+  (324, 320, 'menu_view', '查看', 'view', '/system/menu/view', 'file-text', 4, 2, 2, 1),
+  (325, 320, 'menu_export', '导出', 'export', '/system/menu/export', 'download', 5, 2, 1, 1);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 3, m.id from sys_menu m where m.id in (300, 310, 320);
+
+update sys_param set param_value = param_value || ',dept,role'
+ where param_key = 'tenant.default.menuCode';
