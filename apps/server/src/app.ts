@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { ServerConfig } from "./config.ts";
 import { ok } from "./contract/envelope.ts";
 import type { Db } from "./db/client.ts";
+import { accessRoutes } from "./modules/access/access.routes.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
@@ -92,6 +93,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(userRoutes, { db });
   await app.register(resourceRoutes, { db, timeZone: config.timeZone });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
+  await app.register(accessRoutes, { db });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
   return app;
 }

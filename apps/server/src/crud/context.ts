@@ -1,6 +1,7 @@
 import { permissionCodes, type ResourceDef } from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
+import { scopePredicate, scopeRules } from "./data-scope.ts";
 import { addDictionaryNames } from "./dictionary-names.ts";
 import { listFilters } from "./filters.ts";
 import type { HookContext, ResourceHooks } from "./hooks.ts";
@@ -42,12 +43,21 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
       await hooks.decorate?.(hookContext(request), serialized);
       return serialized;
     },
+    /** Rows the caller may see at all: tenant, soft delete, and the data scope of its roles. */
+    async visible(request: FastifyRequest, sql: SqlParams, tenantId?: string): Promise<string[]> {
+      const conditions = visibleRows(def, request.user!, sql, { tenantId });
+      if (def.dataScope) {
+        const scope = scopePredicate(def, request, await scopeRules(db, request, def.name), sql);
+        if (scope) conditions.push(scope);
+      }
+      return conditions;
+    },
     /** The caller's visible rows narrowed by the list call's filters. */
-    query(request: FastifyRequest, params: Record<string, unknown>) {
+    async query(request: FastifyRequest, params: Record<string, unknown>) {
       const sql = new SqlParams();
       const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
       const conditions = [
-        ...visibleRows(def, request.user!, sql, { tenantId }),
+        ...(await this.visible(request, sql, tenantId)),
         ...listFilters(def, params, sql, timeZone),
       ];
       return { sql, conditions };

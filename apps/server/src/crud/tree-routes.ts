@@ -19,7 +19,7 @@ export function registerTreeRoutes(r: ResourceContext) {
   /** Visible rows, narrowed by the call's filters and, for picker verbs, the tree's picker filter. */
   const rows = async (request: FastifyRequest, picker: boolean, level?: "lazy") => {
     const asked = readParams(request);
-    const q = r.query(request, { ...asked, ...(picker ? pickerFilter : {}) });
+    const q = await r.query(request, { ...asked, ...(picker ? pickerFilter : {}) });
     if (level) {
       // Without a parent and without filters, start at the roots; a search alone looks at every level.
       const parentId = optionalId(asked, "parentId") ?? (Object.keys(asked).length ? undefined : "0");

@@ -29,6 +29,9 @@ export function registerWriteRoutes(r: ResourceContext) {
         input.id === undefined || input.id === "" || input.id === null ? undefined : optionalId(input, "id");
       const user = await requirePermission(db, request, [id ? codes.edit : codes.add], def.guard);
       const values = readInput(def, input, id ? "update" : "create", timeZone);
+      // Visibility is settled before the transaction: it may read grants, which must not wait on it.
+      const sql = new SqlParams();
+      const visibility = id ? await r.visible(request, sql) : [];
       return db.transaction(async (tx) => {
         const store = new ResourceStore(tx, def);
         const ctx = { ...r.hookContext(request), db: tx };
@@ -40,8 +43,7 @@ export function registerWriteRoutes(r: ResourceContext) {
           await assertUnique(store, values, tenantId);
           return ok({ id: await store.insert(values, user, tenantId) });
         }
-        const sql = new SqlParams();
-        const [visible] = await store.visibleIds([id], visibleRows(def, user, sql), sql);
+        const [visible] = await store.visibleIds([id], visibility, sql);
         if (!visible) throw notFound(NOT_FOUND_MESSAGE);
         await hooks.beforeWrite?.(ctx, values, id);
         const owner = def.tenantScoped ? await tenantOf(tx, def, id) : undefined;
@@ -61,10 +63,11 @@ export function registerWriteRoutes(r: ResourceContext) {
     async (request) => {
       const user = await requirePermission(db, request, [codes.remove], def.guard);
       const ids = idList(readParams(request), "ids");
+      const sql = new SqlParams();
+      const visibility = await r.visible(request, sql);
       return db.transaction(async (tx) => {
         const store = new ResourceStore(tx, def);
-        const sql = new SqlParams();
-        const visible = await store.visibleIds(ids, visibleRows(def, user, sql), sql);
+        const visible = await store.visibleIds(ids, visibility, sql);
         // All or nothing: one id the caller cannot see fails the whole call and changes no row.
         if (visible.length !== new Set(ids).size) throw notFound(NOT_FOUND_MESSAGE);
         if (def.tree && (await store.hasChildren(ids))) throw badRequest("请先删除子节点!");

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import pg from "pg";
 
@@ -23,7 +24,14 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   });
   // PGlite runs one query at a time; serialise callers so a transaction never interleaves with others.
   let queue: Promise<unknown> = Promise.resolve();
+  const insideTransaction = new AsyncLocalStorage<true>();
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    if (insideTransaction.getStore()) {
+      // Waiting here would wait for ourselves: say so instead of hanging.
+      return Promise.reject(
+        new Error("database handle used inside its own transaction; use the transaction's handle"),
+      );
+    }
     const run = queue.then(fn, fn);
     queue = run.catch(() => undefined);
     return run;
@@ -35,10 +43,12 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>
       exclusive(() =>
         db.transaction((tx) =>
-          fn({
-            query: async <R>(sql: string, params?: readonly unknown[]) =>
-              (await tx.query<R>(sql, params as unknown[])).rows,
-          }),
+          insideTransaction.run(true, () =>
+            fn({
+              query: async <R>(sql: string, params?: readonly unknown[]) =>
+                (await tx.query<R>(sql, params as unknown[])).rows,
+            }),
+          ),
         ),
       ),
     close: () => exclusive(() => db.close()),

@@ -84,3 +84,51 @@ export const menu = defineResource({
   },
   sort: [{ field: "sort" }, { field: "id" }],
 });
+
+/**
+ * Data-scope rules (contract §8.4), attached to a menu and named by the resource they narrow. The
+ * custom type takes a predicate from a fixed vocabulary, never SQL text:
+ * `{"field":"createUser","op":"in","value":"$userId"}` with ops in / eq and the values $userId,
+ * $deptIds, $tenantId or a literal.
+ */
+export const dataScope = defineResource({
+  name: "dataScope",
+  table: "sys_scope_data",
+  service: "blade-system",
+  path: "data-scope",
+  listVerb: "list",
+  tenantScoped: false,
+  softDelete: true,
+  audit: true,
+  guard: "administrator",
+  fields: {
+    menuId: { type: "id", required: true, search: "equal", ref: { resource: "menu", label: "name" } },
+    resourceCode: { type: "string", required: true, maxLength: 255, search: "like" },
+    scopeName: { type: "string", required: true, maxLength: 255, search: "like" },
+    scopeColumn: { type: "string", maxLength: 255, default: "createDept" },
+    scopeType: { type: "int", required: true, dict: "data_scope_type", search: "equal" },
+    scopeValue: { type: "text", maxLength: 2000, list: false, span: 24 },
+    remark: { type: "text", maxLength: 255, list: false, span: 24 },
+  },
+});
+
+/** API-scope rules (contract §8.5): a route path prefix or permission code a role may call. */
+export const apiScope = defineResource({
+  name: "apiScope",
+  table: "sys_scope_api",
+  service: "blade-system",
+  path: "api-scope",
+  listVerb: "list",
+  tenantScoped: false,
+  softDelete: true,
+  audit: true,
+  guard: "administrator",
+  fields: {
+    menuId: { type: "id", required: true, search: "equal", ref: { resource: "menu", label: "name" } },
+    resourceCode: { type: "string", required: true, maxLength: 255, search: "like" },
+    scopeName: { type: "string", required: true, maxLength: 255, search: "like" },
+    scopePath: { type: "string", required: true, maxLength: 255, search: "like" },
+    scopeType: { type: "int", required: true, dict: "api_scope_type", search: "equal" },
+    remark: { type: "text", maxLength: 255, list: false, span: 24 },
+  },
+});

@@ -8,6 +8,7 @@ export const notice = defineResource({
   path: "notice",
   listVerb: "list",
   tenantScoped: true,
+  dataScope: true,
   softDelete: true,
   audit: true,
   fields: {

@@ -1,5 +1,5 @@
 import type { ResourceDef } from "../resource/types.ts";
-import { dept, menu, role } from "./access.ts";
+import { apiScope, dataScope, dept, menu, role } from "./access.ts";
 import { logApi, logError, logUsual, notice } from "./desk.ts";
 import { dict, dictBiz } from "./dict.ts";
 import { client, param, post, tenant, topMenu } from "./system.ts";
@@ -10,6 +10,8 @@ export const resources = {
   dept,
   role,
   menu,
+  dataScope,
+  apiScope,
   param,
   post,
   dict,

@@ -28,6 +28,7 @@ export const post = defineResource({
   listVerb: "list",
   extraVerbs: ["select"],
   tenantScoped: true,
+  dataScope: true,
   softDelete: true,
   audit: true,
   fields: {

@@ -1,6 +1,7 @@
 import { PLATFORM_TENANT_ID } from "@meterline/contracts";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { crossPairs } from "../access/access.repository.ts";
 
 /** The SQL of provisioning a tenant: its administrator role and grants, dept, post, dictionaries, account. */
 export class TenantRepository {
@@ -29,15 +30,21 @@ export class TenantRepository {
 
   /** Grants the menus with these codes and everything below them. */
   async grantMenuTrees(roleId: string, codes: string[]): Promise<void> {
-    await this.db.query(
+    const rows = await this.db.query<{ id: string }>(
       `with recursive granted as (
-         select id from sys_menu where code = any($2) and is_deleted = 0
+         select id from sys_menu where code = any($1) and is_deleted = 0
          union
          select m.id from sys_menu m join granted g on m.parent_id = g.id where m.is_deleted = 0
-       )
-       insert into sys_role_menu (id, menu_id, role_id)
-       select $3::bigint + row_number() over (order by id), id, $1 from granted`,
-      [roleId, codes, nextId()],
+       ) select id from granted`,
+      [codes],
+    );
+    const pairs = crossPairs(
+      [roleId],
+      rows.map((r) => r.id),
+    );
+    await this.db.query(
+      "insert into sys_role_menu (id, role_id, menu_id) select * from unnest($1::bigint[], $2::bigint[], $3::bigint[])",
+      [pairs.ids, pairs.lefts, pairs.rights],
     );
   }
 

@@ -26,3 +26,20 @@ select 100 + m.id, 3, m.id from sys_menu m where m.id in (300, 310, 320);
 
 update sys_param set param_value = param_value || ',dept,role'
  where param_key = 'tenant.default.menuCode';
+
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (330, 200, 'dataScope', '数据权限', 'menu', '/system/data-scope', 'database', 62, 1, 0, 1),
+  (331, 330, 'dataScope_add', '新增', 'add', '/system/data-scope/add', 'plus', 1, 2, 1, 1),
+  (332, 330, 'dataScope_edit', '修改', 'edit', '/system/data-scope/edit', 'form', 2, 2, 2, 1),
+  (333, 330, 'dataScope_delete', '删除', 'delete', '/api/blade-system/data-scope/remove', 'delete', 3, 2, 3, 1),
+  (334, 330, 'dataScope_view', '查看', 'view', '/system/data-scope/view', 'file-text', 4, 2, 2, 1),
+  (335, 330, 'dataScope_export', '导出', 'export', '/system/data-scope/export', 'download', 5, 2, 1, 1),
+  (340, 200, 'apiScope', '接口权限', 'menu', '/system/api-scope', 'api', 64, 1, 0, 1),
+  (341, 340, 'apiScope_add', '新增', 'add', '/system/api-scope/add', 'plus', 1, 2, 1, 1),
+  (342, 340, 'apiScope_edit', '修改', 'edit', '/system/api-scope/edit', 'form', 2, 2, 2, 1),
+  (343, 340, 'apiScope_delete', '删除', 'delete', '/api/blade-system/api-scope/remove', 'delete', 3, 2, 3, 1),
+  (344, 340, 'apiScope_view', '查看', 'view', '/system/api-scope/view', 'file-text', 4, 2, 2, 1),
+  (345, 340, 'apiScope_export', '导出', 'export', '/system/api-scope/export', 'download', 5, 2, 1, 1);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 3, m.id from sys_menu m where m.id in (330, 340);
