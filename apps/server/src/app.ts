@@ -13,6 +13,7 @@ import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
+import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
 import apiLog from "./plugins/api-log.ts";
 import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
@@ -91,6 +92,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(menuRoutes, { db });
   await app.register(tenantRoutes, { db, timeZone: config.timeZone });
   await app.register(userRoutes, { db });
+  await app.register(userAdminRoutes, { db, timeZone: config.timeZone });
   await app.register(resourceRoutes, { db, timeZone: config.timeZone });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });

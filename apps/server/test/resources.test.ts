@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { permissionCodes, type ResourceDef, resources } from "@meterline/contracts";
+import { permissionCodes, type ResourceDef, resourceBase, resources } from "@meterline/contracts";
 import { nextId } from "../src/db/ids.ts";
 import { addRole, addTenant, addUser } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
@@ -53,7 +53,7 @@ describe("plain resources", () => {
 
   for (const def of defs) {
     describe(def.name, () => {
-      const base = `/api/${def.service}/${def.path}`;
+      const base = resourceBase(def);
       const create = async (token: string, seed: string) => {
         const res = await server.call(
           "POST",

@@ -1,4 +1,4 @@
-import { permissionCodes, type ResourceDef } from "@meterline/contracts";
+import { permissionCodes, type ResourceDef, resourceBase } from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
 import { scopePredicate, scopeRules } from "./data-scope.ts";
@@ -23,6 +23,13 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
   const { db, timeZone, hooks = {} } = options;
   const codes = permissionCodes(def);
   const hookContext = (request: FastifyRequest): HookContext => ({ db, def, user: request.user! });
+  const custom = Object.keys(hooks.customFilters ?? {});
+  const customFilterConditions = (params: Record<string, unknown>, sql: SqlParams) =>
+    Object.entries(hooks.customFilters ?? {}).flatMap(([name, filter]) => {
+      const value = params[name];
+      const condition = typeof value === "string" && value !== "" ? filter(value, sql) : undefined;
+      return condition ? [condition] : [];
+    });
   return {
     app,
     def,
@@ -33,7 +40,7 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     store: new ResourceStore(db, def),
     /** Seeing the screen: its menu code or any of its buttons. */
     readCodes: [def.name, codes.view, codes.add, codes.edit, codes.remove],
-    base: `/api/${def.service}/${def.path}`,
+    base: resourceBase(def),
     tags: [def.name],
     hookContext,
     /** Rows on their way out: contract JSON, dictionary names, then the resource's own additions. */
@@ -58,11 +65,15 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
       const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
       const conditions = [
         ...(await this.visible(request, sql, tenantId)),
-        ...listFilters(def, params, sql, timeZone),
+        ...listFilters(def, withoutKeys(params, custom), sql, timeZone),
+        ...customFilterConditions(params, sql),
       ];
       return { sql, conditions };
     },
   };
 }
+
+const withoutKeys = (params: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(Object.entries(params).filter(([key]) => !keys.includes(key)));
 
 export type ResourceContext = ReturnType<typeof resourceContext>;

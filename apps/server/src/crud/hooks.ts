@@ -3,6 +3,7 @@ import type { Queryable } from "../db/client.ts";
 import type { CurrentUser } from "../modules/auth/current-user.ts";
 import type { Column } from "./columns.ts";
 import type { Row } from "./serialize.ts";
+import type { SqlParams } from "./sql.ts";
 
 export interface HookContext {
   db: Queryable;
@@ -18,6 +19,11 @@ export interface ResourceHooks {
   /** Adjusts or checks the values before they are written; `id` is set on update. */
   beforeWrite?(ctx: HookContext, values: Map<Column, unknown>, id?: string): Promise<void>;
   beforeRemove?(ctx: HookContext, ids: string[]): Promise<void>;
+  /**
+   * List parameters the definition cannot express (a dept and everything below it): each takes the
+   * parameter's text and returns a predicate on alias `t`, in place of the generic filter.
+   */
+  customFilters?: Record<string, (value: string, sql: SqlParams) => string | undefined>;
   /** Adds derived fields (names of references) to rows on their way out. */
   decorate?(ctx: HookContext, rows: Row[]): Promise<void>;
 }

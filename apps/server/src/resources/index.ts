@@ -5,6 +5,7 @@ import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
 import { menuHooks, roleHooks } from "./access.hooks.ts";
 import { dictionaryHooks } from "./dict.hooks.ts";
+import { userHooks } from "./user.hooks.ts";
 
 /** Server-side rules of the few plain resources that need more than their definition. */
 const hooks: Partial<Record<string, ResourceHooks>> = {
@@ -12,6 +13,7 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   dictBiz: dictionaryHooks,
   role: roleHooks,
   menu: menuHooks,
+  user: userHooks,
 };
 
 /** Every plain resource's routes, from its definition alone. */

@@ -130,3 +130,7 @@ export function defineResource<const T extends ResourceDef>(def: T): T {
   }
   return def;
 }
+
+/** `/api/<service>/<path>`; users live directly under their service (`/api/blade-user/page`). */
+export const resourceBase = (def: Pick<ResourceDef, "service" | "path">) =>
+  def.path ? `/api/${def.service}/${def.path}` : `/api/${def.service}`;

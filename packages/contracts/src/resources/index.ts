@@ -3,10 +3,12 @@ import { apiScope, dataScope, dept, menu, role } from "./access.ts";
 import { logApi, logError, logUsual, notice } from "./desk.ts";
 import { dict, dictBiz } from "./dict.ts";
 import { client, param, post, tenant, topMenu } from "./system.ts";
+import { user } from "./user.ts";
 
 /** Every plain resource, by name. The server registers and the console renders whatever is here. */
 export const resources = {
   tenant,
+  user,
   dept,
   role,
   menu,

@@ -43,3 +43,21 @@ insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, cate
 
 insert into sys_top_menu_setting (id, top_menu_id, menu_id)
 select 100 + m.id, 3, m.id from sys_menu m where m.id in (330, 340);
+
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (350, 200, 'user', '用户管理', 'menu', '/system/user', 'user', 10, 1, 0, 1),
+  (351, 350, 'user_add', '新增', 'add', '/system/user/add', 'plus', 1, 2, 1, 1),
+  (352, 350, 'user_edit', '修改', 'edit', '/system/user/edit', 'form', 2, 2, 2, 1),
+  (353, 350, 'user_delete', '删除', 'delete', '/api/blade-user/remove', 'delete', 3, 2, 3, 1),
+  (354, 350, 'user_view', '查看', 'view', '/system/user/view', 'file-text', 4, 2, 2, 1),
+  (355, 350, 'user_export', '导出', 'export', '/system/user/export', 'download', 5, 2, 1, 1),
+  (356, 350, 'user_import', '导入', 'import', '/system/user/import', 'upload', 6, 2, 1, 1),
+  (357, 350, 'user_role', '角色配置', 'role', '/api/blade-user/grant', 'team', 7, 2, 1, 1),
+  (358, 350, 'user_reset', '密码重置', 'reset-password', '/api/blade-user/reset-password', 'key', 8, 2, 1, 1),
+  (359, 350, 'user_unlock', '账号解封', 'unlock', '/api/blade-user/unlock', 'unlock', 9, 2, 1, 1);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 3, m.id from sys_menu m where m.id in (350);
+
+update sys_param set param_value = param_value || ',user'
+ where param_key = 'tenant.default.menuCode';

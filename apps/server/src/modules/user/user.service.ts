@@ -1,0 +1,177 @@
+import { PLATFORM_TENANT_ID, resources } from "@meterline/contracts";
+import { badRequest, forbidden, notFound } from "../../contract/errors.ts";
+import { type Column, columnByName } from "../../crud/columns.ts";
+import { NOT_FOUND_MESSAGE } from "../../crud/context.ts";
+import { assertDictionaryValues } from "../../crud/dictionary-check.ts";
+import { readInput } from "../../crud/input.ts";
+import { visibleRows } from "../../crud/scope.ts";
+import { SqlParams } from "../../crud/sql.ts";
+import { ResourceStore } from "../../crud/store.ts";
+import type { Queryable } from "../../db/client.ts";
+import { type CurrentUser, csv, isAdministrator } from "../auth/current-user.ts";
+import { asMd5, hashPassword, verifyPassword } from "../auth/password.ts";
+
+const def = resources.user;
+const column = (name: string) => columnByName(def, name)!;
+
+/** The rules of user accounts (contract §10.1): quota, unique account, hashed passwords, own tenant. */
+export class UserService {
+  private readonly store: ResourceStore;
+  constructor(
+    private readonly db: Queryable,
+    private readonly timeZone: string,
+  ) {
+    this.store = new ResourceStore(db, def);
+  }
+
+  /** Users among `ids` the caller may act on; any other id fails the whole call. */
+  async visible(
+    caller: CurrentUser,
+    ids: string[],
+  ): Promise<{ id: string; tenant_id: string; account: string }[]> {
+    const sql = new SqlParams();
+    const conditions = [
+      `id = any(${sql.bind(ids)}::bigint[])`,
+      ...visibleRows(def, caller, sql, { alias: "sys_user" }),
+    ];
+    const rows = await this.db.query<{ id: string; tenant_id: string; account: string }>(
+      `select id, tenant_id, account from sys_user where ${conditions.join(" and ")}`,
+      sql.values,
+    );
+    if (rows.length !== new Set(ids).size) throw notFound(NOT_FOUND_MESSAGE);
+    return rows;
+  }
+
+  /** Roles, depts and posts named on a user must exist in the user's tenant. */
+  private async assertLinks(values: Map<Column, unknown>, tenantId: string) {
+    for (const [name, table] of [
+      ["roleId", "sys_role"],
+      ["deptId", "sys_dept"],
+      ["postId", "sys_post"],
+    ] as const) {
+      const ids = csv(values.get(column(name)) as string | undefined);
+      if (ids.length === 0) continue;
+      const found = await this.db.query(
+        `select 1 from ${table} where id = any($1::bigint[]) and tenant_id = $2 and is_deleted = 0`,
+        [ids, tenantId],
+      );
+      if (found.length !== new Set(ids).size) throw badRequest(`${name}: 所选项不存在或不属于该租户`);
+    }
+  }
+
+  private async assertAccountFree(tenantId: string, account: string, exceptId?: string) {
+    const rows = await this.db.query(
+      "select 1 from sys_user where tenant_id = $1 and account = $2 and is_deleted = 0 and id <> $3",
+      [tenantId, account, exceptId ?? "0"],
+    );
+    if (rows.length > 0) throw badRequest(`当前用户 [${account}] 已存在!`);
+  }
+
+  async create(caller: CurrentUser, body: Record<string, unknown>): Promise<string> {
+    const values = readInput(def, body, "create", this.timeZone);
+    const asked = typeof body.tenantId === "string" && body.tenantId ? body.tenantId : undefined;
+    const tenantId = isAdministrator(caller) && asked ? asked : caller.tenantId;
+    const password = values.get(column("password"));
+    if (typeof password !== "string" || password === "") throw badRequest("password: 不能为空");
+    values.set(column("password"), await hashPassword(asMd5(password)));
+    const [tenant] = await this.db.query<{ account_number: number }>(
+      "select account_number from sys_tenant where tenant_id = $1 and is_deleted = 0",
+      [tenantId],
+    );
+    if (!tenant) throw badRequest(`tenantId: 租户 [${tenantId}] 不存在`);
+    if (tenantId !== PLATFORM_TENANT_ID && tenant.account_number > 0) {
+      const [{ n } = { n: "0" }] = await this.db.query<{ n: string }>(
+        "select count(*) as n from sys_user where tenant_id = $1 and is_deleted = 0",
+        [tenantId],
+      );
+      if (Number(n) >= tenant.account_number) throw badRequest("当前租户已到最大账号额度!");
+    }
+    await this.assertAccountFree(tenantId, String(values.get(column("account"))));
+    await this.assertLinks(values, tenantId);
+    await assertDictionaryValues(this.db, values, tenantId);
+    return this.store.insert(values, caller, tenantId);
+  }
+
+  /** Updates a user's profile and links; the password never changes here. */
+  async update(caller: CurrentUser, id: string, body: Record<string, unknown>): Promise<void> {
+    const [target] = await this.visible(caller, [id]);
+    const values = readInput(def, body, "update", this.timeZone);
+    values.delete(column("password"));
+    await this.assertLinks(values, target!.tenant_id);
+    await assertDictionaryValues(this.db, values, target!.tenant_id);
+    await this.store.update(id, values, caller, (s) => visibleRows(def, caller, s));
+  }
+
+  async remove(caller: CurrentUser, ids: string[]): Promise<void> {
+    if (ids.includes(caller.userId)) throw forbidden("不能删除本账号!");
+    await this.visible(caller, ids);
+    await this.store.remove(ids, caller);
+    await this.revokeSessions(ids);
+  }
+
+  async grant(caller: CurrentUser, userIds: string[], roleIds: string[]): Promise<void> {
+    const users = await this.visible(caller, userIds);
+    for (const tenantId of new Set(users.map((u) => u.tenant_id))) {
+      await this.assertLinks(new Map([[column("roleId"), roleIds.join(",")]]), tenantId);
+    }
+    await this.db.query(
+      "update sys_user set role_id = $2, update_time = now() where id = any($1::bigint[])",
+      [userIds, roleIds.join(",")],
+    );
+    // Roles are read from the token: sign the users out so their next session carries the new ones.
+    await this.revokeSessions(userIds);
+  }
+
+  async resetPassword(caller: CurrentUser, userIds: string[]): Promise<void> {
+    await this.visible(caller, userIds);
+    const [param] = await this.db.query<{ param_value: string }>(
+      "select param_value from sys_param where param_key = 'account.initPassword' and is_deleted = 0",
+    );
+    const hash = await hashPassword(asMd5(param?.param_value || "123456"));
+    await this.db.query(
+      "update sys_user set password = $2, update_time = now() where id = any($1::bigint[])",
+      [userIds, hash],
+    );
+    await this.revokeSessions(userIds);
+  }
+
+  async updatePassword(caller: CurrentUser, oldPassword: string, newPassword: string, confirm: string) {
+    if (newPassword !== confirm) throw badRequest("请输入正确的确认密码!");
+    const [row] = await this.db.query<{ password: string }>("select password from sys_user where id = $1", [
+      caller.userId,
+    ]);
+    if (!row || !(await verifyPassword(asMd5(oldPassword), row.password))) throw badRequest("原密码不正确!");
+    await this.db.query("update sys_user set password = $2, update_time = now() where id = $1", [
+      caller.userId,
+      await hashPassword(asMd5(newPassword)),
+    ]);
+  }
+
+  /** The caller's own profile: only these fields, whatever else the body carries. */
+  async updateInfo(caller: CurrentUser, body: Record<string, unknown>): Promise<void> {
+    const own = ["name", "realName", "avatar", "email", "phone", "birthday", "sex"];
+    const picked = Object.fromEntries(Object.entries(body).filter(([key]) => own.includes(key)));
+    const values = readInput(def, picked, "update", this.timeZone);
+    await assertDictionaryValues(this.db, values, caller.tenantId);
+    await this.store.update(caller.userId, values, caller, (s) => [
+      `t.tenant_id = ${s.bind(caller.tenantId)}`,
+    ]);
+  }
+
+  async unlock(caller: CurrentUser, userIds: string[]): Promise<void> {
+    const users = await this.visible(caller, userIds);
+    for (const u of users) {
+      await this.db.query("delete from auth_login_failure where tenant_id = $1 and account = $2", [
+        u.tenant_id,
+        u.account,
+      ]);
+    }
+  }
+
+  private async revokeSessions(userIds: string[]) {
+    await this.db.query(
+      "update auth_token set revoked_at = now() where user_id = any($1::bigint[]) and revoked_at is null",
+      [userIds],
+    );
+  }
+}
