@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { permissionCodes, type ResourceDef, resourceBase, resources } from "@meterline/contracts";
+import {
+  permissionCodes,
+  type ResourceDef,
+  resourceBase,
+  resources,
+  resourcesZh,
+} from "@meterline/contracts";
+import ExcelJS from "exceljs";
 import { nextId } from "../src/db/ids.ts";
 import { addRole, addTenant, addUser } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
@@ -145,6 +152,19 @@ describe("plain resources", () => {
         assert.equal(bulk.json().success, true);
         assert.equal((await detail(admin, second)).statusCode, 404);
         assert.equal((await detail(admin, third)).statusCode, 404);
+      });
+
+      test("export gives the current search as an Excel sheet with labelled columns", async () => {
+        const res = await server.call("GET", `${base}/export`, admin);
+        assert.equal(res.statusCode, 200, res.body.slice(0, 200));
+        assert.match(String(res.headers["content-type"]), /spreadsheetml/);
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+        const sheet = book.worksheets[0]!;
+        const labels = (resourcesZh as Record<string, { fields: Record<string, string> }>)[def.name]!;
+        const firstListed = Object.entries(def.fields).find(([, f]) => f.list !== false && !f.secret)![0];
+        assert.ok((sheet.getRow(1).values as unknown[]).includes(labels.fields[firstListed]));
+        assert.equal((await server.call("GET", `${base}/export`, noGrants)).statusCode, 403);
       });
 
       test("updating an id that does not exist answers not found", { skip: !engineWrites(def) }, async () => {

@@ -1,6 +1,7 @@
 import type { ResourceDef } from "@meterline/contracts";
 import type { FastifyInstance } from "fastify";
 import { type EngineOptions, resourceContext } from "./context.ts";
+import { registerExportRoute } from "./export-routes.ts";
 import { registerReadRoutes } from "./read-routes.ts";
 import { registerTreeRoutes } from "./tree-routes.ts";
 import { registerWriteRoutes } from "./write-routes.ts";
@@ -12,5 +13,6 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef, o
   const context = resourceContext(app, def, options);
   registerReadRoutes(context);
   registerTreeRoutes(context);
+  registerExportRoute(context);
   if (!def.readOnly && !def.moduleWrites) registerWriteRoutes(context);
 }
