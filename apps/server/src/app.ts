@@ -11,6 +11,7 @@ import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
+import { regionRoutes } from "./modules/region/region.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
@@ -96,6 +97,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(resourceRoutes, { db, timeZone: config.timeZone });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });
+  await app.register(regionRoutes, { db });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
   return app;
 }

@@ -61,3 +61,13 @@ select 100 + m.id, 3, m.id from sys_menu m where m.id in (350);
 
 update sys_param set param_value = param_value || ',user'
  where param_key = 'tenant.default.menuCode';
+
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (360, 200, 'region', '行政区划', 'menu', '/system/region', 'environment', 85, 1, 0, 1),
+  (361, 360, 'region_add', '新增', 'add', '/system/region/add', 'plus', 1, 2, 1, 1),
+  (362, 360, 'region_edit', '修改', 'edit', '/system/region/edit', 'form', 2, 2, 2, 1),
+  (363, 360, 'region_delete', '删除', 'delete', '/api/blade-system/region/remove', 'delete', 3, 2, 3, 1),
+  (364, 360, 'region_view', '查看', 'view', '/system/region/view', 'file-text', 4, 2, 2, 1);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 3, m.id from sys_menu m where m.id in (360);

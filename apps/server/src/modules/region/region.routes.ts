@@ -1,0 +1,107 @@
+import type { TreeNode } from "@meterline/contracts";
+import type { FastifyInstance } from "fastify";
+import { ok, page } from "../../contract/envelope.ts";
+import { badParam, badRequest, notFound } from "../../contract/errors.ts";
+import { optionalString, paging, readParams, requiredString } from "../../contract/params.ts";
+import { requirePermission } from "../../crud/permissions.ts";
+import type { Db } from "../../db/client.ts";
+import { RegionRepository, type RegionRow } from "./region.repository.ts";
+
+const base = "/api/blade-system/region";
+const CODE = /^\d{2,12}$/;
+
+const toVo = (r: RegionRow) => ({
+  code: r.code,
+  parentCode: r.parent_code,
+  ancestors: r.ancestors,
+  name: r.name,
+  regionLevel: r.region_level,
+  sort: r.sort,
+  remark: r.remark ?? "",
+  hasChildren: Boolean(r.has_children),
+});
+
+const toNode = (r: RegionRow): TreeNode => ({
+  id: r.code,
+  parentId: r.parent_code,
+  title: r.name,
+  key: r.code,
+  value: r.code,
+  hasChildren: Boolean(r.has_children),
+});
+
+/** Administrative regions, keyed by code and loaded a level at a time (contract §10.8). */
+export async function regionRoutes(app: FastifyInstance, opts: { db: Db }) {
+  const { db } = opts;
+  const repo = new RegionRepository(db);
+  const tags = ["region"];
+  const code = (params: Record<string, unknown>, name: string, fallback?: string) => {
+    const value = optionalString(params, name) ?? fallback;
+    if (!value || !CODE.test(value)) throw badParam(name);
+    return value;
+  };
+
+  app.get(
+    `${base}/lazy-tree`,
+    { schema: { tags, summary: "One level of regions as tree nodes" } },
+    async (request) => ok((await repo.children(code(readParams(request), "parentCode", "00"))).map(toNode)),
+  );
+  app.get(`${base}/lazy-list`, { schema: { tags, summary: "One level of regions" } }, async (request) =>
+    ok((await repo.children(code(readParams(request), "parentCode", "00"))).map(toVo)),
+  );
+  app.get(
+    `${base}/select`,
+    { schema: { tags, summary: "Children of a region, for cascading selects" } },
+    async (request) => ok((await repo.children(code(readParams(request), "code", "00"))).map(toVo)),
+  );
+  app.get(`${base}/list`, { schema: { tags, summary: "Page of regions" } }, async (request) => {
+    await requirePermission(db, request, ["region", "region_view"]);
+    const params = readParams(request);
+    const { current, size, offset } = paging(params);
+    const levelText = optionalString(params, "regionLevel");
+    const level = levelText === undefined ? undefined : Number(levelText);
+    if (level !== undefined && !Number.isInteger(level)) throw badParam("regionLevel");
+    const filters = { name: optionalString(params, "name"), code: optionalString(params, "code"), level };
+    const { total, rows } = await repo.page(filters, size, offset);
+    return ok(page(rows.map(toVo), total, current, size));
+  });
+  app.get(`${base}/detail`, { schema: { tags, summary: "One region by code" } }, async (request) => {
+    const region = await repo.one(code(readParams(request), "code"));
+    if (!region) throw notFound("行政区划不存在");
+    const parent = await repo.one(region.parent_code);
+    return ok({ ...toVo(region), parentName: parent?.name ?? "" });
+  });
+
+  app.post(`${base}/submit`, { schema: { tags, summary: "Add or update a region" } }, async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const regionCode = code(body, "code");
+    const parentCode = code(body, "parentCode");
+    const existing = await repo.one(regionCode);
+    await requirePermission(db, request, [existing ? "region_edit" : "region_add"], "administrator");
+    const name = requiredString(body, "name").trim();
+    if (name.length > 64) throw badRequest("name: 长度不能超过64个字符");
+    if (!regionCode.startsWith(parentCode) || regionCode === parentCode) {
+      throw badRequest("code: 区划编号须以上级编号开头");
+    }
+    const parent = await repo.one(parentCode);
+    if (!parent) throw badRequest("parentCode: 上级区划不存在");
+    const sort = Number(optionalString(body, "sort") ?? 1);
+    if (!Number.isInteger(sort)) throw badParam("sort");
+    await repo.save({ code: regionCode, parent, name, sort, remark: optionalString(body, "remark") ?? null });
+    return ok({ code: regionCode });
+  });
+
+  app.post(
+    `${base}/remove`,
+    { schema: { tags, summary: "Remove a region without children" } },
+    async (request) => {
+      await requirePermission(db, request, ["region_delete"], "administrator");
+      const regionCode = code(readParams(request), "id");
+      const region = await repo.one(regionCode);
+      if (!region) throw notFound("行政区划不存在");
+      if (region.has_children) throw badRequest("请先删除子节点!");
+      await repo.remove(regionCode);
+      return ok({});
+    },
+  );
+}

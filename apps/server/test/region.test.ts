@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { startTestServer, type TestServer } from "./helpers.ts";
+
+describe("regions", () => {
+  let server: TestServer;
+  let admin: string;
+  before(async () => {
+    server = await startTestServer();
+    admin = (await server.login()).access_token;
+  });
+  after(() => server.close());
+
+  test("provinces and cities are seeded and load a level at a time", async () => {
+    const provinces = (
+      await server.call("GET", "/api/blade-system/region/lazy-tree?parentCode=00", admin)
+    ).json().data;
+    assert.ok(provinces.length >= 31);
+    const beijing = provinces.find((p: { title: string }) => p.title === "北京市");
+    assert.equal(beijing.id, "11");
+    assert.equal(beijing.hasChildren, true);
+    const cities = (
+      await server.call("GET", "/api/blade-system/region/lazy-tree?parentCode=32", admin)
+    ).json().data;
+    assert.ok(cities.some((c: { title: string; id: string }) => c.title === "南京市" && c.id === "3201"));
+  });
+
+  test("a district is added under its city with the level's code pair, and a parent with children stays", async () => {
+    const add = await server.call("POST", "/api/blade-system/region/submit", admin, {
+      code: "320102",
+      parentCode: "3201",
+      name: "玄武区",
+      sort: 1,
+    });
+    assert.equal(add.statusCode, 200, add.body);
+    const [row] = await server.db.query<Record<string, unknown>>(
+      "select region_level, ancestors, province_code, city_name, district_code from sys_region where code = '320102'",
+    );
+    assert.deepEqual(row, {
+      region_level: 3,
+      ancestors: "0,00,32,3201",
+      province_code: "32",
+      city_name: "南京市",
+      district_code: "320102",
+    });
+    const wrong = await server.call("POST", "/api/blade-system/region/submit", admin, {
+      code: "990101",
+      parentCode: "3201",
+      name: "x",
+    });
+    assert.equal(wrong.json().msg, "code: 区划编号须以上级编号开头");
+    const refused = await server.call("POST", "/api/blade-system/region/remove?id=3201", admin);
+    assert.equal(refused.json().msg, "请先删除子节点!");
+    assert.equal(
+      (await server.call("POST", "/api/blade-system/region/remove?id=320102", admin)).statusCode,
+      200,
+    );
+    const detail = await server.call("GET", "/api/blade-system/region/detail?code=3201", admin);
+    assert.equal(detail.json().data.parentName, "江苏省");
+  });
+});
