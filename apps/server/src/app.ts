@@ -10,6 +10,7 @@ import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { dictRoutes } from "./modules/dict/dict.routes.ts";
+import { fileRoutes } from "./modules/file/file.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { regionRoutes } from "./modules/region/region.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
@@ -98,6 +99,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });
   await app.register(regionRoutes, { db });
+  await app.register(fileRoutes, { db });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
   return app;
 }

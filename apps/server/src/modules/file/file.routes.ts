@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import multipart from "@fastify/multipart";
+import type { FastifyInstance } from "fastify";
+import { ok } from "../../contract/envelope.ts";
+import { badRequest, notFound } from "../../contract/errors.ts";
+import { optionalString, readParams } from "../../contract/params.ts";
+import type { Db } from "../../db/client.ts";
+import { nextId } from "../../db/ids.ts";
+
+/** Upload limit of the endpoint; avatars are held to their own, smaller limit below. */
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const AVATAR_MAX_BYTES = 500 * 1024;
+const ALLOWED: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  pdf: "application/pdf",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  txt: "text/plain",
+};
+
+/** The first bytes of each image kind: a file must be what its name says. */
+function looksLike(extension: string, bytes: Buffer): boolean {
+  const hex = bytes.subarray(0, 8).toString("hex");
+  if (extension === "png") return hex.startsWith("89504e470d0a1a0a");
+  if (extension === "jpg" || extension === "jpeg") return hex.startsWith("ffd8ff");
+  if (extension === "gif") return hex.startsWith("47494638");
+  if (extension === "webp") return bytes.subarray(8, 12).toString("ascii") === "WEBP";
+  return true;
+}
+
+/**
+ * The object-storage upload endpoint of contract §12.1 (`put-file` answering a BladeFile with
+ * `link`), backed by the database, and the route that serves what was stored.
+ */
+export async function fileRoutes(app: FastifyInstance, opts: { db: Db }) {
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 10 } });
+  const tags = ["resource"];
+
+  app.post(
+    "/api/blade-resource/oss/endpoint/put-file",
+    { schema: { tags, summary: "Upload one file" } },
+    async (request) => {
+      const part = await request.file();
+      if (!part) throw badRequest("file: 请选择要上传的文件");
+      const originalName = part.filename.slice(0, 500);
+      const extension = (originalName.split(".").pop() ?? "").toLowerCase();
+      const contentType = ALLOWED[extension];
+      if (!contentType) throw badRequest(`file: 不支持的文件类型 .${extension}`);
+      const content = await part.toBuffer().catch(() => {
+        throw badRequest(`file: 文件不能超过 ${MAX_FILE_BYTES / 1024 / 1024}MB`);
+      });
+      const purpose = optionalString(readParams(request), "purpose");
+      if (purpose === "avatar") {
+        if (!["png", "jpg", "jpeg"].includes(extension)) throw badRequest("file: 头像只能是 jpg 或 png 格式");
+        if (content.length > AVATAR_MAX_BYTES) throw badRequest("file: 头像大小不能超过 500kb");
+      }
+      if (!looksLike(extension, content)) throw badRequest(`file: 文件内容不是 .${extension} 格式`);
+      const day = new Date().toISOString().slice(0, 10).replaceAll("-", "");
+      const name = `upload/${day}/${randomUUID().replaceAll("-", "")}.${extension}`;
+      const user = request.user!;
+      await opts.db.query(
+        `insert into res_file (id, tenant_id, name, original_name, extension, content_type, size, content, create_user)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          nextId(),
+          user.tenantId,
+          name,
+          originalName,
+          extension,
+          contentType,
+          content.length,
+          content,
+          user.userId,
+        ],
+      );
+      const link = `/api/blade-resource/oss/file/${name}`;
+      return ok({ link, domain: "/api/blade-resource/oss/file", name, originalName });
+    },
+  );
+
+  app.get(
+    "/api/blade-resource/oss/file/*",
+    // Stored names are unguessable; images in pages and the login background need no token.
+    { config: { public: true }, schema: { tags, summary: "A stored file" } },
+    async (request, reply) => {
+      const name = (request.params as { "*": string })["*"];
+      const [file] = await opts.db.query<{
+        content: Uint8Array;
+        content_type: string;
+        original_name: string;
+      }>("select content, content_type, original_name from res_file where name = $1", [name]);
+      if (!file) throw notFound("文件不存在");
+      return reply
+        .header("content-type", file.content_type)
+        .header("cache-control", "private, max-age=86400")
+        .header("x-content-type-options", "nosniff")
+        .header("content-disposition", `inline; filename*=UTF-8''${encodeURIComponent(file.original_name)}`)
+        .send(Buffer.from(file.content));
+    },
+  );
+}
