@@ -15,11 +15,12 @@ export async function consoleStatic(app: FastifyInstance, opts: { root: string }
     return;
   }
   await app.register(fastifyStatic, { root: opts.root, wildcard: false, index: "index.html" });
-  app.setNotFoundHandler(async (request, reply) => {
+  // Every other GET outside /api is a console route; the not-found handler stays the API's.
+  app.get("/*", { schema: { hide: true } }, async (request, reply) => {
     const pathOnly = request.url.split("?")[0] ?? "";
-    if (request.method !== "GET" || pathOnly.startsWith("/api/") || path.extname(pathOnly) !== "") {
+    if (pathOnly.startsWith("/api/") || path.extname(pathOnly) !== "") {
       return reply.status(404).send(failure(404, `404 没找到请求: ${request.method} ${pathOnly}`));
     }
-    return reply.type("text/html").sendFile("index.html");
+    return reply.type("text/html").header("cache-control", "no-cache").sendFile("index.html");
   });
 }

@@ -1,0 +1,24 @@
+import { website } from "@meterline/contracts";
+import { useEffect } from "react";
+import { RegistrationDialog } from "../components/RegistrationDialog.tsx";
+import { isGuest } from "../components/registration.ts";
+import { useConsole } from "../store/useConsole.ts";
+import { refreshTokenIfDue } from "./session.ts";
+import { useTenantExpiryNotice } from "./useTenantExpiryNotice.tsx";
+
+/** Session-wide background work while a token exists: refresh, expiry notice, guest registration. */
+export function SessionEffects() {
+  const userId = useConsole((state) => state.userInfo?.user_id);
+  const isLock = useConsole((state) => state.isLock);
+
+  useEffect(() => {
+    // Checked at once too: a console reopened after a long pause renews its token without waiting.
+    void refreshTokenIfDue();
+    const timer = setInterval(() => void refreshTokenIfDue(), website.tokenCheckIntervalMs);
+    return () => clearInterval(timer);
+  }, []);
+
+  useTenantExpiryNotice();
+
+  return isGuest(userId) && !isLock ? <RegistrationDialog /> : null;
+}

@@ -1,0 +1,37 @@
+import { createApiClient, isApiError } from "@meterline/api-client";
+import { translate } from "../i18n/index.tsx";
+import { clearSession } from "../store/session.ts";
+import { store } from "../store/store.ts";
+import { feedback } from "./feedback.ts";
+
+/** Body codes rejected silently (spec §8 whitelist); none are needed yet. */
+const statusWhitelist: number[] = [];
+
+/** The console's API client: token from the store, 401 → local logout, other failures → toast. */
+export const api = createApiClient({
+  baseUrl: "",
+  getToken: () => store.getState().token?.content ?? "",
+  onUnauthorized: clearSession,
+  onError: (message) => {
+    feedback()?.message.error(message);
+  },
+  whitelist: statusWhitelist,
+});
+
+/** The text to show for a failed call; server messages were already toasted by onError. */
+export function describeError(error: unknown): string {
+  const language = store.getState().language;
+  if (isApiError(error)) {
+    if (error.kind === "timeout") return translate(language, "network.timeout");
+    if (error.kind === "network") return translate(language, "network.error");
+    return error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Toasts transport failures, which the client does not report itself (it only rejects). */
+export function reportNetworkError(error: unknown): void {
+  if (isApiError(error) && (error.kind === "network" || error.kind === "timeout")) {
+    feedback()?.message.error(describeError(error));
+  }
+}

@@ -1,0 +1,34 @@
+import type { PageEntry } from "../components/chunk.ts";
+import type { MessageKey } from "../i18n/index.tsx";
+
+const page = (load: PageEntry["load"], file: string): PageEntry => ({ load, file });
+
+/** Every lazily loaded screen; `file` names the source in chunk-failure logs. */
+export const pages = {
+  login: page(() => import("../pages/login/LoginPage.tsx"), "pages/login/LoginPage.tsx"),
+  lock: page(() => import("../pages/lock/LockPage.tsx"), "pages/lock/LockPage.tsx"),
+  shell: page(() => import("../layout/Shell.tsx"), "layout/Shell.tsx"),
+  home: page(() => import("../pages/wel/HomePage.tsx"), "pages/wel/HomePage.tsx"),
+  dashboard: page(() => import("../pages/wel/DashboardPage.tsx"), "pages/wel/DashboardPage.tsx"),
+  test: page(() => import("../pages/test/TestPage.tsx"), "pages/test/TestPage.tsx"),
+  info: page(() => import("../pages/info/InfoPage.tsx"), "pages/info/InfoPage.tsx"),
+  iframe: page(() => import("../pages/iframe/IframePage.tsx"), "pages/iframe/IframePage.tsx"),
+} satisfies Record<string, PageEntry>;
+
+/** A console path with a page of its own, its tab label and whether its tab is kept alive. */
+export interface RegisteredPage {
+  entry: PageEntry;
+  titleKey: MessageKey;
+  keepAlive: boolean;
+}
+
+/**
+ * Path → page. Menu paths from the server are looked up here; a menu path missing from this table
+ * renders the "page not available yet" state. Later resources register their pages here.
+ */
+export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
+  "/wel/index": { entry: pages.home, titleKey: "route.home", keepAlive: true },
+  "/wel/dashboard": { entry: pages.dashboard, titleKey: "route.dashboard", keepAlive: false },
+  "/test/index": { entry: pages.test, titleKey: "route.test", keepAlive: false },
+  "/info/index": { entry: pages.info, titleKey: "route.info", keepAlive: false },
+};

@@ -1,0 +1,41 @@
+import { Button, Result } from "antd";
+import { Navigate, useParams } from "react-router";
+import { pageRegistry } from "../app/pages.ts";
+import { LazyPage } from "../components/LazyPage.tsx";
+import { PageLoading } from "../components/PageLoading.tsx";
+import { PageUnavailable } from "../components/PageUnavailable.tsx";
+import { useI18n } from "../i18n/index.tsx";
+import { useConsole } from "../store/useConsole.ts";
+import { findLeaf } from "./menu-model.ts";
+import { useNavigationLoader } from "./useNavigationLoader.ts";
+
+/**
+ * Every layout path without a fixed route: a registered page, a menu entry whose page is not built
+ * yet (visible notice), or /404. Reads its path from the route match, not the location, so a
+ * kept-alive copy keeps showing its own page.
+ */
+export function DynamicPage() {
+  const splat = useParams()["*"] ?? "";
+  const path = `/${splat}`.replace(/\/+$/, "") || "/";
+  const menus = useConsole((state) => state.menus);
+  const menuAll = useConsole((state) => state.menuAll);
+  const failed = useConsole((state) => state.menuFailed);
+  const { t, tr } = useI18n();
+  const { retry } = useNavigationLoader();
+
+  const registered = pageRegistry[path];
+  if (registered) return <LazyPage key={path} entry={registered.entry} />;
+  if (failed) {
+    return (
+      <Result
+        status="warning"
+        title={t("network.error")}
+        extra={<Button onClick={retry}>{t("common.retry")}</Button>}
+      />
+    );
+  }
+  if (menus === null) return <PageLoading />;
+  const leaf = findLeaf(menuAll, path) ?? findLeaf(menus, path);
+  if (leaf) return <PageUnavailable name={tr(leaf.i18n, leaf.name)} path={path} />;
+  return <Navigate to="/404" replace />;
+}

@@ -1,0 +1,102 @@
+import { SearchOutlined } from "@ant-design/icons";
+import { Empty, Input, Modal, Typography } from "antd";
+import { type KeyboardEvent, useEffect, useMemo, useState } from "react";
+import { useI18n } from "../i18n/index.tsx";
+import { useConsole } from "../store/useConsole.ts";
+import { MenuIcon } from "./icon-registry.tsx";
+import { searchLeaves } from "./menu-model.ts";
+import { useOpenMenu } from "./useOpenMenu.ts";
+
+/**
+ * The menu-search overlay (spec §2): prefix match on menu names, case-insensitive, over every leaf
+ * of the full menu. ↑/↓ move, Enter or click opens, Esc closes.
+ */
+export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const menuAll = useConsole((state) => state.menuAll);
+  const { t, tr } = useI18n();
+  const openMenu = useOpenMenu();
+  const [text, setText] = useState("");
+  const [cursor, setCursor] = useState(0);
+  const results = useMemo(
+    () => searchLeaves(menuAll, text, (item) => tr(item.i18n, item.name)),
+    [menuAll, text, tr],
+  );
+
+  useEffect(() => {
+    if (open) {
+      setText("");
+      setCursor(0);
+    }
+  }, [open]);
+
+  const choose = (index: number) => {
+    const leaf = results[index];
+    if (!leaf) return;
+    onClose();
+    openMenu(leaf);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "ArrowDown") setCursor((value) => Math.min(value + 1, results.length - 1));
+    else if (event.key === "ArrowUp") setCursor((value) => Math.max(value - 1, 0));
+    else if (event.key === "Enter") choose(cursor);
+    else return;
+    event.preventDefault();
+  };
+
+  return (
+    <Modal
+      open={open}
+      onCancel={onClose}
+      footer={null}
+      closable={false}
+      title={null}
+      destroyOnHidden
+      width={560}
+    >
+      <div data-testid="menu-search">
+        <Input
+          autoFocus
+          size="large"
+          prefix={<SearchOutlined />}
+          placeholder={t("search.placeholder")}
+          aria-label={t("search.title")}
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value);
+            setCursor(0);
+          }}
+          onKeyDown={onKeyDown}
+          data-testid="menu-search-input"
+        />
+        {results.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("search.empty")} />
+        ) : (
+          <ul className="ml-search-results" aria-label={t("search.title")}>
+            {results.map((leaf, index) => (
+              <li key={leaf.id}>
+                <button
+                  type="button"
+                  aria-current={index === cursor}
+                  className={index === cursor ? "is-active" : undefined}
+                  onMouseEnter={() => setCursor(index)}
+                  onFocus={() => setCursor(index)}
+                  onClick={() => choose(index)}
+                  data-testid="menu-search-result"
+                  data-path={leaf.path}
+                >
+                  <MenuIcon source={leaf.icon} />
+                  <span data-testid="menu-search-label">{tr(leaf.i18n, leaf.name)}</span>
+                  <Typography.Text type="secondary">{leaf.href || leaf.path}</Typography.Text>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Typography.Text type="secondary" className="ml-search-hint">
+          {t("search.hint")}
+        </Typography.Text>
+      </div>
+    </Modal>
+  );
+}

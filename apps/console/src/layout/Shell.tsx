@@ -1,0 +1,55 @@
+import { Layout } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { useConsole } from "../store/useConsole.ts";
+import { KeepAliveOutlet } from "./KeepAliveOutlet.tsx";
+import { MenuSearch } from "./MenuSearch.tsx";
+import { Sidebar } from "./Sidebar.tsx";
+import { TagBar } from "./TagBar.tsx";
+import { TopBar } from "./TopBar.tsx";
+import { useCurrentTab } from "./useCurrentTab.ts";
+import { useNavigationLoader } from "./useNavigationLoader.ts";
+import { useScreenClass } from "./useScreenClass.ts";
+
+/** Ctrl+K / Cmd+K opens the menu search from anywhere in the layout. */
+function useSearchShortcut(open: () => void): void {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
+        event.preventDefault();
+        open();
+      }
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [open]);
+}
+
+/** The layout shell: sidebar, header, tag bar, page area and menu search (spec §2). */
+export default function Shell() {
+  const theme = useConsole((state) => state.theme);
+  const screen = useConsole((state) => state.screen);
+  const collapsed = useConsole((state) => state.collapsed);
+  const [searchOpen, setSearchOpen] = useState(false);
+  useScreenClass();
+  useNavigationLoader();
+  const openSearch = useCallback(() => setSearchOpen(true), []);
+  useSearchShortcut(openSearch);
+  const current = useCurrentTab();
+
+  const classes = ["ml-shell", theme, `screen-${screen}`, collapsed ? "is-collapsed" : ""].join(" ");
+  return (
+    <Layout className={classes} data-testid="layout">
+      <Sidebar />
+      <Layout className="ml-main">
+        <Layout.Header className="ml-header">
+          <TopBar onSearch={openSearch} />
+        </Layout.Header>
+        <TagBar />
+        <Layout.Content className="ml-content">
+          <KeepAliveOutlet current={current} />
+        </Layout.Content>
+      </Layout>
+      <MenuSearch open={searchOpen} onClose={() => setSearchOpen(false)} />
+    </Layout>
+  );
+}

@@ -1,0 +1,44 @@
+import { SearchOutlined } from "@ant-design/icons";
+import { useT } from "../i18n/index.tsx";
+import { useConsole } from "../store/useConsole.ts";
+import { CollapseButton } from "./top/CollapseButton.tsx";
+import { ColorButton } from "./top/ColorButton.tsx";
+import { FullscreenButton } from "./top/FullscreenButton.tsx";
+import { IconButton } from "./top/IconButton.tsx";
+import { LanguageSwitch } from "./top/LanguageSwitch.tsx";
+import { LockButton } from "./top/LockButton.tsx";
+import { LogButton } from "./top/LogButton.tsx";
+import { NoticeBell } from "./top/NoticeBell.tsx";
+import { ThemeButton } from "./top/ThemeButton.tsx";
+import { TopMenuBar } from "./top/TopMenuBar.tsx";
+import { UserMenu } from "./top/UserMenu.tsx";
+
+/** Header: collapse, top menu, then search, lock, theme, colour, log, notice, language, full screen, user. */
+export function TopBar({ onSearch }: { onSearch: () => void }) {
+  const t = useT();
+  const screen = useConsole((state) => state.screen);
+  return (
+    <div className="ml-topbar" data-testid="top-bar">
+      <div className="ml-topbar-left">
+        <CollapseButton />
+        <TopMenuBar />
+      </div>
+      <div className="ml-topbar-right">
+        <IconButton
+          label={t("top.search")}
+          icon={<SearchOutlined />}
+          onClick={onSearch}
+          testId="search-button"
+        />
+        <LockButton />
+        <ThemeButton />
+        {screen >= 1 ? <ColorButton /> : null}
+        <LogButton />
+        <NoticeBell />
+        <LanguageSwitch />
+        {screen >= 1 ? <FullscreenButton /> : null}
+        <UserMenu />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import { LockOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from "@ant-design/icons";
+import { isApiError } from "@meterline/api-client";
+import type { CaptchaResponse, LoginOptions } from "@meterline/contracts";
+import { App, Button, Form, Input, Space } from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { api, describeError } from "../../app/api.ts";
+import { login } from "../../app/session.ts";
+import { useT } from "../../i18n/index.tsx";
+import { Captcha } from "./Captcha.tsx";
+
+interface Values {
+  tenantId: string;
+  username: string;
+  password: string;
+  code: string;
+}
+
+interface Props {
+  options: LoginOptions;
+  /** The tenant derived from the address, or the last one used; the field is hidden when derived. */
+  tenantId: string;
+  tenantDerived: boolean;
+}
+
+/** Account login; Enter submits. The captcha is refreshed after every failed attempt. */
+export function LoginForm({ options, tenantId, tenantDerived }: Props) {
+  const t = useT();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const [busy, setBusy] = useState(false);
+  const [captcha, setCaptcha] = useState<CaptchaResponse>({ key: "", image: "" });
+  const showTenant = options.tenantMode && !tenantDerived;
+
+  const refreshCaptcha = useCallback(() => {
+    if (!options.captchaMode) return;
+    form.setFieldValue("code", "");
+    api.captcha().then(setCaptcha, (error: unknown) => message.error(describeError(error)));
+  }, [options.captchaMode, form, message]);
+
+  useEffect(refreshCaptcha, [refreshCaptcha]);
+
+  const submit = async (values: Values) => {
+    setBusy(true);
+    try {
+      await login({
+        tenantId: showTenant ? values.tenantId.trim() : tenantId,
+        username: values.username.trim(),
+        password: values.password,
+        captcha: options.captchaMode ? { key: captcha.key, code: values.code.trim() } : undefined,
+      });
+    } catch (error) {
+      // Server refusals were already shown by the API client; transport failures are not.
+      if (!isApiError(error) || error.kind !== "http") message.error(describeError(error));
+      refreshCaptcha();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form form={form} size="large" onFinish={submit} initialValues={{ tenantId }} data-testid="login-form">
+      {showTenant ? (
+        <Form.Item
+          name="tenantId"
+          rules={[{ required: true, whitespace: true, message: t("login.tenantRequired") }]}
+        >
+          <Input
+            prefix={<TeamOutlined />}
+            placeholder={t("login.tenantId")}
+            aria-label={t("login.tenantId")}
+            data-testid="login-tenant"
+          />
+        </Form.Item>
+      ) : null}
+      <Form.Item
+        name="username"
+        rules={[{ required: true, whitespace: true, message: t("login.usernameRequired") }]}
+      >
+        <Input
+          prefix={<UserOutlined />}
+          placeholder={t("login.username")}
+          aria-label={t("login.username")}
+          autoComplete="username"
+          autoFocus
+          data-testid="login-username"
+        />
+      </Form.Item>
+      <Form.Item name="password" rules={[{ required: true, message: t("login.passwordRequired") }]}>
+        <Input.Password
+          prefix={<LockOutlined />}
+          placeholder={t("login.password")}
+          aria-label={t("login.password")}
+          autoComplete="current-password"
+          data-testid="login-password"
+        />
+      </Form.Item>
+      {options.captchaMode ? (
+        <Form.Item>
+          <Space.Compact block>
+            <Form.Item
+              name="code"
+              noStyle
+              rules={[{ required: true, whitespace: true, message: t("login.captchaRequired") }]}
+            >
+              <Input
+                prefix={<SafetyOutlined />}
+                placeholder={t("login.captcha")}
+                aria-label={t("login.captcha")}
+                data-testid="login-captcha"
+              />
+            </Form.Item>
+            <Captcha image={captcha.image} onRefresh={refreshCaptcha} />
+          </Space.Compact>
+        </Form.Item>
+      ) : null}
+      <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+        {t("login.submit")}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,57 @@
+import { Spin, Typography } from "antd";
+import { useDocumentTitle } from "../../app/useDocumentTitle.ts";
+import { useDomainTenant } from "../../app/useDomainTenant.ts";
+import logoUrl from "../../assets/logo.svg";
+import { LightSurface } from "../../components/LightSurface.tsx";
+import { useT } from "../../i18n/index.tsx";
+import { LanguageSwitch } from "../../layout/top/LanguageSwitch.tsx";
+import { useConsole } from "../../store/useConsole.ts";
+import { LoginForm } from "./LoginForm.tsx";
+import { useLoginOptions } from "./useLoginOptions.ts";
+
+/** /login: tenant (when needed), account, password, captcha (when on), language switch. */
+export default function LoginPage() {
+  const t = useT();
+  useDocumentTitle(t("login.title"));
+  const options = useLoginOptions();
+  const domain = useDomainTenant();
+  const lastTenant = useConsole((state) => state.tenantId);
+  const background = domain?.backgroundUrl;
+
+  return (
+    <LightSurface>
+      <div
+        className="ml-login"
+        style={background ? { backgroundImage: `url("${encodeURI(background)}")` } : undefined}
+        data-testid="login-page"
+      >
+        <div className="ml-login-card">
+          <div className="ml-login-top">
+            <LanguageSwitch className="ml-login-language" />
+          </div>
+          <div className="ml-login-brand">
+            <img src={logoUrl} alt="" />
+            <div>
+              <Typography.Title level={3} style={{ margin: 0 }}>
+                {t("app.title")}
+              </Typography.Title>
+              <Typography.Text type="secondary">{t("app.subtitle")}</Typography.Text>
+            </div>
+          </div>
+          <Typography.Title level={4} style={{ margin: "16px 0" }}>
+            {t("login.welcome")}
+          </Typography.Title>
+          {options && domain ? (
+            <LoginForm
+              options={options}
+              tenantId={domain.tenantId || lastTenant}
+              tenantDerived={Boolean(domain.tenantId)}
+            />
+          ) : (
+            <Spin />
+          )}
+        </div>
+      </div>
+    </LightSurface>
+  );
+}

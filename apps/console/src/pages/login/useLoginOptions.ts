@@ -1,0 +1,28 @@
+import type { LoginOptions } from "@meterline/contracts";
+import { website } from "@meterline/contracts";
+import { useEffect, useState } from "react";
+import { api } from "../../app/api.ts";
+
+/** Used when the server cannot say: the console defaults of spec §9. */
+const fallback: LoginOptions = {
+  captchaMode: website.captchaMode,
+  tenantMode: website.tenantMode,
+  registrationEnabled: false,
+  socialSources: [],
+};
+
+/** What the login page must show (captcha, tenant field); undefined while loading. */
+export function useLoginOptions(): LoginOptions | undefined {
+  const [options, setOptions] = useState<LoginOptions>();
+  useEffect(() => {
+    let live = true;
+    api.loginOptions().then(
+      (value) => live && setOptions({ ...fallback, ...value }),
+      () => live && setOptions(fallback),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return options;
+}

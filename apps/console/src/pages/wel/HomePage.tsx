@@ -1,0 +1,81 @@
+import { website } from "@meterline/contracts";
+import { Card, Col, Empty, Row, Space, Tag, Typography } from "antd";
+import { useMemo } from "react";
+import { UserAvatar, useUserName } from "../../components/UserAvatar.tsx";
+import { useI18n } from "../../i18n/index.tsx";
+import { MenuIcon } from "../../layout/icon-registry.tsx";
+import { menuLeaves } from "../../layout/menu-model.ts";
+import { useOpenMenu } from "../../layout/useOpenMenu.ts";
+import { useConsole } from "../../store/useConsole.ts";
+import { greetingKey } from "./greeting.ts";
+
+/** /wel/index: greeting, tenant, today's date, roles, and shortcuts to the user's menu pages. */
+export default function HomePage() {
+  const { t, tr, language } = useI18n();
+  const name = useUserName();
+  const profile = useConsole((state) => state.profile);
+  const tenantId = useConsole((state) => state.tenantId);
+  const roles = useConsole((state) => state.roles);
+  const menuAll = useConsole((state) => state.menuAll);
+  const openMenu = useOpenMenu();
+  const shortcuts = useMemo(
+    () => menuLeaves(menuAll).filter((leaf) => leaf.path !== website.homePath),
+    [menuAll],
+  );
+  const now = new Date();
+  const today = new Intl.DateTimeFormat(language === "en" ? "en-US" : "zh-CN", { dateStyle: "full" }).format(
+    now,
+  );
+  const roleNames = profile?.roleName ? profile.roleName.split(",") : roles;
+
+  return (
+    <Space orientation="vertical" size="middle" className="ml-home" data-testid="home-page">
+      <Card>
+        <div className="ml-home-hero">
+          <UserAvatar size={64} />
+          <div>
+            <Typography.Title level={3} data-testid="home-greeting">
+              {t("home.greeting", { greeting: t(greetingKey(now.getHours())), name })}
+            </Typography.Title>
+            <Typography.Text type="secondary">
+              {t("home.tenant", { tenant: profile?.tenantName || tenantId, tenantId })}
+            </Typography.Text>
+            <br />
+            <Typography.Text type="secondary">{t("home.today", { date: today })}</Typography.Text>
+          </div>
+          <div className="ml-home-roles">
+            <Typography.Text strong>{t("home.roles")}</Typography.Text>
+            <div>
+              {roleNames.map((role) => (
+                <Tag color="blue" key={role}>
+                  {role}
+                </Tag>
+              ))}
+            </div>
+          </div>
+        </div>
+      </Card>
+      <Card title={t("home.shortcuts")}>
+        {shortcuts.length === 0 ? (
+          <Empty description={t("home.noShortcuts")} />
+        ) : (
+          <Row gutter={[16, 16]}>
+            {shortcuts.map((leaf) => (
+              <Col key={leaf.id} xs={12} sm={8} md={6} xl={4}>
+                <button
+                  type="button"
+                  className="ml-shortcut"
+                  onClick={() => openMenu(leaf)}
+                  data-testid="home-shortcut"
+                >
+                  <MenuIcon source={leaf.icon} />
+                  <span>{tr(leaf.i18n, leaf.name)}</span>
+                </button>
+              </Col>
+            ))}
+          </Row>
+        )}
+      </Card>
+    </Space>
+  );
+}

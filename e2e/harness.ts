@@ -1,0 +1,175 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export const admin = { tenantId: "000000", username: "admin", password: "admin" } as const;
+
+export interface RunningServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`server did not become healthy within 60 s:\n${output()}`);
+}
+
+/**
+ * Starts the API server (which also serves the built console) on a free port with a fresh,
+ * temporary DATA_DIR and any extra `env`, and waits for /api/health. Without extra env,
+ * E2E_BASE_URL targets an already running instance instead (nothing is started or stopped then).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const external = process.env.E2E_BASE_URL;
+  if (external && Object.keys(env).length === 0) {
+    return { baseUrl: external.replace(/\/$/, ""), stop: async () => undefined };
+  }
+
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-e2e-"));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      // A server that ignores SIGTERM is killed after 10 s; the timer must not outlive the exit.
+      const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(baseUrl, child, () => log);
+    const index = await fetch(`${baseUrl}/`).then((response) => response.text());
+    if (!index.includes('id="root"')) {
+      throw new Error("the server does not serve the console at /: run `npm run build` first");
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl, stop };
+}
+
+/** Debian's Chromium, headless, without any network side traffic. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught page errors, for tests that must not produce any. */
+  errors: string[];
+}
+
+/** A fresh browser context (empty localStorage) at 1440×900. */
+export async function openSession(browser: Browser, baseUrl: string): Promise<Session> {
+  // Reduced motion: the console then switches antd animations off, so no test waits for them.
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 1440, height: 900 },
+    reducedMotion: "reduce",
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+/** Signs in through the login form like an operator and waits for the home page. */
+export async function signIn(
+  page: Page,
+  account: { username: string; password: string } = admin,
+): Promise<void> {
+  await page.goto("/login");
+  await page.getByTestId("login-username").fill(account.username);
+  await page.getByTestId("login-password").fill(account.password);
+  await page.getByTestId("login-password").press("Enter");
+  await page.getByTestId("home-page").waitFor();
+}
+
+/** Headers the console sends on authenticated calls (contract §1). */
+export function apiHeaders(token?: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    Authorization: `Basic ${Buffer.from("saber:saber_secret").toString("base64")}`,
+  };
+  if (token) headers["Blade-Auth"] = `bearer ${token}`;
+  return headers;
+}
+
+/** The access token the console keeps in localStorage (`saber-token`), or null. */
+export async function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const text = localStorage.getItem("saber-token");
+    return text ? (JSON.parse(text) as { content: string }).content : null;
+  });
+}
+
+/** The element's text ("" when it has none). */
+export async function textOf(locator: Locator): Promise<string> {
+  return (await locator.textContent()) ?? "";
+}

@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { after, afterEach, before, beforeEach, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import {
+  launchBrowser,
+  openSession,
+  type RunningServer,
+  type Session,
+  signIn,
+  startServer,
+  textOf,
+} from "./harness.ts";
+
+let server: RunningServer;
+let browser: Browser;
+let session: Session;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+beforeEach(async () => {
+  session = await openSession(browser, server.baseUrl);
+  await signIn(session.page);
+});
+afterEach(async () => {
+  await session.context.close();
+});
+
+const pathname = (page: Page) => new URL(page.url()).pathname;
+const style = (page: Page, selector: string, property: "backgroundColor" | "color") =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((element, name) => getComputedStyle(element)[name], property);
+
+test("lock: the password is required, a wrong one is refused, the right one returns to the page", async () => {
+  const { page } = session;
+  await page.locator('[data-testid="menu-item"][data-code="dashboard"]').click();
+  await page.getByTestId("dashboard-page").waitFor();
+
+  await page.getByTestId("lock-button").click();
+  await page.getByTestId("lock-dialog").waitFor();
+  await page.getByTestId("lock-dialog-ok").click();
+  await page.locator(".ant-form-item-explain-error", { hasText: "锁屏密码不能为空" }).waitFor();
+  assert.equal(pathname(page), "/wel/dashboard");
+
+  await page.getByTestId("lock-dialog-password").fill("s3cret");
+  await page.getByTestId("lock-dialog-ok").click();
+  await page.getByTestId("lock-page").waitFor();
+  assert.equal(pathname(page), "/lock");
+  assert.equal(await page.title(), "锁屏");
+
+  await page.getByTestId("unlock-password").fill("wrong");
+  await page.getByTestId("unlock-submit").click();
+  await page.getByText("解锁密码错误，请重新输入").waitFor();
+  assert.equal(pathname(page), "/lock");
+
+  await page.getByTestId("unlock-password").fill("s3cret");
+  await page.getByTestId("unlock-submit").click();
+  await page.getByTestId("dashboard-page").waitFor();
+  assert.equal(pathname(page), "/wel/dashboard");
+
+  // The lock password is set now: the next lock goes straight to /lock, and survives a reload.
+  await page.getByTestId("lock-button").click();
+  await page.getByTestId("lock-page").waitFor();
+  await page.goto("/wel/index");
+  await page.getByTestId("lock-page").waitFor();
+  assert.equal(pathname(page), "/lock", "a locked session cannot leave /lock");
+  await page.getByTestId("lock-logout").click();
+  await page.getByTestId("login-form").waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem("saber-lock-password")), null);
+});
+
+test("language: English everywhere, remembered across reloads, and back to Chinese", async () => {
+  const { page } = session;
+  const groups = () => page.getByTestId("sidebar").getByTestId("menu-group").allInnerTexts();
+  await page.getByTestId("language-switch").click();
+  await page.getByTestId("language-en").click();
+  await page.waitForFunction(() => document.title === "Home");
+  const english = await groups();
+  assert.ok(english.includes("Workbench") && english.includes("Monitoring"), `groups: ${english}`);
+  assert.deepEqual(await page.getByTestId("tab").allInnerTexts(), ["Home"]);
+  assert.match(await textOf(page.getByTestId("home-greeting")), /^Good (morning|afternoon|evening), /);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "en");
+
+  await page.reload();
+  await page.getByTestId("home-page").waitFor();
+  assert.deepEqual(await groups(), english);
+
+  await page.getByTestId("language-switch").click();
+  await page.getByTestId("language-zh").click();
+  await page.waitForFunction(() => document.title === "首页");
+  const chinese = await groups();
+  assert.ok(chinese.includes("工作台") && chinese.includes("系统监控"), `groups: ${chinese}`);
+});
+
+test("theme and colour: each theme restyles the shell; the colour drives the primary colour", async () => {
+  const { page } = session;
+  // Colour: the picked primary colour restyles the selected menu entry.
+  const selected = ".ml-sider .ant-menu-item-selected";
+  assert.equal(await style(page, selected, "backgroundColor"), "rgb(64, 158, 255)");
+  await page.locator('[data-testid="color-picker"] .ant-color-picker-trigger').click();
+  // Presets: #409EFF, #1677ff, #13c2c2, #52c41a, …
+  await page.locator(".ant-color-picker-presets-color").nth(3).click();
+  await page.waitForFunction(
+    (selector) =>
+      getComputedStyle(document.querySelector(selector) as Element).backgroundColor === "rgb(82, 196, 26)",
+    selected,
+  );
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("saber-color") ?? "{}").content);
+  assert.equal(String(stored).toLowerCase(), "#52c41a");
+  await page.keyboard.press("Escape");
+
+  // Themes.
+  const layout = page.getByTestId("layout");
+  assert.match((await layout.getAttribute("class")) ?? "", /\btheme-default\b/);
+  assert.equal(await style(page, ".ml-header", "backgroundColor"), "rgb(255, 255, 255)");
+  assert.equal(await style(page, ".ml-sider", "backgroundColor"), "rgb(32, 34, 42)");
+
+  await page.getByTestId("theme-button").click();
+  await page.getByTestId("theme-option-theme-dark").click();
+  assert.match((await layout.getAttribute("class")) ?? "", /\btheme-dark\b/);
+  assert.equal(await style(page, ".ml-header", "backgroundColor"), "rgb(25, 26, 35)");
+  assert.equal(await style(page, ".ml-content", "backgroundColor"), "rgb(0, 0, 0)");
+
+  await page.getByTestId("theme-option-theme-lte").click();
+  assert.equal(await style(page, ".ml-header", "backgroundColor"), "rgb(60, 141, 188)");
+  await page.getByTestId("theme-option-theme-white").click();
+  assert.equal(await style(page, ".ml-sider", "backgroundColor"), "rgb(255, 255, 255)");
+  await page.keyboard.press("Escape");
+
+  await page.reload();
+  await page.getByTestId("home-page").waitFor();
+  assert.match((await layout.getAttribute("class")) ?? "", /\btheme-white\b/);
+});

@@ -1,0 +1,19 @@
+import type { ButtonNode, MenuRoute, TopMenu } from "@meterline/contracts";
+import type { Http } from "./http.ts";
+
+const MENU = "/api/blade-system/menu";
+
+export function menuApi(http: Http) {
+  return {
+    /** Sidebar tree for the user; with a top menu id only the menus granted to it (contract §7.2). */
+    routes(topMenuId?: string): Promise<MenuRoute[]> {
+      return http.envelope<MenuRoute[]>(`${MENU}/routes`, { query: { topMenuId: topMenuId || undefined } });
+    },
+    buttons(): Promise<ButtonNode[]> {
+      return http.envelope<ButtonNode[]>(`${MENU}/buttons`);
+    },
+    topMenu(): Promise<TopMenu[]> {
+      return http.envelope<TopMenu[]>(`${MENU}/top-menu`);
+    },
+  };
+}
