@@ -1,5 +1,6 @@
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { redactUrl } from "./contract/redact.ts";
 import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { seed } from "./db/seed.ts";
@@ -10,7 +11,21 @@ async function main() {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(db);
   const { createdAdmin } = await seed(db, { adminPassword: config.adminPassword });
-  const app = await buildApp({ config, db, logger: { level: config.logLevel } });
+  const app = await buildApp({
+    config,
+    db,
+    logger: {
+      level: config.logLevel,
+      serializers: {
+        // The token endpoint carries credentials in its query string: log the call, not them.
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.ip,
+        }),
+      },
+    },
+  });
   app.log.info(
     { database: db.kind, dataDir: config.databaseUrl ? undefined : config.dataDir, applied, createdAdmin },
     "database ready",

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { redactUrl } from "../contract/redact.ts";
 import type { Db } from "../db/client.ts";
 import { nextId } from "../db/ids.ts";
 
@@ -36,8 +37,8 @@ export default fp(
             path.slice(0, 1000),
             String(request.headers["user-agent"] ?? "").slice(0, 1000),
             request.ip,
-            // Tokens may ride in the query of downloads; never store them.
-            query.replace(/(blade-auth|password|refresh_token)=[^&]*/gi, "$1=***").slice(0, 4000),
+            // Tokens and passwords may ride in the query (downloads, the token endpoint): never store them.
+            redactUrl(`?${query}`).slice(1, 4001),
             request.user?.account ?? "",
             (request.routeOptions.schema?.summary ?? "").slice(0, 255),
             reply.statusCode,
