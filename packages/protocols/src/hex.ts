@@ -66,3 +66,11 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * A copy of `bytes[start, end)` as a plain Uint8Array. `Buffer#slice` shares memory (unlike
+ * `Uint8Array#slice`), and callers hand us Buffers from sockets and MQTT: never mutate theirs.
+ */
+export function copyBytes(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
+  return new Uint8Array(bytes.subarray(start, end));
+}

@@ -86,3 +86,20 @@ describe("BCD dates and times", () => {
     throwsCode(() => parseDateTimeText("05/06/2017"), "bad-argument");
   });
 });
+
+test("parsing a Node Buffer leaves the caller's bytes untouched", async () => {
+  const { dlt645, cjt188 } = await import("./index.ts");
+  const electric = Buffer.from("68030000001020689C009F16", "hex");
+  const before = Buffer.from(electric);
+  const frame = dlt645.parseFrame(electric);
+  assert.equal(frame.address, "201000000003");
+  assert.deepEqual(electric, before);
+  const request = Buffer.from(dlt645.buildRead("201000000003", "00010000"));
+  const copy = Buffer.from(request);
+  dlt645.decodeRequest(dlt645.parseFrame(request));
+  assert.deepEqual(request, copy);
+  const water = Buffer.from(cjt188.buildReadData("78330000000000", { ser: 1 }));
+  const waterCopy = Buffer.from(water);
+  cjt188.parseFrame(water);
+  assert.deepEqual(water, waterCopy);
+});

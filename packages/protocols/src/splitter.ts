@@ -1,6 +1,7 @@
 import * as cjt188Frame from "./cjt188/frame.ts";
 import * as dlt645Frame from "./dlt645/frame.ts";
 import { fail } from "./errors.ts";
+import { copyBytes } from "./hex.ts";
 
 /**
  * Stream splitter for socket bytes (DTU/TCP or serial): finds complete frames in a growing
@@ -123,12 +124,12 @@ export class FrameSplitter {
     const result = splitFrames(joined, this.options);
     const frames = result.frames.map((frame) => ({
       protocol: frame.protocol,
-      bytes: frame.bytes.slice(),
+      bytes: copyBytes(frame.bytes),
       offset: this.bufferStart + frame.offset,
     }));
     this.skipped += result.skipped;
     this.bufferStart += result.consumed;
-    this.buffer = joined.slice(result.consumed);
+    this.buffer = copyBytes(joined, result.consumed);
     return frames;
   }
 

@@ -8,7 +8,7 @@ import {
 } from "./datetime.ts";
 import { formatDigits, formatScaled, parseScaled, scaledFromDigits } from "./decimal.ts";
 import { fail } from "./errors.ts";
-import { toHex } from "./hex.ts";
+import { copyBytes, toHex } from "./hex.ts";
 import type { Unit } from "./units.ts";
 
 /**
@@ -88,7 +88,7 @@ export function decodeField(name: string, format: FieldFormat, wire: Uint8Array)
     }
     case "word":
       // Status words are bit fields: shown most significant byte first, never "absent".
-      return { kind: "word", name, raw, status: "ok", value: toHex(wire.slice().reverse(), "") };
+      return { kind: "word", name, raw, status: "ok", value: toHex(copyBytes(wire).reverse(), "") };
     case "raw":
       return { kind: "raw", name, raw, status: "ok", value: raw };
   }

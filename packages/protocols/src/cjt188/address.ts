@@ -1,5 +1,5 @@
 import { fail } from "../errors.ts";
-import { toHex } from "../hex.ts";
+import { copyBytes, toHex } from "../hex.ts";
 
 /**
  * CJ/T 188 address: 7 bytes BCD, A0 first on the wire; display order A6..A0, where vendors
@@ -22,7 +22,7 @@ export function encodeAddress(address: string): Uint8Array {
 }
 
 export function decodeAddress(wire: Uint8Array): string {
-  return toHex(wire.slice().reverse(), "");
+  return toHex(copyBytes(wire).reverse(), "");
 }
 
 /** Meter type byte T (§2.1). */

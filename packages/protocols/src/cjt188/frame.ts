@@ -1,5 +1,5 @@
 import { fail } from "../errors.ts";
-import { concatBytes, sum8 } from "../hex.ts";
+import { concatBytes, copyBytes, sum8 } from "../hex.ts";
 import { decodeAddress, encodeAddress } from "./address.ts";
 
 /**
@@ -65,7 +65,7 @@ export function frameAt(bytes: Uint8Array, at: number, length: number): Cjt188Fr
     meterType: bytes[at + 1]!,
     address: decodeAddress(bytes.subarray(at + 2, at + 9)),
     control: bytes[at + 9]!,
-    data: bytes.slice(at + 11, at + length - 2),
+    data: copyBytes(bytes, at + 11, at + length - 2),
     start: at,
     end: at + length,
   };

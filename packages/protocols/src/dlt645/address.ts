@@ -1,5 +1,5 @@
 import { fail } from "../errors.ts";
-import { toHex } from "../hex.ts";
+import { copyBytes, toHex } from "../hex.ts";
 
 /**
  * DL/T 645 addresses: 6 bytes, BCD, least significant byte first on the wire; meter
@@ -26,7 +26,7 @@ export function encodeAddress(address: string): Uint8Array {
 
 /** Wire bytes → display text, most significant first (hex, so AA wildcards survive). */
 export function decodeAddress(wire: Uint8Array): string {
-  return toHex(wire.slice().reverse(), "");
+  return toHex(copyBytes(wire).reverse(), "");
 }
 
 export function isBroadcastAddress(address: string): boolean {

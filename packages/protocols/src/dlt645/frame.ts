@@ -1,5 +1,5 @@
 import { fail } from "../errors.ts";
-import { concatBytes, sum8 } from "../hex.ts";
+import { concatBytes, copyBytes, sum8 } from "../hex.ts";
 import { decodeAddress, encodeAddress } from "./address.ts";
 
 /**
@@ -75,7 +75,7 @@ export function parseFrame(bytes: Uint8Array, options: ParseOptions = {}): Dlt64
 
 /** Slice a frame that probeFrame accepted. */
 export function frameAt(bytes: Uint8Array, at: number, length: number): Dlt645Frame {
-  const data = bytes.slice(at + 10, at + length - 2);
+  const data = copyBytes(bytes, at + 10, at + length - 2);
   for (let i = 0; i < data.length; i++) data[i] = (data[i]! - DATA_OFFSET) & 0xff;
   return {
     address: decodeAddress(bytes.subarray(at + 1, at + 7)),

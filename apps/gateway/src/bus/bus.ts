@@ -1,0 +1,77 @@
+import type { SplitFrame } from "@meterline/protocols";
+import type { Counters } from "../stats.ts";
+import type { FrameLink } from "./link.ts";
+
+/** A request ready for the wire and the test that recognises its reply (and decodes it). */
+export interface PreparedRequest<T> {
+  bytes: Uint8Array;
+  address: string;
+  /** The decoded reply when `frame` answers this request, else undefined. */
+  accept(frame: SplitFrame): T | undefined;
+}
+
+export type Exchange<T> =
+  | { outcome: "reply"; reply: T; frame: Uint8Array }
+  | { outcome: "timeout" }
+  | { outcome: "closed" };
+
+/**
+ * One RS-485 bus (or one 4G meter): strictly one request in flight. Frames that answer nothing
+ * in flight — a late reply after its timeout, a duplicate, noise that looked like a frame — are
+ * counted and dropped; the request/reply match (address, function, DI, SER) keeps them from being
+ * taken for the answer to the next request.
+ */
+export class Bus {
+  private pending:
+    | { accept: (frame: SplitFrame) => unknown; finish: (exchange: Exchange<unknown>) => void }
+    | undefined;
+
+  private quietUntil = 0;
+
+  constructor(
+    readonly link: FrameLink,
+    private readonly counters: Counters,
+    private readonly quietAfterTimeoutMs = 0,
+  ) {
+    link.setReceiver((frame) => this.receive(frame));
+    link.onClose(() => this.pending?.finish({ outcome: "closed" }));
+  }
+
+  get busy(): boolean {
+    return this.pending !== undefined;
+  }
+
+  async exchange<T>(request: PreparedRequest<T>, timeoutMs: number): Promise<Exchange<T>> {
+    if (this.pending) throw new Error("bus already has a request in flight");
+    const quiet = this.quietUntil - Date.now();
+    if (quiet > 0) await new Promise((resolve) => setTimeout(resolve, quiet));
+    if (this.link.closed) return { outcome: "closed" };
+    return new Promise<Exchange<T>>((resolve) => {
+      const timer = setTimeout(() => {
+        this.counters.timeouts++;
+        this.quietUntil = Date.now() + this.quietAfterTimeoutMs;
+        finish({ outcome: "timeout" });
+      }, timeoutMs);
+      const finish = (exchange: Exchange<unknown>) => {
+        if (this.pending?.finish !== finish) return;
+        clearTimeout(timer);
+        this.pending = undefined;
+        resolve(exchange as Exchange<T>);
+      };
+      this.pending = { accept: request.accept, finish };
+      this.counters.requests++;
+      if (!this.link.send(request.bytes, request.address)) finish({ outcome: "closed" });
+    });
+  }
+
+  private receive(frame: SplitFrame): void {
+    const pending = this.pending;
+    const reply = pending?.accept(frame);
+    if (pending && reply !== undefined) {
+      this.counters.replies++;
+      pending.finish({ outcome: "reply", reply, frame: frame.bytes });
+      return;
+    }
+    this.counters.unexpectedFrames++;
+  }
+}

@@ -1,0 +1,188 @@
+import { Bus } from "./bus/bus.ts";
+import type { FrameLink } from "./bus/link.ts";
+import { CommandWork, type Job, type PendingReconciliation } from "./command-work.ts";
+import type { BusContext } from "./commands/exchange.ts";
+import type { GatewaySettings } from "./config.ts";
+import type { MeterCommand, MeterInfo } from "./model.ts";
+import { pollMeter } from "./polling/poller.ts";
+import { PollScheduler } from "./polling/scheduler.ts";
+import type { CommandSource, Logger, ReadingsSink } from "./ports.ts";
+import { RequestFactory } from "./protocol/requests.ts";
+import type { Counters } from "./stats.ts";
+import { localDay } from "./time.ts";
+
+export type { PendingReconciliation } from "./command-work.ts";
+
+export interface CollectorDeps {
+  settings: GatewaySettings;
+  source: CommandSource;
+  sink: ReadingsSink;
+  counters: Counters;
+  logger: Logger;
+  defer(entry: PendingReconciliation): void;
+}
+
+/**
+ * One online collector: a DTU session (one RS-485 bus) or a 4G meter. Runs one job at a time in
+ * this order: read-backs left over from a dropped session, commands, due valve verifications, then
+ * polls — so commands are never stuck behind a poll round (design.md §5).
+ */
+export class Collector {
+  readonly id: string;
+  private readonly meters = new Map<string, MeterInfo>();
+  private readonly scheduler: PollScheduler;
+  private readonly work: CommandWork;
+  private readonly ctx: BusContext;
+  private stopped = false;
+  private wakeUp: (() => void) | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private ser = 0;
+
+  constructor(
+    readonly link: FrameLink,
+    meters: readonly MeterInfo[],
+    private readonly deps: CollectorDeps,
+    carriedOver: readonly PendingReconciliation[] = [],
+  ) {
+    this.id = link.collectorId;
+    const { settings, counters } = deps;
+    this.scheduler = new PollScheduler([], Date.now(), settings.firstPollDelayMs);
+    this.setMeters(meters);
+    this.ctx = {
+      bus: new Bus(link, counters, settings.quietAfterTimeoutMs),
+      requests: new RequestFactory(() => {
+        this.ser = (this.ser + 1) & 0xff;
+        return this.ser;
+      }),
+      counters,
+      timeoutMs: link.transport === "mqtt" ? settings.mqttRequestTimeoutMs : settings.requestTimeoutMs,
+      readRetries: settings.readRetries,
+    };
+    this.work = new CommandWork(
+      {
+        collectorId: this.id,
+        ctx: this.ctx,
+        settings,
+        source: deps.source,
+        counters,
+        logger: deps.logger,
+        meter: (meterId) => this.meters.get(meterId),
+        defer: deps.defer,
+      },
+      carriedOver,
+    );
+    link.onClose(() => this.halt());
+  }
+
+  start(): void {
+    this.running = this.loop();
+  }
+
+  meterIds(): string[] {
+    return [...this.meters.keys()];
+  }
+
+  setMeters(meters: readonly MeterInfo[]): void {
+    this.meters.clear();
+    for (const meter of meters) this.meters.set(meter.id, meter);
+    this.scheduler.setMeters(
+      meters.map((meter) => ({ meterId: meter.id, intervalMs: meter.pollIntervalMs })),
+      Date.now(),
+    );
+    this.wake();
+  }
+
+  /** Free places for claimed commands. */
+  get room(): number {
+    return this.stopped ? 0 : this.work.room;
+  }
+
+  get inFlightCommands(): number {
+    return this.work.inFlight;
+  }
+
+  /** Take a claimed command; false when its meter is not on this collector (the caller releases it). */
+  enqueue(command: MeterCommand): boolean {
+    if (this.stopped || !this.work.enqueue(command)) return false;
+    this.wake();
+    return true;
+  }
+
+  pollNow(meterIds?: readonly string[]): number {
+    const count = this.scheduler.pollNow(Date.now(), meterIds);
+    this.wake();
+    return count;
+  }
+
+  /** Close the link and wait until the current job has finished and the leftovers are handed back. */
+  async stop(reason: string): Promise<void> {
+    if (!this.link.closed) this.link.close(reason);
+    this.halt();
+    await this.running;
+  }
+
+  private halt(): void {
+    this.stopped = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    const wakeUp = this.wakeUp;
+    this.wakeUp = undefined;
+    wakeUp?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      const job = this.nextJob(Date.now());
+      if (!job) {
+        await this.sleepUntil(this.nextWakeAt());
+        continue;
+      }
+      try {
+        await job();
+      } catch (error) {
+        this.deps.logger.log("error", "collector job failed", { collector: this.id, error: String(error) });
+      }
+    }
+    await this.work.handBack();
+  }
+
+  /** Commands before polls (design.md §5). */
+  private nextJob(now: number): Job | undefined {
+    const job = this.work.next(now);
+    if (job) return job;
+    const meterId = this.scheduler.next(now);
+    return meterId ? () => this.poll(meterId) : undefined;
+  }
+
+  private nextWakeAt(): number {
+    return Math.min(this.scheduler.nextDueAt(), this.work.nextAt());
+  }
+
+  private sleepUntil(at: number): Promise<void> {
+    return new Promise((resolve) => {
+      const delay = Math.min(Math.max(0, at - Date.now()), 2 ** 31 - 1);
+      const timer = Number.isFinite(at) ? setTimeout(() => this.wake(), delay) : undefined;
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      if (this.stopped) this.wake();
+    });
+  }
+
+  private async poll(meterId: string): Promise<void> {
+    const meter = this.meters.get(meterId);
+    if (!meter) return;
+    const day = localDay(new Date(), this.deps.settings.timeZone);
+    const result = await pollMeter(this.ctx, meter, this.scheduler.frozenDue(meterId, day));
+    this.scheduler.completed(meterId, Date.now());
+    if (result.frozenAnswered) this.scheduler.frozenRead(meterId, day);
+    if (result.linkClosed && !result.reachable) return;
+    if (result.reachable) this.deps.counters.pollsCompleted++;
+    else this.deps.counters.pollsFailed++;
+    await this.deps.sink.record(result.reading);
+    this.deps.counters.readings++;
+  }
+}

@@ -1,0 +1,181 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { CommandPump } from "./command-pump.ts";
+import { type GatewaySettings, resolveSettings } from "./config.ts";
+import type { DtuConnection } from "./dtu/connection.ts";
+import { DtuListener } from "./dtu/listener.ts";
+import { LeaseKeeper } from "./lease/lease-keeper.ts";
+import { MemoryLeaseStore } from "./lease/memory-lease-store.ts";
+import { consoleLogger, RateLimitedLog } from "./log.ts";
+import { MemoryCommandQueue } from "./memory/command-queue.ts";
+import { MemoryReadingsSink } from "./memory/readings-sink.ts";
+import { connectMqtt, type MqttClientPort } from "./mqtt/client.ts";
+import { MqttHub } from "./mqtt/hub.ts";
+import { MqttCollectors } from "./mqtt/mqtt-collectors.ts";
+import type { CommandSource, LeaseStore, Logger, MeterDirectory, ReadingsSink } from "./ports.ts";
+import { CollectorRegistry } from "./registry.ts";
+import { bump, type GatewayStats, newCounters } from "./stats.ts";
+
+export interface GatewayOptions {
+  directory: MeterDirectory;
+  /** Defaults to an in-memory queue that nothing feeds (poll-only). */
+  commands?: CommandSource;
+  /** Defaults to an in-memory sink. */
+  readings?: ReadingsSink;
+  /** Defaults to in-memory leases (one gateway process). */
+  leases?: LeaseStore;
+  logger?: Logger;
+  settings?: Partial<GatewaySettings>;
+  /** Lease owner id; unique per process by default. */
+  owner?: string;
+  /** An MQTT client to use instead of connecting to settings.mqttUrl (tests). */
+  mqttClient?: MqttClientPort;
+}
+
+export interface GatewayHandle {
+  readonly owner: string;
+  readonly settings: GatewaySettings;
+  /** The TCP listener's address (the port, when 0 was asked for). */
+  address(): { host: string; port: number };
+  stats(): GatewayStats;
+  /** Poll these meters (all when omitted) as soon as their bus is free; returns how many were found. */
+  pollNow(meterIds?: readonly string[]): number;
+  /** Collector ids online on this gateway. */
+  collectors(): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the meter gateway: the TCP listener for DTUs and concentrators, MQTT for 4G meters when
+ * configured, the command pump and the lease keeper. Runs inside the server process (embedded
+ * default) or alone (main.ts).
+ */
+export async function startGateway(options: GatewayOptions): Promise<GatewayHandle> {
+  const settings = resolveSettings(options.settings);
+  const logger = options.logger ?? consoleLogger();
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const counters = newCounters();
+  const directory = options.directory;
+  const source = options.commands ?? new MemoryCommandQueue(() => undefined);
+  const sink = options.readings ?? new MemoryReadingsSink();
+  const leases = options.leases ?? new MemoryLeaseStore();
+  const rateLimited = new RateLimitedLog(logger);
+
+  let pump: CommandPump | undefined;
+  const registry = new CollectorRegistry({
+    settings,
+    source,
+    sink,
+    counters,
+    logger,
+    leases,
+    owner,
+    onOnline: () => pump?.kick(),
+  });
+  pump = new CommandPump(source, registry, owner, settings.commandClaimIntervalMs, logger);
+
+  const onRegistered = async (connection: DtuConnection) => {
+    const id = connection.collectorId;
+    try {
+      const meters = await directory.metersOf(id);
+      if (meters.length === 0 && settings.rejectUnknownCollectors) {
+        bump(counters.rejected, "unknown collector");
+        rateLimited.log("unknown-collector", "warn", "unknown DTU id, disconnected", {
+          collector: id,
+          ip: connection.ip,
+        });
+        connection.close("unknown collector");
+        return;
+      }
+      if (await registry.attach(connection, meters))
+        logger.log("debug", "collector online", { collector: id, meters: meters.length });
+    } catch (error) {
+      logger.log("error", "could not bring collector online", { collector: id, error: String(error) });
+      connection.close("registration failed");
+    }
+  };
+  const listener = new DtuListener(
+    settings,
+    counters,
+    rateLimited,
+    (connection) => void onRegistered(connection),
+  );
+
+  let mqtt: { hub: MqttHub; collectors: MqttCollectors; ownClient: boolean } | undefined;
+  if (options.mqttClient || settings.mqttUrl) {
+    const client =
+      options.mqttClient ??
+      (await connectMqtt(settings.mqttUrl!, { clientId: `gateway-${owner}`.slice(0, 64) }));
+    const hub = new MqttHub(client, settings.mqttTopicPrefix, settings.maxFrameLength, counters);
+    await hub.start();
+    mqtt = {
+      hub,
+      collectors: new MqttCollectors(hub, directory, registry, logger),
+      ownClient: !options.mqttClient,
+    };
+  }
+
+  const failed = (what: string) => (error: unknown) => logger.log("error", what, { error: String(error) });
+  const unsubscribeDirectory = directory.onChange?.((collectorId) => {
+    const collector = registry.get(collectorId);
+    if (mqtt && collector?.link.transport !== "tcp")
+      mqtt.collectors.sync().catch(failed("MQTT collector sync failed"));
+    if (collector?.link.transport !== "tcp") return;
+    directory
+      .metersOf(collectorId)
+      .then((meters) => {
+        if (meters.length === 0 && settings.rejectUnknownCollectors)
+          return collector.stop("removed from the directory");
+        registry.refresh(collectorId, meters);
+      })
+      .catch(failed("directory refresh failed"));
+  });
+
+  const keeper = new LeaseKeeper(
+    leases,
+    owner,
+    settings.leaseTtlMs,
+    () => registry.ids(),
+    (lost) => {
+      for (const id of lost)
+        registry.get(id)?.stop("lease lost").catch(failed("stopping a collector failed"));
+    },
+    logger,
+    async () => mqtt?.collectors.sync(),
+  );
+
+  await listener.listen();
+  pump.start();
+  keeper.start();
+  await mqtt?.collectors.sync();
+  logger.log("info", "gateway listening", { ...listener.address(), owner, mqtt: mqtt !== undefined });
+
+  let closing: Promise<void> | undefined;
+  return {
+    owner,
+    settings,
+    address: () => listener.address(),
+    collectors: () => registry.ids(),
+    pollNow: (meterIds) => registry.all().reduce((sum, collector) => sum + collector.pollNow(meterIds), 0),
+    stats: () => ({
+      ...structuredClone(counters),
+      connections: listener.counts(),
+      collectorsOnline: registry.ids().length,
+      metersOnline: registry.meterCount,
+      commandsInFlight: registry.all().reduce((sum, collector) => sum + collector.inFlightCommands, 0),
+      pendingReconciliations: registry.pendingReconciliations,
+    }),
+    close: () => {
+      closing ??= (async () => {
+        pump?.stop();
+        keeper.stop();
+        unsubscribeDirectory?.();
+        await listener.close();
+        await registry.stopAll("gateway closing");
+        if (mqtt?.ownClient) await mqtt.hub.client.end();
+        if (!options.leases) await leases.close();
+      })();
+      return closing;
+    },
+  };
+}

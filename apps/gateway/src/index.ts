@@ -1,0 +1,55 @@
+/**
+ * @meterline/gateway — the meter gateway: TCP sessions of DTUs and concentrators (transparent
+ * mode), MQTT for 4G meters, polling, and the command lifecycle with read-back reconciliation.
+ * See README.md for packet formats, topics and ports.
+ */
+export {
+  canTransition,
+  IllegalTransition,
+  isFinal,
+  mayRetry,
+  msgResult,
+  transition,
+} from "./commands/lifecycle.ts";
+export {
+  type Decision,
+  decideAfterAck,
+  decideFromReadBack,
+  effectVisible,
+  type ReadBackFact,
+  readBackItemFor,
+} from "./commands/reconcile.ts";
+export {
+  DEFAULT_SETTINGS,
+  GatewayConfigError,
+  type GatewaySettings,
+  resolveSettings,
+  settingsFromEnv,
+} from "./config.ts";
+export {
+  HeartbeatCounter,
+  isValidId,
+  matchRegistration,
+  type PacketFormat,
+  PacketFormatError,
+  parseTemplate,
+  renderPacket,
+} from "./dtu/packet-format.ts";
+export { type GatewayHandle, type GatewayOptions, startGateway } from "./gateway.ts";
+export { LeaseKeeper } from "./lease/lease-keeper.ts";
+export { MemoryLeaseStore } from "./lease/memory-lease-store.ts";
+export { LEASE_SQL_URL, LeaseSetupError, leaseSchemaSql, PgLeaseStore } from "./lease/pg-lease-store.ts";
+export { consoleLogger, silentLogger } from "./log.ts";
+export { MemoryCommandQueue, type StoredCommand } from "./memory/command-queue.ts";
+export { DirectoryFileError, loadDirectoryFile, parseDirectory } from "./memory/directory-file.ts";
+export { MemoryMeterDirectory } from "./memory/meter-directory.ts";
+export { MemoryReadingsSink } from "./memory/readings-sink.ts";
+export type * from "./model.ts";
+export { connectMqtt, type MqttClientPort, type MqttConnectOptions, MqttUnavailable } from "./mqtt/client.ts";
+export { type MqttTopics, mqttTopics, parseTopic } from "./mqtt/topics.ts";
+export { PollScheduler } from "./polling/scheduler.ts";
+export type * from "./ports.ts";
+export { type PollItem, pollPlan } from "./protocol/read-items.ts";
+export { DEFAULT_RECHARGE_DI, encodeRecharge, rechargeItem } from "./protocol/recharge.ts";
+export type { GatewayStats } from "./stats.ts";
+export { localDay, localParts } from "./time.ts";

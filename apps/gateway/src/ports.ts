@@ -1,0 +1,65 @@
+import type { CommandUpdate, MeterCommand, MeterInfo, MeterReading, PresenceEvent } from "./model.ts";
+
+/**
+ * Ports: what the gateway needs from the rest of the server. The embedded demo and the tests use
+ * the in-memory implementations in ./memory; the server plugs in its registry, command queue and
+ * readings tables behind the same interfaces.
+ */
+
+/** Which meters exist and how to reach them. */
+export interface MeterDirectory {
+  /** Meters behind one collector (a DTU id for TCP, a collector id for 4G meters). */
+  metersOf(collectorId: string): Promise<MeterInfo[]>;
+  /** All meters reached through MQTT. */
+  mqttMeters(): Promise<MeterInfo[]>;
+  /** Optional: called when a collector's meters changed, so open sessions refresh them. */
+  onChange?(listener: (collectorId: string) => void): () => void;
+}
+
+export interface ClaimRequest {
+  /** The gateway process claiming (its lease owner id). */
+  owner: string;
+  /** Collectors online on this gateway: only their meters' commands are handed out. */
+  collectorIds: readonly string[];
+  limit: number;
+}
+
+/**
+ * The command queue. A claimed command stays "queued" but belongs to the claiming gateway until it
+ * records "sent" (before the frame goes on the wire, so a crash can never send a command twice) or
+ * releases it. An implementation backed by the database should let claims of a dead owner lapse.
+ */
+export interface CommandSource {
+  claim(request: ClaimRequest): Promise<MeterCommand[]>;
+  /** Return unsent claimed commands to the queue (collector went offline, gateway closing). */
+  release(commandIds: readonly string[]): Promise<void>;
+  /** Record a state change with its evidence (queued → sent → success | fail | timeout). */
+  update(update: CommandUpdate): Promise<void>;
+  /** Optional wake-up when commands are queued, so they need not wait for the next claim tick. */
+  onQueued?(listener: () => void): () => void;
+}
+
+/** Where poll results and presence go. Awaited: a slow sink slows polling instead of piling up. */
+export interface ReadingsSink {
+  record(reading: MeterReading): Promise<void>;
+  presence?(event: PresenceEvent): Promise<void>;
+}
+
+/**
+ * Leases: which gateway process owns which collector, so several processes can share the fleet.
+ * Times are the store's (the database clock for PostgreSQL), never the caller's.
+ */
+export interface LeaseStore {
+  /** Take or renew the lease; false when another owner holds an unexpired one. */
+  acquire(collectorId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Renew many; returns the ids this owner still holds (the rest were lost). */
+  renew(collectorIds: readonly string[], owner: string, ttlMs: number): Promise<Set<string>>;
+  release(collectorIds: readonly string[], owner: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface Logger {
+  log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
+}

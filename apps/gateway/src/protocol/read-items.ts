@@ -1,0 +1,155 @@
+import { type DecodedField, dlt645 } from "@meterline/protocols";
+import type { ReadBackFact, ReadBackItem } from "../commands/reconcile.ts";
+import type { EnergyRegisters, MeterInfo, MeterReading } from "../model.ts";
+import type { MeterReply } from "./requests.ts";
+
+/**
+ * What a poll reads from each kind of meter (metering-domain.md §1.5, §2.2, §4.6) and how each
+ * reply lands in a MeterReading. Daily frozen data is read once per local day.
+ */
+export type PollItem =
+  | "energy"
+  | "balance"
+  | "overdraft"
+  | "status"
+  | "frozen-time"
+  | "frozen-energy"
+  | "water";
+
+const DI_2007: Record<Exclude<PollItem, "water">, string> = {
+  energy: dlt645.DI.FORWARD_ENERGY_BLOCK,
+  balance: dlt645.DI.BALANCE,
+  overdraft: dlt645.DI.OVERDRAFT,
+  status: dlt645.DI.STATUS_WORD_3,
+  "frozen-time": dlt645.DI.DAILY_FROZEN_TIME,
+  "frozen-energy": dlt645.DI.DAILY_FROZEN_FORWARD,
+};
+
+export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
+  if (meter.protocol === "cjt188") return ["water"];
+  if (meter.protocol === "dlt645-1997") return ["energy"];
+  const plan: PollItem[] = ["energy", "status"];
+  if (meter.model.localPrepaid) plan.push("balance");
+  if (withFrozen) plan.push("frozen-time", "frozen-energy");
+  return plan;
+}
+
+export function diOf(item: PollItem, meter: MeterInfo): string {
+  if (item === "water") return "901F";
+  if (meter.protocol === "dlt645-1997") return dlt645.DI1997.FORWARD_ENERGY_BLOCK;
+  return DI_2007[item];
+}
+
+const okValue = (field: DecodedField | undefined): string | null =>
+  field && field.status === "ok" ? field.value : null;
+
+function energyOf(fields: DecodedField[]): EnergyRegisters | undefined {
+  const total = okValue(fields[0]);
+  if (total === null) return undefined;
+  return { total, tariffs: fields.slice(1).map((field) => okValue(field) ?? "") };
+}
+
+/** Put a successful reply into the reading; false when the reply does not carry the item. */
+export function applyReply(reading: MeterReading, item: PollItem, reply: MeterReply): boolean {
+  if (reply.kind !== "read") return false;
+  switch (item) {
+    case "energy": {
+      reading.energy = energyOf(reply.fields);
+      return reading.energy !== undefined;
+    }
+    case "balance":
+    case "overdraft": {
+      const value = okValue(reply.fields[0]);
+      if (value === null) return false;
+      reading[item] = value;
+      return true;
+    }
+    case "status": {
+      const word = reply.statusWord3;
+      if (!word) return false;
+      reading.relay = word.relay;
+      reading.statusWord3 = word.raw.toString(16).toUpperCase().padStart(4, "0");
+      return true;
+    }
+    case "frozen-time": {
+      reading.dailyFrozen = { time: okValue(reply.fields[0]), energy: { total: "", tariffs: [] } };
+      return true;
+    }
+    case "frozen-energy": {
+      const energy = energyOf(reply.fields);
+      if (!energy) return false;
+      reading.dailyFrozen = { time: reading.dailyFrozen?.time ?? null, energy };
+      return true;
+    }
+    case "water": {
+      const data = reply.meterData;
+      if (!data) return false;
+      reading.volume = okValue(data.currentTotal) ?? undefined;
+      reading.valve = data.status.valve;
+      reading.batteryLow = data.status.batteryLow;
+      reading.meterTime = data.time.value;
+      return reading.volume !== undefined;
+    }
+  }
+}
+
+/** The DI read to reconcile a write. */
+export function readBackDi(item: ReadBackItem): string {
+  switch (item.item) {
+    case "status-word-3":
+      return dlt645.DI.STATUS_WORD_3;
+    case "valve":
+      return "901F";
+    case "purchase-count":
+      return dlt645.DI.PURCHASE_COUNT;
+    case "register":
+      return item.di;
+  }
+}
+
+/** The fact a read-back reply establishes, or null when it does not carry it. */
+export function factFrom(item: ReadBackItem, reply: MeterReply): ReadBackFact | null {
+  if (reply.kind !== "read") return null;
+  switch (item.item) {
+    case "status-word-3": {
+      const word = reply.statusWord3;
+      return word
+        ? {
+            item: "status-word-3",
+            relayCommandOpen: word.relayCommandOpen,
+            relayOpen: word.relayOpen,
+            powerHold: word.powerHold,
+          }
+        : null;
+    }
+    case "valve":
+      return reply.meterData ? { item: "valve", valve: reply.meterData.status.valve } : null;
+    case "purchase-count": {
+      const value = okValue(reply.fields[0]);
+      return value === null ? null : { item: "purchase-count", purchaseCount: Number(value) };
+    }
+    case "register": {
+      const value = okValue(reply.fields[0]);
+      return value === null ? null : { item: "register", di: item.di, value };
+    }
+  }
+}
+
+export function describeFact(fact: ReadBackFact): string {
+  switch (fact.item) {
+    case "status-word-3":
+      return fact.relayCommandOpen
+        ? fact.relayOpen
+          ? "open"
+          : "trip-pending"
+        : fact.relayOpen
+          ? "close-pending"
+          : "closed";
+    case "valve":
+      return fact.valve;
+    case "purchase-count":
+      return String(fact.purchaseCount);
+    case "register":
+      return fact.value;
+  }
+}

@@ -1,0 +1,154 @@
+import {
+  cjt188,
+  type DateTimeInput,
+  type DecodedField,
+  dlt645,
+  isProtocolError,
+  type SplitFrame,
+} from "@meterline/protocols";
+import type { PreparedRequest } from "../bus/bus.ts";
+import type { MeterInfo, RelayAction } from "../model.ts";
+import { DEFAULT_RECHARGE_DI, encodeRecharge } from "./recharge.ts";
+
+/**
+ * Requests for one meter, built with the codecs of @meterline/protocols, each with the matcher that
+ * recognises and decodes its reply. Replies are reduced to what the gateway acts on.
+ */
+export type MeterReply =
+  | {
+      kind: "read";
+      fields: DecodedField[];
+      statusWord3?: dlt645.StatusWord3;
+      meterData?: cjt188.MeterData | null;
+    }
+  | { kind: "ack"; status?: cjt188.MeterStatus | null }
+  | { kind: "error"; detail: string };
+
+export type Request = PreparedRequest<MeterReply>;
+
+export class UnsupportedRequest extends Error {}
+
+function tryParse<T>(parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    if (isProtocolError(error)) return undefined;
+    throw error;
+  }
+}
+
+function dltRequest(meter: MeterInfo, bytes: Uint8Array): Request {
+  const version: dlt645.Dlt645Version = meter.protocol === "dlt645-1997" ? "1997" : "2007";
+  const request = dlt645.parseFrame(bytes);
+  return {
+    bytes,
+    address: meter.address,
+    accept(frame: SplitFrame) {
+      const reply = tryParse(() => dlt645.parseFrame(frame.bytes));
+      if (!reply || !dlt645.isReplyTo(reply, request)) return undefined;
+      const { message } = dlt645.decodeReply(reply, { version });
+      switch (message.kind) {
+        case "read-reply":
+          return { kind: "read", fields: message.fields, statusWord3: message.statusWord3 };
+        case "write-ack":
+        case "relay-control-ack":
+          return { kind: "ack" };
+        case "error-reply":
+          return {
+            kind: "error",
+            detail: `error reply: ${message.error.flags.join(", ") || message.error.code}`,
+          };
+        default:
+          return { kind: "error", detail: `unexpected reply: ${message.kind}` };
+      }
+    },
+  };
+}
+
+function cjtRequest(meter: MeterInfo, bytes: Uint8Array): Request {
+  const request = cjt188.parseFrame(bytes);
+  const statusMap = meter.model.statusMap;
+  return {
+    bytes,
+    address: meter.address,
+    accept(frame: SplitFrame) {
+      const reply = tryParse(() => cjt188.parseFrame(frame.bytes));
+      if (!reply || !cjt188.isReplyTo(reply, request)) return undefined;
+      const { message } = cjt188.decodeReply(reply, { statusMap });
+      switch (message.kind) {
+        case "read-data-reply":
+          return { kind: "read", fields: message.fields, meterData: message.meterData };
+        case "valve-control-reply":
+        case "write-reply":
+          return { kind: "ack", status: message.status };
+        case "error-reply":
+          return { kind: "error", detail: `error reply, status ${message.status?.raw ?? "none"}` };
+        default:
+          return { kind: "error", detail: `unexpected reply: ${message.kind}` };
+      }
+    },
+  };
+}
+
+/** Builds requests; `nextSer` numbers CJ/T 188 requests so a late reply never matches a newer one. */
+export class RequestFactory {
+  constructor(private readonly nextSer: () => number) {}
+
+  private cjtOptions(meter: MeterInfo): cjt188.Cjt188BuildOptions {
+    const { meterType, diOrder, preamble } = meter.model;
+    return { ser: this.nextSer(), meterType, diOrder, preamble };
+  }
+
+  read(meter: MeterInfo, di: string): Request {
+    if (meter.protocol === "cjt188") {
+      const bytes = cjt188.buildReadData(meter.address, { ...this.cjtOptions(meter), di });
+      return cjtRequest(meter, bytes);
+    }
+    const version = meter.protocol === "dlt645-1997" ? "1997" : "2007";
+    if ((di.length === 4) !== (version === "1997"))
+      throw new UnsupportedRequest(`DI ${di} does not belong to DL/T 645-${version}`);
+    return dltRequest(
+      meter,
+      dlt645.buildRead(meter.address, di, { preamble: meter.model.preamble, version }),
+    );
+  }
+
+  relay(meter: MeterInfo, action: RelayAction, validUntil: DateTimeInput, operator?: string): Request {
+    if (meter.protocol !== "dlt645-2007") throw new UnsupportedRequest(`relay control needs DL/T 645-2007`);
+    const credentials = { ...meter.model.credentials, ...(operator ? { operator } : {}) };
+    const bytes = dlt645.buildRelayControl(
+      meter.address,
+      { command: action, validUntil, ...credentials },
+      { preamble: meter.model.preamble },
+    );
+    return dltRequest(meter, bytes);
+  }
+
+  valve(meter: MeterInfo, action: "open" | "close"): Request {
+    if (meter.protocol !== "cjt188") throw new UnsupportedRequest("valve control needs a CJ/T 188 meter");
+    return cjtRequest(meter, cjt188.buildValveControl(meter.address, action, this.cjtOptions(meter)));
+  }
+
+  recharge(meter: MeterInfo, amount: string, purchaseCount: number, operator?: string): Request {
+    if (meter.protocol !== "dlt645-2007" || !meter.model.localPrepaid)
+      throw new UnsupportedRequest("remote recharge needs a local-prepaid DL/T 645-2007 meter");
+    const di = meter.model.rechargeDi ?? DEFAULT_RECHARGE_DI;
+    return this.writeRaw(meter, di, encodeRecharge(di, purchaseCount, amount), operator);
+  }
+
+  write(meter: MeterInfo, di: string, value: string, operator?: string): Request {
+    if (meter.protocol !== "dlt645-2007") throw new UnsupportedRequest("writes need DL/T 645-2007");
+    const item = dlt645.lookupDataItem(di, "2007");
+    if (item?.fields.length !== 1) throw new UnsupportedRequest(`DI ${di} is not a writable value`);
+    return this.writeRaw(meter, di, dlt645.encodeDataItem(item, [value]), operator);
+  }
+
+  private writeRaw(meter: MeterInfo, di: string, payload: Uint8Array, operator?: string): Request {
+    const credentials = { ...meter.model.credentials, ...(operator ? { operator } : {}) };
+    const bytes = dlt645.buildWrite(meter.address, di, payload, {
+      ...credentials,
+      preamble: meter.model.preamble,
+    });
+    return dltRequest(meter, bytes);
+  }
+}

@@ -1,0 +1,162 @@
+import type { FrameLink } from "./bus/link.ts";
+import { Collector, type CollectorDeps, type PendingReconciliation } from "./collector.ts";
+import type { MeterInfo } from "./model.ts";
+import type { LeaseStore } from "./ports.ts";
+import { bump } from "./stats.ts";
+
+export interface RegistryDeps extends Omit<CollectorDeps, "defer"> {
+  leases: LeaseStore;
+  owner: string;
+  /** A collector came online: its queued commands can be claimed now. */
+  onOnline(): void;
+}
+
+/**
+ * The collectors online on this gateway, by id, and the meters they reach. Attaching and detaching
+ * one collector id is serialised, so a DTU that redials while its old session is still open ends
+ * with exactly one session (the newest) and the lease held once.
+ */
+export class CollectorRegistry {
+  private readonly collectors = new Map<string, Collector>();
+  private readonly byMeter = new Map<string, Collector>();
+  private readonly deferred = new Map<string, PendingReconciliation[]>();
+  private deferredCount = 0;
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: RegistryDeps) {}
+
+  private exclusive<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(id) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.locks.set(id, tail);
+    void tail.then(() => {
+      if (this.locks.get(id) === tail) this.locks.delete(id);
+    });
+    return run;
+  }
+
+  /** Take the lease and start serving the link; false (and the link closed) when another gateway holds it. */
+  attach(link: FrameLink, meters: readonly MeterInfo[]): Promise<boolean> {
+    const id = link.collectorId;
+    return this.exclusive(id, async () => {
+      const { leases, owner, settings, counters } = this.deps;
+      if (link.closed) return false;
+      if (!(await leases.acquire(id, owner, settings.leaseTtlMs))) {
+        bump(counters.rejected, "lease held by another gateway");
+        link.close("lease held by another gateway");
+        return false;
+      }
+      const old = this.collectors.get(id);
+      if (old) {
+        bump(counters.closed, "replaced by a new session");
+        await old.stop("replaced by a new session");
+        this.forget(old);
+      }
+      if (link.closed) {
+        await leases.release([id], owner);
+        return false;
+      }
+      const carried = this.deferred.get(id) ?? [];
+      this.deferred.delete(id);
+      this.deferredCount -= carried.length;
+      const collector = new Collector(
+        link,
+        meters,
+        { ...this.deps, defer: (entry) => this.defer(entry) },
+        carried,
+      );
+      this.collectors.set(id, collector);
+      for (const meter of meters) this.byMeter.set(meter.id, collector);
+      link.onClose((reason) => {
+        this.detach(collector, reason).catch((error: unknown) =>
+          this.deps.logger.log("error", "collector detach failed", { collector: id, error: String(error) }),
+        );
+      });
+      collector.start();
+      await this.deps.sink.presence?.({
+        collectorId: id,
+        online: true,
+        meterIds: collector.meterIds(),
+        at: new Date(),
+        reason: "registered",
+      });
+      this.deps.onOnline();
+      return true;
+    });
+  }
+
+  private detach(collector: Collector, reason: string): Promise<void> {
+    return this.exclusive(collector.id, async () => {
+      await collector.stop(reason);
+      if (this.collectors.get(collector.id) !== collector) return;
+      this.forget(collector);
+      bump(this.deps.counters.closed, reason);
+      await this.deps.leases.release([collector.id], this.deps.owner).catch(() => undefined);
+      await this.deps.sink.presence?.({
+        collectorId: collector.id,
+        online: false,
+        meterIds: collector.meterIds(),
+        at: new Date(),
+        reason,
+      });
+    });
+  }
+
+  private forget(collector: Collector): void {
+    if (this.collectors.get(collector.id) === collector) this.collectors.delete(collector.id);
+    for (const id of collector.meterIds()) if (this.byMeter.get(id) === collector) this.byMeter.delete(id);
+  }
+
+  private defer(entry: PendingReconciliation): void {
+    const list = this.deferred.get(entry.collectorId) ?? [];
+    list.push(entry);
+    this.deferred.set(entry.collectorId, list);
+    this.deferredCount++;
+    // Bounded: the oldest stay "timeout" (to be confirmed) in the command source.
+    while (this.deferredCount > this.deps.settings.maxPendingReconciliations) {
+      const [oldestKey, oldest] = this.deferred.entries().next().value as [string, PendingReconciliation[]];
+      oldest.shift();
+      this.deferredCount--;
+      if (oldest.length === 0) this.deferred.delete(oldestKey);
+    }
+  }
+
+  /** The directory changed the meters of a collector. */
+  refresh(collectorId: string, meters: readonly MeterInfo[]): void {
+    const collector = this.collectors.get(collectorId);
+    if (!collector) return;
+    for (const id of collector.meterIds()) if (this.byMeter.get(id) === collector) this.byMeter.delete(id);
+    collector.setMeters(meters);
+    for (const meter of meters) this.byMeter.set(meter.id, collector);
+  }
+
+  get(collectorId: string): Collector | undefined {
+    return this.collectors.get(collectorId);
+  }
+
+  collectorOfMeter(meterId: string): Collector | undefined {
+    return this.byMeter.get(meterId);
+  }
+
+  all(): Collector[] {
+    return [...this.collectors.values()];
+  }
+
+  ids(): string[] {
+    return [...this.collectors.keys()];
+  }
+
+  get meterCount(): number {
+    return this.byMeter.size;
+  }
+
+  get pendingReconciliations(): number {
+    return this.deferredCount;
+  }
+
+  async stopAll(reason: string): Promise<void> {
+    await Promise.all(this.all().map((collector) => collector.stop(reason)));
+    await Promise.all([...this.locks.values()]);
+  }
+}

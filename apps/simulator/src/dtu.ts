@@ -1,0 +1,143 @@
+import net from "node:net";
+import { type PacketFormat, renderPacket } from "@meterline/gateway";
+import { FrameSplitter } from "@meterline/protocols";
+import type { SimClock } from "./clock.ts";
+import type { MeterBus } from "./meter-bus.ts";
+import type { Random } from "./random.ts";
+
+export interface DtuSettings {
+  host: string;
+  port: number;
+  registration: PacketFormat;
+  heartbeat: PacketFormat;
+  heartbeatIntervalMs: number;
+  /** Base delay before redialling; doubles per failed attempt up to 30× with jitter. */
+  reconnectDelayMs: number;
+}
+
+export interface DtuStats {
+  connects: number;
+  disconnects: number;
+  requests: number;
+  replies: number;
+  /** Requests that arrived while an on-time reply was still pending: the master broke the one-in-flight rule. */
+  collisions: number;
+}
+
+/**
+ * A simulated transparent DTU: dials the gateway, sends its registration packet, keeps a
+ * heartbeat when idle, and forwards frames to its RS-485 bus, writing the addressed meter's reply
+ * back after the bus's reply delay. Redials after any disconnect until stopped.
+ */
+export class SimulatedDtu {
+  readonly stats: DtuStats = { connects: 0, disconnects: 0, requests: 0, replies: 0, collisions: 0 };
+  private socket: net.Socket | undefined;
+  private connected = false;
+  private stopped = false;
+  private failures = 0;
+  /** On-time replies scheduled but not yet written: the bus is busy until they are out. */
+  private repliesDue = 0;
+  private lastWrite = 0;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    readonly id: string,
+    private readonly bus: MeterBus,
+    private readonly settings: DtuSettings,
+    private readonly clock: SimClock,
+    private readonly random: Random,
+  ) {}
+
+  get online(): boolean {
+    return this.connected;
+  }
+
+  /** Dial; resolves once connected and registered, or when the attempt failed (a redial follows). */
+  connect(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const socket = net.connect({ host: this.settings.host, port: this.settings.port });
+      this.socket = socket;
+      const splitter = new FrameSplitter({ protocol: "auto" });
+      socket.setNoDelay(true);
+      socket.on("connect", () => {
+        this.connected = true;
+        this.failures = 0;
+        this.stats.connects++;
+        this.write(socket, renderPacket(this.settings.registration, this.id));
+        this.heartbeatTimer = setInterval(
+          () => this.heartbeat(socket),
+          Math.max(10, this.settings.heartbeatIntervalMs / 2),
+        );
+        resolve();
+      });
+      socket.on("data", (chunk: Buffer) => {
+        for (const frame of splitter.push(chunk)) this.onRequest(socket, frame);
+      });
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        this.connected = false;
+        clearInterval(this.heartbeatTimer);
+        if (this.socket === socket) this.scheduleReconnect();
+        resolve();
+      });
+    });
+  }
+
+  /** Drop the connection now (fault injection, tests); the DTU redials like a real one. */
+  drop(): void {
+    this.stats.disconnects++;
+    this.socket?.destroy();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.heartbeatTimer);
+    this.repliesDue = 0;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.socket?.destroy();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    this.failures++;
+    const base = this.settings.reconnectDelayMs * Math.min(30, 2 ** Math.min(this.failures - 1, 5));
+    const delay = Math.floor(base * (0.5 + this.random.next()));
+    this.reconnectTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  private heartbeat(socket: net.Socket): void {
+    if (Date.now() - this.lastWrite >= this.settings.heartbeatIntervalMs / 2)
+      this.write(socket, renderPacket(this.settings.heartbeat, this.id));
+  }
+
+  private write(socket: net.Socket, bytes: Uint8Array): void {
+    if (socket.destroyed || this.socket !== socket) return;
+    this.lastWrite = Date.now();
+    socket.write(bytes);
+  }
+
+  private onRequest(socket: net.Socket, frame: Parameters<MeterBus["handle"]>[0]): void {
+    this.stats.requests++;
+    if (this.repliesDue > 0) this.stats.collisions++;
+    const result = this.bus.handle(frame, this.clock.now());
+    if (result.disconnect) {
+      this.drop();
+      return;
+    }
+    for (const reply of result.replies) {
+      if (reply.holdsBus) this.repliesDue++;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (reply.holdsBus) this.repliesDue--;
+        this.stats.replies++;
+        this.write(socket, reply.bytes);
+      }, reply.delayMs);
+      this.timers.add(timer);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+import { calendar, startOfDay } from "./clock.ts";
+import { type Accumulator, accumulate, type BandSchedule, newAccumulator, type Profile } from "./profile.ts";
+import { bandAt, nextSlotStart, type TariffSlot } from "./tariff.ts";
+
+/** Registers show XXXXXX.XX: they roll over at 1,000,000.00 kWh (10^8 steps). */
+export const REGISTER_MODULUS = 100_000_000;
+const DAY_MS = 86_400_000;
+/** After a longer silence (a paused demo) only this much history is integrated. */
+const MAX_CATCH_UP_MS = 62 * DAY_MS;
+
+export interface ElectricConfig {
+  address: string;
+  version: "2007" | "1997";
+  localPrepaid: boolean;
+  profile: Profile;
+  slots: readonly TariffSlot[];
+  /** Tenant UTC offset plus this meter's own clock error. */
+  localOffsetMs: number;
+  initialSteps?: readonly number[];
+  /** Money in fen, prices in 0.0001 yuan/kWh: integers only. */
+  balanceFen?: number;
+  prices?: readonly number[];
+  /** A close-allowed (1B) waits for the user's button; pressed this long after (negative: never). */
+  buttonDelayMs?: number;
+}
+
+export interface Operation {
+  kind: "relay" | "write" | "recharge" | "valve";
+  detail: string;
+  operator: string | null;
+  at: number;
+}
+
+export interface FrozenDay {
+  /** Local midnight the values were frozen at. */
+  localMs: number;
+  steps: number[];
+}
+
+/**
+ * The state of a simulated DL/T 645 electricity meter: tariff registers, relay, local-prepaid
+ * money registers and daily frozen data. Advanced lazily to the time of each request.
+ */
+export class ElectricMeter {
+  readonly kind = "electric";
+  readonly energy: Accumulator;
+  relayOpen = false;
+  relayCommandOpen = false;
+  powerHold = false;
+  alarm = false;
+  closePendingSince: number | null = null;
+  /** The relay was opened by the meter itself (arrears), not by a command: a recharge re-allows closing. */
+  selfTripped = false;
+  balanceFen: number;
+  microYuan = 0;
+  purchaseCount = 0;
+  purchasedFen = 0;
+  alarm1Fen = 5_000;
+  alarm2Fen = 1_000;
+  overdraftLimitFen = 2_000;
+  hoardingLimitFen = 10_000_000;
+  closeAllowedFen = 0;
+  readonly prices: number[];
+  password = "000000";
+  readonly frozen: FrozenDay[] = [];
+  readonly operations: Operation[] = [];
+  readonly counters = {
+    requests: 0,
+    relayOps: 0,
+    trips: 0,
+    closes: 0,
+    selfTrips: 0,
+    writes: 0,
+    recharges: 0,
+    refused: 0,
+  };
+  private lastAt: number | null = null;
+  private readonly schedule: BandSchedule;
+
+  constructor(readonly config: ElectricConfig) {
+    this.energy = newAccumulator(4, config.initialSteps);
+    this.balanceFen = config.balanceFen ?? 0;
+    this.prices = [...(config.prices ?? [12_000, 8_000, 5_500, 3_000])];
+    this.schedule = {
+      bandAt: (m) => bandAt(config.slots, m),
+      nextChange: (m) => nextSlotStart(config.slots, m),
+    };
+  }
+
+  get address(): string {
+    return this.config.address;
+  }
+
+  /** The meter's own local clock (with its drift). */
+  localNow(now: number): number {
+    return now + this.config.localOffsetMs;
+  }
+
+  /** Steps per tariff as shown (rolled over). */
+  shownTariffs(): number[] {
+    return this.energy.steps.map((steps) => steps % REGISTER_MODULUS);
+  }
+
+  shownTotal(): number {
+    return this.energy.steps.reduce((sum, steps) => sum + steps, 0) % REGISTER_MODULUS;
+  }
+
+  statusWord3(): number {
+    const preTrip = this.alarm || (this.config.localPrepaid && this.balanceFen <= this.alarm2Fen);
+    return (
+      (this.relayOpen ? 1 << 4 : 0) |
+      (this.relayCommandOpen ? 1 << 6 : 0) |
+      (preTrip ? 1 << 7 : 0) |
+      (this.config.localPrepaid ? 0b10 << 8 : 0) |
+      (this.powerHold ? 1 << 12 : 0)
+    );
+  }
+
+  /** Bring registers, money and frozen data up to `now` (true simulated time). */
+  advance(now: number): void {
+    let from = this.lastAt ?? now;
+    this.lastAt = now;
+    if (now - from > MAX_CATCH_UP_MS) from = now - MAX_CATCH_UP_MS;
+    const offset = this.config.localOffsetMs;
+    while (from < now) {
+      const nextMidnight = startOfDay(from + offset) + DAY_MS - offset;
+      const to = Math.min(now, nextMidnight);
+      this.consume(from, to);
+      if (to === nextMidnight) this.freeze(nextMidnight + offset);
+      from = to;
+    }
+    const delay = this.config.buttonDelayMs ?? 60_000;
+    if (this.closePendingSince !== null && delay >= 0 && now >= this.closePendingSince + delay)
+      this.pressButton();
+  }
+
+  /** The user presses the meter's button: a close that was allowed (1B) now closes the relay. */
+  pressButton(): void {
+    if (this.relayCommandOpen || !this.relayOpen) return;
+    this.relayOpen = false;
+    this.closePendingSince = null;
+    this.counters.closes++;
+  }
+
+  private consume(from: number, to: number): void {
+    if (this.relayOpen) return;
+    const added = accumulate(
+      this.energy,
+      this.config.profile,
+      this.schedule,
+      from,
+      to,
+      this.config.localOffsetMs,
+    );
+    if (!this.config.localPrepaid) return;
+    // steps of 0.01 kWh × price in 0.0001 yuan/kWh = 0.000001 yuan; 10,000 of them are one fen.
+    for (let band = 0; band < 4; band++) this.microYuan += added[band]! * this.prices[band]!;
+    const fen = Math.floor(this.microYuan / 10_000);
+    this.microYuan -= fen * 10_000;
+    this.balanceFen -= fen;
+    if (this.balanceFen <= -this.overdraftLimitFen && !this.powerHold) {
+      this.relayOpen = true;
+      this.relayCommandOpen = true;
+      this.selfTripped = true;
+      this.counters.selfTrips++;
+    }
+  }
+
+  private freeze(localMidnight: number): void {
+    this.frozen.unshift({ localMs: localMidnight, steps: this.shownTariffs() });
+    if (this.frozen.length > 62) this.frozen.pop();
+  }
+
+  log(kind: Operation["kind"], detail: string, operator: string | null, now: number): void {
+    this.operations.push({ kind, detail, operator, at: now });
+    if (this.operations.length > 1000) this.operations.shift();
+  }
+
+  localCalendar(now: number) {
+    return calendar(this.localNow(now));
+  }
+}

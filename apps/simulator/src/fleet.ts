@@ -1,0 +1,166 @@
+import { DEFAULT_SETTINGS, type MeterInfo, mqttTopics, parseTemplate } from "@meterline/gateway";
+import { type SimClock, scaledClock } from "./clock.ts";
+import { SimulatedDtu } from "./dtu.ts";
+import { ElectricMeter, REGISTER_MODULUS } from "./electric-meter.ts";
+import { checkRates, type Fault, FaultPlan, type FaultRates } from "./faults.ts";
+import { type FleetStats, fleetStats } from "./fleet-stats.ts";
+import { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
+import { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
+import { type FleetPlan, fleetDirectory, type PlannedMeter, type PlanOptions, planFleet } from "./plan.ts";
+import { createRandom } from "./random.ts";
+import { checkSlots, DEFAULT_SLOTS, type TariffSlot } from "./tariff.ts";
+import { WaterMeter } from "./water-meter.ts";
+
+export interface FleetOptions extends Partial<PlanOptions> {
+  /** The gateway's TCP address; DTUs dial it. */
+  gateway?: { host: string; port: number };
+  /** Broker for the MQTT meters (required when mqttMeters > 0). */
+  mqttUrl?: string;
+  mqttTopicPrefix?: string;
+  /** Replaces MQTT.js (tests with an in-memory broker). */
+  mqttConnect?: MqttConnect;
+  replyDelayMs?: number;
+  /** Delay of a "lateReply" fault (past the gateway's request timeout). */
+  lateReplyMs?: number;
+  faults?: FaultRates;
+  registration?: string;
+  heartbeat?: string;
+  heartbeatIntervalMs?: number;
+  reconnectDelayMs?: number;
+  /** DTUs dialling at the same time while the fleet starts. */
+  connectConcurrency?: number;
+  clock?: SimClock;
+  timeScale?: number;
+  /** Tenant UTC offset of the meters' clocks (Asia/Shanghai: +480). */
+  utcOffsetMinutes?: number;
+  slots?: readonly TariffSlot[];
+  valveTravelMs?: number;
+  buttonDelayMs?: number;
+}
+
+export interface FleetHandle {
+  readonly plan: FleetPlan;
+  directory(): MeterInfo[];
+  meter(address: string): SimMeter | undefined;
+  meters(): SimMeter[];
+  dtu(id: string): SimulatedDtu | undefined;
+  /** The next `times` requests to this meter get `fault`. */
+  injectFault(address: string, fault: Fault, times?: number): void;
+  stats(): FleetStats;
+  close(): Promise<void>;
+}
+
+function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: number, seed: string): SimMeter {
+  const localOffsetMs = offsetMs + planned.clockDriftMs;
+  const profile = { mean: planned.meanRate, seed: `${seed}:${planned.address}` };
+  const nearTop = REGISTER_MODULUS - 200;
+  if (planned.kind === "water")
+    return new WaterMeter({
+      address: planned.address,
+      meterType: 0x10,
+      diOrder: planned.diOrder,
+      profile,
+      localOffsetMs,
+      initialSteps: planned.rollover ? nearTop : planned.index * 37,
+      valveTravelMs: options.valveTravelMs ?? 2_000,
+    });
+  return new ElectricMeter({
+    address: planned.address,
+    version: planned.protocol === "dlt645-1997" ? "1997" : "2007",
+    localPrepaid: planned.localPrepaid,
+    profile,
+    slots: options.slots ?? DEFAULT_SLOTS,
+    localOffsetMs,
+    initialSteps: planned.rollover ? [nearTop, nearTop, nearTop, nearTop] : [],
+    balanceFen: planned.balanceFen,
+    buttonDelayMs: options.buttonDelayMs,
+  });
+}
+
+/** Start a simulated fleet: meters on DTUs dialling the gateway over TCP, and MQTT meters if asked. */
+export async function startFleet(options: FleetOptions = {}): Promise<FleetHandle> {
+  const plan = planFleet(options);
+  checkRates(options.faults ?? {});
+  checkSlots(options.slots ?? DEFAULT_SLOTS);
+  const clock = options.clock ?? scaledClock(options.timeScale ?? 1);
+  const offsetMs = (options.utcOffsetMinutes ?? 480) * 60_000;
+  const timing = { replyDelayMs: options.replyDelayMs ?? 50, lateReplyMs: options.lateReplyMs ?? 10_000 };
+  const seed = options.seed ?? plan.options.seed;
+  const meters = new Map<string, BusMeter>();
+  const byCollector = new Map<string, BusMeter[]>();
+  for (const planned of plan.meters) {
+    const entry = {
+      meter: buildMeter(planned, options, offsetMs, seed),
+      faults: new FaultPlan(options.faults ?? {}, createRandom(`faults:${seed}:${planned.address}`)),
+    };
+    meters.set(planned.address, entry);
+    const list = byCollector.get(planned.collectorId) ?? [];
+    list.push(entry);
+    byCollector.set(planned.collectorId, list);
+  }
+
+  const dtus = new Map<string, SimulatedDtu>();
+  const gateway = options.gateway;
+  if (gateway) {
+    const settings = {
+      host: gateway.host,
+      port: gateway.port,
+      registration: parseTemplate(options.registration ?? DEFAULT_SETTINGS.registration),
+      heartbeat: parseTemplate(options.heartbeat ?? DEFAULT_SETTINGS.heartbeat),
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_SETTINGS.heartbeatIntervalMs,
+      reconnectDelayMs: options.reconnectDelayMs ?? 1_000,
+    };
+    for (const id of plan.dtuIds) {
+      const bus = new MeterBus(byCollector.get(id) ?? [], timing);
+      dtus.set(id, new SimulatedDtu(id, bus, settings, clock, createRandom(`dtu:${seed}:${id}`)));
+    }
+    // Dial in waves, as a real fleet does after a gateway restart, not all at the same instant.
+    const queue = [...dtus.values()];
+    const workers = Array.from(
+      { length: Math.min(queue.length, options.connectConcurrency ?? 100) },
+      async () => {
+        for (let dtu = queue.shift(); dtu; dtu = queue.shift()) await dtu.connect();
+      },
+    );
+    await Promise.all(workers);
+  }
+
+  const mqttMeters: SimulatedMqttMeter[] = [];
+  const mqttPlanned = plan.meters.filter((meter) => meter.transport === "mqtt");
+  if (mqttPlanned.length > 0) {
+    if (!options.mqttUrl) throw new Error("mqttMeters > 0 needs mqttUrl");
+    const topics = mqttTopics(options.mqttTopicPrefix ?? DEFAULT_SETTINGS.mqttTopicPrefix);
+    for (const planned of mqttPlanned) {
+      const bus = new MeterBus([meters.get(planned.address)!], timing);
+      const meter = new SimulatedMqttMeter(
+        planned.address,
+        bus,
+        options.mqttUrl,
+        topics,
+        clock,
+        options.reconnectDelayMs ?? 1_000,
+        options.mqttConnect,
+      );
+      await meter.connect();
+      mqttMeters.push(meter);
+    }
+  }
+
+  return {
+    plan,
+    directory: () => fleetDirectory(plan),
+    meter: (address) => meters.get(address)?.meter,
+    meters: () => [...meters.values()].map((entry) => entry.meter),
+    dtu: (id) => dtus.get(id),
+    injectFault: (address, fault, times = 1) => {
+      const entry = meters.get(address);
+      if (!entry) throw new Error(`no simulated meter ${address}`);
+      entry.faults.inject(fault, times);
+    },
+    stats: () => fleetStats([...meters.values()], [...dtus.values()], mqttMeters),
+    close: async () => {
+      for (const dtu of dtus.values()) dtu.stop();
+      await Promise.all(mqttMeters.map((meter) => meter.stop()));
+    },
+  };
+}

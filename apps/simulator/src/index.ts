@@ -1,0 +1,26 @@
+/**
+ * @meterline/simulator — a simulated fleet of DL/T 645 electricity and CJ/T 188 water meters behind
+ * simulated DTUs (TCP) or on MQTT, with real state, load profiles and fault injection.
+ */
+export { calendar, ManualClock, type SimClock, scaledClock } from "./clock.ts";
+export { SimulatedDtu } from "./dtu.ts";
+export { type ElectricConfig, ElectricMeter, type Operation, REGISTER_MODULUS } from "./electric-meter.ts";
+export { answerElectric } from "./electric-protocol.ts";
+export { checkRates, FAULTS, type Fault, FaultPlan, type FaultRates, isFault } from "./faults.ts";
+export { type FleetHandle, type FleetOptions, startFleet } from "./fleet.ts";
+export type { FleetStats } from "./fleet-stats.ts";
+export { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
+export { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
+export { type FleetPlan, fleetDirectory, type PlannedMeter, type PlanOptions, planFleet } from "./plan.ts";
+export { accumulate, newAccumulator, type Profile, rateAt, STEP, weekday } from "./profile.ts";
+export { createRandom, hashUnit, type Random } from "./random.ts";
+export {
+  BAND_NAMES,
+  type Band,
+  bandAt,
+  checkSlots,
+  DEFAULT_SLOTS,
+  nextSlotStart,
+  type TariffSlot,
+} from "./tariff.ts";
+export { answerWater, type WaterConfig, WaterMeter } from "./water-meter.ts";

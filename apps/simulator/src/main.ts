@@ -1,0 +1,125 @@
+import { writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { type Fault, type FaultRates, isFault } from "./faults.ts";
+import { startFleet } from "./fleet.ts";
+import { fleetDirectory, planFleet } from "./plan.ts";
+
+const USAGE = `npm run simulate -- --meters N --gateway host:port [options]
+
+Starts N simulated meters behind M simulated DTUs that dial the gateway over TCP.
+  --meters N              meters (default 100)
+  --dtus M                DTUs, each one RS-485 bus (default meters/10)
+  --water-ratio R         share of CJ/T 188 water meters (default 0.3)
+  --prepaid-ratio R       share of electricity meters with local prepaid registers (default 0.5)
+  --gateway HOST:PORT     the gateway's DTU port (default 127.0.0.1:9645)
+  --mqtt URL              broker for 4G meters; with --mqtt-meters K (default 10) the last K meters use it
+  --reply-delay-ms D      meter reply delay on the bus (default 50)
+  --late-reply-ms D       delay of a late reply (default 10000)
+  --fault NAME=RATE       fault rate per request, repeatable; NAME one of ignore, noReply, lateReply,
+                          duplicateReply, badChecksum, errorReply, disconnect
+  --clock-drift-ratio R   share of meters with a drifting clock (default 0)
+  --rollover-ratio R      share of meters about to roll their registers over (default 0)
+  --seed S                makes the fleet and its faults repeatable (default "meterline")
+  --time-scale X          simulated time runs X times faster (default 1)
+  --heartbeat-interval-ms I   DTU heartbeat interval (default 60000)
+  --registration T / --heartbeat T   packet templates (default "REG:{id}\\n" / "HB\\n")
+  --write-directory FILE  write the gateway's meter directory (JSON) for --directory of the gateway
+  --poll-interval-ms P    poll interval written into the directory (default 60000)
+  --stats-every S         print fleet stats every S seconds (default 10; 0 = never)`;
+
+function ratio(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!(value >= 0 && value <= 1)) throw new Error(`--${name} must be within 0..1`);
+  return value;
+}
+
+function whole(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      meters: { type: "string" },
+      dtus: { type: "string" },
+      "water-ratio": { type: "string" },
+      "prepaid-ratio": { type: "string" },
+      gateway: { type: "string", default: "127.0.0.1:9645" },
+      mqtt: { type: "string" },
+      "mqtt-meters": { type: "string" },
+      "reply-delay-ms": { type: "string" },
+      "late-reply-ms": { type: "string" },
+      fault: { type: "string", multiple: true, default: [] },
+      "clock-drift-ratio": { type: "string" },
+      "rollover-ratio": { type: "string" },
+      seed: { type: "string", default: "meterline" },
+      "time-scale": { type: "string", default: "1" },
+      "heartbeat-interval-ms": { type: "string" },
+      registration: { type: "string" },
+      heartbeat: { type: "string" },
+      "write-directory": { type: "string" },
+      "poll-interval-ms": { type: "string" },
+      "stats-every": { type: "string", default: "10" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) return console.log(USAGE);
+  const meters = whole(values.meters, 100, "meters");
+  const faults: FaultRates = {};
+  for (const item of values.fault) {
+    const [name = "", rate = ""] = item.split("=");
+    if (!isFault(name)) throw new Error(`unknown fault "${name}"`);
+    faults[name as Fault] = ratio(rate, 0, "fault");
+  }
+  const [host = "127.0.0.1", port = "9645"] = values.gateway.split(":");
+  const options = {
+    meters,
+    dtus: whole(values.dtus, Math.max(1, Math.ceil(meters / 10)), "dtus"),
+    waterRatio: ratio(values["water-ratio"], 0.3, "water-ratio"),
+    prepaidRatio: ratio(values["prepaid-ratio"], 0.5, "prepaid-ratio"),
+    mqttMeters: values.mqtt ? Math.min(meters, whole(values["mqtt-meters"], 10, "mqtt-meters")) : 0,
+    clockDriftRatio: ratio(values["clock-drift-ratio"], 0, "clock-drift-ratio"),
+    rolloverRatio: ratio(values["rollover-ratio"], 0, "rollover-ratio"),
+    pollIntervalMs: whole(values["poll-interval-ms"], 60_000, "poll-interval-ms"),
+    seed: values.seed,
+  };
+  if (values["write-directory"]) {
+    const directory = fleetDirectory(planFleet(options));
+    await writeFile(values["write-directory"], `${JSON.stringify(directory, null, 2)}\n`);
+    console.error(`wrote ${directory.length} meters to ${values["write-directory"]}`);
+  }
+  const fleet = await startFleet({
+    ...options,
+    gateway: { host, port: whole(port, 9645, "gateway port") },
+    mqttUrl: values.mqtt,
+    replyDelayMs: whole(values["reply-delay-ms"], 50, "reply-delay-ms"),
+    lateReplyMs: whole(values["late-reply-ms"], 10_000, "late-reply-ms"),
+    faults,
+    timeScale: Number(values["time-scale"]),
+    heartbeatIntervalMs: values["heartbeat-interval-ms"]
+      ? whole(values["heartbeat-interval-ms"], 60_000, "heartbeat-interval-ms")
+      : undefined,
+    registration: values.registration,
+    heartbeat: values.heartbeat,
+  });
+  const every = Number(values["stats-every"]) * 1000;
+  const print = () => console.error(JSON.stringify({ time: new Date().toISOString(), ...fleet.stats() }));
+  print();
+  const timer = every > 0 ? setInterval(print, every) : undefined;
+  const shutdown = async () => {
+    clearInterval(timer);
+    await fleet.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
+}
+
+main().catch((error: unknown) => {
+  console.error(`simulate: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,137 @@
+import { cjt188, dlt645, isProtocolError, type SplitFrame } from "@meterline/protocols";
+import { ElectricMeter } from "./electric-meter.ts";
+import { answerElectric } from "./electric-protocol.ts";
+import type { Fault, FaultPlan } from "./faults.ts";
+import { answerWater, type WaterMeter } from "./water-meter.ts";
+
+export type SimMeter = ElectricMeter | WaterMeter;
+
+export interface BusMeter {
+  meter: SimMeter;
+  faults: FaultPlan;
+}
+
+export interface Transmission {
+  bytes: Uint8Array;
+  delayMs: number;
+  /** The master waits for this one: the bus is busy until it is sent (late and duplicate copies are not). */
+  holdsBus: boolean;
+}
+
+export interface BusResult {
+  replies: Transmission[];
+  /** The DTU must drop its connection now (fault "disconnect"). */
+  disconnect: boolean;
+}
+
+export interface BusTiming {
+  replyDelayMs: number;
+  lateReplyMs: number;
+}
+
+/**
+ * One RS-485 bus: every meter hears each request, the addressed one acts and answers (AA wildcards
+ * and the DL/T 645 broadcast included), with the faults its plan draws for that request.
+ */
+export class MeterBus {
+  constructor(
+    private readonly meters: readonly BusMeter[],
+    private readonly timing: BusTiming,
+  ) {}
+
+  handle(frame: SplitFrame, now: number): BusResult {
+    const result: BusResult = { replies: [], disconnect: false };
+    try {
+      if (frame.protocol === "dlt645") this.dlt645(frame.bytes, now, result);
+      else this.cjt188(frame.bytes, now, result);
+    } catch (error) {
+      // A garbled request is what a real meter ignores.
+      if (!isProtocolError(error)) throw error;
+    }
+    return result;
+  }
+
+  private dlt645(bytes: Uint8Array, now: number, result: BusResult): void {
+    const frame = dlt645.parseFrame(bytes);
+    if (frame.control & 0x80) return;
+    const broadcast = frame.address === dlt645.BROADCAST_ADDRESS;
+    for (const entry of this.meters) {
+      const meter = entry.meter;
+      if (!(meter instanceof ElectricMeter)) continue;
+      if (!broadcast && !dlt645.addressMatches(frame.address, meter.address)) continue;
+      const decoded = dlt645.decodeRequest(frame, { version: meter.config.version });
+      if (broadcast) {
+        answerElectric(meter, decoded, now);
+        continue;
+      }
+      this.respond(
+        entry,
+        result,
+        () => answerElectric(meter, decoded, now),
+        () =>
+          dlt645.buildErrorReply(meter.address, decoded.control.function, ["other"], {
+            version: meter.config.version,
+          }),
+      );
+    }
+  }
+
+  private cjt188(bytes: Uint8Array, now: number, result: BusResult): void {
+    const frame = cjt188.parseFrame(bytes);
+    if (frame.control & 0x80) return;
+    const broadcast = /^A+$/.test(frame.address);
+    for (const entry of this.meters) {
+      const meter = entry.meter;
+      if (meter.kind !== "water" || (!broadcast && frame.address !== meter.address)) continue;
+      const decoded = cjt188.decodeRequest(frame, { statusMap: meter.config.statusMap });
+      const ser = frame.data[2] ?? 0;
+      this.respond(
+        entry,
+        result,
+        () => answerWater(meter, decoded, now),
+        () =>
+          cjt188.buildErrorReply(
+            meter.address,
+            decoded.control.function,
+            { valve: meter.valveAt(now) },
+            {
+              ser,
+              meterType: meter.config.meterType,
+              statusMap: meter.config.statusMap,
+            },
+          ),
+      );
+    }
+  }
+
+  private respond(
+    entry: BusMeter,
+    result: BusResult,
+    act: () => Uint8Array | null,
+    error: () => Uint8Array,
+  ): void {
+    const fault: Fault | null = entry.faults.next();
+    if (fault === "ignore") return;
+    if (fault === "errorReply") {
+      result.replies.push({ bytes: error(), delayMs: this.timing.replyDelayMs, holdsBus: true });
+      return;
+    }
+    const reply = act();
+    if (!reply || fault === "noReply") return;
+    if (fault === "disconnect") {
+      result.disconnect = true;
+      return;
+    }
+    const { replyDelayMs, lateReplyMs } = this.timing;
+    if (fault === "lateReply") result.replies.push({ bytes: reply, delayMs: lateReplyMs, holdsBus: false });
+    else if (fault === "badChecksum") {
+      const corrupted = reply.slice();
+      corrupted[corrupted.length - 2] = corrupted[corrupted.length - 2]! ^ 0x5a;
+      result.replies.push({ bytes: corrupted, delayMs: replyDelayMs, holdsBus: true });
+    } else {
+      result.replies.push({ bytes: reply, delayMs: replyDelayMs, holdsBus: true });
+      if (fault === "duplicateReply")
+        result.replies.push({ bytes: reply, delayMs: replyDelayMs + 1, holdsBus: false });
+    }
+  }
+}

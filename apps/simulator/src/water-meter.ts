@@ -1,0 +1,138 @@
+import { cjt188 } from "@meterline/protocols";
+import { calendar } from "./clock.ts";
+import type { Operation } from "./electric-meter.ts";
+import { type Accumulator, accumulate, newAccumulator, type Profile, SINGLE_BAND } from "./profile.ts";
+
+const REGISTER_MODULUS = 100_000_000;
+const MAX_CATCH_UP_MS = 62 * 86_400_000;
+
+export interface WaterConfig {
+  address: string;
+  meterType: number;
+  /** This model's DI byte order (§2.4). */
+  diOrder: cjt188.DiOrder;
+  statusMap?: cjt188.StatusBitMap;
+  profile: Profile;
+  localOffsetMs: number;
+  initialSteps?: number;
+  /** A motor valve takes this long to move; its status shows the old state until then. */
+  valveTravelMs: number;
+  batteryLow?: boolean;
+}
+
+/** A simulated CJ/T 188 water meter: volume register (0.01 m³ steps), motor valve, settlement-day total. */
+export class WaterMeter {
+  readonly kind = "water";
+  readonly volume: Accumulator;
+  valve: "open" | "closed" = "open";
+  private moving: { target: "open" | "closed"; until: number } | null = null;
+  settlementSteps: number;
+  private settlementMonth: number | null = null;
+  readonly operations: Operation[] = [];
+  readonly counters = { requests: 0, valveOps: 0, refused: 0 };
+  private lastAt: number | null = null;
+
+  constructor(readonly config: WaterConfig) {
+    this.volume = newAccumulator(1, [config.initialSteps ?? 0]);
+    this.settlementSteps = config.initialSteps ?? 0;
+  }
+
+  get address(): string {
+    return this.config.address;
+  }
+
+  localNow(now: number): number {
+    return now + this.config.localOffsetMs;
+  }
+
+  shownVolume(): number {
+    return this.volume.steps[0]! % REGISTER_MODULUS;
+  }
+
+  /** Valve state as the status word reports it at `now`. */
+  valveAt(now: number): "open" | "closed" {
+    if (this.moving && now >= this.moving.until) {
+      this.valve = this.moving.target;
+      this.moving = null;
+    }
+    return this.valve;
+  }
+
+  /** Start moving the valve (a command while moving retargets it). */
+  command(target: "open" | "closed", now: number): void {
+    this.valveAt(now);
+    this.counters.valveOps++;
+    if (this.config.valveTravelMs <= 0) this.valve = target;
+    else this.moving = { target, until: now + this.config.valveTravelMs };
+  }
+
+  advance(now: number): void {
+    let from = this.lastAt ?? now;
+    this.lastAt = now;
+    if (now - from > MAX_CATCH_UP_MS) from = now - MAX_CATCH_UP_MS;
+    // Water flows while the valve is open (a closing valve still passes water until it is shut).
+    const shutAt = this.moving?.target === "closed" ? this.moving.until : null;
+    if (this.valve === "open" || this.moving?.target === "open") {
+      const start = this.moving?.target === "open" ? Math.max(from, this.moving.until) : from;
+      const end = shutAt === null ? now : Math.min(now, shutAt);
+      if (end > start)
+        accumulate(this.volume, this.config.profile, SINGLE_BAND, start, end, this.config.localOffsetMs);
+    }
+    this.valveAt(now);
+    // Settlement day: the 1st of each month at 00:00 local; the total keeps the value at that moment.
+    const month = calendar(this.localNow(now)).month;
+    if (this.settlementMonth !== null && month !== this.settlementMonth)
+      this.settlementSteps = this.volume.steps[0]!;
+    this.settlementMonth = month;
+  }
+
+  log(detail: string, now: number): void {
+    this.operations.push({ kind: "valve", detail, operator: null, at: now });
+    if (this.operations.length > 1000) this.operations.shift();
+  }
+}
+
+/** The meter's answer to one CJ/T 188 request addressed to it. */
+export function answerWater(
+  meter: WaterMeter,
+  decoded: cjt188.Cjt188Decoded,
+  now: number,
+): Uint8Array | null {
+  meter.advance(now);
+  meter.counters.requests++;
+  const { address, config } = meter;
+  const message = decoded.message;
+  const ser = "ser" in message && message.ser !== null ? message.ser : 0;
+  const options = { ser, meterType: config.meterType, diOrder: config.diOrder, statusMap: config.statusMap };
+  const status = () => ({ valve: meter.valveAt(now), batteryLow: config.batteryLow ?? false });
+  switch (message.kind) {
+    case "read-data-request":
+      if (message.di !== "901F") break;
+      return cjt188.buildReadDataReply(
+        address,
+        {
+          currentTotal: formatSteps(meter.shownVolume()),
+          settlementDayTotal: formatSteps(meter.settlementSteps % REGISTER_MODULUS),
+          time: calendar(meter.localNow(now)),
+          status: status(),
+        },
+        options,
+      );
+    case "read-address-request":
+      return cjt188.buildReadAddressReply(address, options);
+    case "valve-control-request": {
+      if (message.command !== "open" && message.command !== "close") break;
+      const target = message.command === "open" ? "open" : "closed";
+      meter.command(target, now);
+      meter.log(message.command, now);
+      // The reply reports the valve as it is now: a motor valve is still on its way.
+      return cjt188.buildValveControlReply(address, status(), options);
+    }
+  }
+  meter.counters.refused++;
+  return cjt188.buildErrorReply(address, decoded.control.function, status(), options);
+}
+
+function formatSteps(steps: number): string {
+  return `${Math.floor(steps / 100)}.${String(steps % 100).padStart(2, "0")}`;
+}
