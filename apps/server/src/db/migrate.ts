@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { type ResourceDef, resources } from "@meterline/contracts";
 import { syncResourceTables } from "../crud/schema-sync.ts";
 import type { Db, Queryable } from "./client.ts";
+import { seedStandardButtons } from "./standard-buttons.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
 const SEED_DIR = fileURLToPath(new URL("./migrations/seed/", import.meta.url));
@@ -44,7 +45,8 @@ export async function migrate(
     const schema = await applyDir(tx, MIGRATIONS_DIR, "", done);
     await syncResourceTables(tx, plain);
     const seeds = await applyDir(tx, SEED_DIR, "seed/", done);
-    return [...schema, ...seeds];
+    const buttons = await seedStandardButtons(tx, plain, done);
+    return [...schema, ...seeds, ...buttons];
   });
 }
 
