@@ -16,6 +16,7 @@ import { regionRoutes } from "./modules/region/region.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
+import { userImportRoutes } from "./modules/user/user-import.routes.ts";
 import apiLog from "./plugins/api-log.ts";
 import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
@@ -95,6 +96,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(tenantRoutes, { db, timeZone: config.timeZone });
   await app.register(userRoutes, { db });
   await app.register(userAdminRoutes, { db, timeZone: config.timeZone });
+  await app.register(userImportRoutes, { db, timeZone: config.timeZone });
   await app.register(resourceRoutes, { db, timeZone: config.timeZone });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });

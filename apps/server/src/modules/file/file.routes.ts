@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import { ok } from "../../contract/envelope.ts";
 import { badRequest, notFound } from "../../contract/errors.ts";
 import { optionalString, readParams } from "../../contract/params.ts";
 import type { Db } from "../../db/client.ts";
-import { nextId } from "../../db/ids.ts";
+import { FILE_LINK_BASE, storeFile } from "./file.store.ts";
 
 /** Upload limit of the endpoint; avatars are held to their own, smaller limit below. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -58,31 +57,21 @@ export async function fileRoutes(app: FastifyInstance, opts: { db: Db }) {
         if (content.length > AVATAR_MAX_BYTES) throw badRequest("file: 头像大小不能超过 500kb");
       }
       if (!looksLike(extension, content)) throw badRequest(`file: 文件内容不是 .${extension} 格式`);
-      const day = new Date().toISOString().slice(0, 10).replaceAll("-", "");
-      const name = `upload/${day}/${randomUUID().replaceAll("-", "")}.${extension}`;
       const user = request.user!;
-      await opts.db.query(
-        `insert into res_file (id, tenant_id, name, original_name, extension, content_type, size, content, create_user)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          nextId(),
-          user.tenantId,
-          name,
-          originalName,
-          extension,
-          contentType,
-          content.length,
-          content,
-          user.userId,
-        ],
-      );
-      const link = `/api/blade-resource/oss/file/${name}`;
-      return ok({ link, domain: "/api/blade-resource/oss/file", name, originalName });
+      const stored = await storeFile(opts.db, {
+        tenantId: user.tenantId,
+        userId: user.userId,
+        originalName,
+        extension,
+        contentType,
+        content,
+      });
+      return ok(stored);
     },
   );
 
   app.get(
-    "/api/blade-resource/oss/file/*",
+    `${FILE_LINK_BASE}/*`,
     // Stored names are unguessable; images in pages and the login background need no token.
     { config: { public: true }, schema: { tags, summary: "A stored file" } },
     async (request, reply) => {

@@ -67,13 +67,15 @@ export class UserService {
     if (rows.length > 0) throw badRequest(`当前用户 [${account}] 已存在!`);
   }
 
-  async create(caller: CurrentUser, body: Record<string, unknown>): Promise<string> {
+  /** `passwordHash` stands in for the body's password when many users get the same initial one. */
+  async create(caller: CurrentUser, body: Record<string, unknown>, passwordHash?: string): Promise<string> {
     const values = readInput(def, body, "create", this.timeZone);
     const asked = typeof body.tenantId === "string" && body.tenantId ? body.tenantId : undefined;
     const tenantId = isAdministrator(caller) && asked ? asked : caller.tenantId;
     const password = values.get(column("password"));
-    if (typeof password !== "string" || password === "") throw badRequest("password: 不能为空");
-    values.set(column("password"), await hashPassword(asMd5(password)));
+    if (!passwordHash && (typeof password !== "string" || password === ""))
+      throw badRequest("password: 不能为空");
+    values.set(column("password"), passwordHash ?? (await hashPassword(asMd5(String(password)))));
     const [tenant] = await this.db.query<{ account_number: number }>(
       "select account_number from sys_tenant where tenant_id = $1 and is_deleted = 0",
       [tenantId],
