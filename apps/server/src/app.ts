@@ -18,6 +18,7 @@ import { userRoutes } from "./modules/user/user.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
 import { userImportRoutes } from "./modules/user/user-import.routes.ts";
 import apiLog from "./plugins/api-log.ts";
+import apiScope from "./plugins/api-scope.ts";
 import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
 import errorHandler from "./plugins/error-handler.ts";
@@ -56,6 +57,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(errorHandler, { db });
   await app.register(authentication, { auth });
   await app.register(apiLog, { db });
+  await app.register(apiScope, { db });
   await app.register(swagger, {
     openapi: {
       info: {

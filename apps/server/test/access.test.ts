@@ -192,4 +192,43 @@ describe("roles, grants and data scopes", () => {
     const page = (await server.call("GET", "/api/blade-system/post/list", token)).json().data;
     assert.equal(page.total, 0);
   });
+
+  test("an API scope narrows a resource's routes to the granted paths", async () => {
+    const rule = (
+      await server.call("POST", "/api/blade-system/api-scope/submit", admin, {
+        menuId: await menuId("notice"),
+        resourceCode: "notice",
+        scopeName: "只可列表",
+        scopePath: "/api/blade-desk/notice/list",
+        scopeType: 2,
+      })
+    ).json().data.id;
+    const grantRole = async (alias: string, apiScopeIds: string[]) => {
+      const role = (
+        await server.call("POST", "/api/blade-system/role/submit", admin, {
+          roleName: alias,
+          roleAlias: alias,
+        })
+      ).json().data.id;
+      await server.call("POST", "/api/blade-system/role/grant", admin, {
+        roleIds: [role],
+        menuIds: [await menuId("notice"), await menuId("notice_view"), await menuId("notice_add")],
+        apiScopeIds,
+      });
+      await addUser(server.db, { tenantId: "000000", account: alias, password: "pw-api", roleIds: [role] });
+      return (await server.login(alias, "pw-api")).access_token;
+    };
+    const lister = await grantRole("lister", [rule]);
+    const plain = await grantRole("plainNotice", []);
+    assert.equal((await server.call("GET", "/api/blade-desk/notice/list", lister)).statusCode, 200);
+    const add = await server.call("POST", "/api/blade-desk/notice/submit", lister, {
+      title: "t",
+      category: 1,
+      releaseTime: "2026-11-22 10:00:00",
+    });
+    assert.equal(add.statusCode, 403);
+    assert.equal((await server.call("GET", "/api/blade-desk/notice/list", plain)).statusCode, 403);
+    // The administrator is never narrowed.
+    assert.equal((await server.call("GET", "/api/blade-desk/notice/detail?id=1", admin)).statusCode, 404);
+  });
 });

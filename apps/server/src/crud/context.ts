@@ -21,6 +21,11 @@ export const NOT_FOUND_MESSAGE = "数据不存在或无权访问";
 /** What every route of one resource shares: its store, codes, paths and the row pipeline. */
 export function resourceContext(app: FastifyInstance, def: ResourceDef, options: EngineOptions) {
   const { db, timeZone, hooks = {} } = options;
+  const base = resourceBase(def);
+  // Tag this resource's routes so central plugins (API scopes) know which resource they serve.
+  app.addHook("onRoute", (route) => {
+    if (route.url.startsWith(`${base}/`)) route.config = { ...(route.config as object), resource: def.name };
+  });
   const codes = permissionCodes(def);
   const hookContext = (request: FastifyRequest): HookContext => ({ db, def, user: request.user! });
   const custom = Object.keys(hooks.customFilters ?? {});
@@ -40,7 +45,7 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     store: new ResourceStore(db, def),
     /** Seeing the screen: its menu code or any of its buttons. */
     readCodes: [def.name, codes.view, codes.add, codes.edit, codes.remove],
-    base: resourceBase(def),
+    base,
     tags: [def.name],
     hookContext,
     /** Rows on their way out: contract JSON, dictionary names, then the resource's own additions. */
