@@ -55,6 +55,16 @@ describe("tenants", () => {
       list.records.map((r: { tenantId: string }) => r.tenantId),
       [created.tenantId],
     );
+    // Its role lists never show the platform's administrator role.
+    await server.db.query(
+      "insert into sys_role (id, tenant_id, role_name, role_alias) values (987654321, $1, '冒充', 'administrator')",
+      [created.tenantId],
+    );
+    const roles = (await server.call("GET", "/api/blade-system/role/tree", session.access_token)).json().data;
+    assert.deepEqual(
+      roles.map((r: { title: string }) => r.title),
+      ["管理员"],
+    );
     // ...and cannot create tenants.
     const forbidden = await server.call("POST", "/api/blade-system/tenant/submit", session.access_token, {
       tenantName: "x",

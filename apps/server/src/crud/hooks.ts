@@ -19,6 +19,8 @@ export interface ResourceHooks {
   /** Adjusts or checks the values before they are written; `id` is set on update. */
   beforeWrite?(ctx: HookContext, values: Map<Column, unknown>, id?: string): Promise<void>;
   beforeRemove?(ctx: HookContext, ids: string[]): Promise<void>;
+  /** Rows some callers must never see at all, beyond tenant and data scope (alias `t`). */
+  hiddenRows?(user: CurrentUser, sql: SqlParams): string[];
   /**
    * List parameters the definition cannot express (a dept and everything below it): each takes the
    * parameter's text and returns a predicate on alias `t`, in place of the generic filter.

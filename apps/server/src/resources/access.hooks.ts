@@ -6,6 +6,10 @@ import { isAdministrator } from "../modules/auth/current-user.ts";
 
 /** Only the platform administrator creates or changes a role aliased `administrator` (contract §8.1). */
 export const roleHooks: ResourceHooks = {
+  /** Only the platform administrator sees the role that makes one (contract §8.1). */
+  hiddenRows(user, sql) {
+    return isAdministrator(user) ? [] : [`t.role_alias <> ${sql.bind(ROLE_ADMINISTRATOR)}`];
+  },
   async beforeWrite({ db, def, user }, values, id) {
     if (isAdministrator(user)) return;
     const alias = values.get(columnByName(def, "roleAlias")!);
