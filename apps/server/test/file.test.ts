@@ -1,17 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { renderCaptcha } from "../src/modules/auth/captcha-image.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
-
-/** A multipart body with one `file` part. */
-function multipartBody(filename: string, content: Buffer) {
-  const boundary = "----meterline-test";
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return {
-    payload: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-  };
-}
+import { multipartFile, startTestServer, type TestServer } from "./helpers.ts";
 
 describe("file upload (put-file)", () => {
   let server: TestServer;
@@ -23,7 +13,7 @@ describe("file upload (put-file)", () => {
   after(() => server.close());
 
   const upload = (filename: string, content: Buffer, query = "") => {
-    const body = multipartBody(filename, content);
+    const body = multipartFile(filename, content);
     return server.inject({
       method: "POST",
       url: `/api/blade-resource/oss/endpoint/put-file${query}`,

@@ -100,3 +100,15 @@ export async function startTestServer(options: { captchaEnabled?: boolean } = {}
     },
   };
 }
+
+/** A multipart body carrying one file in the `file` field, as the console's uploads send it. */
+export function multipartFile(filename: string, content: Buffer) {
+  const boundary = "----meterline-test";
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+    "Content-Type: application/octet-stream\r\n\r\n";
+  return {
+    payload: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}

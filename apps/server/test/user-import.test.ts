@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import ExcelJS from "exceljs";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { multipartFile, startTestServer, type TestServer } from "./helpers.ts";
 
 async function sheet(rows: (string | number)[][]): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
@@ -9,15 +9,6 @@ async function sheet(rows: (string | number)[][]): Promise<Buffer> {
   ws.addRow(["登录账号", "用户昵称", "用户姓名", "手机号码", "电子邮箱", "角色别名", "部门名称", "性别"]);
   for (const row of rows) ws.addRow(row);
   return Buffer.from(await book.xlsx.writeBuffer());
-}
-
-function multipart(content: Buffer) {
-  const boundary = "----meterline-import";
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="users.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return {
-    payload: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-  };
 }
 
 describe("user import from Excel", () => {
@@ -30,7 +21,7 @@ describe("user import from Excel", () => {
   after(() => server.close());
 
   const upload = async (content: Buffer, covered = false) => {
-    const body = multipart(content);
+    const body = multipartFile("users.xlsx", content);
     return server.inject({
       method: "POST",
       url: `/api/blade-user/import-user?isCovered=${covered ? 1 : 0}`,
