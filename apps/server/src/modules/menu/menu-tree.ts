@@ -47,16 +47,8 @@ export function toRoute(row: MenuRow): MenuRoute {
   };
 }
 
+/** A button node carries the route's fields less the ones only screens have (contract §7.3). */
 export function toButton(row: MenuRow): ButtonNode {
-  return {
-    id: row.id,
-    parentId: row.parent_id,
-    code: row.code,
-    name: row.name,
-    alias: row.alias,
-    path: row.path ?? "",
-    source: row.source ?? "",
-    action: row.action,
-    sort: row.sort,
-  };
+  const { category: _category, isOpen: _isOpen, remark: _remark, ...button } = toRoute(row);
+  return button;
 }
