@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createApiClient } from "./client.ts";
+import { exportUrl } from "./crud.ts";
 import { ApiError } from "./errors.ts";
 import { encodeQuery } from "./query.ts";
 
@@ -171,4 +172,34 @@ test("submit posts JSON; uploadLogs posts the logs to oauth/logout", async () =>
 
 test("encodeQuery skips null and undefined but keeps empty strings", () => {
   assert.equal(encodeQuery({ a: 1, b: null, c: undefined, d: "", e: ["x", 2] }), "a=1&d=&e=x%2C2");
+});
+
+test("exportUrl carries the current filters and the token as Blade-Auth", () => {
+  assert.equal(
+    exportUrl("/api/blade-user", { account: "ad min", realName: "" }, "tok"),
+    "/api/blade-user/export?account=ad%20min&Blade-Auth=tok",
+  );
+});
+
+test("uploads are sent as multipart FormData without a JSON content type", async () => {
+  const stored = { link: "/api/x", name: "n", originalName: "me.png" };
+  const { api, seen, header } = setup([json(200, { code: 200, success: true, data: stored, msg: "ok" })]);
+  assert.deepEqual(await api.putFile(new Blob(["x"]), "me.png", "avatar"), stored);
+  assert.equal(seen[0]?.url, "http://x/api/blade-resource/oss/endpoint/put-file?purpose=avatar");
+  assert.ok(seen[0]?.init.body instanceof FormData);
+  assert.equal(header(0, "Content-Type"), undefined);
+});
+
+test("resources under their service address the engine by base path", async () => {
+  const page = { records: [], total: 0, size: 10, current: 1, pages: 0 };
+  const ok = (data: unknown) => json(200, { code: 200, success: true, data, msg: "ok" });
+  const { api, seen } = setup([ok(page), ok({})]);
+  await api.listRows("/api/blade-user", "page", { current: 1, size: 10, account: "" });
+  assert.equal(seen[0]?.url, "http://x/api/blade-user/page?current=1&size=10");
+  await api.grantRoles({ roleIds: ["1"], menuIds: ["2"], dataScopeIds: [], apiScopeIds: [] });
+  assert.equal(seen[1]?.url, "http://x/api/blade-system/role/grant");
+  assert.equal(
+    seen[1]?.init.body,
+    JSON.stringify({ roleIds: ["1"], menuIds: ["2"], dataScopeIds: [], apiScopeIds: [] }),
+  );
 });

@@ -1,6 +1,9 @@
+import { accessApi } from "./access.ts";
 import { authApi } from "./auth.ts";
+import { crudApi } from "./crud.ts";
 import { createHttp, type HttpOptions } from "./http.ts";
 import { menuApi } from "./menu.ts";
+import { profileApi } from "./profile.ts";
 import { resourceApi } from "./resource.ts";
 import { systemApi } from "./system.ts";
 
@@ -20,6 +23,9 @@ export function createApiClient(options: ApiClientOptions) {
     ...menuApi(http),
     ...systemApi(http),
     ...resourceApi(http),
+    ...crudApi(http),
+    ...accessApi(http),
+    ...profileApi(http),
     /** Escape hatch for calls that are not enveloped. */
     request: http.request,
   };

@@ -23,7 +23,7 @@ export interface HttpOptions {
 export interface RequestOptions {
   method?: "GET" | "POST";
   query?: QueryParams;
-  /** Sent as JSON when present. */
+  /** Sent as JSON when present; FormData (uploads) is sent as multipart. */
   body?: unknown;
   headers?: Record<string, string>;
   /** Send `Blade-Auth` with the current token (default true). */
@@ -67,6 +67,11 @@ function statusOf(body: Body, httpStatus: number): number {
   return httpStatus;
 }
 
+function bodyOf(body: unknown): BodyInit | undefined {
+  if (body === undefined) return undefined;
+  return body instanceof FormData ? body : JSON.stringify(body);
+}
+
 export function createHttp(options: HttpOptions): Http {
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options.timeoutMs ?? website.requestTimeoutMs;
@@ -88,7 +93,9 @@ export function createHttp(options: HttpOptions): Http {
     const headers: Record<string, string> = { Authorization: authorization, ...call.headers };
     const token = call.auth === false ? "" : (options.getToken?.() ?? "");
     if (token) headers[website.tokenHeader] = `bearer ${token}`;
-    if (call.body !== undefined) headers["Content-Type"] = "application/json";
+    // FormData sets its own multipart boundary, so no Content-Type is given for it.
+    if (call.body !== undefined && !(call.body instanceof FormData))
+      headers["Content-Type"] = "application/json";
     return headers;
   }
 
@@ -106,7 +113,7 @@ export function createHttp(options: HttpOptions): Http {
       const response = await fetchImpl(`${options.baseUrl}${withQuery(path, call.query)}`, {
         method: call.method ?? "GET",
         headers: headersFor(call),
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        body: bodyOf(call.body),
         credentials: "include",
         signal: controller.signal,
       });

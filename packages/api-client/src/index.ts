@@ -1,5 +1,7 @@
+export type { GrantKeys, GrantTrees, RoleGrant } from "./access.ts";
 export type { GuestRegistration, LoginParams, PlainAck } from "./auth.ts";
 export { type ApiClient, type ApiClientOptions, createApiClient } from "./client.ts";
+export { crudApi, type DictionaryItem, exportUrl, type Row } from "./crud.ts";
 export {
   ApiError,
   type ApiErrorKind,
@@ -9,6 +11,7 @@ export {
   UNKNOWN_ERROR,
 } from "./errors.ts";
 export type { RequestOptions } from "./http.ts";
+export type { OwnProfile, StoredFile } from "./profile.ts";
 export { compactFilters, encodeQuery, type QueryParams, type QueryValue, withQuery } from "./query.ts";
 export { type PageParams, resourcePath } from "./resource.ts";
 export type { HealthInfo } from "./system.ts";

@@ -12,6 +12,11 @@ export const pages = {
   dashboard: page(() => import("../pages/wel/DashboardPage.tsx"), "pages/wel/DashboardPage.tsx"),
   test: page(() => import("../pages/test/TestPage.tsx"), "pages/test/TestPage.tsx"),
   info: page(() => import("../pages/info/InfoPage.tsx"), "pages/info/InfoPage.tsx"),
+  dictHorizontal: page(
+    () => import("../pages/dict/DictHorizontalPage.tsx"),
+    "pages/dict/DictHorizontalPage.tsx",
+  ),
+  dictVertical: page(() => import("../pages/dict/DictVerticalPage.tsx"), "pages/dict/DictVerticalPage.tsx"),
   iframe: page(() => import("../pages/iframe/IframePage.tsx"), "pages/iframe/IframePage.tsx"),
 } satisfies Record<string, PageEntry>;
 
@@ -31,4 +36,10 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/wel/dashboard": { entry: pages.dashboard, titleKey: "route.dashboard", keepAlive: false },
   "/test/index": { entry: pages.test, titleKey: "route.test", keepAlive: false },
   "/info/index": { entry: pages.info, titleKey: "route.info", keepAlive: false },
+  "/dict-horizontal/index": {
+    entry: pages.dictHorizontal,
+    titleKey: "route.dictHorizontal",
+    keepAlive: false,
+  },
+  "/dict-vertical/index": { entry: pages.dictVertical, titleKey: "route.dictVertical", keepAlive: false },
 };

@@ -4,14 +4,15 @@ import { pageRegistry } from "../app/pages.ts";
 import { LazyPage } from "../components/LazyPage.tsx";
 import { PageLoading } from "../components/PageLoading.tsx";
 import { PageUnavailable } from "../components/PageUnavailable.tsx";
+import { isResourceName, resourcePageEntry } from "../crud/resource-pages.tsx";
 import { useI18n } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
 import { findLeaf } from "./menu-model.ts";
 import { useNavigationLoader } from "./useNavigationLoader.ts";
 
 /**
- * Every layout path without a fixed route: a registered page, a menu entry whose page is not built
- * yet (visible notice), or /404. Reads its path from the route match, not the location, so a
+ * Every layout path without a fixed route: a registered page, the page of the resource a menu's
+ * code names, a menu entry whose page is not built yet (visible notice), or /404. Reads its path from the route match, not the location, so a
  * kept-alive copy keeps showing its own page.
  */
 export function DynamicPage() {
@@ -36,6 +37,9 @@ export function DynamicPage() {
   }
   if (menus === null) return <PageLoading />;
   const leaf = findLeaf(menuAll, path) ?? findLeaf(menus, path);
+  if (leaf && isResourceName(leaf.code)) {
+    return <LazyPage key={path} entry={resourcePageEntry(leaf.code)} />;
+  }
   if (leaf) return <PageUnavailable name={tr(leaf.i18n, leaf.name)} path={path} />;
   return <Navigate to="/404" replace />;
 }

@@ -1,36 +1,19 @@
-import { Alert, Card, Descriptions, Space } from "antd";
-import { UserAvatar } from "../../components/UserAvatar.tsx";
+import { Card, Tabs } from "antd";
 import { useT } from "../../i18n/index.tsx";
-import { useConsole } from "../../store/useConsole.ts";
+import { PasswordForm } from "./PasswordForm.tsx";
+import { ProfileForm } from "./ProfileForm.tsx";
 
-/** /info/index: the signed-in user's profile, read-only until the profile module arrives. */
+/** /info/index: one's own profile (avatar, names, phone, e-mail) and password. */
 export default function InfoPage() {
   const t = useT();
-  const userInfo = useConsole((state) => state.userInfo);
-  const profile = useConsole((state) => state.profile);
   return (
     <Card title={t("info.title")} data-testid="info-page">
-      <Space orientation="vertical" size="large" style={{ width: "100%" }}>
-        <UserAvatar size={72} />
-        <Descriptions
-          bordered
-          column={{ xs: 1, md: 2 }}
-          items={[
-            { key: "account", label: t("info.account"), children: userInfo?.account },
-            { key: "name", label: t("info.name"), children: profile?.nickName || userInfo?.nick_name },
-            {
-              key: "realName",
-              label: t("info.realName"),
-              children: profile?.realName || userInfo?.real_name,
-            },
-            { key: "phone", label: t("info.phone"), children: profile?.phone },
-            { key: "email", label: t("info.email"), children: profile?.email },
-            { key: "tenant", label: t("info.tenant"), children: profile?.tenantName || userInfo?.tenant_id },
-            { key: "roles", label: t("info.roles"), children: profile?.roleName || userInfo?.role_name },
-          ]}
-        />
-        <Alert type="info" showIcon title={t("info.editLater")} />
-      </Space>
+      <Tabs
+        items={[
+          { key: "profile", label: t("info.profileTab"), children: <ProfileForm /> },
+          { key: "password", label: t("info.passwordTab"), children: <PasswordForm /> },
+        ]}
+      />
     </Card>
   );
 }

@@ -1,0 +1,211 @@
+import { exportUrl, type QueryParams, type Row } from "@meterline/api-client";
+import { permissionCodes, type ResourceDef, resourceBase, website } from "@meterline/contracts";
+import { App, Button, Card, Empty, Result, Space, Table } from "antd";
+import { type ReactNode, useMemo, useState } from "react";
+import { api, reportNetworkError } from "../app/api.ts";
+import { useI18n } from "../i18n/index.tsx";
+import { store } from "../store/store.ts";
+import { useConsole } from "../store/useConsole.ts";
+import { dataColumns, indexColumn } from "./columns.tsx";
+import { newFormValues, rawDefaults, toFormValues, toSubmitBody } from "./fields.ts";
+import { type DialogMode, ResourceDialog } from "./ResourceDialog.tsx";
+import { RowActions } from "./RowActions.tsx";
+import { SearchForm } from "./SearchForm.tsx";
+import { useResourceRows } from "./useResourceRows.ts";
+
+export interface ResourcePageProps {
+  def: ResourceDef;
+  /** Extra toolbar buttons of a bespoke page; `reload` refreshes the table. */
+  toolbar?: (reload: () => Promise<void>) => ReactNode;
+  /** Extra row buttons of a bespoke page, after view / edit / delete. */
+  rowActions?: (row: Row, reload: () => Promise<void>) => ReactNode;
+  /** Called with the submit answer of a create (e.g. a tenant's one-time admin password). */
+  onCreated?: (answer: Record<string, unknown>) => void;
+  dialogWidth?: number;
+  /** A list verb other than the resource's own, answering a page or a plain list (`parent-list`). */
+  listVerb?: string;
+  /** Filters every list and export call carries besides the search (e.g. the selected parent). */
+  baseFilters?: QueryParams;
+  /** Show a tree resource as a flat table (no add-child row action). */
+  flat?: boolean;
+  /** Fields shown but never editable in this page's dialog (a dictionary item's code). */
+  lockedFields?: readonly string[];
+  /** Values of a new row beyond the definition's defaults, as the engine sends rows. */
+  newRow?: () => Record<string, unknown>;
+  /** A click on a row (master-detail pages); `activeRowId` marks the chosen one. */
+  onRowClick?: (row: Row) => void;
+  activeRowId?: string;
+}
+
+/**
+ * The generic screen of a plain resource (spec §2 "Generic CRUD screens"): search, toolbar, a paged
+ * table (a tree table for tree resources) and the add / edit / view dialog, every button behind its
+ * permission code. Bespoke pages pass extra actions instead of copying it.
+ */
+export function ResourcePage(props: ResourcePageProps) {
+  const { def, toolbar, rowActions, onCreated, dialogWidth, listVerb, baseFilters, lockedFields } = props;
+  const { t, language } = useI18n();
+  const { message, modal } = App.useApp();
+  const permission = useConsole((state) => state.permission);
+  const [filters, setFilters] = useState<QueryParams>({});
+  const [selected, setSelected] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<{ mode: DialogMode; initial: Record<string, unknown> } | null>(null);
+  const query = useMemo(() => ({ ...baseFilters, ...filters }), [baseFilters, filters]);
+  const { rows, total, current, size, loading, error, paged, load } = useResourceRows(def, query, listVerb);
+  const tree = Boolean(def.tree) && !props.flat;
+  const addNew = () =>
+    setDialog({ mode: "add", initial: toFormValues(def, { ...rawDefaults(def), ...props.newRow?.() }) });
+  const codes = permissionCodes(def);
+  const writable = !def.readOnly;
+  const can = (code: string) => Boolean(permission[code]);
+  const base = resourceBase(def);
+  const reload = () => load();
+
+  const openRow = async (mode: DialogMode, row: Row) => {
+    try {
+      const detail = await api.detailRow(base, String(row.id));
+      setDialog({ mode, initial: toFormValues(def, detail) });
+    } catch (failure) {
+      reportNetworkError(failure);
+    }
+  };
+
+  const submit = async (values: Record<string, unknown>) => {
+    const creating = !values.id;
+    const answer = await api.submitRow(base, toSubmitBody(def, values)).catch((failure: unknown) => {
+      reportNetworkError(failure);
+      throw failure;
+    });
+    setDialog(null);
+    await load();
+    message.success(t(creating ? "crud.added" : "crud.updated"));
+    if (creating) onCreated?.(answer);
+  };
+
+  const remove = (ids: string[]) => {
+    if (ids.length === 0) {
+      message.warning(t("crud.selectOne"));
+      return;
+    }
+    modal.confirm({
+      title: t("common.tip"),
+      content: t("crud.removeConfirm"),
+      okButtonProps: { "data-testid": "crud-remove-ok" },
+      onOk: async () => {
+        try {
+          await api.removeRows(base, ids);
+        } catch (failure) {
+          // Shown by the API bridge (or here for transport failures); the rows stay as they were.
+          reportNetworkError(failure);
+          return;
+        }
+        setSelected([]);
+        await load();
+        message.success(t("crud.removed"));
+      },
+    });
+  };
+
+  const download = () => {
+    // An anchor keeps the download on this page (no blank window); the sheet comes as an attachment.
+    const link = document.createElement("a");
+    link.href = exportUrl(base, query, store.getState().token?.content ?? "");
+    link.click();
+  };
+
+  const actions = (row: Row) => (
+    <RowActions
+      row={row}
+      allowed={{
+        view: can(codes.view),
+        edit: writable && can(codes.edit),
+        remove: writable && can(codes.remove),
+        addChild: tree && writable && can(codes.add),
+      }}
+      onView={() => void openRow("view", row)}
+      onEdit={() => void openRow("edit", row)}
+      onRemove={() => remove([String(row.id)])}
+      onAddChild={() => setDialog({ mode: "add", initial: newFormValues(def, String(row.id)) })}
+      extra={rowActions?.(row, reload)}
+    />
+  );
+
+  const columns = useMemo(
+    () => [indexColumn(paged ? current : 1, size, t("crud.index")), ...dataColumns(def, language)],
+    [def, paged, current, size, language, t],
+  );
+
+  return (
+    <Card data-testid="resource-page" data-resource={def.name}>
+      <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
+        <SearchForm def={def} onSearch={setFilters} />
+        <Space wrap>
+          {writable && can(codes.add) && (
+            <Button type="primary" onClick={addNew} data-testid="crud-add">
+              {t("crud.add")}
+            </Button>
+          )}
+          {writable && can(codes.remove) && (
+            <Button danger onClick={() => remove(selected)} data-testid="crud-remove">
+              {t("crud.removeBulk")}
+            </Button>
+          )}
+          {can(codes.exportRows) && (
+            <Button onClick={download} data-testid="crud-export">
+              {t("crud.export")}
+            </Button>
+          )}
+          {toolbar?.(reload)}
+        </Space>
+        {error ? (
+          <Result
+            status="warning"
+            title={t("crud.loadFailed")}
+            subTitle={error}
+            extra={<Button onClick={reload}>{t("common.retry")}</Button>}
+            data-testid="crud-error"
+          />
+        ) : (
+          <Table<Row>
+            rowKey="id"
+            size="middle"
+            loading={loading}
+            dataSource={rows}
+            columns={[
+              ...columns,
+              { key: "actions", title: t("crud.actions"), render: (_, row) => actions(row) },
+            ]}
+            onRow={(row) => ({ onClick: () => props.onRowClick?.(row) })}
+            rowClassName={(row) => (String(row.id) === props.activeRowId ? "ant-table-row-selected" : "")}
+            rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
+            locale={{ emptyText: <Empty description={t("crud.empty")} /> }}
+            pagination={
+              !paged
+                ? false
+                : {
+                    current,
+                    pageSize: size,
+                    total,
+                    pageSizeOptions: website.pageSizes.map(String),
+                    showSizeChanger: true,
+                    showTotal: (count) => t("crud.total", { total: count }),
+                    onChange: (page, pageSize) => void load(pageSize === size ? page : 1, pageSize),
+                  }
+            }
+          />
+        )}
+      </Space>
+      {dialog && (
+        <ResourceDialog
+          def={def}
+          mode={dialog.mode}
+          initial={dialog.initial}
+          onSubmit={submit}
+          onClose={() => setDialog(null)}
+          width={dialogWidth}
+          lockedFields={lockedFields}
+        />
+      )}
+    </Card>
+  );
+}

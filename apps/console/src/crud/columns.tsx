@@ -1,0 +1,40 @@
+import type { Row } from "@meterline/api-client";
+import type { FieldDef, ResourceDef } from "@meterline/contracts";
+import type { TableColumnsType } from "antd";
+import type { Language } from "../store/state.ts";
+import { listFields } from "./fields.ts";
+import { fieldLabel } from "./labels.ts";
+
+/** What a cell shows: dictionary values by name, refs by the name the engine joins in, else the value. */
+function cellText(row: Row, name: string, field: FieldDef, language: Language): string {
+  if (field.dict || field.dictBiz) {
+    const named = language === "en" ? (row[`${name}NameEn`] ?? row[`${name}Name`]) : row[`${name}Name`];
+    return String(named ?? row[name] ?? "");
+  }
+  if (field.ref) return String(row[name.replace(/Id$/, "Name")] ?? row[name] ?? "");
+  const value = row[name];
+  return value === null || value === undefined ? "" : String(value);
+}
+
+/** The data columns of a resource table; a tree's parent column is left out (the tree shows it). */
+export function dataColumns(def: ResourceDef, language: Language): TableColumnsType<Row> {
+  return listFields(def)
+    .filter(([name]) => name !== def.tree?.parent)
+    .map(([name, field]) => ({
+      key: name,
+      dataIndex: name,
+      title: fieldLabel(def, name, language),
+      width: field.width,
+      ellipsis: true,
+      render: (_: unknown, row: Row) => cellText(row, name, field, language),
+    }));
+}
+
+/** The running number of a row across pages (a tree numbers its roots only). */
+export const indexColumn = (current: number, size: number, label: string): TableColumnsType<Row>[number] => ({
+  key: "index",
+  title: label,
+  width: 60,
+  align: "center",
+  render: (_: unknown, __: Row, index: number) => (current - 1) * size + index + 1,
+});

@@ -1,0 +1,23 @@
+import {
+  commonFieldsEn,
+  commonFieldsZh,
+  type ResourceDef,
+  resourcesEn,
+  resourcesZh,
+} from "@meterline/contracts";
+import type { Language } from "../store/state.ts";
+
+type Catalog = Record<string, { title: string; fields: Record<string, string> }>;
+
+const catalogs: Record<Language, Catalog> = { zh: resourcesZh, en: resourcesEn };
+const common: Record<Language, Record<string, string>> = { zh: commonFieldsZh, en: commonFieldsEn };
+
+/** The resource's title in the language, from the contracts catalogue (never a hard-coded word). */
+export function resourceTitle(def: Pick<ResourceDef, "name">, language: Language): string {
+  return catalogs[language][def.name]?.title ?? def.name;
+}
+
+/** A field's label: the resource's own words first, then the common audit columns. */
+export function fieldLabel(def: Pick<ResourceDef, "name">, field: string, language: Language): string {
+  return catalogs[language][def.name]?.fields[field] ?? common[language][field] ?? field;
+}

@@ -1,0 +1,42 @@
+import type { FieldDef } from "@meterline/contracts";
+import type { FormRule as Rule } from "antd";
+import type { MessageKey, Translate } from "../i18n/index.tsx";
+import { isChoice } from "./fields.ts";
+
+const patternKeys: Record<string, MessageKey> = {
+  email: "crud.pattern.email",
+  phone: "crud.pattern.phone",
+  alias: "crud.pattern.alias",
+};
+
+/**
+ * The same checks the engine applies (contract §4), so most mistakes are caught before the call;
+ * messages are "请输入<label>" / "请选择<label>" as spec §5 words them.
+ */
+export function rulesOf(field: FieldDef, label: string, t: Translate, creating = false): Rule[] {
+  const rules: Rule[] = [];
+  // A new row's secret (a user's password) has no stored value to fall back on, so it is required.
+  if (field.required || (creating && field.secret)) {
+    const picked = isChoice(field) || field.type === "datetime" || field.type === "date";
+    rules.push({ required: true, message: t(picked ? "crud.requiredSelect" : "crud.required", { label }) });
+  }
+  if (field.maxLength !== undefined && !isChoice(field) && field.type !== "int") {
+    rules.push({ max: field.maxLength, message: t("crud.maxLength", { label, max: field.maxLength }) });
+  }
+  if (field.pattern) {
+    const known = patternKeys[field.pattern.message];
+    rules.push({
+      pattern: new RegExp(field.pattern.regex),
+      message: known ? t(known) : t("crud.pattern.other", { label }),
+    });
+  }
+  if (
+    (field.type === "int" || field.type === "decimal") &&
+    (field.min !== undefined || field.max !== undefined)
+  ) {
+    const min = field.min ?? Number.MIN_SAFE_INTEGER;
+    const max = field.max ?? Number.MAX_SAFE_INTEGER;
+    rules.push({ type: "number", min, max, message: t("crud.range", { label, min, max }) });
+  }
+  return rules;
+}

@@ -1,0 +1,6 @@
+import { DictLayout } from "./DictLayout.tsx";
+
+/** /dict-horizontal/index: dictionaries on the left, the chosen one's items on the right. */
+export default function DictHorizontalPage() {
+  return <DictLayout orientation="horizontal" />;
+}

@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { after, afterEach, before, beforeEach, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { dialog, field, openResource, pickTreeNode, rowsWith, settled, toast } from "./crud-helpers.ts";
+import {
+  launchBrowser,
+  openSession,
+  type RunningServer,
+  type Session,
+  signIn,
+  startServer,
+} from "./harness.ts";
+
+let server: RunningServer;
+let browser: Browser;
+let session: Session;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+beforeEach(async () => {
+  session = await openSession(browser, server.baseUrl);
+});
+afterEach(async () => {
+  await session.context.close();
+});
+
+/**
+ * The checkbox of the post screen (offset 0) or of one of its buttons in the open grant dialog's
+ * menu tree: buttons follow their screen in sort order (1 add, 2 edit, …), whatever their ids.
+ */
+async function postCheckbox(page: Page, offset: 0 | 1 | 2) {
+  const nodes = page.getByTestId("grant-tree-menu").locator(".ant-tree-treenode:not([aria-hidden])");
+  await nodes.first().waitFor();
+  const titles = (await nodes.allInnerTexts()).map((text) => text.trim());
+  const screen = titles.indexOf("岗位管理");
+  assert.ok(screen >= 0, "the post screen can be granted");
+  return nodes.nth(screen + offset).locator(".ant-tree-checkbox");
+}
+const classOf = async (page: Page, offset: 0 | 1 | 2) =>
+  (await (await postCheckbox(page, offset)).getAttribute("class")) ?? "";
+
+test("a granted role shows its user only the granted menus and buttons", async () => {
+  const { page } = session;
+  await signIn(page);
+  const roles = await openResource(page, "/system/role", "role");
+  await roles.getByTestId("crud-add").click();
+  await field(page, "roleName").fill("值班员");
+  await field(page, "roleAlias").fill("duty");
+  await dialog(page).getByTestId("crud-dialog-ok").click();
+  await toast(page, "新增成功");
+
+  await rowsWith(roles, "值班员").getByTestId("row-grant").click();
+  await (await postCheckbox(page, 0)).click();
+  await (await postCheckbox(page, 1)).click();
+  // The post screen is now half checked: some of its buttons, not all.
+  assert.match(await classOf(page, 0), /indeterminate/);
+  await page.getByTestId("grant-ok").click();
+  await toast(page, "权限设置成功");
+
+  // Reopening shows what was saved.
+  await rowsWith(roles, "值班员").getByTestId("row-grant").click();
+  assert.match(await classOf(page, 0), /indeterminate/);
+  assert.doesNotMatch(await classOf(page, 1), /checkbox-checked/);
+  assert.match(await classOf(page, 2), /checkbox-checked/);
+  await page.keyboard.press("Escape");
+
+  const users = await openResource(page, "/system/user", "user");
+  await users.getByTestId("crud-add").click();
+  await field(page, "account").fill("duty1");
+  await field(page, "password").fill("Duty#2026");
+  await field(page, "name").fill("值班一");
+  await field(page, "realName").fill("张值班");
+  await pickTreeNode(page, "roleId", "值班员");
+  await pickTreeNode(page, "deptId", "Meterline");
+  await dialog(page).getByTestId("crud-dialog-ok").click();
+  await toast(page, "新增成功");
+  await rowsWith(users, "duty1").waitFor();
+
+  await page.getByTestId("user-dropdown").click();
+  await page.getByTestId("logout").click();
+  await page.locator(".ml-logout-confirm").click();
+  await page.getByTestId("login-form").waitFor();
+
+  await signIn(page, { username: "duty1", password: "Duty#2026" });
+  await page.locator(".ant-menu-submenu-title", { hasText: "系统管理" }).click();
+  await page.locator('[data-testid="menu-item"][data-code="post"]').waitFor();
+  const codes = await page
+    .locator('[data-testid="menu-group"], [data-testid="menu-item"]')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-code")));
+  assert.deepEqual(codes, ["system", "post"]);
+
+  const posts = await openResource(page, "/system/post", "post");
+  await settled(posts);
+  assert.equal(await posts.getByTestId("crud-add").count(), 0, "post_add was not granted");
+  assert.equal(await posts.getByTestId("crud-remove").count(), 1);
+  assert.equal(await posts.getByTestId("crud-export").count(), 1);
+});
