@@ -157,6 +157,7 @@ describe("dictionaries", () => {
       .data;
     assert.equal(parents.total, 1);
     assert.equal(parents.records[0].id, root);
+    assert.equal(parents.records[0].isSealedName, "否");
     const children = (
       await server.call("GET", `/api/blade-system/dict/child-list?parentId=${root}`, admin)
     ).json().data;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import ExcelJS from "exceljs";
 import { md5Hex } from "../src/modules/auth/password.ts";
 import { BASIC, startTestServer, type TestServer } from "./helpers.ts";
 
@@ -39,6 +40,15 @@ describe("users", () => {
     const page = (await server.call("GET", "/api/blade-user/page?account=alice", admin)).body;
     const info = (await server.call("GET", "/api/blade-user/info", session.access_token)).body;
     for (const body of [JSON.stringify(detail), page, info]) assert.ok(!/password|scrypt/i.test(body), body);
+    // The export shows the names people read, not the ids behind them.
+    const exported = await server.call("GET", "/api/blade-user/export?account=alice", admin);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const values = (book.worksheets[0]!.getRow(2).values as unknown[]).map(String);
+    assert.ok(
+      values.includes("用户") && values.includes("Meterline") && values.includes("女"),
+      values.join("|"),
+    );
   });
 
   test("duplicate accounts, missing passwords, bad phones and foreign roles are refused by name", async () => {

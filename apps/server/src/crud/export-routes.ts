@@ -34,10 +34,11 @@ export function registerExportRoute(r: ResourceContext) {
         width: Math.min(60, Math.max(12, (c.field.maxLength ?? 20) / 2)),
       }));
       for (const row of rows.slice(0, EXPORT_LIMIT)) {
+        // People read names: dictionary labels and the names a resource joins in (roleId → roleName).
         const named = Object.fromEntries(
           columns.map((c) => [
             c.name,
-            c.field.dict || c.field.dictBiz ? (row[`${c.name}Name`] ?? row[c.name]) : row[c.name],
+            row[`${c.name}Name`] ?? row[`${c.name.replace(/Id$/, "")}Name`] ?? row[c.name],
           ]),
         );
         sheet.addRow(named);

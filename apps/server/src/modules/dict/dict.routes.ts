@@ -2,6 +2,7 @@ import { type ResourceDef, resources } from "@meterline/contracts";
 import type { FastifyInstance } from "fastify";
 import { ok, page } from "../../contract/envelope.ts";
 import { optionalId, paging, readParams, requiredString } from "../../contract/params.ts";
+import { addDictionaryNames } from "../../crud/dictionary-names.ts";
 import { listFilters } from "../../crud/filters.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import { visibleRows } from "../../crud/scope.ts";
@@ -22,8 +23,12 @@ export async function dictRoutes(app: FastifyInstance, opts: { db: Db; timeZone:
     const store = new ResourceStore(opts.db, def);
     const base = `/api/${def.service}/${def.path}`;
     const tags = [def.name];
-    const serialize = (rows: Record<string, unknown>[]) =>
-      rows.map((r) => serializeRow(def, r, opts.timeZone));
+    /** Rows as the contract sends them, with the names of their dictionary-backed fields. */
+    const serialize = async (user: CurrentUser, rows: Record<string, unknown>[]) => {
+      const out = rows.map((r) => serializeRow(def, r, opts.timeZone));
+      await addDictionaryNames(opts.db, def, out, user);
+      return out;
+    };
     const itemsOf = async (user: CurrentUser, code: string) => {
       const sql = new SqlParams();
       const conditions = [
@@ -32,7 +37,7 @@ export async function dictRoutes(app: FastifyInstance, opts: { db: Db; timeZone:
         "t.parent_id > 0",
         "t.is_sealed = 0",
       ];
-      return serialize(await store.list({ sql, conditions }));
+      return serialize(user, await store.list({ sql, conditions }));
     };
 
     app.get(
@@ -63,7 +68,7 @@ export async function dictRoutes(app: FastifyInstance, opts: { db: Db; timeZone:
         ];
         const total = await store.count({ sql, conditions });
         const rows = await store.list({ sql, conditions, limit: size, offset });
-        return ok(page(serialize(rows), total, current, size));
+        return ok(page(await serialize(request.user!, rows), total, current, size));
       },
     );
 
@@ -86,7 +91,9 @@ export async function dictRoutes(app: FastifyInstance, opts: { db: Db; timeZone:
           `t.code = ${items.bind(root.code)}`,
           "t.parent_id <> 0",
         ];
-        return ok(forestOf(def, serialize(await store.list({ sql: items, conditions }))));
+        return ok(
+          forestOf(def, await serialize(request.user!, await store.list({ sql: items, conditions }))),
+        );
       },
     );
   }
