@@ -1,35 +1,11 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, test } from "node:test";
+import { test } from "node:test";
 import ExcelJS from "exceljs";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { openResource, settled } from "./crud-helpers.ts";
-import {
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-} from "./harness.ts";
+import { signIn, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite();
 
 /** Clicks export and reads the downloaded workbook's first sheet as rows of cell texts. */
 async function exportSheet(page: Page, screen: Locator): Promise<string[][]> {
@@ -58,7 +34,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<ArrayBuffer> {
 }
 
 test("the user table is exported as .xlsx with the labelled header and the rows of the search", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   const screen = await openResource(page, "/system/user", "user");
   const tableRows = await screen.locator(".ant-table-row").count();

@@ -1,38 +1,12 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import { dialog, field, fieldErrors, openResource, pick, rowsWith, settled, toast } from "./crud-helpers.ts";
-import {
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-  textOf,
-} from "./harness.ts";
+import { signIn, textOf, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite();
 
 test("the param screen: columns, required messages, search, view and an edit seen in the table", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   const screen = await openResource(page, "/system/param", "param");
   const headers = await screen.locator(".ant-table-thead th").allInnerTexts();
@@ -75,7 +49,7 @@ test("the param screen: columns, required messages, search, view and an edit see
 });
 
 test("a post is created, searched, edited and deleted from the menu's screen", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   await page.locator(".ant-menu-submenu-title", { hasText: "系统管理" }).click();
   await page.locator('[data-testid="menu-item"][data-code="post"]').click();

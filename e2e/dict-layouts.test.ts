@@ -1,34 +1,10 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
 import { dialog, field, fieldErrors, rowsWith, settled, toast } from "./crud-helpers.ts";
-import {
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-} from "./harness.ts";
+import { signIn, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite();
 
 const ok = (page: Page) => dialog(page).getByTestId("crud-dialog-ok").click();
 
@@ -99,9 +75,9 @@ async function createDictionary(page: Page, path: string, code: string) {
 }
 
 test("a dictionary and its item are created in the side-by-side layout", async () => {
-  await createDictionary(session.page, "/dict-horizontal/index", "e2e_meter_h");
+  await createDictionary(suite.session.page, "/dict-horizontal/index", "e2e_meter_h");
 });
 
 test("a dictionary and its item are created in the stacked layout", async () => {
-  await createDictionary(session.page, "/dict-vertical/index", "e2e_meter_v");
+  await createDictionary(suite.session.page, "/dict-vertical/index", "e2e_meter_v");
 });

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { after, afterEach, before, beforeEach } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
@@ -172,4 +173,34 @@ export async function storedToken(page: Page): Promise<string | null> {
 /** The element's text ("" when it has none). */
 export async function textOf(locator: Locator): Promise<string> {
   return (await locator.textContent()) ?? "";
+}
+
+export interface BrowserSuite {
+  server: RunningServer;
+  browser: Browser;
+  session: Session;
+}
+
+/**
+ * One server and one browser per test file, a fresh browser context per test (signed in as the
+ * platform administrator when asked). Read the fields inside tests: hooks fill them in.
+ */
+export function useBrowserSuite(options: { signedIn?: boolean } = {}): BrowserSuite {
+  const suite = {} as BrowserSuite;
+  before(async () => {
+    suite.server = await startServer();
+    suite.browser = await launchBrowser();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.stop();
+  });
+  beforeEach(async () => {
+    suite.session = await openSession(suite.browser, suite.server.baseUrl);
+    if (options.signedIn) await signIn(suite.session.page);
+  });
+  afterEach(async () => {
+    await suite.session.context.close();
+  });
+  return suite;
 }

@@ -1,35 +1,9 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import {
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-  textOf,
-} from "./harness.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { textOf, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-  await signIn(session.page);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite({ signedIn: true });
 
 const pathname = (page: Page) => new URL(page.url()).pathname;
 const style = (page: Page, selector: string, property: "backgroundColor" | "color") =>
@@ -39,7 +13,7 @@ const style = (page: Page, selector: string, property: "backgroundColor" | "colo
     .evaluate((element, name) => getComputedStyle(element)[name], property);
 
 test("lock: the password is required, a wrong one is refused, the right one returns to the page", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await page.locator('[data-testid="menu-item"][data-code="dashboard"]').click();
   await page.getByTestId("dashboard-page").waitFor();
 
@@ -77,7 +51,7 @@ test("lock: the password is required, a wrong one is refused, the right one retu
 });
 
 test("language: English everywhere, remembered across reloads, and back to Chinese", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   const groups = () => page.getByTestId("sidebar").getByTestId("menu-group").allInnerTexts();
   await page.getByTestId("language-switch").click();
   await page.getByTestId("language-en").click();
@@ -100,7 +74,7 @@ test("language: English everywhere, remembered across reloads, and back to Chine
 });
 
 test("theme and colour: each theme restyles the shell; the colour drives the primary colour", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   // Colour: the picked primary colour restyles the selected menu entry.
   const selected = ".ml-sider .ant-menu-item-selected";
   assert.equal(await style(page, selected, "backgroundColor"), "rgb(64, 158, 255)");

@@ -1,41 +1,13 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser } from "playwright-core";
-import {
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  repoRoot,
-  type Session,
-  signIn,
-  startServer,
-  storedToken,
-  textOf,
-} from "./harness.ts";
+import { test } from "node:test";
+import { repoRoot, signIn, startServer, storedToken, textOf, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite();
 
 test("an anonymous visit lands on the Chinese login page; a wrong password is refused", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await page.goto("/wel/dashboard");
   await page.getByTestId("login-form").waitFor();
   assert.equal(new URL(page.url()).pathname, "/login");
@@ -52,7 +24,7 @@ test("an anonymous visit lands on the Chinese login page; a wrong password is re
 });
 
 test("admin signs in and sees the layout in Chinese with the seeded menus", async () => {
-  const { page, errors } = session;
+  const { page, errors } = suite.session;
   await signIn(page);
   assert.equal(new URL(page.url()).pathname, "/wel/index");
   assert.equal(await page.title(), "首页");
@@ -97,7 +69,7 @@ test("admin signs in and sees the layout in Chinese with the seeded menus", asyn
 });
 
 test("an unknown path shows the 404 page with a way back home", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   await page.goto("/no/such/page");
   await page.getByTestId("error-404").waitFor();
@@ -108,7 +80,7 @@ test("an unknown path shows the 404 page with a way back home", async () => {
 });
 
 test("logging out asks for confirmation, then returns to /login without stored tokens", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   await page.getByTestId("user-dropdown").click();
   await page.getByTestId("logout").click();
@@ -125,7 +97,7 @@ test("logging out asks for confirmation, then returns to /login without stored t
 test("in captcha mode the login asks for the code, refreshes it on click and after a failure", async () => {
   const captchaServer = await startServer({ CAPTCHA_ENABLED: "true" });
   try {
-    const { page } = session;
+    const { page } = suite.session;
     await page.goto(`${captchaServer.baseUrl}/login`);
     const image = page.locator('[data-testid="login-captcha-image"] img');
     await image.waitFor();

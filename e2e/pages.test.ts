@@ -1,40 +1,15 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import {
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-  textOf,
-} from "./harness.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { signIn, textOf, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite();
 
 const pathname = (page: Page) => new URL(page.url()).pathname;
 const toast = (page: Page, text: string) => page.locator(".ant-message-notice", { hasText: text }).waitFor();
 
 test("a page whose chunk fails to load shows a retry, logs a 'chunk' entry, and loads on retry", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   const chunk = /\/assets\/TestPage-[^/]+\.js$/;
   await page.route(chunk, (route) => route.abort());
@@ -55,7 +30,7 @@ test("a page whose chunk fails to load shows a retry, logs a 'chunk' entry, and 
 });
 
 test("a menu entry without a page yet shows the 'not available' state, never a blank page", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   // The seed has no such menu yet: add one to the server's real answer.
   await page.route("**/api/blade-system/menu/routes*", async (route) => {
     const response = await route.fetch();
@@ -90,7 +65,7 @@ test("a menu entry without a page yet shows the 'not available' state, never a b
 });
 
 test("kept-alive pages survive tab switches; other pages are rebuilt", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   const mark = (testId: string) =>
     page.getByTestId(testId).evaluate((node) => node.setAttribute("data-mark", "1"));
@@ -111,7 +86,7 @@ test("kept-alive pages survive tab switches; other pages are rebuilt", async () 
 });
 
 test("the tenant expiry notice appears within 30 days and comes back 20 minutes after closing", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await page.clock.install();
   const soon = new Date(Date.now() + 5 * 86_400_000 + 3_600_000);
   const pad = (value: number) => String(value).padStart(2, "0");
@@ -137,7 +112,7 @@ test("the tenant expiry notice appears within 30 days and comes back 20 minutes 
 });
 
 test("an unbound third-party user gets the registration dialog with its checks in order", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   // Turn the stored user into an unbound social login (no user id), as the token endpoint would.
   await page.evaluate(() => {

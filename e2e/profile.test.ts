@@ -1,37 +1,11 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
 import { toast } from "./crud-helpers.ts";
-import {
-  apiHeaders,
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-  storedToken,
-} from "./harness.ts";
+import { apiHeaders, signIn, storedToken, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite();
 
 /** A 1×1 PNG: small, and real enough for the server's content check. */
 const PNG = Buffer.from(
@@ -50,7 +24,7 @@ async function phoneMessage(page: Page, phone: string): Promise<string> {
 }
 
 test("the profile tab checks the phone, uploads a checked avatar and saves with update-info", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   await page.goto("/info/index");
   await page.getByTestId("info-profile").waitFor();
@@ -92,7 +66,7 @@ test("the profile tab checks the phone, uploads a checked avatar and saves with 
 });
 
 test("the password tab asks for a matching confirmation and changes the password", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   await page.goto("/info/index");
   await page.getByRole("tab", { name: "修改密码" }).click();
@@ -120,7 +94,7 @@ test("the password tab asks for a matching confirmation and changes the password
     newPassword: hash("admin"),
     newPassword1: hash("admin"),
   });
-  const restored = await fetch(`${server.baseUrl}/api/blade-user/update-password?${query}`, {
+  const restored = await fetch(`${suite.server.baseUrl}/api/blade-user/update-password?${query}`, {
     method: "POST",
     headers: apiHeaders(token ?? ""),
   });

@@ -1,34 +1,10 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
 import { dialog, field, openResource, pickTreeNode, rowsWith, settled, toast } from "./crud-helpers.ts";
-import {
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-} from "./harness.ts";
+import { signIn, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite();
 
 /**
  * The checkbox of the post screen (offset 0) or of one of its buttons in the open grant dialog's
@@ -46,7 +22,7 @@ const classOf = async (page: Page, offset: 0 | 1 | 2) =>
   (await (await postCheckbox(page, offset)).getAttribute("class")) ?? "";
 
 test("a granted role shows its user only the granted menus and buttons", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   const roles = await openResource(page, "/system/role", "role");
   await roles.getByTestId("crud-add").click();

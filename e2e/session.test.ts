@@ -1,47 +1,21 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import {
-  apiHeaders,
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-  storedToken,
-  textOf,
-} from "./harness.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { apiHeaders, storedToken, textOf, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-  await signIn(session.page);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite({ signedIn: true });
 
 const pathname = (page: Page) => new URL(page.url()).pathname;
 const logBadge = (page: Page) =>
   page.locator(".ant-badge", { has: page.getByTestId("log-button") }).locator(".ant-badge-count");
 
 test("a token revoked elsewhere sends the next request's user back to /login", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   const token = await storedToken(page);
   assert.ok(token);
-  const revoke = await fetch(`${server.baseUrl}/api/blade-auth/oauth/logout`, { headers: apiHeaders(token) });
+  const revoke = await fetch(`${suite.server.baseUrl}/api/blade-auth/oauth/logout`, {
+    headers: apiHeaders(token),
+  });
   assert.deepEqual(await revoke.json(), { success: "true", msg: "success" });
 
   await page.getByTestId("top-menu-item").filter({ hasText: "系统监控" }).click();
@@ -51,7 +25,7 @@ test("a token revoked elsewhere sends the next request's user back to /login", a
 });
 
 test("an old token is refreshed in the background and the new one is stored", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   const before = await storedToken(page);
   // Age the stored token past website.tokenTime (3000 s); the token check must then refresh it.
   await page.evaluate(() => {
@@ -70,14 +44,14 @@ test("an old token is refreshed in the background and the new one is stored", as
   );
   const after = await storedToken(page);
   assert.ok(after && after !== before);
-  const check = await fetch(`${server.baseUrl}/api/blade-auth/oauth/user-info`, {
+  const check = await fetch(`${suite.server.baseUrl}/api/blade-auth/oauth/user-info`, {
     headers: apiHeaders(after),
   });
   assert.equal(((await check.json()) as { code: number }).code, 200);
 });
 
 test("uncaught errors land in the local log; clear and upload are confirmed", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await page.evaluate(() => {
     setTimeout(() => {
       throw new Error("e2e boom");
@@ -110,12 +84,12 @@ test("uncaught errors land in the local log; clear and upload are confirmed", as
 });
 
 test("the dashboard shows the server's health and the session's token countdown", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await page.getByTestId("user-dropdown").click();
   await page.getByTestId("user-menu-dashboard").click();
   const dashboard = page.getByTestId("dashboard-page");
   await dashboard.getByText("内置 PGlite").waitFor();
-  const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as {
+  const health = (await (await fetch(`${suite.server.baseUrl}/api/health`)).json()) as {
     data: { version: string };
   };
   await dashboard.getByText(health.data.version, { exact: true }).waitFor();

@@ -1,34 +1,9 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import {
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-} from "./harness.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-  await signIn(session.page);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite({ signedIn: true });
 
 const tabs = (page: Page) => page.getByTestId("tab").allInnerTexts();
 const pathname = (page: Page) => new URL(page.url()).pathname;
@@ -43,7 +18,7 @@ async function openTwoTabs(page: Page): Promise<void> {
 }
 
 test("two tabs open; close others keeps the active one and home; close all returns home", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await openTwoTabs(page);
   // The dropdown's search box filters the open tabs and switches to one.
   await page.getByTestId("tag-dropdown").click();
@@ -69,7 +44,7 @@ test("two tabs open; close others keeps the active one and home; close all retur
 });
 
 test("closing the active tab activates the previous one; a lone tab cannot be closed", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await openTwoTabs(page);
   await page.locator(".ant-tabs-tab-active .ant-tabs-tab-remove").click();
   assert.deepEqual(await tabs(page), ["首页", "控制台"]);
@@ -81,7 +56,7 @@ test("closing the active tab activates the previous one; a lone tab cannot be cl
 });
 
 test("clear cache asks first, then confirms success", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await page.getByTestId("tag-dropdown").click();
   await page.getByTestId("tag-action-clear-cache").click();
   await page.locator(".ant-modal-confirm", { hasText: "是否需要清除缓存" }).waitFor();
@@ -90,7 +65,7 @@ test("clear cache asks first, then confirms success", async () => {
 });
 
 test("menu search: Ctrl+K opens it, prefix match, Enter opens the page, Esc closes", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await page.keyboard.press("Control+k");
   const input = page.getByTestId("menu-search-input");
   await input.waitFor();
@@ -112,7 +87,7 @@ test("menu search: Ctrl+K opens it, prefix match, Enter opens the page, Esc clos
 });
 
 test("the top menu narrows the sidebar and its home item restores the full menu", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   const groups = () => page.getByTestId("sidebar").getByTestId("menu-group").allInnerTexts();
   const all = await groups();
   assert.ok(all.length >= 2 && all.includes("系统监控"), `groups: ${all}`);

@@ -1,40 +1,13 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import { dialog, field, openResource, rowsWith, toast } from "./crud-helpers.ts";
-import {
-  apiHeaders,
-  launchBrowser,
-  openSession,
-  type RunningServer,
-  type Session,
-  signIn,
-  startServer,
-  textOf,
-} from "./harness.ts";
+import { apiHeaders, signIn, textOf, useBrowserSuite } from "./harness.ts";
 
-let server: RunningServer;
-let browser: Browser;
-let session: Session;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  session = await openSession(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await session.context.close();
-});
+const suite = useBrowserSuite();
 
 test("creating a tenant shows its administrator's one-time password, which signs in", async () => {
-  const { page } = session;
+  const { page } = suite.session;
   await signIn(page);
   const screen = await openResource(page, "/system/tenant", "tenant");
   await screen.getByTestId("crud-add").click();
@@ -64,7 +37,7 @@ test("creating a tenant shows its administrator's one-time password, which signs
     scope: "all",
     type: "account",
   });
-  const answer = await fetch(`${server.baseUrl}/api/blade-auth/oauth/token?${query}`, {
+  const answer = await fetch(`${suite.server.baseUrl}/api/blade-auth/oauth/token?${query}`, {
     method: "POST",
     headers: { ...apiHeaders(), "Tenant-Id": tenantId },
   });
