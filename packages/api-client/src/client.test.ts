@@ -203,3 +203,24 @@ test("resources under their service address the engine by base path", async () =
     JSON.stringify({ roleIds: ["1"], menuIds: ["2"], dataScopeIds: [], apiScopeIds: [] }),
   );
 });
+
+test("rows are written and removed through the verbs a resource names", async () => {
+  const ok = (data: unknown) => json(200, { code: 200, success: true, data, msg: "ok" });
+  const { api, seen } = setup([ok({ id: "1" }), ok({}), ok({}), ok({}), ok({})]);
+  const base = "/api/blade-pms/area";
+  await api.submitRow(base, { areaName: "a" }, "save");
+  await api.submitRow(base, { id: "1", areaName: "b" }, "update");
+  await api.submitRow(base, { id: "1" });
+  await api.removeRows("/api/blade-pms/collector", ["1", "2"], "delete");
+  await api.removeRows(base, ["3"]);
+  assert.deepEqual(
+    seen.map((s) => `${s.init.method} ${s.url}`),
+    [
+      "POST http://x/api/blade-pms/area/save",
+      "POST http://x/api/blade-pms/area/update",
+      "POST http://x/api/blade-pms/area/submit",
+      "POST http://x/api/blade-pms/collector/delete?ids=1%2C2",
+      "POST http://x/api/blade-pms/area/remove?ids=3",
+    ],
+  );
+});

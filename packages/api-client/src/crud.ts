@@ -25,12 +25,16 @@ export function crudApi(http: Http) {
     detailRow(base: string, id: string): Promise<Row> {
       return http.envelope<Row>(`${base}/detail`, { query: { id } });
     },
-    /** Create without id, update with one; answers the id (and more for tenants). */
-    submitRow(base: string, body: object): Promise<Record<string, unknown>> {
-      return http.envelope<Record<string, unknown>>(`${base}/submit`, { method: "POST", body });
+    /**
+     * Writes a row: `submit` creates without id and updates with one; resources that split the two
+     * pass `save` or `update` (the verbs of `writePaths(def)`). Answers the id (and more for tenants).
+     */
+    submitRow(base: string, body: object, verb = "submit"): Promise<Record<string, unknown>> {
+      return http.envelope<Record<string, unknown>>(`${base}/${verb}`, { method: "POST", body });
     },
-    removeRows(base: string, ids: readonly string[]): Promise<unknown> {
-      return http.envelope<unknown>(`${base}/remove`, { method: "POST", query: { ids } });
+    /** Removes rows by id; `delete` where a resource's remove path is named so (collector). */
+    removeRows(base: string, ids: readonly string[], verb = "remove"): Promise<unknown> {
+      return http.envelope<unknown>(`${base}/${verb}`, { method: "POST", query: { ids } });
     },
     selectRows(base: string): Promise<Row[]> {
       return http.envelope<Row[]>(`${base}/select`);

@@ -1,4 +1,5 @@
 import type { CommonFieldLabels, ResourceCatalog } from "./catalog.ts";
+import { pmsResourcesEn } from "./resources.pms.en.ts";
 
 const log = {
   serviceId: "Service",
@@ -65,6 +66,7 @@ export const resourcesEn: ResourceCatalog = {
       roleId: "Roles",
       deptId: "Departments",
       postId: "Posts",
+      userExt: "Platform settings",
     },
   },
   dept: {
@@ -160,4 +162,5 @@ export const resourcesEn: ResourceCatalog = {
     title: "Business log",
     fields: { ...log, logLevel: "Level", logId: "Business ID", logData: "Content" },
   },
+  ...pmsResourcesEn,
 };

@@ -1,4 +1,5 @@
 import type { CommonFieldLabels, ResourceCatalog } from "./catalog.ts";
+import { pmsResourcesZh } from "./resources.pms.zh.ts";
 
 const log = {
   serviceId: "服务",
@@ -65,6 +66,7 @@ export const resourcesZh: ResourceCatalog = {
       roleId: "所属角色",
       deptId: "所属部门",
       postId: "所属岗位",
+      userExt: "平台扩展信息",
     },
   },
   dept: {
@@ -166,4 +168,5 @@ export const resourcesZh: ResourceCatalog = {
     title: "通用日志",
     fields: { ...log, logLevel: "日志级别", logId: "日志业务编号", logData: "日志内容" },
   },
+  ...pmsResourcesZh,
 };

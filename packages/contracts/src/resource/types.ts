@@ -34,6 +34,11 @@ export interface FieldDef {
   dictBiz?: string;
   /** Another resource this field points at; the console offers a select of its rows. */
   ref?: { resource: string; label: string; multiple?: boolean };
+  /**
+   * A link whose resource depends on another field's value: a room meter's `meterId` names an
+   * electric meter when `energyType` is 1 and a water meter when it is 2.
+   */
+  refBy?: { field: string; resources: Record<string, { resource: string; label: string }> };
   /** How the list call filters on this field, and whether the console's search form shows it. */
   search?: "like" | "equal" | "range";
   /** Shown as a table column (default true). */
@@ -50,6 +55,11 @@ export interface FieldDef {
   default?: string | number;
   /** Never sent to any client (hashes, secrets). */
   secret?: boolean;
+  /**
+   * Stored encrypted with the server's key and sent masked (last four characters); an update that
+   * sends the mask back, or nothing, keeps the stored value (payment keys).
+   */
+  encrypted?: boolean;
   /** Form width in 24ths (default 12). */
   span?: number;
   /** Table column width in pixels. */
@@ -57,7 +67,17 @@ export interface FieldDef {
 }
 
 export type ListVerb = "list" | "page";
-export type ExtraVerb = "select" | "tree" | "lazy-list" | "lazy-tree" | "lazy-menu-list" | "menu-list";
+export type ExtraVerb =
+  | "select"
+  /** An unpaged list beside a paged `page` (ownerGroup/list). */
+  | "list"
+  | "tree"
+  /** The tree of the tenant that owns the row named by `<name>Id` (role/tree-by-id?roleId=). */
+  | "tree-by-id"
+  | "lazy-list"
+  | "lazy-tree"
+  | "lazy-menu-list"
+  | "menu-list";
 
 export interface ResourceDef {
   /** Key of the resource: i18n `resource.<name>`, permission codes `<name>_add` and so on. */
@@ -76,6 +96,13 @@ export interface ResourceDef {
   readOnly?: boolean;
   /** submit and remove carry domain rules and live in a module (tenant provisioning, users). */
   moduleWrites?: boolean;
+  /**
+   * Write paths besides the usual `submit` (create without id, update with one): `save` creates
+   * only and `update` updates only, as some PMS resources are called (spec §7). Default `["submit"]`.
+   */
+  writeVerbs?: readonly ("submit" | "save" | "update")[];
+  /** The remove path's last segment: `remove`, or `delete` where the spec says so (collector). */
+  removeVerb?: "remove" | "delete";
   /** Remove sets is_deleted = 1 instead of deleting. */
   softDelete: boolean;
   /** Has the audit columns (create_user, create_dept, create_time, update_user, update_time, status). */
@@ -114,13 +141,24 @@ export function permissionCodes(def: Pick<ResourceDef, "name">) {
   } as const;
 }
 
+/** Codes that let a caller see a resource's screen and read its rows: the menu or any of its buttons. */
+export function readCodesOf(def: Pick<ResourceDef, "name">): string[] {
+  const codes = permissionCodes(def);
+  return [def.name, codes.view, codes.add, codes.edit, codes.remove];
+}
+
 /** Checks a definition once, where it is declared, so mistakes fail at start rather than at request time. */
 export function defineResource<const T extends ResourceDef>(def: T): T {
   if (!/^[a-z][a-zA-Z0-9]*$/.test(def.name)) throw new Error(`resource name ${def.name}`);
   for (const [name, field] of Object.entries(def.fields)) {
     if (!/^[a-z][a-zA-Z0-9]*$/.test(name)) throw new Error(`${def.name}.${name}: field names are camelCase`);
     if (field.dict && field.dictBiz) throw new Error(`${def.name}.${name}: dict or dictBiz, not both`);
+    if (field.refBy && !def.fields[field.refBy.field])
+      throw new Error(`${def.name}.${name}: refBy field ${field.refBy.field}`);
   }
+  const verbs = def.writeVerbs ?? ["submit"];
+  if (!verbs.includes("submit") && !(verbs.includes("save") && verbs.includes("update")))
+    throw new Error(`${def.name}: writeVerbs need submit, or save and update`);
   if (def.tree && !def.fields[def.tree.parent])
     throw new Error(`${def.name}: tree parent ${def.tree.parent}`);
   for (const s of def.sort ?? []) {
@@ -129,6 +167,16 @@ export function defineResource<const T extends ResourceDef>(def: T): T {
     }
   }
   return def;
+}
+
+/** The verbs the console calls to create, update and remove rows of a resource. */
+export function writePaths(def: Pick<ResourceDef, "writeVerbs" | "removeVerb">) {
+  const verbs = def.writeVerbs ?? ["submit"];
+  return {
+    create: verbs.includes("submit") ? "submit" : "save",
+    update: verbs.includes("submit") ? "submit" : "update",
+    remove: def.removeVerb ?? "remove",
+  } as const;
 }
 
 /** `/api/<service>/<path>`; users live directly under their service (`/api/blade-user/page`). */

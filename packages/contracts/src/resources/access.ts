@@ -32,7 +32,7 @@ export const role = defineResource({
   service: "blade-system",
   path: "role",
   listVerb: "list",
-  extraVerbs: ["tree"],
+  extraVerbs: ["tree", "tree-by-id"],
   tenantScoped: true,
   softDelete: true,
   audit: false,

@@ -2,6 +2,23 @@ import type { ResourceDef } from "../resource/types.ts";
 import { apiScope, dataScope, dept, menu, role } from "./access.ts";
 import { logApi, logError, logUsual, notice } from "./desk.ts";
 import { dict, dictBiz } from "./dict.ts";
+import {
+  alarmScheme,
+  area,
+  chargingScheme,
+  collector,
+  meter,
+  meterCurrentData,
+  meterOrigValue,
+  owner,
+  ownerGroup,
+  ownerRoom,
+  room,
+  roomMeter,
+  water,
+  wxBind,
+  wxConfig,
+} from "./pms/index.ts";
 import { client, param, post, tenant, topMenu } from "./system.ts";
 import { user } from "./user.ts";
 
@@ -24,6 +41,21 @@ export const resources = {
   logApi,
   logError,
   logUsual,
+  area,
+  room,
+  owner,
+  ownerRoom,
+  ownerGroup,
+  roomMeter,
+  meter,
+  water,
+  collector,
+  chargingScheme,
+  alarmScheme,
+  meterOrigValue,
+  wxConfig,
+  wxBind,
+  meterCurrentData,
 } as const satisfies Record<string, ResourceDef>;
 
 export type ResourceName = keyof typeof resources;

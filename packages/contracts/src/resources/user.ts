@@ -36,6 +36,8 @@ export const user = defineResource({
     roleId: { type: "idList", required: true, ref: { resource: "role", label: "roleName", multiple: true } },
     deptId: { type: "idList", required: true, ref: { resource: "dept", label: "deptName", multiple: true } },
     postId: { type: "idList", ref: { resource: "post", label: "postName", multiple: true } },
+    /** Settings of the user on its platform (userType), a JSON object set through update-platform. */
+    userExt: { type: "text", maxLength: 2000, list: false, form: false },
   },
   sort: [{ field: "id" }],
 });

@@ -1,0 +1,198 @@
+import type { pmsResourcesZh } from "./resources.pms.zh.ts";
+
+/** English labels of the PMS registry resources, key for key with the Chinese ones. */
+type Same<T> = {
+  [K in keyof T]: { title: string; fields: Record<keyof (T[K] & { fields: object })["fields"], string> };
+};
+
+const meterCommon = {
+  meterName: "Meter name",
+  runStatus: "Run status",
+  accountStatus: "Account",
+  switchStatus: "Supply",
+  onlineStatus: "Online",
+  collectorId: "Collector",
+  channel: "Channel",
+  chargingSchemeId: "Charging scheme",
+  alarmSchemeId: "Alarm scheme",
+  installTime: "Installed",
+  remark: "Remark",
+};
+
+export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
+  area: {
+    title: "Area",
+    fields: {
+      parentId: "Parent area",
+      ancestors: "Ancestors",
+      areaName: "Area name",
+      areaCode: "Area code",
+      areaType: "Area type",
+      address: "Address",
+      sort: "Sort",
+      remark: "Remark",
+    },
+  },
+  room: {
+    title: "Room",
+    fields: {
+      areaId: "Area",
+      roomName: "Room name",
+      roomCode: "Room code",
+      roomType: "Room type",
+      floorArea: "Floor area (m²)",
+      remark: "Remark",
+    },
+  },
+  owner: {
+    title: "Owner",
+    fields: {
+      ownerName: "Owner name",
+      ownerCode: "Owner no.",
+      ownerType: "Owner type",
+      phone: "Mobile",
+      idCard: "ID card no.",
+      balance: "Balance (CNY)",
+      remark: "Remark",
+    },
+  },
+  ownerRoom: {
+    title: "Owner room",
+    fields: { ownerId: "Owner", roomId: "Room", checkInTime: "Moved in", remark: "Remark" },
+  },
+  ownerGroup: { title: "Owner group", fields: { groupName: "Group name", remark: "Remark" } },
+  roomMeter: {
+    title: "Room meter",
+    fields: { roomId: "Room", energyType: "Energy type", meterId: "Meter", remark: "Remark" },
+  },
+  meter: {
+    title: "Electric meter",
+    fields: {
+      productCode: "Meter no.",
+      protocol: "Protocol",
+      meterType: "Meter type",
+      controlStatus: "Control mode",
+      ctRatio: "CT ratio",
+      ...meterCommon,
+      relayPassword: "Meter password",
+      operatorCode: "Operator code",
+    },
+  },
+  water: {
+    title: "Water meter",
+    fields: {
+      productCode: "Meter no.",
+      protocol: "Protocol",
+      diOrder: "Identifier byte order",
+      ...meterCommon,
+    },
+  },
+  collector: {
+    title: "Collector",
+    fields: {
+      collectorName: "Collector name",
+      collectorCode: "Registration id",
+      areaId: "Area",
+      collectorType: "Collector type",
+      transport: "Transport",
+      onlineStatus: "Online",
+      simNo: "SIM no.",
+      heartbeatSeconds: "Heartbeat (s)",
+      lastOnlineTime: "Last online",
+      remark: "Remark",
+    },
+  },
+  chargingScheme: {
+    title: "Charging scheme",
+    fields: {
+      schemeName: "Scheme name",
+      energyType: "Energy type",
+      priceMode: "Pricing",
+      price: "Price (CNY)",
+      ladderCycle: "Ladder cycle",
+      ladder: "Ladder tiers",
+      tipPrice: "Tip price",
+      peakPrice: "Peak price",
+      peacePrice: "Flat price",
+      lowPrice: "Valley price",
+      touPeriods: "Time-of-use periods",
+      monthlyFee: "Monthly fee (CNY)",
+      remark: "Remark",
+    },
+  },
+  alarmScheme: {
+    title: "Alarm scheme",
+    fields: {
+      schemeName: "Scheme name",
+      energyType: "Energy type",
+      firstAlarm: "First alarm amount",
+      secondAlarm: "Second alarm amount",
+      arrearsLimit: "Overdraft allowed",
+      mergeAlarmFlag: "Merge alarms",
+      tripOnArrears: "Cut supply on arrears",
+      protectTimes: "Protected hours",
+      protectDates: "Protected dates",
+      notifyChannels: "Notify by",
+      remark: "Remark",
+    },
+  },
+  meterOrigValue: {
+    title: "Initial readings",
+    fields: {
+      energyType: "Energy type",
+      meterId: "Meter",
+      totalValue: "Total",
+      tipValue: "Tip",
+      peakValue: "Peak",
+      peaceValue: "Flat",
+      lowValue: "Valley",
+      readTime: "Read at",
+      remark: "Remark",
+    },
+  },
+  wxConfig: {
+    title: "WeChat Pay settings",
+    fields: {
+      appId: "AppID",
+      mchId: "Merchant id",
+      apiKey: "API key",
+      apiV3Key: "APIv3 key",
+      certSerialNo: "Certificate serial",
+      privateKey: "Merchant private key",
+      notifyUrl: "Notify URL",
+      enabled: "Enabled",
+      remark: "Remark",
+    },
+  },
+  wxBind: {
+    title: "WeChat binding",
+    fields: {
+      ownerId: "Owner",
+      openId: "OpenID",
+      appId: "AppID",
+      nickname: "Nickname",
+      bindTime: "Bound at",
+    },
+  },
+  meterCurrentData: {
+    title: "Current readings",
+    fields: {
+      energyType: "Energy type",
+      meterId: "Meter",
+      productCode: "Meter no.",
+      readTime: "Read at",
+      totalValue: "Total",
+      tipValue: "Tip",
+      peakValue: "Peak",
+      peaceValue: "Flat",
+      lowValue: "Valley",
+      balance: "Balance (CNY)",
+      overdraft: "Overdraft (CNY)",
+      switchStatus: "Supply",
+      statusWord: "Status word 3",
+      batteryLow: "Battery low",
+      meterTime: "Meter clock",
+      missing: "Items not read",
+    },
+  },
+};

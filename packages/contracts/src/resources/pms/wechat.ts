@@ -1,0 +1,38 @@
+import { defineResource } from "../../resource/types.ts";
+import { registryBase, remarkField } from "./base.ts";
+
+/** A tenant's WeChat Pay merchant settings; keys are stored encrypted and answered masked. */
+export const wxConfig = defineResource({
+  name: "wxConfig",
+  table: "pms_wx_config",
+  ...registryBase,
+  path: "wxconfig",
+  listVerb: "list",
+  fields: {
+    appId: { type: "string", required: true, maxLength: 32, search: "like" },
+    mchId: { type: "string", required: true, maxLength: 32, search: "like", unique: true },
+    apiKey: { type: "string", maxLength: 64, encrypted: true },
+    apiV3Key: { type: "string", maxLength: 64, encrypted: true, list: false },
+    certSerialNo: { type: "string", maxLength: 64, list: false },
+    privateKey: { type: "text", maxLength: 4000, encrypted: true, list: false, span: 24 },
+    notifyUrl: { type: "string", maxLength: 255, list: false, span: 24 },
+    enabled: { type: "int", required: true, dictBiz: "YES_NO", default: 1 },
+    remark: remarkField,
+  },
+});
+
+/** Owners bound to a WeChat openid, so they can see balances and pay from the official account. */
+export const wxBind = defineResource({
+  name: "wxBind",
+  table: "pms_wx_bind",
+  ...registryBase,
+  path: "wxbind",
+  listVerb: "page",
+  fields: {
+    ownerId: { type: "id", required: true, search: "equal", ref: { resource: "owner", label: "ownerName" } },
+    openId: { type: "string", required: true, maxLength: 64, search: "like", unique: true },
+    appId: { type: "string", maxLength: 32 },
+    nickname: { type: "string", maxLength: 64, search: "like" },
+    bindTime: { type: "datetime" },
+  },
+});
