@@ -107,6 +107,28 @@ describe("roles, grants and data scopes", () => {
     assert.equal(loop.statusCode, 400);
   });
 
+  test("role/tree-by-id answers the tree of the tenant that owns the role", async () => {
+    const tenant = (
+      await server.call("POST", "/api/blade-system/tenant/submit", admin, { tenantName: "树租户" })
+    ).json().data;
+    const [foreign] = await server.db.query<{ id: string }>("select id from sys_role where tenant_id = $1", [
+      tenant.tenantId,
+    ]);
+    const tree = (
+      await server.call("GET", `/api/blade-system/role/tree-by-id?roleId=${foreign!.id}`, admin)
+    ).json().data as TreeNode[];
+    assert.deepEqual(ids(tree), [foreign!.id]);
+    const own = (await server.call("GET", "/api/blade-system/role/tree-by-id?roleId=2", admin)).json()
+      .data as TreeNode[];
+    assert.ok(ids(own).includes("1") && ids(own).includes("2") && !ids(own).includes(foreign!.id));
+    // A tenant's admin cannot reach the platform's roles by id, and the id is required.
+    const tenantAdmin = (await server.login("admin", tenant.password, tenant.tenantId)).access_token;
+    const across = await server.call("GET", "/api/blade-system/role/tree-by-id?roleId=2", tenantAdmin);
+    assert.equal(across.statusCode, 404);
+    const missing = await server.call("GET", "/api/blade-system/role/tree-by-id", tenantAdmin);
+    assert.equal(missing.json().msg, "缺少必要的请求参数: roleId");
+  });
+
   test("an 'own dept' data scope shows a user only its department's rows", async () => {
     const deptA = (
       await server.call("POST", "/api/blade-system/dept/submit", admin, { deptName: "甲部", deptCategory: 2 })

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import ExcelJS from "exceljs";
 import { nextId } from "../src/db/ids.ts";
 import { addRole, addTenant, addUser } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
@@ -165,6 +166,18 @@ describe("dictionaries", () => {
       children.map((i: { dictKey: string }) => i.dictKey),
       ["s", "xxl"],
     );
+    // The items pane exports that dictionary's items only, not every dictionary's.
+    const exported = await server.call("GET", `/api/blade-system/dict/export?parentId=${root}`, admin);
+    assert.equal(exported.statusCode, 200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    const keyColumn = (sheet.getRow(1).values as unknown[]).indexOf("字典键值");
+    const keys: string[] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1) keys.push(String((row.values as unknown[])[keyColumn]));
+    });
+    assert.deepEqual(keys.sort(), ["s", "xxl"]);
   });
 
   test("a dictionary-backed field accepts only the dictionary's keys", async () => {

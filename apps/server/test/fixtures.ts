@@ -1,6 +1,7 @@
 import type { Db } from "../src/db/client.ts";
 import { nextId } from "../src/db/ids.ts";
 import { hashPassword, md5Hex } from "../src/modules/auth/password.ts";
+import type { TestServer } from "./helpers.ts";
 
 export async function addTenant(
   db: Db,
@@ -41,4 +42,22 @@ export async function addUser(
     ],
   );
   return id;
+}
+
+/** A provisioned tenant with its admin signed in, and the ids its users need. */
+export async function provisionTenant(server: TestServer, admin: string, name: string, accountNumber = 50) {
+  const tenant = (
+    await server.call("POST", "/api/blade-system/tenant/submit", admin, {
+      tenantName: name,
+      accountNumber,
+    })
+  ).json().data;
+  const token = (await server.login("admin", tenant.password, tenant.tenantId)).access_token;
+  const [role] = await server.db.query<{ id: string }>("select id from sys_role where tenant_id = $1", [
+    tenant.tenantId,
+  ]);
+  const [dept] = await server.db.query<{ id: string }>("select id from sys_dept where tenant_id = $1", [
+    tenant.tenantId,
+  ]);
+  return { tenantId: tenant.tenantId as string, token, roleId: role!.id, deptId: dept!.id };
 }

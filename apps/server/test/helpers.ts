@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
 import type { TokenResponse } from "@meterline/contracts";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import pg from "pg";
@@ -14,6 +15,10 @@ export const ADMIN_PASSWORD = "admin";
 export interface TestServer {
   app: FastifyInstance;
   db: Db;
+  /** The signing secret the server was built with (its stored-field key derives from it). */
+  jwtSecret: string;
+  /** The PostgreSQL database of this server, when TEST_DATABASE_URL is set (PGlite otherwise). */
+  databaseUrl?: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   /** Signs in through the token endpoint and returns the token answer's body. */
   login(account?: string, password?: string, tenantId?: string): Promise<TokenResponse>;
@@ -54,10 +59,11 @@ export async function startTestServer(options: { captchaEnabled?: boolean } = {}
   const db = await openDb({ databaseUrl });
   await migrate(db);
   await seed(db, { adminPassword: ADMIN_PASSWORD });
+  const jwtSecret = randomBytes(32).toString("hex");
   const app = await buildApp({
     db,
     config: {
-      jwtSecret: randomBytes(32).toString("hex"),
+      jwtSecret,
       captchaEnabled: options.captchaEnabled ?? false,
       timeZone: "Asia/Shanghai",
     },
@@ -66,6 +72,8 @@ export async function startTestServer(options: { captchaEnabled?: boolean } = {}
   return {
     app,
     db,
+    jwtSecret,
+    ...(databaseUrl ? { databaseUrl } : {}),
     inject,
     async login(account = "admin", password = ADMIN_PASSWORD, tenantId = "000000") {
       const res = await inject({
@@ -111,4 +119,14 @@ export function multipartFile(filename: string, content: Buffer) {
     payload: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
     headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** A TCP port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }

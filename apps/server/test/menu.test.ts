@@ -21,7 +21,7 @@ describe("menus: routes, buttons, top menus per role", () => {
     const data = res.json().data as MenuRoute[];
     assert.deepEqual(
       data.map((n) => n.code),
-      ["desk", "system", "monitor"],
+      ["desk", "pms", "reading", "system", "monitor"],
     );
     assert.deepEqual(
       data[0]!.children!.map((n) => [n.code, n.path]),
@@ -61,7 +61,7 @@ describe("menus: routes, buttons, top menus per role", () => {
     }[];
     assert.deepEqual(
       top.map((t) => t.code),
-      ["desk", "monitor", "system"],
+      ["desk", "pms", "monitor", "system"],
     );
     const monitor = top.find((t) => t.code === "monitor")!;
     const data = (

@@ -6,9 +6,11 @@ import {
   resourceBase,
   resources,
   resourcesZh,
+  writePaths,
 } from "@meterline/contracts";
 import ExcelJS from "exceljs";
 import { nextId } from "../src/db/ids.ts";
+import { TenantRepository } from "../src/modules/tenant/tenant.repository.ts";
 import { addRole, addTenant, addUser } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { sampleBody, searchableText } from "./sample.ts";
@@ -48,6 +50,8 @@ describe("plain resources", () => {
     server = await startTestServer();
     admin = (await server.login()).access_token;
     await addTenant(server.db, "400001");
+    // A provisioned tenant has its own business dictionaries; the registry's fields select from them.
+    await new TenantRepository(server.db).copyBusinessDictionaries("400001");
     const bare = await addRole(server.db, "000000", "bare");
     await server.db.query("insert into sys_role_menu (id, menu_id, role_id) values ($1, 101, $2)", [
       nextId(),
@@ -61,12 +65,16 @@ describe("plain resources", () => {
   for (const def of defs) {
     describe(def.name, () => {
       const base = resourceBase(def);
-      const create = async (token: string, seed: string) => {
+      const paths = writePaths(def);
+      const [createPath, updatePath, removePath] = [paths.create, paths.update, paths.remove].map(
+        (verb) => `${base}/${verb}`,
+      ) as [string, string, string];
+      const create = async (token: string, seed: string, tenantId = "000000") => {
         const res = await server.call(
           "POST",
-          `${base}/submit`,
+          createPath,
           token,
-          await sampleBody(server.db, def, seed),
+          await sampleBody(server.db, def, seed, tenantId),
         );
         assert.equal(res.statusCode, 200, res.body);
         return res.json().data.id as string;
@@ -140,15 +148,15 @@ describe("plain resources", () => {
 
         const field = searchableText(def) ?? Object.keys(def.fields)[0]!;
         const changed = await sampleBody(server.db, def, `${seed}z`);
-        const update = await server.call("POST", `${base}/submit`, admin, { ...changed, id: first });
+        const update = await server.call("POST", updatePath, admin, { ...changed, id: first });
         assert.equal(update.statusCode, 200, update.body);
         const after = (await detail(admin, first)).json().data;
         if (!def.fields[field]!.readOnlyOnEdit) assert.equal(after[field], changed[field]);
 
-        const removed = await server.call("POST", `${base}/remove?ids=${first}`, admin);
+        const removed = await server.call("POST", `${removePath}?ids=${first}`, admin);
         assert.equal(removed.json().success, true);
         assert.equal((await detail(admin, first)).statusCode, 404);
-        const bulk = await server.call("POST", `${base}/remove?ids=${second},${third}`, admin);
+        const bulk = await server.call("POST", `${removePath}?ids=${second},${third}`, admin);
         assert.equal(bulk.json().success, true);
         assert.equal((await detail(admin, second)).statusCode, 404);
         assert.equal((await detail(admin, third)).statusCode, 404);
@@ -169,7 +177,7 @@ describe("plain resources", () => {
 
       test("updating an id that does not exist answers not found", { skip: !engineWrites(def) }, async () => {
         const body = await sampleBody(server.db, def, `n${nextId().slice(-6)}`);
-        const res = await server.call("POST", `${base}/submit`, admin, { ...body, id: "123456789" });
+        const res = await server.call("POST", updatePath, admin, { ...body, id: "123456789" });
         assert.equal(res.statusCode, 404);
         assert.equal(res.json().success, false);
       });
@@ -178,7 +186,7 @@ describe("plain resources", () => {
         const required = Object.entries(def.fields).find(([, f]) => f.required && f.default === undefined);
         if (!required) return;
         const body = await sampleBody(server.db, def, `q${nextId().slice(-6)}`);
-        const res = await server.call("POST", `${base}/submit`, admin, { ...body, [required[0]]: "" });
+        const res = await server.call("POST", createPath, admin, { ...body, [required[0]]: "" });
         assert.equal(res.statusCode, 400);
         assert.match(res.json().msg, new RegExp(`^${required[0]}: `));
       });
@@ -189,8 +197,8 @@ describe("plain resources", () => {
         const unique = Object.entries(def.fields).find(([, f]) => f.unique);
         if (!unique) return;
         const body = await sampleBody(server.db, def, `d${nextId().slice(-6)}`);
-        assert.equal((await server.call("POST", `${base}/submit`, admin, body)).statusCode, 200);
-        const res = await server.call("POST", `${base}/submit`, admin, body);
+        assert.equal((await server.call("POST", createPath, admin, body)).statusCode, 200);
+        const res = await server.call("POST", createPath, admin, body);
         assert.equal(res.statusCode, 400);
         assert.match(res.json().msg, /^\w+: .*已存在/);
       });
@@ -200,10 +208,10 @@ describe("plain resources", () => {
       }, async () => {
         assert.equal((await server.call("GET", `${base}/${def.listVerb}`, noGrants)).statusCode, 403);
         const body = await sampleBody(server.db, def, `p${nextId().slice(-6)}`);
-        const res = await server.call("POST", `${base}/submit`, noGrants, body);
+        const res = await server.call("POST", createPath, noGrants, body);
         assert.equal(res.statusCode, 403);
         assert.equal(res.json().code, 403);
-        assert.equal((await server.call("POST", `${base}/remove?ids=1`, noGrants)).statusCode, 403);
+        assert.equal((await server.call("POST", `${removePath}?ids=1`, noGrants)).statusCode, 403);
       });
 
       test("another tenant cannot read, change or delete a row by id", {
@@ -213,9 +221,9 @@ describe("plain resources", () => {
         otherTenant = await grantedUser(def, "400001");
         assert.equal((await detail(otherTenant, mine)).statusCode, 404);
         const body = await sampleBody(server.db, def, `y${nextId().slice(-6)}`);
-        const update = await server.call("POST", `${base}/submit`, otherTenant, { ...body, id: mine });
+        const update = await server.call("POST", updatePath, otherTenant, { ...body, id: mine });
         assert.equal(update.statusCode, 404);
-        const remove = await server.call("POST", `${base}/remove?ids=${mine}`, otherTenant);
+        const remove = await server.call("POST", `${removePath}?ids=${mine}`, otherTenant);
         assert.equal(remove.statusCode, 404);
         const list = await listAll(otherTenant);
         const rows = (list.records ?? list) as { id: string }[];
@@ -223,7 +231,7 @@ describe("plain resources", () => {
         // The row is untouched.
         assert.equal((await detail(admin, mine)).json().data.id, mine);
         // The other tenant's own rows land in its own tenant.
-        const theirs = await create(otherTenant, `w${nextId().slice(-6)}`);
+        const theirs = await create(otherTenant, `w${nextId().slice(-6)}`, "400001");
         const [row] = await server.db.query<{ tenant_id: string }>(
           `select tenant_id from ${def.table} where id = $1`,
           [theirs],

@@ -1,5 +1,8 @@
-import type { FieldDef, ResourceDef } from "@meterline/contracts";
+import { type FieldDef, type ResourceDef, resources } from "@meterline/contracts";
+import { readInput } from "../src/crud/input.ts";
+import { ResourceStore } from "../src/crud/store.ts";
 import type { Queryable } from "../src/db/client.ts";
+import { serviceUser } from "../src/modules/auth/current-user.ts";
 
 /** A valid value for a field, distinct per `seed`, within the field's limits. */
 async function sampleValue(db: Queryable, field: FieldDef, seed: string): Promise<unknown> {
@@ -19,7 +22,7 @@ async function sampleValue(db: Queryable, field: FieldDef, seed: string): Promis
     case "int":
       return Math.max(field.min ?? 1, 1);
     case "decimal":
-      return "12.3400";
+      return (12.34).toFixed(Math.max(field.scale ?? 4, 2));
     case "id":
       return "1";
     case "idList":
@@ -35,11 +38,62 @@ async function sampleValue(db: Queryable, field: FieldDef, seed: string): Promis
   }
 }
 
-/** A complete, valid submit body for a resource; text fields carry `seed` so searches can find them. */
+/** Digits derived from a seed, so unique fields with a fixed format differ per seed. */
+function digits(seed: string, length: number): string {
+  let n = 7n;
+  for (const ch of seed) n = (n * 131n + BigInt(ch.charCodeAt(0))) % 10n ** BigInt(length);
+  return n.toString().padStart(length, "0");
+}
+
+/** Values for the formats the definitions declare, keyed by their message key. */
+const patterned: Record<string, (seed: string) => string> = {
+  phone: (seed) => `138${digits(seed, 8)}`,
+  email: (seed) => `${seed}@example.com`,
+  meterAddress12: (seed) => digits(seed, 12),
+  meterAddress14: (seed) => digits(seed, 14),
+  hex8: (seed) => digits(seed, 8),
+  idCard: (seed) => `${digits(seed, 17)}X`,
+};
+
+const fixtureUser = (tenantId: string) => serviceUser(tenantId, "fixture", { userId: "1" });
+
+/** A stored row of a resource in a tenant, with its own links stored first: the target of a link. */
+export async function sampleRow(
+  db: Queryable,
+  def: ResourceDef,
+  seed: string,
+  tenantId: string,
+): Promise<string> {
+  const body = await sampleBody(db, def, seed, tenantId);
+  return new ResourceStore(db, def).insert(
+    readInput(def, body, "create", "Asia/Shanghai"),
+    fixtureUser(tenantId),
+    tenantId,
+  );
+}
+
+/** Values that must agree across fields, which per-field sampling cannot know (first alarm > second). */
+const crossField: Record<string, Record<string, unknown>> = {
+  alarmScheme: {
+    firstAlarm: "50.00",
+    secondAlarm: "10.00",
+    protectTimes: '[{"start":"22:00","end":"07:00"}]',
+    protectDates: '["weekend"]',
+    notifyChannels: "console",
+  },
+};
+
+const resourceNamed = (name: string) => resources[name as keyof typeof resources] as ResourceDef;
+
+/**
+ * A complete, valid submit body for a resource; text fields carry `seed` so searches can find them,
+ * and links point at fresh rows of `tenantId`.
+ */
 export async function sampleBody(
   db: Queryable,
   def: ResourceDef,
   seed: string,
+  tenantId = "000000",
 ): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(def.fields)) {
@@ -48,14 +102,22 @@ export async function sampleBody(
       body[name] = "0"; // a root: trees are exercised by their own tests
       continue;
     }
-    body[name] = await sampleValue(db, field, `${seed}${name.slice(0, 2)}`);
+    const link = field.ref?.resource ?? field.refBy?.resources[String(body[field.refBy.field])]?.resource;
+    if (field.type === "id" && link) {
+      body[name] = await sampleRow(db, resourceNamed(link), `${seed}${name.slice(0, 2)}`, tenantId);
+      continue;
+    }
+    const format = field.pattern && patterned[field.pattern.message];
+    body[name] = format
+      ? format(`${seed}${name}`)
+      : await sampleValue(db, field, `${seed}${name.slice(0, 2)}`);
   }
-  return body;
+  return { ...body, ...crossField[def.name] };
 }
 
 /** The first text field a list can search by `like`, used to find rows again. */
 export function searchableText(def: ResourceDef): string | undefined {
   return Object.entries(def.fields).find(
-    ([, f]) => f.search === "like" && (f.type === "string" || f.type === "text"),
+    ([, f]) => f.search === "like" && (f.type === "string" || f.type === "text") && !f.pattern,
   )?.[0];
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import ExcelJS from "exceljs";
 import { md5Hex } from "../src/modules/auth/password.ts";
+import { provisionTenant } from "./fixtures.ts";
 import { BASIC, startTestServer, type TestServer } from "./helpers.ts";
 
 describe("users", () => {
@@ -165,27 +166,15 @@ describe("users", () => {
   });
 
   test("a tenant's quota caps its accounts", async () => {
-    const tenant = (
-      await server.call("POST", "/api/blade-system/tenant/submit", admin, {
-        tenantName: "小租户",
-        accountNumber: 2,
-      })
-    ).json().data;
-    const token = (await server.login("admin", tenant.password, tenant.tenantId)).access_token;
-    const [role] = await server.db.query<{ id: string }>("select id from sys_role where tenant_id = $1", [
-      tenant.tenantId,
-    ]);
-    const [dept] = await server.db.query<{ id: string }>("select id from sys_dept where tenant_id = $1", [
-      tenant.tenantId,
-    ]);
+    const { token, roleId, deptId } = await provisionTenant(server, admin, "小租户", 2);
     const add = (account: string) =>
       server.call("POST", "/api/blade-user/submit", token, {
         account,
         password: "pw",
         name: "n",
         realName: "r",
-        roleId: role!.id,
-        deptId: dept!.id,
+        roleId,
+        deptId,
       });
     assert.equal((await add("one")).statusCode, 200);
     assert.equal((await add("two")).json().msg, "当前租户已到最大账号额度!");

@@ -36,9 +36,11 @@ export function optionalId(params: Bag, name: string): string | undefined {
   return BigInt(value).toString();
 }
 
-/** A CSV id list such as `ids=1,2,3` (contract §1). */
+/** A CSV id list such as `ids=1,2,3` (contract §1), or a JSON array of ids in a body. */
 export function idList(params: Bag, name: string): string[] {
-  const value = requiredString(params, name);
+  const raw = params[name];
+  const value = Array.isArray(raw) ? raw.map(String).join(",") : requiredString(params, name);
+  if (value === "") throw missingParam(name);
   const ids = value
     .split(",")
     .map((s) => s.trim())

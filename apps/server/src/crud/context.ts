@@ -1,10 +1,12 @@
-import { permissionCodes, type ResourceDef, resourceBase } from "@meterline/contracts";
+import { permissionCodes, type ResourceDef, readCodesOf, resourceBase } from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
 import { scopePredicate, scopeRules } from "./data-scope.ts";
 import { addDictionaryNames } from "./dictionary-names.ts";
+import type { FieldCipher } from "./field-cipher.ts";
 import { listFilters } from "./filters.ts";
 import type { HookContext, ResourceHooks } from "./hooks.ts";
+import { addReferenceNames } from "./reference-names.ts";
 import { visibleRows } from "./scope.ts";
 import { type Row, serializeRow } from "./serialize.ts";
 import { SqlParams } from "./sql.ts";
@@ -13,6 +15,8 @@ import { ResourceStore } from "./store.ts";
 export interface EngineOptions {
   db: Db;
   timeZone: string;
+  /** Encrypts the definitions' `encrypted` fields. */
+  cipher: FieldCipher;
   hooks?: ResourceHooks;
 }
 
@@ -20,12 +24,8 @@ export const NOT_FOUND_MESSAGE = "数据不存在或无权访问";
 
 /** What every route of one resource shares: its store, codes, paths and the row pipeline. */
 export function resourceContext(app: FastifyInstance, def: ResourceDef, options: EngineOptions) {
-  const { db, timeZone, hooks = {} } = options;
+  const { db, timeZone, cipher, hooks = {} } = options;
   const base = resourceBase(def);
-  // Tag this resource's routes so central plugins (API scopes) know which resource they serve.
-  app.addHook("onRoute", (route) => {
-    if (route.url.startsWith(`${base}/`)) route.config = { ...(route.config as object), resource: def.name };
-  });
   const codes = permissionCodes(def);
   const hookContext = (request: FastifyRequest): HookContext => ({ db, def, user: request.user! });
   const custom = Object.keys(hooks.customFilters ?? {});
@@ -40,11 +40,12 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     def,
     db,
     timeZone,
+    cipher,
     hooks,
     codes,
     store: new ResourceStore(db, def),
     /** Seeing the screen: its menu code or any of its buttons. */
-    readCodes: [def.name, codes.view, codes.add, codes.edit, codes.remove],
+    readCodes: readCodesOf(def),
     base,
     tags: [def.name],
     hookContext,
@@ -52,6 +53,7 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     async out(request: FastifyRequest, rows: Row[]): Promise<Row[]> {
       const serialized = rows.map((row) => serializeRow(def, row, timeZone));
       await addDictionaryNames(db, def, serialized, request.user!);
+      await addReferenceNames(db, def, serialized);
       await hooks.decorate?.(hookContext(request), serialized);
       return serialized;
     },

@@ -1,9 +1,10 @@
-import { commonFieldsZh, resourcesZh } from "@meterline/contracts";
+import { columnOf, commonFieldsZh, resourcesZh } from "@meterline/contracts";
 import ExcelJS from "exceljs";
-import { readParams } from "../contract/params.ts";
+import { optionalId, readParams } from "../contract/params.ts";
 import { columnsOf } from "./columns.ts";
 import type { ResourceContext } from "./context.ts";
 import { requirePermission } from "./permissions.ts";
+import { ident } from "./sql.ts";
 
 /** Bounds one export so a careless click cannot hold the server; the sheet says when it was cut. */
 export const EXPORT_LIMIT = 50_000;
@@ -24,7 +25,14 @@ export function registerExportRoute(r: ResourceContext) {
     { schema: { tags, summary: `${def.name} rows of the current search as .xlsx` } },
     async (request, reply) => {
       await requirePermission(db, request, [codes.exportRows], def.guard);
-      const q = await r.query(request, readParams(request));
+      const params = readParams(request);
+      const q = await r.query(request, params);
+      // The items pane of a master-detail screen exports only the chosen parent's children.
+      const parentId = def.tree ? optionalId(params, "parentId") : undefined;
+      if (def.tree && parentId) {
+        const parentColumn = columnOf(def.tree.parent, def.fields[def.tree.parent]!);
+        q.conditions.push(`t.${ident(parentColumn)} = ${q.sql.bind(parentId)}`);
+      }
       const rows = await r.out(request, await store.list({ ...q, limit: EXPORT_LIMIT + 1, offset: 0 }));
       const book = new ExcelJS.Workbook();
       const sheet = book.addWorksheet(labels?.title ?? def.name);

@@ -18,6 +18,8 @@ export interface HookContext {
 export interface ResourceHooks {
   /** Adjusts or checks the values before they are written; `id` is set on update. */
   beforeWrite?(ctx: HookContext, values: Map<Column, unknown>, id?: string): Promise<void>;
+  /** Runs in the write's transaction once the row is stored (change logs, derived rows). */
+  afterWrite?(ctx: HookContext, id: string, mode: "create" | "update"): Promise<void>;
   beforeRemove?(ctx: HookContext, ids: string[]): Promise<void>;
   /** Rows some callers must never see at all, beyond tenant and data scope (alias `t`). */
   hiddenRows?(user: CurrentUser, sql: SqlParams): string[];

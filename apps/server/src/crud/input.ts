@@ -2,6 +2,7 @@ import { type FieldDef, type ResourceDef, sanitizeRichText } from "@meterline/co
 import { parseDateTime } from "../contract/dates.ts";
 import { badRequest } from "../contract/errors.ts";
 import { type Column, columnsOf } from "./columns.ts";
+import { isMask } from "./field-cipher.ts";
 
 export type Mode = "create" | "update";
 
@@ -90,12 +91,19 @@ function convert(column: Column, raw: unknown, timeZone: string): unknown {
 export function readInput(def: ResourceDef, body: Record<string, unknown>, mode: Mode, timeZone: string) {
   const values = new Map<Column, unknown>();
   for (const column of columnsOf(def)) {
-    if (column.system || (column.field.form === false && !column.field.required)) continue;
+    if (column.system) continue;
+    if (column.field.form === false && !column.field.required) {
+      // Not the caller's to set, but a new row still starts from its declared value (a zero balance).
+      if (mode === "create" && column.field.default !== undefined) values.set(column, column.field.default);
+      continue;
+    }
     const { name, field } = column;
     if (mode === "update" && (field.readOnlyOnEdit || !(name in body))) continue;
     const raw = body[name];
+    // An encrypted value comes back as its mask when the operator did not retype it: keep it.
+    if (mode === "update" && field.encrypted && isMask(raw)) continue;
     if (isBlank(raw)) {
-      if (mode === "update" && field.secret) continue;
+      if (mode === "update" && (field.secret || field.encrypted)) continue;
       if (field.required && (mode === "create" || name in body)) {
         if (mode === "create" && field.default !== undefined) {
           values.set(column, field.default);

@@ -2,6 +2,7 @@ import { ok, page } from "../contract/envelope.ts";
 import { badParam, notFound } from "../contract/errors.ts";
 import { optionalId, paging, readParams } from "../contract/params.ts";
 import { NOT_FOUND_MESSAGE, type ResourceContext } from "./context.ts";
+import { listFilters } from "./filters.ts";
 import { requirePermission } from "./permissions.ts";
 import { SqlParams } from "./sql.ts";
 import { forestOf } from "./tree.ts";
@@ -24,16 +25,37 @@ export function registerReadRoutes(r: ResourceContext) {
     return ok(page(await r.out(request, rows), total, current, size));
   });
 
-  app.get(`${base}/detail`, { schema: { tags, summary: `One ${def.name} by id` } }, async (request) => {
-    await requirePermission(db, request, r.readCodes, def.guard);
-    const id = optionalId(readParams(request), "id");
-    if (!id) throw badParam("id");
-    const sql = new SqlParams();
-    const conditions = [`t.id = ${sql.bind(id)}`, ...(await r.visible(request, sql))];
-    const [row] = await r.out(request, await store.list({ sql, conditions }));
-    if (!row) throw notFound(NOT_FOUND_MESSAGE);
-    return ok(row);
-  });
+  app.get(
+    `${base}/detail`,
+    {
+      schema: { tags, summary: `One ${def.name} by id, or by the fields given (Blade's detail by example)` },
+    },
+    async (request) => {
+      await requirePermission(db, request, r.readCodes, def.guard);
+      const params = readParams(request);
+      const id = optionalId(params, "id");
+      const sql = new SqlParams();
+      const filters = listFilters(def, params, sql, r.timeZone);
+      if (!id && filters.length === 0) throw badParam("id");
+      const conditions = [...(await r.visible(request, sql)), ...filters];
+      if (id) conditions.push(`t.id = ${sql.bind(id)}`);
+      const [row] = await r.out(request, await store.list({ sql, conditions, limit: 1, offset: 0 }));
+      if (!row) throw notFound(NOT_FOUND_MESSAGE);
+      return ok(row);
+    },
+  );
+
+  if (def.extraVerbs?.includes("list") && def.listVerb !== "list") {
+    app.get(
+      `${base}/list`,
+      { schema: { tags, summary: `Every ${def.name} row of the search, unpaged` } },
+      async (request) => {
+        await requirePermission(db, request, r.readCodes, def.guard);
+        const q = await r.query(request, readParams(request));
+        return ok(await r.out(request, await store.list({ ...q, limit: SELECT_LIMIT, offset: 0 })));
+      },
+    );
+  }
 
   if (def.extraVerbs?.includes("select")) {
     const summary = `All ${def.name} rows of a tenant, for pickers`;

@@ -4,6 +4,8 @@ import { columnsOf, uniqueKey } from "./columns.ts";
 import { ident } from "./sql.ts";
 
 function sqlType(field: FieldDef): string {
+  // Cipher text is longer than the plain value its maxLength bounds.
+  if (field.encrypted) return "text";
   switch (field.type) {
     case "id":
       return "bigint";
@@ -54,6 +56,12 @@ export async function syncResourceTables(db: Queryable, defs: readonly ResourceD
     const live = def.softDelete ? " where is_deleted = 0" : "";
     if (def.tenantScoped) {
       await db.query(`create index if not exists ${ident(`${def.table}_tenant`)} on ${table} (tenant_id)`);
+    }
+    // Links are followed both ways (a room's meters, whether a scheme is still used): index them.
+    for (const c of columnsOf(def).filter((col) => col.field.type === "id" && col.field.ref)) {
+      await db.query(
+        `create index if not exists ${ident(`${def.table}_${c.column}_idx`)} on ${table} (${ident(c.column)})`,
+      );
     }
     for (const c of columnsOf(def).filter((col) => col.field.unique)) {
       const key = [...(def.tenantScoped ? ["tenant_id"] : []), ...uniqueKey(def, c).map((k) => k.column)].map(

@@ -1,6 +1,7 @@
 import type { ResourceDef } from "@meterline/contracts";
 import { formatDateTime } from "../contract/dates.ts";
 import { type Column, columnsOf } from "./columns.ts";
+import { maskOf } from "./field-cipher.ts";
 import { ident } from "./sql.ts";
 
 export type Row = Record<string, unknown>;
@@ -23,6 +24,7 @@ function value(column: Column, raw: unknown, timeZone: string): unknown {
     return type === "date" ? formatDateTime(raw, "UTC").slice(0, 10) : formatDateTime(raw, timeZone);
   }
   if (type === "id") return String(raw);
+  if (column.field.encrypted) return maskOf(String(raw));
   return raw;
 }
 

@@ -1,9 +1,10 @@
 import type { TreeNode } from "@meterline/contracts";
 import type { FastifyRequest } from "fastify";
 import { ok } from "../contract/envelope.ts";
+import { missingParam, notFound } from "../contract/errors.ts";
 import { optionalId, readParams } from "../contract/params.ts";
 import { columnByName } from "./columns.ts";
-import type { ResourceContext } from "./context.ts";
+import { NOT_FOUND_MESSAGE, type ResourceContext } from "./context.ts";
 import { requirePermission } from "./permissions.ts";
 import { ident } from "./sql.ts";
 import { forestOf, treeNodes } from "./tree.ts";
@@ -38,6 +39,24 @@ export function registerTreeRoutes(r: ResourceContext) {
       `${base}/tree`,
       { schema: { tags, summary: `${def.name} as a tree of nodes` } },
       async (request) => ok<TreeNode[]>(treeNodes(def, await rows(request, true))),
+    );
+  }
+  if (verbs.has("tree-by-id")) {
+    const idParam = `${def.name}Id`;
+    app.get(
+      `${base}/tree-by-id`,
+      { schema: { tags, summary: `${def.name} tree of the tenant owning ${idParam}` } },
+      async (request) => {
+        const id = optionalId(readParams(request), idParam);
+        if (!id) throw missingParam(idParam);
+        // The row must be visible to the caller; its tenant then names the tree (the administrator's only way across).
+        const q = await r.query(request, {});
+        q.conditions.push(`t.id = ${q.sql.bind(id)}`);
+        const [owner] = await store.list(q);
+        if (!owner) throw notFound(NOT_FOUND_MESSAGE);
+        const tree = await r.query(request, { ...pickerFilter, tenantId: String(owner.tenantId) });
+        return ok<TreeNode[]>(treeNodes(def, await r.out(request, await store.list(tree))));
+      },
     );
   }
   if (verbs.has("lazy-tree")) {

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from "fastify";
+import { resourceBase, resources } from "@meterline/contracts";
+import type { FastifyContextConfig, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { ApiError } from "../contract/errors.ts";
 import type { Db } from "../db/client.ts";
@@ -6,10 +7,26 @@ import { isAdministrator } from "../modules/auth/current-user.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    /** The plain resource a route serves; API-scope rules are keyed by it. */
+    /** The resource a route serves; API-scope rules are keyed by it. Derived from the path when absent. */
     resource?: string;
+    /**
+     * `false` on the calls every signed-in console makes for itself (its menus, buttons, dictionaries
+     * for selects, own profile): narrowing those would break the console rather than guard data.
+     */
+    apiScope?: false;
   }
 }
+
+/** Path prefixes of every resource (plain or module-served) with the code its API-scope rules use. */
+const prefixes: [string, string][] = Object.values(resources).map((def): [string, string] => [
+  `${resourceBase(def)}/`,
+  def.name,
+]);
+prefixes.push(["/api/blade-system/region/", "region"]);
+prefixes.sort((a, b) => b[0].length - a[0].length);
+
+/** The resource a route belongs to: the longest resource prefix of its path. */
+export const resourceOfPath = (url: string) => prefixes.find(([prefix]) => url.startsWith(prefix))?.[1];
 
 /**
  * API scopes (contract §8.5): once any rule names a resource, its routes answer only callers whose
@@ -18,10 +35,17 @@ declare module "fastify" {
  */
 export default fp(
   async (app: FastifyInstance, opts: { db: Db }) => {
+    // Every route, engine or module, is tagged here, so a module route cannot slip past its scopes.
+    app.addHook("onRoute", (route) => {
+      const config = (route.config ?? {}) as FastifyContextConfig;
+      if (config.resource || config.apiScope === false) return;
+      const resource = resourceOfPath(route.url);
+      if (resource) route.config = { ...config, resource };
+    });
     app.addHook("preHandler", async (request) => {
-      const resource = request.routeOptions.config.resource;
+      const { resource, apiScope } = request.routeOptions.config;
       const user = request.user;
-      if (!resource || !user || isAdministrator(user)) return;
+      if (!resource || apiScope === false || !user || isAdministrator(user)) return;
       const rules = await opts.db.query<{ scope_path: string; granted: boolean }>(
         `select s.scope_path,
                 exists (select 1 from sys_role_scope rs

@@ -1,8 +1,19 @@
 import { type ResourceDef, resources } from "@meterline/contracts";
 import type { FastifyInstance } from "fastify";
+import type { FieldCipher } from "../crud/field-cipher.ts";
 import type { ResourceHooks } from "../crud/hooks.ts";
 import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
+import {
+  collectorHooks,
+  meterHooks,
+  ownerGroupHooks,
+  ownerHooks,
+  ownerRoomHooks,
+  roomHooks,
+  roomMeterHooks,
+} from "../modules/pms/registry.hooks.ts";
+import { alarmSchemeHooks, chargingSchemeHooks } from "../modules/pms/scheme.hooks.ts";
 import { menuHooks, roleHooks } from "./access.hooks.ts";
 import { dictionaryHooks } from "./dict.hooks.ts";
 import { userHooks } from "./user.hooks.ts";
@@ -14,10 +25,23 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   role: roleHooks,
   menu: menuHooks,
   user: userHooks,
+  room: roomHooks,
+  collector: collectorHooks,
+  owner: ownerHooks,
+  ownerRoom: ownerRoomHooks,
+  roomMeter: roomMeterHooks,
+  ownerGroup: ownerGroupHooks,
+  meter: meterHooks("pms_meter"),
+  water: meterHooks("pms_water"),
+  chargingScheme: chargingSchemeHooks,
+  alarmScheme: alarmSchemeHooks,
 };
 
 /** Every plain resource's routes, from its definition alone. */
-export async function resourceRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
+export async function resourceRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; timeZone: string; cipher: FieldCipher },
+) {
   for (const def of Object.values(resources) as ResourceDef[]) {
     await registerResource(app, def, { ...opts, hooks: hooks[def.name] });
   }

@@ -16,6 +16,31 @@ export interface CurrentUser {
   jti: string;
 }
 
+/**
+ * A caller that is not a signed-in person (seeding, fixtures): no roles, no session, written into
+ * audit columns as `userId` (empty for none).
+ */
+export function serviceUser(
+  tenantId: string,
+  account: string,
+  options: { userId?: string; realName?: string } = {},
+): CurrentUser {
+  return {
+    userId: options.userId ?? "",
+    tenantId,
+    account,
+    userName: account,
+    realName: options.realName ?? account,
+    roleIds: [],
+    roleAliases: [],
+    deptIds: [],
+    postIds: [],
+    clientId: "",
+    sessionId: "",
+    jti: "",
+  };
+}
+
 export const isAdministrator = (user: CurrentUser) => user.roleAliases.includes(ROLE_ADMINISTRATOR);
 /** A tenant administrator or the platform administrator. */
 export const isAdmin = (user: CurrentUser) => isAdministrator(user) || user.roleAliases.includes(ROLE_ADMIN);

@@ -42,13 +42,13 @@ export async function dictRoutes(app: FastifyInstance, opts: { db: Db; timeZone:
 
     app.get(
       `${base}/dictionary`,
-      { schema: { tags, summary: "Items of one dictionary, for selects" } },
+      { config: { apiScope: false }, schema: { tags, summary: "Items of one dictionary, for selects" } },
       async (request) => ok(await itemsOf(request.user!, requiredString(readParams(request), "code"))),
     );
 
     app.get(
       `${base}/dictionary-tree`,
-      { schema: { tags, summary: "Items of one dictionary as a tree" } },
+      { config: { apiScope: false }, schema: { tags, summary: "Items of one dictionary as a tree" } },
       async (request) =>
         ok(forestOf(def, await itemsOf(request.user!, requiredString(readParams(request), "code")))),
     );

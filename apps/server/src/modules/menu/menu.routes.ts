@@ -11,17 +11,20 @@ export async function menuRoutes(app: FastifyInstance, opts: { db: Db }) {
 
   app.get(
     "/api/blade-system/menu/routes",
-    { schema: { tags, summary: "The caller's sidebar tree (optionally under one top menu)" } },
+    {
+      config: { apiScope: false },
+      schema: { tags, summary: "The caller's sidebar tree (optionally under one top menu)" },
+    },
     async (request) => ok(await menus.routes(request.user!, optionalId(readParams(request), "topMenuId"))),
   );
   app.get(
     "/api/blade-system/menu/buttons",
-    { schema: { tags, summary: "The caller's button permissions as a tree" } },
+    { config: { apiScope: false }, schema: { tags, summary: "The caller's button permissions as a tree" } },
     async (request) => ok(await menus.buttons(request.user!)),
   );
   app.get(
     "/api/blade-system/menu/top-menu",
-    { schema: { tags, summary: "The caller's tenant's top menus" } },
+    { config: { apiScope: false }, schema: { tags, summary: "The caller's tenant's top menus" } },
     async (request) => ok(await menus.topMenus(request.user!)),
   );
 }

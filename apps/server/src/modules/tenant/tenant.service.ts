@@ -37,10 +37,11 @@ function initialPassword(): string {
  */
 export async function provisionTenant(
   db: Queryable,
-  input: { tenantName: string; values: Map<Column, unknown> },
+  input: { tenantName: string; values: Map<Column, unknown>; tenantId?: string },
 ): Promise<Provisioned> {
   const repo = new TenantRepository(db);
-  const tenantId = await freshCode(repo);
+  // A fixed code only for the demo site, which the README names; operators always get a fresh one.
+  const tenantId = input.tenantId ?? (await freshCode(repo));
   const id = nextId();
   const columns = new Map([...input.values].map(([c, v]) => [ident(c.column), v]));
   if (columns.get('"account_number"') == null) {

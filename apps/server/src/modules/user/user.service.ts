@@ -12,6 +12,8 @@ import { type CurrentUser, csv, isAdministrator } from "../auth/current-user.ts"
 import { asMd5, hashPassword, verifyPassword } from "../auth/password.ts";
 
 const def = resources.user;
+
+export type ScopeFilter = (sql: SqlParams, alias: string) => string | undefined;
 const column = (name: string) => columnByName(def, name)!;
 
 /** The rules of user accounts (contract §10.1): quota, unique account, hashed passwords, own tenant. */
@@ -20,6 +22,8 @@ export class UserService {
   constructor(
     private readonly db: Queryable,
     private readonly timeZone: string,
+    /** The caller's data scope on users as a predicate, so writes reach only rows the caller can list. */
+    private readonly scope: ScopeFilter = () => undefined,
   ) {
     this.store = new ResourceStore(db, def);
   }
@@ -34,6 +38,8 @@ export class UserService {
       `id = any(${sql.bind(ids)}::bigint[])`,
       ...visibleRows(def, caller, sql, { alias: "sys_user" }),
     ];
+    const scoped = this.scope(sql, "sys_user");
+    if (scoped) conditions.push(scoped);
     const rows = await this.db.query<{ id: string; tenant_id: string; account: string }>(
       `select id, tenant_id, account from sys_user where ${conditions.join(" and ")}`,
       sql.values,
