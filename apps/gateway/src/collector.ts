@@ -1,15 +1,19 @@
+import { dlt645 } from "@meterline/protocols";
 import { Bus } from "./bus/bus.ts";
 import type { FrameLink } from "./bus/link.ts";
 import { CommandWork, type Job, type PendingReconciliation } from "./command-work.ts";
 import type { BusContext } from "./commands/exchange.ts";
 import type { GatewaySettings } from "./config.ts";
-import type { MeterCommand, MeterInfo } from "./model.ts";
+import type { MeterCommand, MeterInfo, MeterReading } from "./model.ts";
 import { pollMeter } from "./polling/poller.ts";
 import { PollScheduler } from "./polling/scheduler.ts";
 import type { CommandSource, Logger, ReadingsSink } from "./ports.ts";
 import { RequestFactory } from "./protocol/requests.ts";
 import type { Counters } from "./stats.ts";
-import { localDay } from "./time.ts";
+import { localDay, localParts, localTextToEpoch } from "./time.ts";
+
+/** Quiet time after a broadcast, so every meter on the bus has taken it before the next request. */
+const CLOCK_SETTLE_MS = 200;
 
 export type { PendingReconciliation } from "./command-work.ts";
 
@@ -37,6 +41,7 @@ export class Collector {
   private wakeUp: (() => void) | undefined;
   private running: Promise<void> = Promise.resolve();
   private ser = 0;
+  private lastClockBroadcast = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly link: FrameLink,
@@ -184,5 +189,32 @@ export class Collector {
     else this.deps.counters.pollsFailed++;
     await this.deps.sink.record(result.reading);
     this.deps.counters.readings++;
+    await this.correctClock(meter, result.reading);
+  }
+
+  /**
+   * A DL/T 645-2007 clock read off by more than the tolerance gets the bus's broadcast time (0x08):
+   * one frame sets every meter on the bus, so it is sent at most once per interval per bus.
+   */
+  private async correctClock(meter: MeterInfo, reading: MeterReading): Promise<void> {
+    const { clockToleranceMs, clockBroadcastIntervalMs, timeZone } = this.deps.settings;
+    if (!clockToleranceMs || meter.protocol !== "dlt645-2007" || !reading.meterTime || this.stopped) return;
+    const meterAt = localTextToEpoch(reading.meterTime, timeZone);
+    if (meterAt === undefined) return;
+    const drift = meterAt - Date.now();
+    if (Math.abs(drift) <= clockToleranceMs) return;
+    if (Date.now() - this.lastClockBroadcast < clockBroadcastIntervalMs) return;
+    this.lastClockBroadcast = Date.now();
+    const frame = dlt645.buildBroadcastTime(localParts(new Date(), timeZone), {
+      preamble: meter.model.preamble,
+    });
+    if (await this.ctx.bus.announce(frame, meter.address, CLOCK_SETTLE_MS)) {
+      this.deps.counters.clockBroadcasts++;
+      this.deps.logger.log("info", "broadcast time to correct a meter clock", {
+        collector: this.id,
+        meter: meter.address,
+        driftSeconds: Math.round(drift / 1000),
+      });
+    }
   }
 }

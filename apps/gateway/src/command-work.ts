@@ -11,6 +11,8 @@ export interface PendingReconciliation {
   meterId: string;
   tracker: CommandTracker;
   acknowledged: boolean;
+  /** Not read back before this instant (epoch ms): a motor valve still moving would read as failed. */
+  notBefore?: number;
 }
 
 export interface CommandWorkDeps {
@@ -47,7 +49,17 @@ export class CommandWork {
     private readonly deps: CommandWorkDeps,
     carriedOver: readonly PendingReconciliation[],
   ) {
-    this.reconciliations.push(...carriedOver);
+    const now = Date.now();
+    for (const entry of carriedOver) {
+      if (entry.notBefore !== undefined && entry.notBefore > now)
+        this.verifications.push({
+          tracker: entry.tracker,
+          meterId: entry.meterId,
+          at: entry.notBefore,
+          acknowledged: entry.acknowledged,
+        });
+      else this.reconciliations.push(entry);
+    }
   }
 
   get room(): number {
@@ -112,6 +124,7 @@ export class CommandWork {
         if (entry.tracker.state === "sent")
           await entry.tracker.to("timeout", {
             detail: "connection closed before the state could be verified; read back when it returns",
+            acknowledged: entry.acknowledged,
           });
         this.later(entry.tracker, entry.meterId, entry.acknowledged);
       }

@@ -61,6 +61,10 @@ export interface GatewaySettings {
   mqttRequestTimeoutMs: number;
   /** Oldest command awaiting reconciliation after a dropped connection kept in memory (count). */
   maxPendingReconciliations: number;
+  /** A DL/T 645 meter clock further off than this (read daily) gets the bus's broadcast time; 0 = never. */
+  clockToleranceMs: number;
+  /** At most one broadcast time per bus in this span (meters accept one correction a day, §1.3). */
+  clockBroadcastIntervalMs: number;
 }
 
 export const DEFAULT_SETTINGS: GatewaySettings = {
@@ -94,6 +98,8 @@ export const DEFAULT_SETTINGS: GatewaySettings = {
   mqttTopicPrefix: "meterline",
   mqttRequestTimeoutMs: 10_000,
   maxPendingReconciliations: 10_000,
+  clockToleranceMs: 60_000,
+  clockBroadcastIntervalMs: 23 * 3_600_000,
 };
 
 export class GatewayConfigError extends Error {}
@@ -111,6 +117,7 @@ const NUMERIC_ENV: Partial<Record<keyof GatewaySettings, string>> = {
   maxPendingPerIp: "GATEWAY_MAX_PENDING_PER_IP",
   leaseTtlMs: "GATEWAY_LEASE_TTL_MS",
   valveSettleMs: "GATEWAY_VALVE_SETTLE_MS",
+  clockToleranceMs: "GATEWAY_CLOCK_TOLERANCE_MS",
 };
 
 /** Settings from the environment (GATEWAY_*, MQTT_URL, TZ_TENANT), over the defaults. */

@@ -52,4 +52,4 @@ export type * from "./ports.ts";
 export { type PollItem, pollPlan } from "./protocol/read-items.ts";
 export { DEFAULT_RECHARGE_DI, encodeRecharge, rechargeItem } from "./protocol/recharge.ts";
 export type { GatewayStats } from "./stats.ts";
-export { localDay, localParts } from "./time.ts";
+export { localDay, localParts, localTextToEpoch } from "./time.ts";

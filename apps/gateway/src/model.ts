@@ -87,6 +87,8 @@ export interface CommandEvidence {
   value?: string;
   readBack?: ReadBack;
   attempts?: number;
+  /** The meter answered the write; only its effect is still to be confirmed (kept for a later read-back). */
+  acknowledged?: boolean;
 }
 
 export interface CommandUpdate {

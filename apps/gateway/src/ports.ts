@@ -37,6 +37,21 @@ export interface CommandSource {
   update(update: CommandUpdate): Promise<void>;
   /** Optional wake-up when commands are queued, so they need not wait for the next claim tick. */
   onQueued?(listener: () => void): () => void;
+  /**
+   * Optional: writes another gateway left "sent" or "timeout" on these collectors (it stopped
+   * before settling them), now claimed by `owner`. Called when this gateway takes a collector's
+   * lease, so the outcome is settled by reading the meter back, never by sending again.
+   */
+  orphaned?(request: ClaimRequest): Promise<OrphanedCommand[]>;
+}
+
+export interface OrphanedCommand {
+  command: MeterCommand;
+  state: "sent" | "timeout";
+  /** The meter had answered the write (its evidence says so): verify its effect, allowing for motor valves. */
+  acknowledged: boolean;
+  /** When the frame went out: a motor valve is not read back before it has had time to move. */
+  sentAt?: Date;
 }
 
 /** Where poll results and presence go. Awaited: a slow sink slows polling instead of piling up. */

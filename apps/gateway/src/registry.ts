@@ -1,5 +1,6 @@
 import type { FrameLink } from "./bus/link.ts";
 import { Collector, type CollectorDeps, type PendingReconciliation } from "./collector.ts";
+import { CommandTracker } from "./commands/tracker.ts";
 import type { MeterInfo } from "./model.ts";
 import type { LeaseStore } from "./ports.ts";
 import { bump } from "./stats.ts";
@@ -60,12 +61,11 @@ export class CollectorRegistry {
       const carried = this.deferred.get(id) ?? [];
       this.deferred.delete(id);
       this.deferredCount -= carried.length;
-      const collector = new Collector(
-        link,
-        meters,
-        { ...this.deps, defer: (entry) => this.defer(entry) },
-        carried,
-      );
+      const adopted = await this.adoptOrphans(id);
+      const collector = new Collector(link, meters, { ...this.deps, defer: (entry) => this.defer(entry) }, [
+        ...carried,
+        ...adopted,
+      ]);
       this.collectors.set(id, collector);
       for (const meter of meters) this.byMeter.set(meter.id, collector);
       link.onClose((reason) => {
@@ -84,6 +84,43 @@ export class CollectorRegistry {
       this.deps.onOnline();
       return true;
     });
+  }
+
+  /**
+   * Writes a stopped gateway left open on this collector become read-backs of this session; reads
+   * (nothing to reconcile) fail so the operator can ask again.
+   */
+  private async adoptOrphans(collectorId: string): Promise<PendingReconciliation[]> {
+    const { source, owner, counters, logger, settings } = this.deps;
+    if (!source.orphaned) return [];
+    try {
+      const orphans = await source.orphaned({
+        owner,
+        collectorIds: [collectorId],
+        limit: settings.maxPendingReconciliations,
+      });
+      const pending: PendingReconciliation[] = [];
+      for (const { command, state, acknowledged, sentAt } of orphans) {
+        const tracker = new CommandTracker(command, source, counters);
+        tracker.state = state;
+        if (command.action.kind === "read") {
+          await tracker.to("fail", { detail: "the gateway stopped before the reply; read again" });
+          continue;
+        }
+        const settles =
+          command.action.kind === "valve" && sentAt ? sentAt.getTime() + settings.valveSettleMs : undefined;
+        pending.push({ collectorId, meterId: command.meterId, tracker, acknowledged, notBefore: settles });
+      }
+      if (pending.length)
+        logger.log("info", "adopted unsettled commands", { collector: collectorId, count: pending.length });
+      return pending;
+    } catch (error) {
+      logger.log("error", "adopting unsettled commands failed", {
+        collector: collectorId,
+        error: String(error),
+      });
+      return [];
+    }
   }
 
   private detach(collector: Collector, reason: string): Promise<void> {

@@ -18,6 +18,8 @@ export interface Counters {
   readings: number;
   commands: { success: number; fail: number; timeout: number; reconciled: number };
   mqttMessagesDropped: number;
+  /** Broadcast-time frames sent to correct drifting meter clocks. */
+  clockBroadcasts: number;
 }
 
 export function newCounters(): Counters {
@@ -38,6 +40,7 @@ export function newCounters(): Counters {
     readings: 0,
     commands: { success: 0, fail: 0, timeout: 0, reconciled: 0 },
     mqttMessagesDropped: 0,
+    clockBroadcasts: 0,
   };
 }
 

@@ -60,3 +60,24 @@ export function localDay(at: Date, timeZone: string): string {
   dayCache.set(timeZone, { minute, day: text });
   return text;
 }
+
+/**
+ * "yyyy-MM-dd HH:mm:ss" in the zone as an instant (epoch ms); undefined when it is not such a
+ * text. Meters keep local wall time, so their clocks are compared in the tenant's zone.
+ */
+export function localTextToEpoch(text: string, timeZone: string): number | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const seen = localParts(new Date(asUtc), timeZone);
+  const offset = Date.UTC(seen.year, seen.month - 1, seen.day, seen.hour, seen.minute, seen.second) - asUtc;
+  return asUtc - offset;
+}

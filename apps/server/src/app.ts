@@ -4,6 +4,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { ServerConfig } from "./config.ts";
 import { ok } from "./contract/envelope.ts";
+import { FieldCipher } from "./crud/field-cipher.ts";
 import type { Db } from "./db/client.ts";
 import { accessRoutes } from "./modules/access/access.routes.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
@@ -12,6 +13,8 @@ import { AuthService } from "./modules/auth/auth.service.ts";
 import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { fileRoutes } from "./modules/file/file.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
+import { registryRoutes } from "./modules/pms/index.ts";
+import { registryImportRoutes } from "./modules/pms-import/registry-import.routes.ts";
 import { regionRoutes } from "./modules/region/region.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
@@ -99,11 +102,17 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(userRoutes, { db });
   await app.register(userAdminRoutes, { db, timeZone: config.timeZone });
   await app.register(userImportRoutes, { db, timeZone: config.timeZone });
-  await app.register(resourceRoutes, { db, timeZone: config.timeZone });
+  await app.register(registryImportRoutes, { db, timeZone: config.timeZone });
+  await app.register(resourceRoutes, {
+    db,
+    timeZone: config.timeZone,
+    cipher: new FieldCipher(config.jwtSecret),
+  });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });
   await app.register(regionRoutes, { db });
   await app.register(fileRoutes, { db });
+  await app.register(registryRoutes, { db, timeZone: config.timeZone });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
   return app;
 }

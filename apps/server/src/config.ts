@@ -15,6 +15,12 @@ export interface ServerConfig {
   /** Password of the platform `admin` when it is first seeded. */
   adminPassword: string;
   captchaEnabled: boolean;
+  /** Seed the demo site (tenant 100001); on by default in the embedded mode, never in production. */
+  demoData: boolean;
+  /** Run the meter gateway inside this process (the embedded default); else `npm run gateway`. */
+  gatewayEmbedded: boolean;
+  /** How often each meter is polled by the embedded gateway. */
+  pollIntervalSeconds: number;
   /** Built console served at `/`; absent in API-only tests. */
   consoleDist?: string;
   logLevel: string;
@@ -57,6 +63,11 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
     throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters.`);
   }
   const consoleDist = env.CONSOLE_DIST ?? DEFAULT_CONSOLE_DIST;
+  const demoData = !production && (env.DEMO_DATA === undefined || truthy(env.DEMO_DATA));
+  // The demo polls every minute so its screens move; a real site every 15 minutes by default.
+  const pollIntervalSeconds = Number(env.POLL_INTERVAL_SECONDS ?? (demoData ? 60 : 900));
+  if (!Number.isInteger(pollIntervalSeconds) || pollIntervalSeconds < 10)
+    throw new ConfigError(`POLL_INTERVAL_SECONDS must be a whole number ≥ 10: ${env.POLL_INTERVAL_SECONDS}`);
   return {
     host: env.HOST ?? "127.0.0.1",
     port,
@@ -66,6 +77,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
     jwtSecret: jwtSecret!,
     adminPassword: adminPassword!,
     captchaEnabled: truthy(env.CAPTCHA_ENABLED),
+    demoData,
+    gatewayEmbedded: env.GATEWAY_EMBEDDED === undefined ? !production : truthy(env.GATEWAY_EMBEDDED),
+    pollIntervalSeconds,
     consoleDist,
     logLevel: env.LOG_LEVEL ?? "info",
     timeZone: env.TZ_DEFAULT ?? "Asia/Shanghai",

@@ -1,9 +1,12 @@
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { redactUrl } from "./contract/redact.ts";
+import { FieldCipher } from "./crud/field-cipher.ts";
 import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { seed } from "./db/seed.ts";
+import { seedDemoSite } from "./demo/demo-site.ts";
+import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 
 /** Starts Meterline: configuration, database, migrations, seed, then the HTTP server. */
 async function main() {
@@ -11,6 +14,7 @@ async function main() {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(db);
   const { createdAdmin } = await seed(db, { adminPassword: config.adminPassword });
+  const demoSeeded = config.demoData && (await seedDemoSite(db, { adminPassword: config.adminPassword }));
   const app = await buildApp({
     config,
     db,
@@ -27,9 +31,26 @@ async function main() {
     },
   });
   app.log.info(
-    { database: db.kind, dataDir: config.databaseUrl ? undefined : config.dataDir, applied, createdAdmin },
+    {
+      database: db.kind,
+      dataDir: config.databaseUrl ? undefined : config.dataDir,
+      applied,
+      createdAdmin,
+      demoSeeded,
+    },
     "database ready",
   );
+
+  const metering = config.gatewayEmbedded
+    ? await startEmbeddedMetering({
+        db,
+        ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+        cipher: new FieldCipher(config.jwtSecret),
+        logger: { log: (level, message, fields) => app.log[level](fields ?? {}, message) },
+        pollIntervalMs: config.pollIntervalSeconds * 1000,
+        demoFleet: config.demoData,
+      })
+    : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -37,6 +58,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, "shutting down: finishing in-flight requests");
     try {
+      await metering?.close();
       await app.close();
       await db.close();
       process.exit(0);

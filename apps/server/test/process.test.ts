@@ -1,24 +1,14 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { md5Hex } from "../src/modules/auth/password.ts";
-import { BASIC } from "./helpers.ts";
+import { BASIC, freePort } from "./helpers.ts";
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the real server process and waits until it answers. */
 async function start(
@@ -34,6 +24,8 @@ async function start(
       PORT: String(port),
       LOG_LEVEL: "warn",
       CONSOLE_DIST: "/nonexistent",
+      DEMO_DATA: "0",
+      GATEWAY_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -100,4 +92,36 @@ test("production mode without secrets refuses to start and says why", async () =
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   assert.equal(code, 1);
   assert.match(output, /JWT_SECRET and ADMIN_PASSWORD/);
+});
+
+test("the embedded demo seeds its site and its simulated fleet reports live readings through the gateway", async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-demo-"));
+  const demo = await start({ DATA_DIR: dataDir, DEMO_DATA: "1", POLL_INTERVAL_SECONDS: "10" });
+  try {
+    const login = await fetch(
+      `${demo.base}/api/blade-auth/oauth/token?tenantId=100001&username=admin&password=${md5Hex("admin")}&grant_type=password&scope=all`,
+      { method: "POST", headers: { authorization: BASIC, "tenant-id": "100001" } },
+    );
+    assert.equal(login.status, 200, demo.output());
+    const { access_token } = (await login.json()) as { access_token: string };
+    const call = async (url: string) => {
+      const res = await fetch(`${demo.base}/api/blade-pms/${url}`, {
+        headers: { authorization: BASIC, "blade-auth": `bearer ${access_token}` },
+      });
+      return ((await res.json()) as { data: { total: number; records: Record<string, unknown>[] } }).data;
+    };
+    let readings = { total: 0, records: [] as Record<string, unknown>[] };
+    for (let i = 0; i < 120 && readings.total < 150; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      readings = await call("metercurrentdata/list?size=200");
+    }
+    assert.ok(readings.total >= 150, `only ${readings.total} of 200 meters read:\n${demo.output()}`);
+    const electric = readings.records.find((r) => r.energyType === 1 && r.totalValue !== null);
+    assert.ok(electric, "an electric meter's energy register arrived");
+    assert.match(String(electric.totalValue), /^\d+\.\d{2}$/);
+    const online = await call("collector/page?size=20&onlineStatus=1");
+    assert.equal(online.total, 10, "all ten DTUs registered");
+  } finally {
+    assert.equal(await stop(demo.child), 0, "SIGTERM ends the server, gateway and fleet cleanly");
+  }
 });

@@ -64,6 +64,19 @@ export class Bus {
     });
   }
 
+  /**
+   * A frame no meter answers (DL/T 645 broadcast time), sent when the bus is free; resolves once
+   * the bus has been left quiet for `settleMs`, so meters have taken it before the next request.
+   */
+  async announce(bytes: Uint8Array, address: string, settleMs: number): Promise<boolean> {
+    if (this.pending) throw new Error("bus already has a request in flight");
+    const quiet = this.quietUntil - Date.now();
+    if (quiet > 0) await new Promise((resolve) => setTimeout(resolve, quiet));
+    if (this.link.closed || !this.link.send(bytes, address)) return false;
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    return true;
+  }
+
   private receive(frame: SplitFrame): void {
     const pending = this.pending;
     const reply = pending?.accept(frame);

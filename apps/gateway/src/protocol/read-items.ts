@@ -14,6 +14,9 @@ export type PollItem =
   | "status"
   | "frozen-time"
   | "frozen-energy"
+  /** The meter's clock, read once a day with the frozen data so drift can be corrected. */
+  | "clock-date"
+  | "clock-time"
   | "water";
 
 const DI_2007: Record<Exclude<PollItem, "water">, string> = {
@@ -23,6 +26,8 @@ const DI_2007: Record<Exclude<PollItem, "water">, string> = {
   status: dlt645.DI.STATUS_WORD_3,
   "frozen-time": dlt645.DI.DAILY_FROZEN_TIME,
   "frozen-energy": dlt645.DI.DAILY_FROZEN_FORWARD,
+  "clock-date": dlt645.DI.DATE,
+  "clock-time": dlt645.DI.TIME,
 };
 
 export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
@@ -30,7 +35,7 @@ export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
   if (meter.protocol === "dlt645-1997") return ["energy"];
   const plan: PollItem[] = ["energy", "status"];
   if (meter.model.localPrepaid) plan.push("balance");
-  if (withFrozen) plan.push("frozen-time", "frozen-energy");
+  if (withFrozen) plan.push("frozen-time", "frozen-energy", "clock-date", "clock-time");
   return plan;
 }
 
@@ -79,6 +84,18 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
       const energy = energyOf(reply.fields);
       if (!energy) return false;
       reading.dailyFrozen = { time: reading.dailyFrozen?.time ?? null, energy };
+      return true;
+    }
+    case "clock-date": {
+      const date = okValue(reply.fields[0]);
+      if (date === null) return false;
+      reading.meterTime = date.slice(0, 10);
+      return true;
+    }
+    case "clock-time": {
+      const time = okValue(reply.fields[0]);
+      if (time === null || !reading.meterTime) return false;
+      reading.meterTime = `${reading.meterTime} ${time}`;
       return true;
     }
     case "water": {

@@ -1,0 +1,220 @@
+import { type ResourceDef, resources } from "@meterline/contracts";
+import { planFleet } from "@meterline/simulator";
+import { readInput } from "../crud/input.ts";
+import { ResourceStore } from "../crud/store.ts";
+import type { Db, Queryable } from "../db/client.ts";
+import { serviceUser } from "../modules/auth/current-user.ts";
+import { hashPassword, md5Hex } from "../modules/auth/password.ts";
+import { provisionTenant } from "../modules/tenant/tenant.service.ts";
+
+/** The demo tenant's code, named in the README so people can sign in to it. */
+export const DEMO_TENANT_ID = "100001";
+/** The simulated fleet the embedded demo runs: the registry's meters are exactly these. */
+export const DEMO_FLEET = { meters: 200, dtus: 10 } as const;
+
+const BUILDINGS = 4;
+const FLOORS = 5;
+const ROOMS_PER_FLOOR = 10;
+const OCCUPIED = 180;
+const SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗";
+const GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂";
+
+/**
+ * Seeds the demo site once, in the embedded default only: a park of 4 buildings with 200 rooms,
+ * 180 owners living in them, the 200 meters of the simulated fleet (electric and water) installed
+ * in those rooms behind their 10 DTUs, a ladder and a time-of-use charging scheme, a water price
+ * and an alarm scheme. Its admin signs in with the platform admin's initial password.
+ */
+export async function seedDemoSite(db: Db, options: { adminPassword: string }): Promise<boolean> {
+  const exists = await db.query("select 1 from sys_tenant where tenant_id = $1", [DEMO_TENANT_ID]);
+  if (exists.length > 0) return false;
+  await db.transaction(async (tx) => {
+    const tenantValues = readInput(
+      resources.tenant,
+      { tenantName: "阳光公寓(演示)", accountNumber: 50 },
+      "create",
+      "UTC",
+    );
+    await provisionTenant(tx, {
+      tenantName: "阳光公寓(演示)",
+      values: tenantValues,
+      tenantId: DEMO_TENANT_ID,
+    });
+    await tx.query("update sys_user set password = $2 where tenant_id = $1 and account = 'admin'", [
+      DEMO_TENANT_ID,
+      await hashPassword(md5Hex(options.adminPassword)),
+    ]);
+    await new DemoSite(tx).build();
+  });
+  return true;
+}
+
+/** Rows written as the definitions would write them: the same validation, defaults and audit columns. */
+class DemoSite {
+  private readonly user = serviceUser(DEMO_TENANT_ID, "demo", { realName: "演示数据" });
+  constructor(private readonly db: Queryable) {}
+
+  private insert(def: ResourceDef, body: Record<string, unknown>): Promise<string> {
+    const values = readInput(def, body, "create", "Asia/Shanghai");
+    return new ResourceStore(this.db, def).insert(values, this.user, DEMO_TENANT_ID);
+  }
+
+  async build(): Promise<void> {
+    const { chargingScheme, alarmScheme } = resources;
+    const ladder = await this.insert(chargingScheme, {
+      schemeName: "居民阶梯电价",
+      energyType: 1,
+      priceMode: 2,
+      ladderCycle: 2,
+      ladder: JSON.stringify([
+        { limit: "2880", price: "0.4883" },
+        { limit: "4800", price: "0.5383" },
+        { limit: null, price: "0.7883" },
+      ]),
+      monthlyFee: "0",
+    });
+    const tou = await this.insert(chargingScheme, {
+      schemeName: "商铺分时电价",
+      energyType: 1,
+      priceMode: 3,
+      tipPrice: "1.2000",
+      peakPrice: "1.0000",
+      peacePrice: "0.7000",
+      lowPrice: "0.3500",
+      touPeriods: JSON.stringify([
+        { start: "08:00", end: "10:00", band: "peace" },
+        { start: "10:00", end: "12:00", band: "peak" },
+        { start: "12:00", end: "19:00", band: "peace" },
+        { start: "19:00", end: "21:00", band: "tip" },
+        { start: "21:00", end: "23:00", band: "peace" },
+        { start: "23:00", end: "08:00", band: "low" },
+      ]),
+      monthlyFee: "5",
+    });
+    const waterPrice = await this.insert(chargingScheme, {
+      schemeName: "居民水价",
+      energyType: 2,
+      priceMode: 1,
+      price: "3.5000",
+    });
+    const alarm = await this.insert(alarmScheme, {
+      schemeName: "标准告警",
+      energyType: 1,
+      firstAlarm: "50.00",
+      secondAlarm: "20.00",
+      arrearsLimit: "10.00",
+      mergeAlarmFlag: 0,
+      tripOnArrears: 1,
+      protectTimes: JSON.stringify([{ start: "22:00", end: "07:00" }]),
+      protectDates: JSON.stringify(["weekend"]),
+      notifyChannels: "console,sms",
+    });
+
+    const park = await this.insert(resources.area, {
+      parentId: "0",
+      areaName: "阳光公寓",
+      areaType: 1,
+      sort: 1,
+    });
+    const buildings: string[] = [];
+    for (let b = 1; b <= BUILDINGS; b++) {
+      const id = await this.insert(resources.area, {
+        parentId: park,
+        areaName: `${b}号楼`,
+        areaType: 2,
+        sort: b,
+      });
+      buildings.push(id);
+    }
+    await this.db.query(
+      "update pms_area set ancestors = case when parent_id = 0 then '0' else '0,' || parent_id end where tenant_id = $1",
+      [DEMO_TENANT_ID],
+    );
+
+    const rooms: string[] = [];
+    for (const [b, building] of buildings.entries()) {
+      for (let floor = 1; floor <= FLOORS; floor++) {
+        for (let n = 1; n <= ROOMS_PER_FLOOR; n++) {
+          const roomName = `${floor}${String(n).padStart(2, "0")}`;
+          rooms.push(
+            await this.insert(resources.room, {
+              areaId: building,
+              roomName,
+              roomCode: `${b + 1}-${roomName}`,
+              roomType: b === 3 && floor === 1 ? 3 : 1,
+              floorArea: (45 + ((floor * 7 + n * 3) % 40)).toFixed(2),
+            }),
+          );
+        }
+      }
+    }
+
+    for (let i = 0; i < OCCUPIED; i++) {
+      const name = `${SURNAMES[i % SURNAMES.length]}${GIVEN[(i * 7) % GIVEN.length]}`;
+      const owner = await this.insert(resources.owner, {
+        ownerName: name,
+        ownerCode: `Y${String(i + 1).padStart(4, "0")}`,
+        phone: `139${String(10_000_000 + i * 7919).slice(-8)}`,
+      });
+      await this.insert(resources.ownerRoom, {
+        ownerId: owner,
+        roomId: rooms[i],
+        checkInTime: "2026-01-01 09:00:00",
+      });
+    }
+
+    const plan = planFleet(DEMO_FLEET);
+    const collectors = new Map<string, string>();
+    for (const [i, code] of plan.dtuIds.entries()) {
+      collectors.set(
+        code,
+        await this.insert(resources.collector, {
+          collectorName: `${Math.floor((i * BUILDINGS) / plan.dtuIds.length) + 1}号楼 DTU ${i + 1}`,
+          collectorCode: code,
+          areaId: buildings[Math.floor((i * BUILDINGS) / plan.dtuIds.length)],
+          heartbeatSeconds: 60,
+        }),
+      );
+    }
+    let electricRoom = 0;
+    let waterRoom = 0;
+    for (const meter of plan.meters) {
+      const electric = meter.kind === "electric";
+      const roomIndex = electric ? electricRoom++ : waterRoom++;
+      const occupied = roomIndex < OCCUPIED;
+      const common = {
+        productCode: meter.address,
+        meterName: `${electric ? "电表" : "水表"} ${roomIndex + 1}`,
+        runStatus: 3,
+        collectorId: collectors.get(meter.collectorId),
+        channel: 1,
+        installTime: "2026-01-01 08:00:00",
+        alarmSchemeId: alarm,
+      };
+      const id = electric
+        ? await this.insert(resources.meter, {
+            ...common,
+            protocol: meter.protocol === "dlt645-1997" ? "dlt645_1997" : "dlt645_2007",
+            meterType: meter.localPrepaid ? 1 : 2,
+            controlStatus: meter.localPrepaid ? 0 : 1,
+            chargingSchemeId: roomIndex % 10 === 9 ? tou : ladder,
+          })
+        : await this.insert(resources.water, {
+            ...common,
+            protocol: "cjt188_2004",
+            diOrder: meter.diOrder,
+            chargingSchemeId: waterPrice,
+          });
+      await this.insert(resources.roomMeter, {
+        roomId: rooms[roomIndex],
+        energyType: electric ? 1 : 2,
+        meterId: id,
+      });
+      if (occupied)
+        await this.db.query(
+          `update ${electric ? "pms_meter" : "pms_water"} set account_status = 1 where id = $1`,
+          [id],
+        );
+    }
+  }
+}

@@ -1,0 +1,209 @@
+import type {
+  ClaimRequest,
+  CommandAction,
+  CommandSource,
+  CommandState,
+  CommandUpdate,
+  MeterCommand,
+  OrphanedCommand,
+  RelayAction,
+} from "@meterline/gateway";
+import type { Queryable } from "../../db/client.ts";
+
+/** The states a command may come from, per target state (the gateway's lifecycle, enforced in SQL). */
+const FROM: Record<CommandState, CommandState[]> = {
+  queued: [],
+  sent: ["queued"],
+  success: ["sent", "timeout"],
+  fail: ["queued", "sent", "timeout"],
+  timeout: ["sent"],
+};
+const MSG_RESULT: Partial<Record<CommandState, number>> = { success: 1, fail: 0, timeout: 2 };
+/** SWITCH_TYPE 1 supply on, 2 supply off, 3 back to the meter's own prepaid control. */
+const SWITCH_ACTIONS: Record<number, RelayAction> = { 1: "close-direct", 2: "trip", 3: "close-allowed" };
+
+interface CommandRow {
+  id: string;
+  meter_id: string;
+  command_type: string;
+  payload: string;
+  expires_at: Date | null;
+  state: string;
+  evidence: string | null;
+  sent_time: Date | null;
+}
+
+/** A stored command as the gateway acts on it; undefined for one it cannot carry out. */
+export function actionOf(type: string, payload: Record<string, unknown>): CommandAction | undefined {
+  switch (type) {
+    case "switch": {
+      const action = SWITCH_ACTIONS[Number(payload.switchType)];
+      return action ? { kind: "relay", action } : undefined;
+    }
+    case "relay":
+      return typeof payload.action === "string"
+        ? { kind: "relay", action: payload.action as RelayAction }
+        : undefined;
+    case "valve":
+      return { kind: "valve", action: payload.open ? "open" : "close" };
+    case "read":
+      return typeof payload.di === "string" ? { kind: "read", di: payload.di } : undefined;
+    case "write":
+      return typeof payload.di === "string" && typeof payload.value === "string"
+        ? { kind: "write", di: payload.di, value: payload.value }
+        : undefined;
+    case "recharge":
+      return typeof payload.amount === "string" && Number.isInteger(payload.purchaseCount)
+        ? { kind: "recharge", amount: payload.amount, purchaseCount: payload.purchaseCount as number }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The command queue in the database (pms_meter_command) for the gateway: claims that lapse when
+ * their gateway dies, the lifecycle enforced by the update's own WHERE clause, and the evidence
+ * of every state kept. A claimed command is "sent" before its frame goes out, so it is never sent twice.
+ */
+export class DbCommandSource implements CommandSource {
+  constructor(
+    private readonly db: Queryable,
+    private readonly claimTtlSeconds = 60,
+  ) {}
+
+  async claim(request: ClaimRequest): Promise<MeterCommand[]> {
+    const rows = await this.take(
+      request,
+      "q.state = 'queued' and (q.claimed_until is null or q.claimed_until < now())",
+    );
+    return this.commandsOf(rows);
+  }
+
+  /**
+   * Sent or timed-out writes claimed by another gateway process. The caller holds the collector's
+   * lease, so that process no longer serves it: it stopped, or lost the collector, before settling.
+   */
+  async orphaned(request: ClaimRequest): Promise<OrphanedCommand[]> {
+    const rows = await this.take(
+      request,
+      "q.state in ('sent', 'timeout') and q.claimed_by is distinct from $1",
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return (await this.commandsOf(rows)).map((command) => {
+      const row = byId.get(command.id)!;
+      const evidence = row.evidence ? (JSON.parse(row.evidence) as { acknowledged?: boolean }) : {};
+      return {
+        command,
+        state: row.state as "sent" | "timeout",
+        acknowledged: evidence.acknowledged === true,
+        ...(row.sent_time ? { sentAt: row.sent_time } : {}),
+      };
+    });
+  }
+
+  /** Claims the commands matching `condition` (alias q) on the request's collectors for its owner. */
+  private async take(request: ClaimRequest, condition: string): Promise<CommandRow[]> {
+    if (request.collectorIds.length === 0 || request.limit <= 0) return [];
+    return this.db.query<CommandRow>(
+      `update pms_meter_command c
+          set claimed_by = $1, claimed_until = now() + make_interval(secs => $4)
+        where c.id in (
+          select q.id from pms_meter_command q
+            left join pms_meter e on q.energy_type = 1 and e.id = q.meter_id and e.is_deleted = 0
+            left join pms_water w on q.energy_type = 2 and w.id = q.meter_id and w.is_deleted = 0
+            join pms_collector k on k.id = coalesce(e.collector_id, w.collector_id) and k.is_deleted = 0
+           where ${condition}
+             and (case when k.transport = 'mqtt' then 'mqtt:' || q.product_code else k.collector_code end) = any($2::text[])
+           order by q.create_time, q.id
+           limit $3)
+        returning c.id::text as id, c.meter_id::text as meter_id, c.command_type, c.payload, c.expires_at, c.state, c.evidence, c.sent_time`,
+      [request.owner, [...request.collectorIds], request.limit, this.claimTtlSeconds],
+    );
+  }
+
+  private async commandsOf(rows: CommandRow[]): Promise<MeterCommand[]> {
+    const commands: MeterCommand[] = [];
+    for (const row of rows) {
+      const action = actionOf(row.command_type, JSON.parse(row.payload) as Record<string, unknown>);
+      if (!action) {
+        await this.settle(row.id, "fail", new Date(), { detail: `unsupported command ${row.command_type}` });
+        continue;
+      }
+      commands.push({
+        id: row.id,
+        meterId: row.meter_id,
+        action,
+        ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
+      });
+    }
+    return commands.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  }
+
+  async release(commandIds: readonly string[]): Promise<void> {
+    if (commandIds.length === 0) return;
+    await this.db.query(
+      "update pms_meter_command set claimed_by = null, claimed_until = null where id = any($1::bigint[]) and state = 'queued'",
+      [[...commandIds]],
+    );
+  }
+
+  async update(update: CommandUpdate): Promise<void> {
+    await this.settle(update.commandId, update.state, update.at, update.evidence);
+  }
+
+  private async settle(id: string, state: CommandState, at: Date, evidence: CommandUpdate["evidence"]) {
+    const sent = state === "sent";
+    const rows = await this.db.query<{
+      meter_id: string;
+      energy_type: number;
+      command_type: string;
+      payload: string;
+    }>(
+      `update pms_meter_command
+          set state = $2,
+              result = $3,
+              sent_time = case when $4 then $5 else sent_time end,
+              done_time = case when $4 then done_time else $5 end,
+              request = coalesce($6, request),
+              reply = coalesce($7, reply),
+              evidence = $8
+        where id = $1 and state = any($9::text[])
+        returning meter_id::text as meter_id, energy_type, command_type, payload`,
+      [
+        id,
+        state,
+        MSG_RESULT[state] ?? null,
+        sent,
+        at,
+        evidence.request ?? null,
+        evidence.reply ?? null,
+        JSON.stringify(evidence),
+        FROM[state],
+      ],
+    );
+    const [row] = rows;
+    if (!row) throw new Error(`command ${id} cannot become ${state}`);
+    if (state === "success") await this.applyOutcome(row);
+  }
+
+  /** A confirmed switch or valve command is the meter's new supply state (SWITCH_STATUS 0 on, 1 off). */
+  private async applyOutcome(row: {
+    meter_id: string;
+    energy_type: number;
+    command_type: string;
+    payload: string;
+  }) {
+    const payload = JSON.parse(row.payload) as { switchType?: number; open?: boolean };
+    let status: number | undefined;
+    if (row.command_type === "switch" && payload.switchType === 1) status = 0;
+    if (row.command_type === "switch" && payload.switchType === 2) status = 1;
+    if (row.command_type === "valve") status = payload.open ? 0 : 1;
+    if (status === undefined) return;
+    const table = row.energy_type === 1 ? "pms_meter" : "pms_water";
+    await this.db.query(`update ${table} set switch_status = $2, update_time = now() where id = $1`, [
+      row.meter_id,
+      status,
+    ]);
+  }
+}

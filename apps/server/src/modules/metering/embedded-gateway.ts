@@ -1,0 +1,68 @@
+import {
+  type GatewayHandle,
+  type Logger,
+  MemoryLeaseStore,
+  PgLeaseStore,
+  resolveSettings,
+  settingsFromEnv,
+  startGateway,
+} from "@meterline/gateway";
+import { type FleetHandle, startFleet } from "@meterline/simulator";
+import type { FieldCipher } from "../../crud/field-cipher.ts";
+import type { Db } from "../../db/client.ts";
+import { DEMO_FLEET } from "../../demo/demo-site.ts";
+import { DbCommandSource } from "./command-source.db.ts";
+import { DbMeterDirectory } from "./meter-directory.db.ts";
+import { DbReadingsSink } from "./readings-sink.db.ts";
+
+export interface EmbeddedMetering {
+  gateway: GatewayHandle;
+  fleet?: FleetHandle;
+  close(): Promise<void>;
+}
+
+/**
+ * The gateway inside the server process (the embedded default, design.md §1): registry-backed
+ * directory, database command queue and readings sink; with the demo data, the simulated fleet of
+ * the demo site dials it over real TCP so the console shows live readings out of the box.
+ */
+export async function startEmbeddedMetering(options: {
+  db: Db;
+  databaseUrl?: string;
+  cipher: FieldCipher;
+  logger: Logger;
+  pollIntervalMs: number;
+  demoFleet: boolean;
+  env?: NodeJS.ProcessEnv;
+}): Promise<EmbeddedMetering> {
+  const { db, logger } = options;
+  const settings = resolveSettings({ ...settingsFromEnv(options.env), rejectUnknownCollectors: true });
+  const leases = options.databaseUrl
+    ? await PgLeaseStore.connect(options.databaseUrl)
+    : new MemoryLeaseStore();
+  const gateway = await startGateway({
+    directory: new DbMeterDirectory(db, options.cipher, options.pollIntervalMs),
+    commands: new DbCommandSource(db),
+    readings: new DbReadingsSink(db),
+    leases,
+    logger,
+    settings,
+  });
+  const address = gateway.address();
+  logger.log("info", "gateway listening", { host: address.host, port: address.port });
+  let fleet: FleetHandle | undefined;
+  if (options.demoFleet) {
+    const host = address.host === "0.0.0.0" || address.host === "::" ? "127.0.0.1" : address.host;
+    fleet = await startFleet({ ...DEMO_FLEET, gateway: { host, port: address.port } });
+    logger.log("info", "demo fleet started", { meters: DEMO_FLEET.meters, dtus: DEMO_FLEET.dtus });
+  }
+  return {
+    gateway,
+    fleet,
+    async close() {
+      await fleet?.close();
+      await gateway.close();
+      await leases.close();
+    },
+  };
+}

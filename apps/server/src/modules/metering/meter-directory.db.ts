@@ -1,0 +1,92 @@
+import type { MeterDirectory, MeterInfo, MeterProtocol } from "@meterline/gateway";
+import type { FieldCipher } from "../../crud/field-cipher.ts";
+import type { Queryable } from "../../db/client.ts";
+
+const PROTOCOLS: Record<string, MeterProtocol> = {
+  dlt645_2007: "dlt645-2007",
+  dlt645_1997: "dlt645-1997",
+  cjt188_2004: "cjt188",
+};
+
+interface MeterRow {
+  id: string;
+  product_code: string;
+  protocol: string;
+  transport: string;
+  collector_code: string;
+  channel: number | null;
+  di_order: string | null;
+  local_prepaid: boolean;
+  relay_password: string | null;
+  operator_code: string | null;
+}
+
+/**
+ * The gateway's meter directory read from the registry: the live meters behind a collector
+ * (registration id = collector_code) with their protocol, channel and per-model settings.
+ * Relay credentials are decrypted here, in the server, and handed to the gateway in memory only.
+ */
+export class DbMeterDirectory implements MeterDirectory {
+  constructor(
+    private readonly db: Queryable,
+    private readonly cipher: FieldCipher,
+    private readonly pollIntervalMs: number,
+  ) {}
+
+  metersOf(collectorId: string): Promise<MeterInfo[]> {
+    return this.load("c.collector_code = $1 and c.transport = 'tcp'", [collectorId]);
+  }
+
+  mqttMeters(): Promise<MeterInfo[]> {
+    return this.load("c.transport = 'mqtt'", []);
+  }
+
+  private async load(where: string, params: unknown[]): Promise<MeterInfo[]> {
+    const rows = await this.db.query<MeterRow>(
+      `select m.id::text as id, m.product_code, m.protocol, c.transport, c.collector_code, m.channel,
+              null as di_order, (m.meter_type = 1 and m.control_status = 0) as local_prepaid,
+              m.relay_password, m.operator_code
+         from pms_meter m join pms_collector c on c.id = m.collector_id and c.is_deleted = 0
+        where m.is_deleted = 0 and ${where}
+       union all
+       select w.id::text, w.product_code, w.protocol, c.transport, c.collector_code, w.channel,
+              w.di_order, false, null, null
+         from pms_water w join pms_collector c on c.id = w.collector_id and c.is_deleted = 0
+        where w.is_deleted = 0 and ${where}
+        order by product_code`,
+      params,
+    );
+    return rows.flatMap((row) => {
+      const protocol = PROTOCOLS[row.protocol];
+      if (!protocol) return [];
+      return [this.info(row, protocol)];
+    });
+  }
+
+  private info(row: MeterRow, protocol: MeterProtocol): MeterInfo {
+    const secret = row.relay_password ? this.cipher.decrypt(row.relay_password) : undefined;
+    const credentials = {
+      // Stored as the password level and the password, 8 hex digits: 02 123456.
+      ...(secret
+        ? { passwordLevel: Number.parseInt(secret.slice(0, 2), 16), password: secret.slice(2) }
+        : {}),
+      ...(row.operator_code ? { operator: row.operator_code } : {}),
+    };
+    return {
+      id: row.id,
+      address: row.product_code,
+      protocol,
+      transport: row.transport === "mqtt" ? "mqtt" : "tcp",
+      collectorId: row.transport === "mqtt" ? `mqtt:${row.product_code}` : row.collector_code,
+      channel: row.channel ?? 1,
+      model: {
+        ...(row.di_order === "little-endian" || row.di_order === "big-endian"
+          ? { diOrder: row.di_order }
+          : {}),
+        ...(row.local_prepaid ? { localPrepaid: true } : {}),
+        ...(Object.keys(credentials).length ? { credentials } : {}),
+      },
+      pollIntervalMs: this.pollIntervalMs,
+    };
+  }
+}

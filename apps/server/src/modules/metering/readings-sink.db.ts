@@ -1,0 +1,98 @@
+import type { MeterReading, PresenceEvent, ReadingsSink } from "@meterline/gateway";
+import type { Queryable } from "../../db/client.ts";
+import { nextId } from "../../db/ids.ts";
+
+/** The meter's supply as SWITCH_STATUS: 0 on (relay closed, valve open), 1 off. */
+function supplyOf(reading: MeterReading): number | null {
+  if (reading.relay === "closed" || reading.valve === "open") return 0;
+  if (reading.relay === "open" || reading.valve === "closed") return 1;
+  return null;
+}
+
+/** Two decimals, exactly: registers come as decimal text with more places than the table keeps. */
+const cents = (value: string | undefined) => {
+  if (value === undefined) return null;
+  const match = /^(-?\d+)(?:\.(\d+))?$/.exec(value);
+  return match ? `${match[1]}.${(match[2] ?? "").padEnd(2, "0").slice(0, 2)}` : null;
+};
+
+/**
+ * Where the gateway's polls land: the latest values of each meter (pms_meter_current_data, one row
+ * per meter) and the meter's online and supply state; collector presence marks the collector and
+ * its meters online or offline.
+ */
+export class DbReadingsSink implements ReadingsSink {
+  constructor(private readonly db: Queryable) {}
+
+  async record(reading: MeterReading): Promise<void> {
+    const [meter] = await this.db.query<{ tenant_id: string; energy_type: number }>(
+      `select tenant_id, 1 as energy_type from pms_meter where id = $1
+       union all select tenant_id, 2 from pms_water where id = $1`,
+      [reading.meterId],
+    );
+    if (!meter) return;
+    const energy = reading.energy;
+    const supply = supplyOf(reading);
+    await this.db.query(
+      `insert into pms_meter_current_data
+         (id, tenant_id, energy_type, meter_id, product_code, read_time, total_value, tip_value, peak_value,
+          peace_value, low_value, balance, overdraft, switch_status, status_word, battery_low, meter_time, missing)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+       on conflict (tenant_id, meter_id, energy_type) do update set
+         read_time = excluded.read_time,
+         total_value = coalesce(excluded.total_value, pms_meter_current_data.total_value),
+         tip_value = coalesce(excluded.tip_value, pms_meter_current_data.tip_value),
+         peak_value = coalesce(excluded.peak_value, pms_meter_current_data.peak_value),
+         peace_value = coalesce(excluded.peace_value, pms_meter_current_data.peace_value),
+         low_value = coalesce(excluded.low_value, pms_meter_current_data.low_value),
+         balance = coalesce(excluded.balance, pms_meter_current_data.balance),
+         overdraft = coalesce(excluded.overdraft, pms_meter_current_data.overdraft),
+         switch_status = coalesce(excluded.switch_status, pms_meter_current_data.switch_status),
+         status_word = coalesce(excluded.status_word, pms_meter_current_data.status_word),
+         battery_low = coalesce(excluded.battery_low, pms_meter_current_data.battery_low),
+         meter_time = coalesce(excluded.meter_time, pms_meter_current_data.meter_time),
+         missing = excluded.missing`,
+      [
+        nextId(),
+        meter.tenant_id,
+        meter.energy_type,
+        reading.meterId,
+        reading.address,
+        reading.at,
+        cents(energy?.total ?? reading.volume),
+        cents(energy?.tariffs[0]),
+        cents(energy?.tariffs[1]),
+        cents(energy?.tariffs[2]),
+        cents(energy?.tariffs[3]),
+        cents(reading.balance),
+        cents(reading.overdraft),
+        supply,
+        reading.statusWord3 ?? null,
+        reading.batteryLow === undefined ? null : reading.batteryLow ? 1 : 0,
+        reading.meterTime ?? null,
+        reading.missing.join(",").slice(0, 255),
+      ],
+    );
+    const table = meter.energy_type === 1 ? "pms_meter" : "pms_water";
+    await this.db.query(
+      `update ${table} set online_status = 1, switch_status = coalesce($2, switch_status) where id = $1`,
+      [reading.meterId, supply],
+    );
+  }
+
+  async presence(event: PresenceEvent): Promise<void> {
+    const online = event.online ? 1 : 0;
+    await this.db.query(
+      `update pms_collector set online_status = $2, last_online_time = case when $2 = 1 then $3 else last_online_time end
+        where collector_code = $1 and is_deleted = 0`,
+      [event.collectorId, online, event.at],
+    );
+    if (event.meterIds.length === 0) return;
+    for (const table of ["pms_meter", "pms_water"]) {
+      await this.db.query(`update ${table} set online_status = $2 where id = any($1::bigint[])`, [
+        event.meterIds,
+        online,
+      ]);
+    }
+  }
+}

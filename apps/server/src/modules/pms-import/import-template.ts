@@ -1,0 +1,47 @@
+import ExcelJS from "exceljs";
+import { IMPORT_COLUMNS, MAX_AREA_DEPTH, MAX_IMPORT_ROWS } from "./import-columns.ts";
+
+/** How each column is filled, shown on the template's second sheet (the rules of import-planner.ts). */
+const NOTES: Record<(typeof IMPORT_COLUMNS)[number]["key"], string> = {
+  areaPath: `必填。从园区起逐级填写, 用 / 分隔, 最多 ${MAX_AREA_DEPTH} 级; 不存在的层级自动创建(第 1 级园区, 第 2 级楼栋, 第 3 级单元, 第 4 级及以下楼层)`,
+  roomName: "必填。同一区域下同名的房间视为已有房间, 直接使用",
+  roomCode: "选填, 最多 32 个字符",
+  roomType: "选填, 默认住宅; 可选值见下方",
+  floorArea: "选填, 最多 2 位小数",
+  ownerName: "填写业主信息时必填; 同一房间只能有一个业主",
+  ownerCode: "选填; 填写时按编号匹配已有业主(姓名须一致), 不存在则新建; 不填时每行新建业主",
+  phone: "选填, 11 位手机号",
+  idCard: "选填, 18 位身份证号; 请保持文本格式",
+  meterCode: "选填, 12 位数字; 已安装在其他房间的电表不能导入",
+  waterCode: "选填, 14 位数字; 已安装在其他房间的水表不能导入",
+  collectorCode: "选填, 须为本租户已登记的采集器",
+  channel: "选填, 0-255, 默认 1",
+  chargingScheme: "选填, 收费方案名称; 电表、水表各一个时用逗号分隔",
+  alarmScheme: "选填, 告警方案名称; 电表、水表各一个时用逗号分隔",
+};
+
+/** The import template: the columns with an example row, code columns formatted as text, and notes. */
+export async function importTemplate(roomTypes: readonly string[]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet("房间档案");
+  sheet.columns = IMPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
+  IMPORT_COLUMNS.forEach((c, index) => {
+    // Excel drops leading zeros of numbers and rounds long ones: keep codes as text.
+    if (c.text) sheet.getColumn(index + 1).numFmt = "@";
+  });
+  sheet.addRow(Object.fromEntries(IMPORT_COLUMNS.map((c) => [c.key, c.example])));
+  sheet.getRow(1).font = { bold: true };
+  sheet.views = [{ state: "frozen", ySplit: 1 }];
+
+  const notes = book.addWorksheet("填写说明");
+  notes.columns = [
+    { header: "列", width: 16 },
+    { header: "说明", width: 100 },
+  ];
+  for (const c of IMPORT_COLUMNS) notes.addRow([c.header, NOTES[c.key]]);
+  notes.addRow([]);
+  notes.addRow(["房间类型可选值", roomTypes.join("、")]);
+  notes.addRow(["行数", `一次最多 ${MAX_IMPORT_ROWS} 行; 有问题的行不导入, 结果中可下载这些行及原因`]);
+  notes.getRow(1).font = { bold: true };
+  return Buffer.from(await book.xlsx.writeBuffer());
+}

@@ -1,0 +1,68 @@
+import { type ResourceDef, resources } from "@meterline/contracts";
+import { columnsOf } from "../../crud/columns.ts";
+import type { Queryable } from "../../db/client.ts";
+import { nextId } from "../../db/ids.ts";
+import type { CurrentUser } from "../auth/current-user.ts";
+import type { OwnerAction } from "../pms/owner-log.ts";
+import { type FixedSql, insertRows } from "./bulk-insert.ts";
+import type { ImportPlan, NewRow, OwnerLogEntry } from "./import-plan.ts";
+
+const IMPORT_ACTION: OwnerAction = "import";
+
+/**
+ * Writes a plan inside the caller's transaction: every new row of every table, then one owner log
+ * entry per owner the import created or linked. Rows carry the same columns the engine's insert
+ * sets (tenant, audit, live flags), so nothing distinguishes them from rows created one by one.
+ */
+export async function writePlan(tx: Queryable, plan: ImportPlan, caller: CurrentUser): Promise<void> {
+  const { area, room, owner, ownerRoom, meter, water, roomMeter } = resources;
+  const batches: [ResourceDef, NewRow[]][] = [
+    [area, plan.areas],
+    [room, plan.rooms],
+    [owner, plan.owners],
+    [ownerRoom, plan.ownerRooms],
+    [meter, plan.meters],
+    [water, plan.waters],
+    [roomMeter, plan.roomMeters],
+  ];
+  for (const [def, rows] of batches) await insertResourceRows(tx, def, rows, caller);
+  await insertOwnerLog(tx, [...plan.ownerLog.values()], caller);
+}
+
+async function insertResourceRows(tx: Queryable, def: ResourceDef, rows: NewRow[], caller: CurrentUser) {
+  const fields = columnsOf(def)
+    .filter((c) => !c.system)
+    .map((c) => c.column);
+  const columns = ["id", ...(def.tenantScoped ? ["tenant_id"] : []), ...fields];
+  const audit: unknown[] = [];
+  const fixed: Record<string, FixedSql> = {};
+  if (def.audit) {
+    columns.push("create_user", "create_dept", "update_user");
+    audit.push(caller.userId || null, caller.deptIds[0] ?? null, caller.userId || null);
+    Object.assign(fixed, { create_time: "now()", update_time: "now()", status: "1" });
+  }
+  if (def.softDelete) fixed.is_deleted = "0";
+  const tenant = def.tenantScoped ? [caller.tenantId] : [];
+  const values = rows.map((row) => [
+    row.id,
+    ...tenant,
+    ...fields.map((f) => row.values[f] ?? null),
+    ...audit,
+  ]);
+  await insertRows(tx, def.table, columns, values, fixed);
+}
+
+/** The owner log as `writeOwnerLog` writes it, one multi-row statement per chunk instead of one per owner. */
+async function insertOwnerLog(tx: Queryable, entries: OwnerLogEntry[], caller: CurrentUser) {
+  const columns = ["id", "tenant_id", "owner_id", "action", "content", "create_user", "create_user_name"];
+  const rows = entries.map((entry) => [
+    nextId(),
+    caller.tenantId,
+    entry.ownerId,
+    IMPORT_ACTION,
+    JSON.stringify({ ownerName: entry.ownerName, created: entry.created, rooms: entry.rooms }),
+    caller.userId || null,
+    caller.realName || caller.account,
+  ]);
+  await insertRows(tx, "pms_owner_log", columns, rows);
+}

@@ -1,0 +1,54 @@
+import type { Queryable } from "../../db/client.ts";
+import { nextId } from "../../db/ids.ts";
+import type { CurrentUser } from "../auth/current-user.ts";
+
+/** SWITCH_TYPE (spec §3): 1 close the relay (supply on), 2 open it (supply off), 3 prepaid mode. */
+export const SWITCH_TYPE = { close: 1, open: 2, prepaid: 3 } as const;
+
+export interface QueuedCommand {
+  energyType: 1 | 2;
+  meterId: string;
+  productCode: string;
+  commandType: "switch" | "valve";
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Queues commands for the gateway in one batch (design.md §5). Nothing is sent here: the
+ * gateway takes queued rows in order, one request in flight per bus, and settles each.
+ */
+export async function enqueueCommands(
+  db: Queryable,
+  user: CurrentUser,
+  tenantId: string,
+  commands: QueuedCommand[],
+  source: string,
+): Promise<{ batchId: string; queued: number }> {
+  const batchId = nextId();
+  const CHUNK = 500;
+  for (let start = 0; start < commands.length; start += CHUNK) {
+    const chunk = commands.slice(start, start + CHUNK);
+    const values: unknown[] = [];
+    const rows = chunk.map((c, i) => {
+      values.push(
+        nextId(),
+        tenantId,
+        c.energyType,
+        c.meterId,
+        c.productCode,
+        c.commandType,
+        JSON.stringify(c.payload),
+      );
+      const p = i * 7;
+      return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${chunk.length * 7 + 1}, $${chunk.length * 7 + 2}, $${chunk.length * 7 + 3})`;
+    });
+    values.push(batchId, source, user.userId || null);
+    await db.query(
+      `insert into pms_meter_command
+         (id, tenant_id, energy_type, meter_id, product_code, command_type, payload, batch_id, source, create_user)
+       values ${rows.join(", ")}`,
+      values,
+    );
+  }
+  return { batchId, queued: commands.length };
+}

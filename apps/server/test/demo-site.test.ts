@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { planFleet } from "@meterline/simulator";
+import { DEMO_FLEET, DEMO_TENANT_ID, seedDemoSite } from "../src/demo/demo-site.ts";
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from "./helpers.ts";
+import { get, treeIds } from "./registry-fixtures.ts";
+
+describe("the embedded demo site", () => {
+  let server: TestServer;
+  let token: string;
+  before(async () => {
+    server = await startTestServer();
+    assert.equal(await seedDemoSite(server.db, { adminPassword: ADMIN_PASSWORD }), true);
+    token = (await server.login("admin", ADMIN_PASSWORD, DEMO_TENANT_ID)).access_token;
+  });
+  after(() => server.close());
+
+  test("is seeded once: 4 buildings, 200 rooms, 180 owners in them, schemes and collectors", async () => {
+    assert.equal(await seedDemoSite(server.db, { adminPassword: ADMIN_PASSWORD }), false);
+    const buildings = await get(server, token, "area/tree");
+    assert.deepEqual(
+      buildings[0].children.map((b: { title: string }) => b.title),
+      ["1号楼", "2号楼", "3号楼", "4号楼"],
+    );
+    assert.equal((await get(server, token, "room/page?size=1")).total, 200);
+    assert.equal((await get(server, token, "owner/page?size=1")).total, 180);
+    assert.equal(
+      (await get(server, token, `room/page?size=1&areaId=${buildings[0].children[1].id}`)).total,
+      50,
+    );
+    // The 20 vacant rooms are the last ones, all in building 4: the picker shows that branch only.
+    const vacant = await get(server, token, "room/unbindOwnerTree");
+    assert.deepEqual(
+      vacant[0].children.map((b: { title: string }) => b.title),
+      ["4号楼"],
+    );
+    assert.equal(treeIds(vacant).length, 20 + 2);
+    assert.equal((await get(server, token, "collector/page?size=1")).total, DEMO_FLEET.dtus);
+    const schemes = await get(server, token, "chargingscheme/list?size=10");
+    assert.deepEqual(
+      schemes.records.map((s: { priceModeName: string }) => s.priceModeName).sort(),
+      ["分时价格", "单一价格", "阶梯价格"].sort(),
+    );
+  });
+
+  test("its meters are the simulated fleet's, each installed in a room behind its DTU", async () => {
+    const plan = planFleet(DEMO_FLEET);
+    const electric = await get(server, token, "meter/page?size=500");
+    const water = await get(server, token, "water/page?size=500");
+    const planned = (kind: string) =>
+      plan.meters
+        .filter((m) => m.kind === kind)
+        .map((m) => m.address)
+        .sort();
+    assert.deepEqual(
+      electric.records.map((m: { productCode: string }) => m.productCode).sort(),
+      planned("electric"),
+    );
+    assert.deepEqual(
+      water.records.map((m: { productCode: string }) => m.productCode).sort(),
+      planned("water"),
+    );
+    const first = plan.meters[0]!;
+    const meter = [...electric.records, ...water.records].find(
+      (m: { productCode: string }) => m.productCode === first.address,
+    );
+    const collector = await get(server, token, `collector/detail?id=${meter.collectorId}`);
+    assert.equal(collector.collectorCode, first.collectorId);
+    const links = await get(server, token, "roommeter/roomMeterPage?size=1");
+    assert.equal(links.total, DEMO_FLEET.meters);
+    assert.equal((await get(server, token, "meter/unbindTree")).length, 0);
+  });
+
+  test("its schemes pass the same rules an operator's would", async () => {
+    for (const path of ["chargingscheme", "alarmscheme"]) {
+      for (const row of (await get(server, token, `${path}/list?size=10`)).records) {
+        const res = await server.call("POST", `/api/blade-pms/${path}/submit`, token, row);
+        assert.equal(res.statusCode, 200, `${path} ${row.schemeName}: ${res.body}`);
+      }
+    }
+  });
+});
