@@ -71,3 +71,9 @@ test("granted ancestors are not shown checked, so a parent does not check all it
 test("scope grants leave out the menu nodes that group the scopes", () => {
   assert.deepEqual(scopeKeys(tree, ["1", "2", "3"]), ["2", "3"]);
 });
+
+test("an image field holds its link, and a cleared image is sent as empty so the server drops it", () => {
+  const values = toFormValues(resources.user, { id: "7", avatar: "/api/blade-resource/oss/file/a.png" });
+  assert.equal(values.avatar, "/api/blade-resource/oss/file/a.png");
+  assert.equal(toSubmitBody(resources.user, { ...values, avatar: "" }).avatar, "");
+});

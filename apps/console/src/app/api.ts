@@ -1,14 +1,14 @@
-import { createApiClient, isApiError } from "@meterline/api-client";
+import { type ApiClientOptions, createApiClient, isApiError } from "@meterline/api-client";
 import { translate } from "../i18n/index.tsx";
 import { clearSession } from "../store/session.ts";
 import { store } from "../store/store.ts";
 import { feedback } from "./feedback.ts";
+import { progressFetch } from "./progress-fetch.ts";
 
 /** Body codes rejected silently (spec §8 whitelist); none are needed yet. */
 const statusWhitelist: number[] = [];
 
-/** The console's API client: token from the store, 401 → local logout, other failures → toast. */
-export const api = createApiClient({
+const options: ApiClientOptions = {
   baseUrl: "",
   getToken: () => store.getState().token?.content ?? "",
   onUnauthorized: clearSession,
@@ -16,7 +16,17 @@ export const api = createApiClient({
     feedback()?.message.error(message);
   },
   whitelist: statusWhitelist,
-});
+};
+
+/** The console's API client: token from the store, 401 → local logout, other failures → toast. */
+export const api = createApiClient(options);
+
+/**
+ * The same client for one upload whose progress is shown: it reports the percentage of the file
+ * sent, and waits `timeoutMs` because the server works through the whole file before it answers.
+ */
+export const uploadingApi = (onProgress: (percent: number) => void, timeoutMs: number) =>
+  createApiClient({ ...options, fetch: progressFetch(onProgress), timeoutMs });
 
 /** The text to show for a failed call; server messages were already toasted by onError. */
 export function describeError(error: unknown): string {

@@ -1,10 +1,13 @@
 import type { FieldDef } from "@meterline/contracts";
-import { DatePicker, Input, InputNumber, Select, TreeSelect } from "antd";
+import { DatePicker, Input, InputNumber, Select } from "antd";
 import { useI18n } from "../i18n/index.tsx";
 import { useDictionary } from "./dictionary.ts";
-import { useRefChoices } from "./refs.ts";
+import { ImageInput } from "./ImageInput.tsx";
+import { RefPicker } from "./RefPicker.tsx";
 
 interface Props {
+  /** The field's name in its form (link pickers look up their registered choices by it). */
+  name: string;
   field: FieldDef;
   disabled?: boolean;
   /** Injected by Form.Item. */
@@ -13,7 +16,7 @@ interface Props {
   id?: string;
 }
 
-function DictionarySelect({ field, ...rest }: Props) {
+function DictionarySelect({ field, name: _name, ...rest }: Props) {
   const { language } = useI18n();
   const options = useDictionary(field, language);
   return (
@@ -27,40 +30,22 @@ function DictionarySelect({ field, ...rest }: Props) {
   );
 }
 
-function RefSelect({ field, ...rest }: Props) {
-  const choices = useRefChoices(field);
-  const multiple = field.type === "idList";
-  if (choices.kind === "tree") {
-    return (
-      <TreeSelect
-        {...rest}
-        value={rest.value as string | string[]}
-        treeData={choices.nodes}
-        multiple={multiple}
-        treeDefaultExpandAll
-        allowClear
-        showSearch
-        treeNodeFilterProp="title"
-      />
-    );
-  }
-  return (
-    <Select
-      {...rest}
-      value={rest.value as string | string[]}
-      options={choices.options}
-      mode={multiple ? "multiple" : undefined}
-      allowClear
-      showSearch={{ optionFilterProp: "label" }}
-    />
-  );
-}
-
 /** The control of one field in add / edit / view dialogs, chosen by its type and its dictionary or ref. */
 export function FieldInput(props: Props) {
-  const { field, value, onChange, ...rest } = props;
+  const { field, value, onChange, name: _name, ...rest } = props;
   if (field.dict || field.dictBiz) return <DictionarySelect {...props} />;
-  if (field.ref) return <RefSelect {...props} />;
+  if (field.ref || field.refBy) return <RefPicker {...props} />;
+  if (field.encrypted && field.type !== "text")
+    // Prefilled with the server's mask ("****" and the last four characters); kept unless retyped.
+    return (
+      <Input.Password
+        {...rest}
+        value={value as string}
+        onChange={(event) => onChange?.(event.target.value)}
+        autoComplete="new-password"
+        visibilityToggle={false}
+      />
+    );
   switch (field.type) {
     case "int":
     case "decimal":
@@ -86,14 +71,20 @@ export function FieldInput(props: Props) {
           style={{ width: "100%" }}
         />
       );
+    case "image":
+      return <ImageInput {...rest} value={value as string | undefined} onChange={onChange} />;
     case "text":
     case "richtext":
       return (
+        // Encrypted text (a PEM private key) needs its line breaks, which a password input drops;
+        // it is shown masked by the server anyway until retyped.
         <Input.TextArea
           {...rest}
           value={value as string}
           onChange={(event) => onChange?.(event.target.value)}
           autoSize={{ minRows: 2, maxRows: 8 }}
+          spellCheck={field.encrypted ? false : undefined}
+          autoComplete={field.encrypted ? "off" : undefined}
         />
       );
     default:

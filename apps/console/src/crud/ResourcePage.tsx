@@ -1,13 +1,14 @@
 import { exportUrl, type QueryParams, type Row } from "@meterline/api-client";
-import { permissionCodes, type ResourceDef, resourceBase, website } from "@meterline/contracts";
-import { App, Button, Card, Empty, Result, Space, Table } from "antd";
+import { permissionCodes, type ResourceDef, resourceBase, website, writePaths } from "@meterline/contracts";
+import { App, Button, Card, Empty, Result, Space, Table, type TableColumnsType } from "antd";
 import { type ReactNode, useMemo, useState } from "react";
 import { api, reportNetworkError } from "../app/api.ts";
+import { currentToken, startDownload } from "../app/download.ts";
 import { useI18n } from "../i18n/index.tsx";
-import { store } from "../store/store.ts";
 import { useConsole } from "../store/useConsole.ts";
 import { dataColumns, indexColumn } from "./columns.tsx";
 import { newFormValues, rawDefaults, toFormValues, toSubmitBody } from "./fields.ts";
+import type { FormCustomization } from "./form-customization.ts";
 import { type DialogMode, ResourceDialog } from "./ResourceDialog.tsx";
 import { RowActions } from "./RowActions.tsx";
 import { SearchForm } from "./SearchForm.tsx";
@@ -15,8 +16,8 @@ import { useResourceRows } from "./useResourceRows.ts";
 
 export interface ResourcePageProps {
   def: ResourceDef;
-  /** Extra toolbar buttons of a bespoke page; `reload` refreshes the table. */
-  toolbar?: (reload: () => Promise<void>) => ReactNode;
+  /** Extra toolbar buttons of a bespoke page; `reload` refreshes the table, `selected` are the ticked ids. */
+  toolbar?: (reload: () => Promise<void>, selected: readonly string[]) => ReactNode;
   /** Extra row buttons of a bespoke page, after view / edit / delete. */
   rowActions?: (row: Row, reload: () => Promise<void>) => ReactNode;
   /** Called with the submit answer of a create (e.g. a tenant's one-time admin password). */
@@ -35,6 +36,12 @@ export interface ResourcePageProps {
   /** A click on a row (master-detail pages); `activeRowId` marks the chosen one. */
   onRowClick?: (row: Row) => void;
   activeRowId?: string;
+  /** Reshapes the columns made from the definition (rows of a joined list verb carry more). */
+  columns?: (generated: TableColumnsType<Row>) => TableColumnsType<Row>;
+  /** The page's own controls, visibility and checks in the add / edit form. */
+  form?: FormCustomization;
+  /** Search fields left out besides those the base filters already set. */
+  searchOmit?: readonly string[];
 }
 
 /**
@@ -49,7 +56,11 @@ export function ResourcePage(props: ResourcePageProps) {
   const permission = useConsole((state) => state.permission);
   const [filters, setFilters] = useState<QueryParams>({});
   const [selected, setSelected] = useState<string[]>([]);
-  const [dialog, setDialog] = useState<{ mode: DialogMode; initial: Record<string, unknown> } | null>(null);
+  const [dialog, setDialog] = useState<{
+    mode: DialogMode;
+    initial: Record<string, unknown>;
+    row?: Record<string, unknown>;
+  } | null>(null);
   const query = useMemo(() => ({ ...baseFilters, ...filters }), [baseFilters, filters]);
   const { rows, total, current, size, loading, error, paged, load } = useResourceRows(def, query, listVerb);
   const tree = Boolean(def.tree) && !props.flat;
@@ -59,20 +70,27 @@ export function ResourcePage(props: ResourcePageProps) {
   const writable = !def.readOnly;
   const can = (code: string) => Boolean(permission[code]);
   const base = resourceBase(def);
+  const verbs = writePaths(def);
   const reload = () => load();
+  const omitted = useMemo(
+    () => [...Object.keys(baseFilters ?? {}), ...(props.searchOmit ?? [])],
+    [baseFilters, props.searchOmit],
+  );
 
   const openRow = async (mode: DialogMode, row: Row) => {
     try {
       const detail = await api.detailRow(base, String(row.id));
-      setDialog({ mode, initial: toFormValues(def, detail) });
+      setDialog({ mode, initial: toFormValues(def, detail), row: detail });
     } catch (failure) {
       reportNetworkError(failure);
     }
   };
 
-  const submit = async (values: Record<string, unknown>) => {
+  const submit = async (values: Record<string, unknown>, cleared: string[]) => {
     const creating = !values.id;
-    const answer = await api.submitRow(base, toSubmitBody(def, values)).catch((failure: unknown) => {
+    const body = toSubmitBody(def, values, cleared);
+    const verb = creating ? verbs.create : verbs.update;
+    const answer = await api.submitRow(base, body, verb).catch((failure: unknown) => {
       reportNetworkError(failure);
       throw failure;
     });
@@ -93,7 +111,7 @@ export function ResourcePage(props: ResourcePageProps) {
       okButtonProps: { "data-testid": "crud-remove-ok" },
       onOk: async () => {
         try {
-          await api.removeRows(base, ids);
+          await api.removeRows(base, ids, verbs.remove);
         } catch (failure) {
           // Shown by the API bridge (or here for transport failures); the rows stay as they were.
           reportNetworkError(failure);
@@ -106,12 +124,8 @@ export function ResourcePage(props: ResourcePageProps) {
     });
   };
 
-  const download = () => {
-    // An anchor keeps the download on this page (no blank window); the sheet comes as an attachment.
-    const link = document.createElement("a");
-    link.href = exportUrl(base, query, store.getState().token?.content ?? "");
-    link.click();
-  };
+  // The query holds the page's base filters too, so an items pane exports only its parent's items.
+  const download = () => startDownload(exportUrl(base, query, currentToken()));
 
   const actions = (row: Row) => (
     <RowActions
@@ -130,15 +144,19 @@ export function ResourcePage(props: ResourcePageProps) {
     />
   );
 
-  const columns = useMemo(
-    () => [indexColumn(paged ? current : 1, size, t("crud.index")), ...dataColumns(def, language)],
-    [def, paged, current, size, language, t],
-  );
+  const reshape = props.columns;
+  const columns = useMemo(() => {
+    const generated = dataColumns(def, language);
+    return [
+      indexColumn(paged ? current : 1, size, t("crud.index")),
+      ...(reshape ? reshape(generated) : generated),
+    ];
+  }, [def, paged, current, size, language, t, reshape]);
 
   return (
     <Card data-testid="resource-page" data-resource={def.name}>
       <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
-        <SearchForm def={def} onSearch={setFilters} />
+        <SearchForm def={def} onSearch={setFilters} omit={omitted} />
         <Space wrap>
           {writable && can(codes.add) && (
             <Button type="primary" onClick={addNew} data-testid="crud-add">
@@ -155,7 +173,7 @@ export function ResourcePage(props: ResourcePageProps) {
               {t("crud.export")}
             </Button>
           )}
-          {toolbar?.(reload)}
+          {toolbar?.(reload, selected)}
         </Space>
         {error ? (
           <Result
@@ -200,10 +218,12 @@ export function ResourcePage(props: ResourcePageProps) {
           def={def}
           mode={dialog.mode}
           initial={dialog.initial}
+          row={dialog.row}
           onSubmit={submit}
           onClose={() => setDialog(null)}
           width={dialogWidth}
           lockedFields={lockedFields}
+          customization={props.form}
         />
       )}
     </Card>

@@ -2,10 +2,14 @@ import type { QueryParams } from "@meterline/api-client";
 import type { FieldDef, ResourceDef } from "@meterline/contracts";
 import { Button, DatePicker, Form, Input, Select, Space } from "antd";
 import type { Dayjs } from "dayjs";
+import { useMemo } from "react";
 import { useI18n } from "../i18n/index.tsx";
 import { useDictionary } from "./dictionary.ts";
 import { DATE_TIME, searchFields } from "./fields.ts";
+import { ResourceFormProvider, type ResourceFormScope } from "./form-context.ts";
 import { fieldLabel } from "./labels.ts";
+import { dependentFields } from "./pickers.ts";
+import { RefPicker } from "./RefPicker.tsx";
 
 type Range = [Dayjs | null, Dayjs | null] | null | undefined;
 
@@ -49,46 +53,67 @@ export function toFilters(def: ResourceDef, values: Record<string, unknown>): Qu
 interface Props {
   def: ResourceDef;
   onSearch: (filters: QueryParams) => void;
+  /** Fields the page already filters on (the area chosen in a tree beside the table). */
+  omit?: readonly string[];
 }
 
 /** The search bar above a resource table: one control per searchable field, search and clear. */
-export function SearchForm({ def, onSearch }: Props) {
+export function SearchForm({ def, onSearch, omit = [] }: Props) {
   const { t, language } = useI18n();
   const [form] = Form.useForm();
+  const scope = useMemo<ResourceFormScope>(() => ({ def, purpose: "search" }), [def]);
   const submit = (values: Record<string, unknown>) => onSearch(toFilters(def, values));
+  // A picked meter belongs to the picked energy type: another type empties it.
+  const onValuesChange = (changed: Record<string, unknown>) => {
+    for (const name of Object.keys(changed)) {
+      const stale = dependentFields(def, name, "search");
+      if (stale.length > 0) form.setFieldsValue(Object.fromEntries(stale.map((s) => [s, undefined])));
+    }
+  };
   return (
-    <Form form={form} layout="inline" onFinish={submit} data-testid="crud-search" style={{ rowGap: 12 }}>
-      {searchFields(def)
-        .filter(([, f]) => f.search !== "range")
-        .map(([name, field]) => (
+    <ResourceFormProvider value={scope}>
+      <Form
+        form={form}
+        layout="inline"
+        onFinish={submit}
+        onValuesChange={onValuesChange}
+        data-testid="crud-search"
+        style={{ rowGap: 12 }}
+      >
+        {searchFields(def)
+          .filter(([name, f]) => f.search !== "range" && !omit.includes(name))
+          .map(([name, field]) => (
+            <Form.Item key={name} name={name} label={fieldLabel(def, name, language)}>
+              {field.dict || field.dictBiz ? (
+                <DictionaryFilter field={field} />
+              ) : field.ref || field.refBy ? (
+                <RefPicker name={name} field={field} data-testid={`search-${name}`} />
+              ) : (
+                <Input allowClear style={{ width: 180 }} data-testid={`search-${name}`} />
+              )}
+            </Form.Item>
+          ))}
+        {rangeNames(def).map((name) => (
           <Form.Item key={name} name={name} label={fieldLabel(def, name, language)}>
-            {field.dict || field.dictBiz ? (
-              <DictionaryFilter field={field} />
-            ) : (
-              <Input allowClear style={{ width: 180 }} data-testid={`search-${name}`} />
-            )}
+            <DatePicker.RangePicker showTime placeholder={[t("crud.startTime"), t("crud.endTime")]} />
           </Form.Item>
         ))}
-      {rangeNames(def).map((name) => (
-        <Form.Item key={name} name={name} label={fieldLabel(def, name, language)}>
-          <DatePicker.RangePicker showTime placeholder={[t("crud.startTime"), t("crud.endTime")]} />
+        <Form.Item>
+          <Space>
+            <Button type="primary" htmlType="submit" data-testid="crud-search-submit">
+              {t("crud.search")}
+            </Button>
+            <Button
+              onClick={() => {
+                form.resetFields();
+                onSearch({});
+              }}
+            >
+              {t("crud.reset")}
+            </Button>
+          </Space>
         </Form.Item>
-      ))}
-      <Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="crud-search-submit">
-            {t("crud.search")}
-          </Button>
-          <Button
-            onClick={() => {
-              form.resetFields();
-              onSearch({});
-            }}
-          >
-            {t("crud.reset")}
-          </Button>
-        </Space>
-      </Form.Item>
-    </Form>
+      </Form>
+    </ResourceFormProvider>
   );
 }

@@ -2,7 +2,7 @@ import type { Row } from "@meterline/api-client";
 import type { FieldDef, ResourceDef } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import type { Language } from "../store/state.ts";
-import { listFields } from "./fields.ts";
+import { linkLabelKey, listFields } from "./fields.ts";
 import { fieldLabel } from "./labels.ts";
 
 /** What a cell shows: dictionary values by name, refs by the name the engine joins in, else the value. */
@@ -11,7 +11,8 @@ function cellText(row: Row, name: string, field: FieldDef, language: Language): 
     const named = language === "en" ? (row[`${name}NameEn`] ?? row[`${name}Name`]) : row[`${name}Name`];
     return String(named ?? row[name] ?? "");
   }
-  if (field.ref) return String(row[name.replace(/Id$/, "Name")] ?? row[name] ?? "");
+  // Single links (also those whose resource depends on another field) come with their label.
+  if (field.ref || field.refBy) return String(row[linkLabelKey(name)] ?? row[name] ?? "");
   const value = row[name];
   return value === null || value === undefined ? "" : String(value);
 }

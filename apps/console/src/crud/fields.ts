@@ -18,7 +18,17 @@ export const searchFields = (def: ResourceDef) => fieldsOf(def).filter(([, f]) =
 export const formFields = (def: ResourceDef, creating: boolean) =>
   fieldsOf(def).filter(([, f]) => f.form !== false && (!f.secret || creating));
 
-export const isChoice = (field: FieldDef) => Boolean(field.dict || field.dictBiz || field.ref);
+export const isChoice = (field: FieldDef) => Boolean(field.dict || field.dictBiz || field.ref || field.refBy);
+
+/**
+ * How the server answers an `encrypted` field: this prefix and the value's last four characters
+ * (field-cipher.ts). Sent back unchanged, it means "keep the stored value".
+ */
+export const ENCRYPTED_MASK = "****";
+export const isMasked = (value: unknown) => typeof value === "string" && value.startsWith(ENCRYPTED_MASK);
+
+/** The label the engine joins in beside a link: `areaId` → `areaName` (rows and details). */
+export const linkLabelKey = (name: string) => name.replace(/Id$/, "Name");
 const isNumber = (field: FieldDef) => field.type === "int" || field.type === "decimal";
 
 const splitIds = (raw: unknown): string[] =>
@@ -57,13 +67,27 @@ export function newFormValues(def: ResourceDef, parentId?: string): Record<strin
   return toFormValues(def, row);
 }
 
-/** The submit body: the engine's wire formats back, numbers as numbers, a missing tree parent as root. */
-export function toSubmitBody(def: ResourceDef, values: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The submit body: the engine's wire formats back, numbers as numbers, a missing tree parent as
+ * root. `cleared` names fields the form hid because they no longer apply (a flat price after
+ * switching to a ladder): they are sent as null, which empties them on update.
+ */
+export function toSubmitBody(
+  def: ResourceDef,
+  values: Record<string, unknown>,
+  cleared: readonly string[] = [],
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (values.id) body.id = values.id;
   for (const [name, field] of fieldsOf(def)) {
     const value = values[name];
+    if (cleared.includes(name)) {
+      body[name] = null;
+      continue;
+    }
     if (value === undefined) continue;
+    // An untouched mask, or nothing typed, keeps the stored secret: it is simply not sent.
+    if (field.encrypted && (isMasked(value) || value === null || value === "")) continue;
     // An empty number cannot be sent as "" (the engine wants a number), so it is left as it was.
     if (value === null || value === "") {
       if (!isNumber(field)) body[name] = "";

@@ -1,6 +1,9 @@
 import { type ResourceName, resources } from "@meterline/contracts";
 import type { PageEntry } from "../components/chunk.ts";
 
+/** A registry page under pages/pms (the file is named in chunk-failure logs). */
+const pms = (file: string, load: PageEntry["load"]): PageEntry => ({ load, file: `pages/pms/${file}` });
+
 /**
  * Resources with a bespoke page (a ResourcePage plus extra actions). Every other resource renders
  * the generic ResourcePage from its definition alone, so a new menu needs no page file.
@@ -8,6 +11,22 @@ import type { PageEntry } from "../components/chunk.ts";
 const bespoke: Partial<Record<ResourceName, PageEntry>> = {
   role: { load: () => import("../pages/role/RolePage.tsx"), file: "pages/role/RolePage.tsx" },
   tenant: { load: () => import("../pages/tenant/TenantPage.tsx"), file: "pages/tenant/TenantPage.tsx" },
+  user: { load: () => import("../pages/user/UserPage.tsx"), file: "pages/user/UserPage.tsx" },
+  dictBiz: { load: () => import("../pages/dict/DictBizPage.tsx"), file: "pages/dict/DictBizPage.tsx" },
+  area: pms("area/AreaPage.tsx", () => import("../pages/pms/area/AreaPage.tsx")),
+  room: pms("room/RoomPage.tsx", () => import("../pages/pms/room/RoomPage.tsx")),
+  collector: pms("collector/CollectorPage.tsx", () => import("../pages/pms/collector/CollectorPage.tsx")),
+  roomMeter: pms("room-meter/RoomMeterPage.tsx", () => import("../pages/pms/room-meter/RoomMeterPage.tsx")),
+  owner: pms("owner/OwnerPage.tsx", () => import("../pages/pms/owner/OwnerPage.tsx")),
+  ownerGroup: pms(
+    "owner-group/OwnerGroupPage.tsx",
+    () => import("../pages/pms/owner-group/OwnerGroupPage.tsx"),
+  ),
+  chargingScheme: pms(
+    "scheme/ChargingSchemePage.tsx",
+    () => import("../pages/pms/scheme/ChargingSchemePage.tsx"),
+  ),
+  alarmScheme: pms("scheme/AlarmSchemePage.tsx", () => import("../pages/pms/scheme/AlarmSchemePage.tsx")),
 };
 
 const generic = new Map<ResourceName, PageEntry>();

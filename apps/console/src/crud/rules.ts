@@ -1,12 +1,16 @@
 import type { FieldDef } from "@meterline/contracts";
 import type { FormRule as Rule } from "antd";
 import type { MessageKey, Translate } from "../i18n/index.tsx";
-import { isChoice } from "./fields.ts";
+import { isChoice, isMasked } from "./fields.ts";
 
 const patternKeys: Record<string, MessageKey> = {
   email: "crud.pattern.email",
   phone: "crud.pattern.phone",
   alias: "crud.pattern.alias",
+  idCard: "crud.pattern.idCard",
+  meterAddress12: "crud.pattern.meterAddress12",
+  meterAddress14: "crud.pattern.meterAddress14",
+  hex8: "crud.pattern.hex8",
 };
 
 /**
@@ -25,10 +29,17 @@ export function rulesOf(field: FieldDef, label: string, t: Translate, creating =
   }
   if (field.pattern) {
     const known = patternKeys[field.pattern.message];
-    rules.push({
-      pattern: new RegExp(field.pattern.regex),
-      message: known ? t(known) : t("crud.pattern.other", { label }),
-    });
+    const message = known ? t(known) : t("crud.pattern.other", { label });
+    const pattern = new RegExp(field.pattern.regex);
+    // An encrypted field holds the server's mask until retyped; the mask stands for a valid value.
+    if (field.encrypted)
+      rules.push({
+        validator: async (_, value: unknown) => {
+          if (value === undefined || value === null || value === "" || isMasked(value)) return;
+          if (!pattern.test(String(value))) throw new Error(message);
+        },
+      });
+    else rules.push({ pattern, message });
   }
   if (
     (field.type === "int" || field.type === "decimal") &&

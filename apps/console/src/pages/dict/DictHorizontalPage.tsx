@@ -1,6 +1,6 @@
-import { DictLayout } from "./DictLayout.tsx";
+import { DictKindLayout } from "./DictKindLayout.tsx";
 
 /** /dict-horizontal/index: dictionaries on the left, the chosen one's items on the right. */
 export default function DictHorizontalPage() {
-  return <DictLayout orientation="horizontal" />;
+  return <DictKindLayout orientation="horizontal" />;
 }

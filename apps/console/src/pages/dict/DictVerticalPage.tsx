@@ -1,6 +1,6 @@
-import { DictLayout } from "./DictLayout.tsx";
+import { DictKindLayout } from "./DictKindLayout.tsx";
 
 /** /dict-vertical/index: dictionaries above, the chosen one's items below. */
 export default function DictVerticalPage() {
-  return <DictLayout orientation="vertical" />;
+  return <DictKindLayout orientation="vertical" />;
 }

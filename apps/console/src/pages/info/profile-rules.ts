@@ -8,14 +8,3 @@ export function phoneProblem(phone: string | undefined): MessageKey | null {
   if (!/^1[3-9]\d{9}$/.test(value)) return "info.phoneFormat";
   return null;
 }
-
-/** The server takes avatars as jpg or png up to 500 kb; checking here saves a useless upload. */
-export const AVATAR_MAX_BYTES = 500 * 1024;
-
-export function avatarProblem(file: { name: string; type: string; size: number }): MessageKey | null {
-  const extension = (file.name.split(".").pop() ?? "").toLowerCase();
-  const image = ["image/jpeg", "image/png"].includes(file.type) && ["jpg", "jpeg", "png"].includes(extension);
-  if (!image) return "info.avatarType";
-  if (file.size > AVATAR_MAX_BYTES) return "info.avatarSize";
-  return null;
-}

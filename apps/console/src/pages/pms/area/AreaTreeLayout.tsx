@@ -1,0 +1,108 @@
+import { ReloadOutlined } from "@ant-design/icons";
+import { Button, Card, Col, Empty, Row as GridRow, Input, Result, Spin, Tree } from "antd";
+import { type Key, type ReactNode, useMemo, useState } from "react";
+import { useT } from "../../../i18n/index.tsx";
+import { filterForest, forestKeys, titleOf } from "./area-forest.ts";
+import { useAreaTree } from "./useAreaTree.ts";
+
+/** The key of the "all areas" root: no area filter. */
+const ALL = "__all__";
+
+export interface AreaScope {
+  /** The chosen area; undefined for all areas. */
+  areaId?: string;
+  areaName?: string;
+  /** Reloads the tree (after an import created areas). */
+  reloadTree: () => Promise<void>;
+}
+
+/**
+ * The area tree beside a table (rooms, collectors, room meters): a searchable tree of the tenant's
+ * areas with an "all areas" root; choosing an area hands its id to the table on the right, whose
+ * calls take `areaId` as that area and everything below it.
+ */
+export function AreaTreeLayout({ children }: { children: (scope: AreaScope) => ReactNode }) {
+  const t = useT();
+  const { nodes, loading, error, reload } = useAreaTree();
+  const [areaId, setAreaId] = useState<string>();
+  const [search, setSearch] = useState("");
+  /** Keys the operator expanded; null = everything (the start, and while searching). */
+  const [expanded, setExpanded] = useState<string[] | null>(null);
+  const shown = useMemo(() => filterForest(nodes, search), [nodes, search]);
+  const treeData = useMemo(() => [{ key: ALL, title: t("pms.allAreas"), children: shown }], [shown, t]);
+  const areaName = areaId ? titleOf(nodes, areaId) : undefined;
+
+  const choose = (keys: Key[]) => {
+    // A second click on the chosen node would unselect it; the table keeps its area instead.
+    const [key] = keys.map(String);
+    if (key === undefined) return;
+    setAreaId(key === ALL ? undefined : key);
+  };
+
+  let body: ReactNode;
+  if (error) {
+    body = (
+      <Result
+        status="warning"
+        title={t("crud.loadFailed")}
+        subTitle={error}
+        extra={<Button onClick={() => void reload()}>{t("common.retry")}</Button>}
+      />
+    );
+  } else {
+    body = (
+      <Spin spinning={loading}>
+        <Tree
+          blockNode
+          treeData={treeData}
+          selectedKeys={[areaId ?? ALL]}
+          expandedKeys={expanded ?? [ALL, ...forestKeys(shown)]}
+          onExpand={(keys) => setExpanded(keys.map(String))}
+          onSelect={choose}
+          aria-label={t("pms.areaTree")}
+          data-testid="area-tree-nodes"
+        />
+        {!loading && nodes.length === 0 && (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("pms.noAreas")} />
+        )}
+      </Spin>
+    );
+  }
+
+  return (
+    <GridRow gutter={[16, 16]} data-testid="area-tree-layout">
+      <Col xs={24} lg={6} xxl={5}>
+        <Card
+          size="small"
+          title={t("pms.areaTree")}
+          data-testid="area-tree"
+          extra={
+            <Button
+              type="text"
+              size="small"
+              icon={<ReloadOutlined />}
+              onClick={() => void reload()}
+              aria-label={t("common.refresh")}
+            />
+          }
+          styles={{ body: { maxHeight: "calc(100vh - 240px)", overflow: "auto" } }}
+        >
+          <Input.Search
+            allowClear
+            placeholder={t("pms.areaSearch")}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setExpanded(null);
+            }}
+            style={{ marginBottom: 8 }}
+            data-testid="area-tree-search"
+          />
+          {body}
+        </Card>
+      </Col>
+      <Col xs={24} lg={18} xxl={19} style={{ minWidth: 0 }}>
+        {children({ areaId, areaName, reloadTree: reload })}
+      </Col>
+    </GridRow>
+  );
+}

@@ -1,0 +1,31 @@
+import { Descriptions } from "antd";
+import type { MessageKey } from "../../../i18n/index.tsx";
+import { useT } from "../../../i18n/index.tsx";
+import { CREATE_KINDS, type RegistryCreates } from "./registry-import-calls.ts";
+
+const labels: Record<(typeof CREATE_KINDS)[number], MessageKey> = {
+  areas: "pms.import.areas",
+  rooms: "pms.import.rooms",
+  owners: "pms.import.owners",
+  meters: "pms.import.meters",
+  waters: "pms.import.waters",
+  links: "pms.import.links",
+};
+
+/** The rows an import creates per kind. */
+export function CreatesView({ creates, title }: { creates: RegistryCreates; title: string }) {
+  const t = useT();
+  return (
+    <Descriptions
+      title={title}
+      bordered
+      size="small"
+      column={3}
+      items={CREATE_KINDS.map((kind) => ({
+        key: kind,
+        label: t(labels[kind]),
+        children: <span data-testid={`room-import-creates-${kind}`}>{creates[kind] ?? 0}</span>,
+      }))}
+    />
+  );
+}

@@ -1,0 +1,60 @@
+import { resourceBase, resources } from "@meterline/contracts";
+import { uploadingApi } from "../../../app/api.ts";
+import { withToken } from "../../../app/download.ts";
+
+const base = resourceBase(resources.room);
+
+/** The server refuses registry sheets above 10 MB (pms-import/import-columns.ts). */
+export const REGISTRY_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Rows an import makes (or would make) per kind; `links` counts owner-room and room-meter links. */
+export interface RegistryCreates {
+  areas: number;
+  rooms: number;
+  owners: number;
+  meters: number;
+  waters: number;
+  links: number;
+}
+
+/** What importing a sheet would do (room/import-preview); `problems` are the first rejected rows. */
+export interface RegistryImportPreview {
+  total: number;
+  valid: number;
+  rejected: number;
+  creates: RegistryCreates;
+  problems: { row: number; reason: string }[];
+}
+
+/** What an import did (room/import); `rejectedFile` links a sheet of the rejected rows with reasons. */
+export interface RegistryImportResult {
+  total: number;
+  imported: number;
+  /** Imported rows whose every part existed already (the same rows imported again). */
+  unchanged?: number;
+  rejected: number;
+  creates: RegistryCreates;
+  rejectedFile: string;
+}
+
+/** The server reads and checks the whole sheet (up to 10 000 rows) before it answers. */
+const IMPORT_TIMEOUT_MS = 300_000;
+
+const upload = <T>(verb: string, file: File, onProgress: (percent: number) => void) => {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  return uploadingApi(onProgress, IMPORT_TIMEOUT_MS).post<T>(`${base}/${verb}`, form);
+};
+
+/** Sends the sheet to be checked; nothing is written. */
+export const previewRegistryImport = (file: File, onProgress: (percent: number) => void) =>
+  upload<RegistryImportPreview>("import-preview", file, onProgress);
+
+/** Imports the sheet's good rows in one go. */
+export const runRegistryImport = (file: File, onProgress: (percent: number) => void) =>
+  upload<RegistryImportResult>("import", file, onProgress);
+
+/** The download link of the template; it needs the token like every export. */
+export const registryTemplateUrl = () => withToken(`${base}/import-template`);
+
+export const CREATE_KINDS = ["areas", "rooms", "owners", "meters", "waters", "links"] as const;

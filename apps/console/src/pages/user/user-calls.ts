@@ -1,0 +1,45 @@
+import { resourceBase, resources } from "@meterline/contracts";
+import { api, uploadingApi } from "../../app/api.ts";
+import { withToken } from "../../app/download.ts";
+
+const base = resourceBase(resources.user);
+
+/** The answer of import-user (contract §10.1); `rejectedFile` links a sheet of the rows not imported. */
+export interface ImportResult {
+  created: number;
+  updated: number;
+  rejected: number;
+  rejectedFile: string;
+}
+
+/** What platform-detail answers: the user, its platform (user type) and that platform's settings. */
+export interface PlatformDetail {
+  id: string;
+  account: string;
+  realName: string;
+  userType: number | string;
+  userExt: string;
+}
+
+/** The server reads the whole sheet before it answers; 5000 rows take longer than a normal call. */
+const IMPORT_TIMEOUT_MS = 180_000;
+
+/**
+ * Sends a workbook to import-user as multipart `file`. `isCovered` travels in the query: the server
+ * reads the file part as a stream and takes no other form fields.
+ */
+export function importUsers(file: File, covered: boolean, onProgress: (percent: number) => void) {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  return uploadingApi(onProgress, IMPORT_TIMEOUT_MS).post<ImportResult>(`${base}/import-user`, form, {
+    isCovered: covered ? 1 : 0,
+  });
+}
+
+/** The download link of the import template; it needs the token like every export. */
+export const importTemplateUrl = () => withToken(`${base}/export-template`);
+
+export const platformDetail = (id: string) => api.get<PlatformDetail>(`${base}/platform-detail`, { id });
+
+export const updatePlatform = (change: { userId: string; userType: number; userExt: string }) =>
+  api.post<unknown>(`${base}/update-platform`, change);
