@@ -87,9 +87,11 @@ async function gatewayRole(): Promise<void> {
       const queued = ids.map(
         (id) => commands.enqueue(id, { kind: "relay", action: message.action as "trip" }).id,
       );
-      const ok = await waitFor(
-        () => queued.every((id) => ["success", "fail", "timeout"].includes(commands.get(id)!.state)),
-        120_000,
+      // Event-driven: each command's final state resolves its own promise, so the figure carries no
+      // polling granularity (a 20 ms poll would be a fifth of a one-per-bus batch's bound).
+      const ok = await Promise.all(queued.map((id) => commands.waitFor(id, undefined, 120_000))).then(
+        () => true,
+        () => false,
       );
       const states: Record<string, number> = {};
       for (const id of queued) states[commands.get(id)!.state] = (states[commands.get(id)!.state] ?? 0) + 1;

@@ -1,37 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import ExcelJS from "exceljs";
-import type { Locator, Page } from "playwright-core";
 import { openResource, settled } from "./crud-helpers.ts";
 import { signIn, useBrowserSuite } from "./harness.ts";
+import { exportSheet } from "./workbook-helpers.ts";
 
 const suite = useBrowserSuite();
-
-/** Clicks export and reads the downloaded workbook's first sheet as rows of cell texts. */
-async function exportSheet(page: Page, screen: Locator): Promise<string[][]> {
-  const [download] = await Promise.all([
-    page.waitForEvent("download"),
-    screen.getByTestId("crud-export").click(),
-  ]);
-  assert.match(download.suggestedFilename(), /\.xlsx$/);
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(await readAll(await download.createReadStream()));
-  const sheet = book.worksheets[0];
-  assert.ok(sheet, "the workbook has a sheet");
-  const rows: string[][] = [];
-  sheet.eachRow((row) => {
-    const values = (row.values as unknown[]).slice(1);
-    rows.push(values.map((value) => (value === null || value === undefined ? "" : String(value))));
-  });
-  return rows;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<ArrayBuffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  const all = Buffer.concat(chunks);
-  return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
-}
 
 test("the user table is exported as .xlsx with the labelled header and the rows of the search", async () => {
   const { page } = suite.session;

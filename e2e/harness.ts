@@ -67,6 +67,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      // Browser suites bring their own rows; the gateway takes a free port so suites never collide.
+      DEMO_DATA: "0",
+      GATEWAY_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,201 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Locator, Page } from "playwright-core";
+import { dialog, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
+import { textOf, useBrowserSuite } from "./harness.ts";
+import { downloadOf, sheetRows, workbookOf } from "./workbook-helpers.ts";
+
+const suite = useBrowserSuite({ signedIn: true });
+
+/** A 1×1 PNG: small, and real enough for the server's content check. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+const importDialog = (page: Page) => page.getByTestId("user-import-dialog");
+const importCount = async (page: Page, key: "created" | "updated" | "rejected") =>
+  textOf(page.getByTestId(`user-import-${key}`));
+
+/** The row of the user whose account is exactly `account`. */
+const userRow = (screen: Locator, account: string) =>
+  screen.locator(".ant-table-row", {
+    has: screen.page().locator("td", { hasText: new RegExp(`^${account}$`) }),
+  });
+
+/** Picks a file in the import dialog's drop zone. */
+const chooseImportFile = (page: Page, name: string, buffer: Buffer) =>
+  importDialog(page).locator('input[type="file"]').setInputFiles({
+    name,
+    mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    buffer,
+  });
+
+test("users are imported from the template through the dialog, refused rows come back with a reason", async () => {
+  const { page } = suite.session;
+  const screen = await openResource(page, "/system/user", "user");
+  await screen.getByTestId("user-import").click();
+  await importDialog(page).waitFor();
+
+  // The template comes through the console's authenticated download; its header drives the sheet.
+  const template = await downloadOf(page, () => page.getByTestId("user-import-template").click());
+  assert.match(template.suggestedFilename(), /\.xlsx$/);
+  const [header = []] = await sheetRows(template);
+  assert.deepEqual(header, [
+    "登录账号",
+    "用户昵称",
+    "用户姓名",
+    "手机号码",
+    "电子邮箱",
+    "角色别名",
+    "部门名称",
+    "性别",
+  ]);
+  const rowOf = (cells: Record<string, string>) => header.map((name) => cells[name] ?? "");
+  const good = {
+    登录账号: "e2e_imp_ok",
+    用户昵称: "导入",
+    用户姓名: "导入用户",
+    手机号码: "13800000001",
+    角色别名: "user",
+    部门名称: "Meterline",
+    性别: "男",
+  };
+  const bad = { ...good, 登录账号: "e2e_imp_bad", 手机号码: "13800000002", 角色别名: "no_such_role" };
+
+  // Wrong kinds and oversized files never leave the console.
+  const submit = page.getByTestId("user-import-submit");
+  await chooseImportFile(page, "users.csv", Buffer.from("登录账号\nx"));
+  await toast(page, "只能导入 .xlsx 格式的 Excel 文件");
+  await chooseImportFile(page, "big.xlsx", Buffer.alloc(5 * 1024 * 1024 + 1));
+  await toast(page, "导入文件大小不能超过 5MB");
+  assert.equal(await submit.isDisabled(), true, "nothing to upload yet");
+
+  await chooseImportFile(page, "users.xlsx", await workbookOf([header, rowOf(good), rowOf(bad)]));
+  await importDialog(page).getByText("users.xlsx").waitFor();
+  await submit.click();
+  await page.getByTestId("user-import-result").waitFor();
+  assert.equal(await importCount(page, "created"), "1");
+  assert.equal(await importCount(page, "updated"), "0");
+  assert.equal(await importCount(page, "rejected"), "1");
+
+  // The refused rows download as a workbook: the bad row, as it was sent, with its reason.
+  const refused = await downloadOf(page, () => page.getByTestId("user-import-rejected-file").click());
+  const [refusedHeader = [], ...refusedRows] = await sheetRows(refused);
+  assert.deepEqual(refusedHeader, [...header, "失败原因"]);
+  assert.equal(refusedRows.length, 1);
+  const [refusedRow = []] = refusedRows;
+  assert.equal(refusedRow[0], "e2e_imp_bad");
+  assert.match(refusedRow[header.length] ?? "", /no_such_role/);
+
+  // The table reloaded by itself: the good user is listed, the refused one is not.
+  await page.getByTestId("user-import-close").click();
+  await userRow(screen, "e2e_imp_ok").waitFor();
+  assert.equal(await userRow(screen, "e2e_imp_bad").count(), 0);
+
+  // With the switch on, a row whose account exists updates that user instead of being refused.
+  await screen.getByTestId("user-import").click();
+  await page.getByTestId("user-import-covered").click();
+  await chooseImportFile(
+    page,
+    "again.xlsx",
+    await workbookOf([header, rowOf({ ...good, 用户姓名: "导入用户改" })]),
+  );
+  await submit.click();
+  await page.getByTestId("user-import-result").waitFor();
+  assert.equal(await importCount(page, "created"), "0");
+  assert.equal(await importCount(page, "updated"), "1");
+  assert.equal(await importCount(page, "rejected"), "0");
+  assert.equal(await page.getByTestId("user-import-rejected-file").count(), 0);
+  await page.getByTestId("user-import-close").click();
+  await rowsWith(screen, "导入用户改").waitFor();
+});
+
+test("the platform dialog loads a user's platform, checks the JSON and saves it", async () => {
+  const { page } = suite.session;
+  const screen = await openResource(page, "/system/user", "user");
+  const form = page.getByTestId("user-platform-dialog");
+  const modal = page.locator(".ant-modal", { has: form });
+  const platformShown = () => textOf(form.locator(".ant-form-item", { has: page.locator("#userType") }));
+  const open = async () => {
+    await userRow(screen, "admin").getByTestId("row-platform").click();
+    await modal.locator(".ant-modal-title", { hasText: "admin" }).waitFor();
+    await modal.locator(".ant-spin-spinning").waitFor({ state: "detached" });
+  };
+  const pickPlatform = async (label: string) => {
+    await form.locator("#userType").click();
+    await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: label }).click();
+  };
+  const save = () => page.getByTestId("user-platform-ok").click();
+
+  await open();
+  assert.match(await platformShown(), /WEB/);
+  await form.locator("#userExt").fill("{theme: dark");
+  await save();
+  await form.locator(".ant-form-item-explain-error", { hasText: "请输入合法的 JSON" }).waitFor();
+  await form.locator("#userExt").fill('{"theme": "dark"}');
+  await pickPlatform("APP");
+  await save();
+  await toast(page, "修改成功");
+  await modal.waitFor({ state: "detached" });
+  await settled(screen);
+  await userRow(screen, "admin").locator("td", { hasText: "APP" }).waitFor();
+
+  // Saved on the server: opening again shows the platform and its settings.
+  await open();
+  assert.match(await platformShown(), /APP/);
+  assert.deepEqual(JSON.parse(await form.locator("#userExt").inputValue()), { theme: "dark" });
+
+  // Put the administrator back, so a shared server (E2E_BASE_URL) keeps its seed for other files.
+  await pickPlatform("WEB");
+  await form.locator("#userExt").fill("");
+  await save();
+  await toast(page, "修改成功");
+});
+
+test("an image field uploads a checked picture, shows it, and can be cleared", async () => {
+  const { page } = suite.session;
+  const screen = await openResource(page, "/system/user", "user");
+  const image = dialog(page).getByTestId("image-input");
+  const preview = image.locator("img");
+  const openAdmin = async (action: "row-edit" | "row-view") => {
+    await userRow(screen, "admin").getByTestId(action).click();
+    await dialog(page).locator("#account").waitFor();
+  };
+  const saveAndClose = async () => {
+    await dialog(page).getByTestId("crud-dialog-ok").click();
+    await dialog(page).waitFor({ state: "detached" });
+  };
+
+  await openAdmin("row-edit");
+  assert.equal(await preview.count(), 0, "the administrator has no avatar yet");
+  const file = image.locator('input[type="file"]');
+  await file.setInputFiles({ name: "me.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") });
+  await toast(page, "上传头像图片只能是 JPG/PNG 格式!");
+  await file.setInputFiles({ name: "big.png", mimeType: "image/png", buffer: Buffer.alloc(501 * 1024) });
+  await toast(page, "上传头像图片大小不能超过 500KB!");
+  await file.setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
+  await preview.waitFor();
+  const link = (await preview.getAttribute("src")) ?? "";
+  assert.match(link, /^\/api\/blade-resource\/oss\/file\//);
+  await saveAndClose();
+  await toast(page, "修改成功");
+
+  // The stored link is the user's avatar now; view mode shows it and offers no change.
+  await openAdmin("row-view");
+  assert.equal(await preview.getAttribute("src"), link);
+  assert.equal(await image.getByTestId("image-upload").isDisabled(), true);
+  assert.equal(await image.getByTestId("image-clear").isDisabled(), true);
+  assert.equal(await image.locator('input[type="file"]').isDisabled(), true);
+  const served = await page.request.get(link);
+  assert.deepEqual(Buffer.from(await served.body()), PNG);
+  await saveAndClose();
+
+  await openAdmin("row-edit");
+  await image.getByTestId("image-clear").click();
+  assert.equal(await preview.count(), 0);
+  await saveAndClose();
+  await toast(page, "修改成功");
+  await openAdmin("row-view");
+  assert.equal(await preview.count(), 0, "the cleared avatar was saved");
+});
