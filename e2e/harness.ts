@@ -186,12 +186,15 @@ export interface BrowserSuite {
 
 /**
  * One server and one browser per test file, a fresh browser context per test (signed in as the
- * platform administrator when asked). Read the fields inside tests: hooks fill them in.
+ * platform administrator when asked); `env` adds to the server's environment. Read the fields
+ * inside tests: hooks fill them in.
  */
-export function useBrowserSuite(options: { signedIn?: boolean } = {}): BrowserSuite {
+export function useBrowserSuite(
+  options: { signedIn?: boolean; env?: Record<string, string> } = {},
+): BrowserSuite {
   const suite = {} as BrowserSuite;
   before(async () => {
-    suite.server = await startServer();
+    suite.server = await startServer(options.env);
     suite.browser = await launchBrowser();
   });
   after(async () => {

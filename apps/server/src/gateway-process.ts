@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     logger,
     pollIntervalMs: pollSeconds * 1000,
     demoFleet: false,
+    ...(process.env.TZ_DEFAULT ? { timeZone: process.env.TZ_DEFAULT } : {}),
   });
   let closing = false;
   const stop = async (signal: string) => {

@@ -49,6 +49,7 @@ async function main() {
         logger: { log: (level, message, fields) => app.log[level](fields ?? {}, message) },
         pollIntervalMs: config.pollIntervalSeconds * 1000,
         demoFleet: config.demoData,
+        timeZone: config.timeZone,
       })
     : undefined;
 

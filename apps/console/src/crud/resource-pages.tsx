@@ -4,6 +4,12 @@ import type { PageEntry } from "../components/chunk.ts";
 /** A registry page under pages/pms (the file is named in chunk-failure logs). */
 const pms = (file: string, load: PageEntry["load"]): PageEntry => ({ load, file: `pages/pms/${file}` });
 
+/** A readings page; the four share one chunk. */
+const reading = (name: keyof typeof import("../pages/reading/ReadingPages.tsx")): PageEntry => ({
+  file: "pages/reading/ReadingPages.tsx",
+  load: async () => ({ default: (await import("../pages/reading/ReadingPages.tsx"))[name] }),
+});
+
 /**
  * Resources with a bespoke page (a ResourcePage plus extra actions). Every other resource renders
  * the generic ResourcePage from its definition alone, so a new menu needs no page file.
@@ -27,6 +33,10 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
     () => import("../pages/pms/scheme/ChargingSchemePage.tsx"),
   ),
   alarmScheme: pms("scheme/AlarmSchemePage.tsx", () => import("../pages/pms/scheme/AlarmSchemePage.tsx")),
+  dataRead: reading("ElectricReadingsPage"),
+  waterDataRead: reading("WaterReadingsPage"),
+  dataDaily: reading("ElectricDailyPage"),
+  waterDataDaily: reading("WaterDailyPage"),
 };
 
 const generic = new Map<ResourceName, PageEntry>();

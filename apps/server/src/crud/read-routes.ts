@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import { ok, page } from "../contract/envelope.ts";
 import { badParam, notFound } from "../contract/errors.ts";
 import { optionalId, paging, readParams } from "../contract/params.ts";
@@ -13,7 +14,7 @@ const SELECT_LIMIT = 2000;
 export function registerReadRoutes(r: ResourceContext) {
   const { app, def, db, store, base, tags } = r;
 
-  app.get(`${base}/${def.listVerb}`, { schema: { tags, summary: `List ${def.name}` } }, async (request) => {
+  const listed = async (request: FastifyRequest) => {
     await requirePermission(db, request, r.readCodes, def.guard);
     const params = readParams(request);
     if (def.tree)
@@ -23,7 +24,14 @@ export function registerReadRoutes(r: ResourceContext) {
     const total = await store.count(q);
     const rows = await store.list({ ...q, limit: size, offset });
     return ok(page(await r.out(request, rows), total, current, size));
-  });
+  };
+  app.get(`${base}/${def.listVerb}`, { schema: { tags, summary: `List ${def.name}` } }, listed);
+  if (def.extraVerbs?.includes("pageNew"))
+    app.get(
+      `${base}/pageNew`,
+      { schema: { tags, summary: `List ${def.name} (the page under its other name)` } },
+      listed,
+    );
 
   app.get(
     `${base}/detail`,

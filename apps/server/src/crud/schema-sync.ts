@@ -1,4 +1,4 @@
-import type { FieldDef, ResourceDef } from "@meterline/contracts";
+import { columnOf, type FieldDef, type ResourceDef } from "@meterline/contracts";
 import type { Queryable } from "../db/client.ts";
 import { columnsOf, uniqueKey } from "./columns.ts";
 import { ident } from "./sql.ts";
@@ -61,6 +61,13 @@ export async function syncResourceTables(db: Queryable, defs: readonly ResourceD
     for (const c of columnsOf(def).filter((col) => col.field.type === "id" && col.field.ref)) {
       await db.query(
         `create index if not exists ${ident(`${def.table}_${c.column}_idx`)} on ${table} (${ident(c.column)})`,
+      );
+    }
+    for (const fields of def.indexes ?? []) {
+      const columns = fields.map((name) => columnOf(name, def.fields[name]!));
+      const key = [...(def.tenantScoped ? ["tenant_id"] : []), ...columns].map(ident);
+      await db.query(
+        `create index if not exists ${ident(`${def.table}_${columns.join("_")}_ix`)} on ${table} (${key.join(", ")})`,
       );
     }
     for (const c of columnsOf(def).filter((col) => col.field.unique)) {

@@ -5,13 +5,13 @@ import type { ResourceHooks } from "../crud/hooks.ts";
 import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
 import {
+  byRoomAreaHooks,
   collectorHooks,
   meterHooks,
   ownerGroupHooks,
   ownerHooks,
   ownerRoomHooks,
   roomHooks,
-  roomMeterHooks,
 } from "../modules/pms/registry.hooks.ts";
 import { alarmSchemeHooks, chargingSchemeHooks } from "../modules/pms/scheme.hooks.ts";
 import { menuHooks, roleHooks } from "./access.hooks.ts";
@@ -29,12 +29,16 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   collector: collectorHooks,
   owner: ownerHooks,
   ownerRoom: ownerRoomHooks,
-  roomMeter: roomMeterHooks,
+  roomMeter: byRoomAreaHooks,
   ownerGroup: ownerGroupHooks,
   meter: meterHooks("pms_meter"),
   water: meterHooks("pms_water"),
   chargingScheme: chargingSchemeHooks,
   alarmScheme: alarmSchemeHooks,
+  dataRead: byRoomAreaHooks,
+  waterDataRead: byRoomAreaHooks,
+  dataDaily: byRoomAreaHooks,
+  waterDataDaily: byRoomAreaHooks,
 };
 
 /** Every plain resource's routes, from its definition alone. */

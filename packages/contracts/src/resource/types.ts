@@ -71,6 +71,8 @@ export type ExtraVerb =
   | "select"
   /** An unpaged list beside a paged `page` (ownerGroup/list). */
   | "list"
+  /** A second paged list, the same as `page` (waterdataread/pageNew, waterdatadaily/pageNew). */
+  | "pageNew"
   | "tree"
   /** The tree of the tenant that owns the row named by `<name>Id` (role/tree-by-id?roleId=). */
   | "tree-by-id"
@@ -120,6 +122,11 @@ export interface ResourceDef {
   fields: Record<string, FieldDef>;
   /** Default order of lists. */
   sort?: readonly { field: string; desc?: boolean }[];
+  /**
+   * Indexes besides those of links and unique keys, for the orders and filters a large table is
+   * read by (field names; the tenant column leads each on a tenant-scoped resource).
+   */
+  indexes?: readonly (readonly string[])[];
   /** Who may use it beyond the permission codes: the platform administrator only, or any admin. */
   guard?: "administrator" | "admin";
   /** Apply the data-scope rules granted to the caller's roles to reads. */
@@ -159,6 +166,8 @@ export function defineResource<const T extends ResourceDef>(def: T): T {
   const verbs = def.writeVerbs ?? ["submit"];
   if (!verbs.includes("submit") && !(verbs.includes("save") && verbs.includes("update")))
     throw new Error(`${def.name}: writeVerbs need submit, or save and update`);
+  for (const index of def.indexes ?? [])
+    for (const name of index) if (!def.fields[name]) throw new Error(`${def.name}: index field ${name}`);
   if (def.tree && !def.fields[def.tree.parent])
     throw new Error(`${def.name}: tree parent ${def.tree.parent}`);
   for (const s of def.sort ?? []) {

@@ -7,6 +7,8 @@ import {
   area,
   chargingScheme,
   collector,
+  dataDaily,
+  dataRead,
   meter,
   meterCurrentData,
   meterOrigValue,
@@ -16,6 +18,8 @@ import {
   room,
   roomMeter,
   water,
+  waterDataDaily,
+  waterDataRead,
   wxBind,
   wxConfig,
 } from "./pms/index.ts";
@@ -56,6 +60,10 @@ export const resources = {
   wxConfig,
   wxBind,
   meterCurrentData,
+  dataRead,
+  waterDataRead,
+  dataDaily,
+  waterDataDaily,
 } as const satisfies Record<string, ResourceDef>;
 
 export type ResourceName = keyof typeof resources;

@@ -13,6 +13,7 @@ import type { Db } from "../../db/client.ts";
 import { DEMO_FLEET } from "../../demo/demo-site.ts";
 import { DbCommandSource } from "./command-source.db.ts";
 import { DbMeterDirectory } from "./meter-directory.db.ts";
+import { sweepReadings } from "./reading-retention.ts";
 import { DbReadingsSink } from "./readings-sink.db.ts";
 
 export interface EmbeddedMetering {
@@ -33,17 +34,23 @@ export async function startEmbeddedMetering(options: {
   logger: Logger;
   pollIntervalMs: number;
   demoFleet: boolean;
+  /** The tenants' time zone (TZ_DEFAULT): meter clocks and the days of daily usage follow it. */
+  timeZone?: string;
   env?: NodeJS.ProcessEnv;
 }): Promise<EmbeddedMetering> {
   const { db, logger } = options;
-  const settings = resolveSettings({ ...settingsFromEnv(options.env), rejectUnknownCollectors: true });
+  const settings = resolveSettings({
+    ...settingsFromEnv(options.env),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    rejectUnknownCollectors: true,
+  });
   const leases = options.databaseUrl
     ? await PgLeaseStore.connect(options.databaseUrl)
     : new MemoryLeaseStore();
   const gateway = await startGateway({
     directory: new DbMeterDirectory(db, options.cipher, options.pollIntervalMs),
     commands: new DbCommandSource(db),
-    readings: new DbReadingsSink(db),
+    readings: new DbReadingsSink(db, settings.timeZone),
     leases,
     logger,
     settings,
@@ -56,10 +63,19 @@ export async function startEmbeddedMetering(options: {
     fleet = await startFleet({ ...DEMO_FLEET, gateway: { host, port: address.port } });
     logger.log("info", "demo fleet started", { meters: DEMO_FLEET.meters, dtus: DEMO_FLEET.dtus });
   }
+  // The reading log grows with every poll: trim it to its retention now and once a day.
+  const sweep = () =>
+    sweepReadings(db).catch((error: unknown) =>
+      logger.log("warn", "reading retention sweep failed", { error: String(error) }),
+    );
+  void sweep();
+  const sweeper = setInterval(sweep, 24 * 3600_000);
+  sweeper.unref();
   return {
     gateway,
     fleet,
     async close() {
+      clearInterval(sweeper);
       await fleet?.close();
       await gateway.close();
       await leases.close();

@@ -1,6 +1,13 @@
-import type { MeterReading, PresenceEvent, ReadingsSink } from "@meterline/gateway";
+import type { EnergyRegisters, MeterReading, PresenceEvent, ReadingsSink } from "@meterline/gateway";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import {
+  type DailyTarget,
+  type ElectricRegisters,
+  electricDayFreeze,
+  electricDayRead,
+  waterDayRead,
+} from "./daily-usage.db.ts";
 
 /** The meter's supply as SWITCH_STATUS: 0 on (relay closed, valve open), 1 off. */
 function supplyOf(reading: MeterReading): number | null {
@@ -16,18 +23,43 @@ const cents = (value: string | undefined) => {
   return match ? `${match[1]}.${(match[2] ?? "").padEnd(2, "0").slice(0, 2)}` : null;
 };
 
+/** Total and bands in the table's exact form, or undefined without a total. */
+function registersOf(energy: EnergyRegisters): ElectricRegisters | undefined {
+  const total = cents(energy.total);
+  if (total === null) return undefined;
+  const [tip, peak, peace, low] = [0, 1, 2, 3].map((i) => cents(energy.tariffs[i]));
+  return [total, tip ?? null, peak ?? null, peace ?? null, low ?? null];
+}
+
+/** The calendar day (yyyy-MM-dd) of an instant in a time zone. */
+export function localDay(at: Date, timeZone: string): string {
+  // en-CA writes dates as yyyy-MM-dd.
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(at);
+}
+
 /**
  * Where the gateway's polls land: the latest values of each meter (pms_meter_current_data, one row
  * per meter) and the meter's online and supply state; collector presence marks the collector and
  * its meters online or offline.
  */
 export class DbReadingsSink implements ReadingsSink {
-  constructor(private readonly db: Queryable) {}
+  /** `timeZone`: the tenants' zone, whose midnights divide daily usage (design.md §5 "Time"). */
+  constructor(
+    private readonly db: Queryable,
+    private readonly timeZone = "Asia/Shanghai",
+  ) {}
 
   async record(reading: MeterReading): Promise<void> {
-    const [meter] = await this.db.query<{ tenant_id: string; energy_type: number }>(
-      `select tenant_id, 1 as energy_type from pms_meter where id = $1
-       union all select tenant_id, 2 from pms_water where id = $1`,
+    const [meter] = await this.db.query<{ tenant_id: string; energy_type: number; room_id: string | null }>(
+      `select m.tenant_id, m.energy_type, (select rm.room_id from pms_room_meter rm
+          where rm.meter_id = m.id and rm.energy_type = m.energy_type and rm.is_deleted = 0 limit 1) as room_id
+         from (select id, tenant_id, 1 as energy_type from pms_meter where id = $1
+               union all select id, tenant_id, 2 from pms_water where id = $1) m`,
       [reading.meterId],
     );
     if (!meter) return;
@@ -78,6 +110,68 @@ export class DbReadingsSink implements ReadingsSink {
       `update ${table} set online_status = 1, switch_status = coalesce($2, switch_status) where id = $1`,
       [reading.meterId, supply],
     );
+    const target = {
+      tenantId: meter.tenant_id,
+      meterId: reading.meterId,
+      roomId: meter.room_id,
+      productCode: reading.address,
+    };
+    if (meter.energy_type === 1) await this.electricHistory(target, reading, supply);
+    else await this.waterHistory(target, reading, supply);
+  }
+
+  /** The reading log row and the daily usage of an electric meter's read. */
+  private async electricHistory(target: DailyTarget, reading: MeterReading, supply: number | null) {
+    const frozen = reading.dailyFrozen;
+    const frozenDay = /^\d{4}-\d{2}-\d{2}/.exec(frozen?.time ?? "")?.[0];
+    const frozenRegisters = frozen && registersOf(frozen.energy);
+    // The freeze first: it opens today and closes yesterday before today's read moves the end.
+    if (frozenDay && frozenRegisters)
+      await electricDayFreeze(this.db, target, frozenDay, frozenRegisters, reading.at);
+    const registers = reading.energy && registersOf(reading.energy);
+    if (!registers) return;
+    await this.db.query(
+      `insert into pms_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
+         tip_value, peak_value, peace_value, low_value, balance, switch_status, missing)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [
+        nextId(),
+        target.tenantId,
+        target.meterId,
+        target.roomId,
+        target.productCode,
+        reading.at,
+        ...registers,
+        cents(reading.balance),
+        supply,
+        reading.missing.join(",").slice(0, 255),
+      ],
+    );
+    await electricDayRead(this.db, target, localDay(reading.at, this.timeZone), registers, reading.at);
+  }
+
+  /** The reading log row and the daily usage of a water meter's read. */
+  private async waterHistory(target: DailyTarget, reading: MeterReading, supply: number | null) {
+    const volume = cents(reading.volume);
+    if (volume === null) return;
+    await this.db.query(
+      `insert into pms_water_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
+         switch_status, battery_low, missing)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        nextId(),
+        target.tenantId,
+        target.meterId,
+        target.roomId,
+        target.productCode,
+        reading.at,
+        volume,
+        supply,
+        reading.batteryLow === undefined ? null : reading.batteryLow ? 1 : 0,
+        reading.missing.join(",").slice(0, 255),
+      ],
+    );
+    await waterDayRead(this.db, target, localDay(reading.at, this.timeZone), volume, reading.at);
   }
 
   async presence(event: PresenceEvent): Promise<void> {

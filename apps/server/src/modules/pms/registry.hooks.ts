@@ -17,8 +17,11 @@ export function areaAndBelow(value: string, sql: SqlParams, column = "t.area_id"
 
 export const roomHooks: ResourceHooks = { customFilters: { areaId: areaAndBelow } };
 
-/** Room meters by area: the links of every room in the area and below (export of the filtered page). */
-export const roomMeterHooks: ResourceHooks = {
+/**
+ * Rows that name a room, by area: those of every room in the area and below. Room meters (also the
+ * export of the filtered page), and readings and daily usage (the room the meter was in when read).
+ */
+export const byRoomAreaHooks: ResourceHooks = {
   customFilters: {
     areaId(value, sql) {
       const inArea = areaAndBelow(value, sql, "r.area_id");

@@ -42,3 +42,138 @@ export const meterCurrentData = defineResource({
   },
   sort: [{ field: "readTime", desc: true }],
 });
+
+/** Energy registers in kWh: the total and the four tariff bands (JFPG_FLAG). */
+const energyRegisters = {
+  totalValue: { type: "decimal", scale: 2 },
+  tipValue: { type: "decimal", scale: 2, list: false },
+  peakValue: { type: "decimal", scale: 2, list: false },
+  peaceValue: { type: "decimal", scale: 2, list: false },
+  lowValue: { type: "decimal", scale: 2, list: false },
+} as const;
+
+/** The meter and the room it was installed in when the value was read (rooms filter by area). */
+const readingLinks = (resource: "meter" | "water") =>
+  ({
+    meterId: { type: "id", search: "equal", ref: { resource, label: "productCode" }, list: false },
+    roomId: { type: "id", search: "equal", ref: { resource: "room", label: "roomName" } },
+    productCode: { type: "string", maxLength: 14, search: "like" },
+  }) as const;
+
+/** What every readings table shares: written by the gateway alone, kept per tenant, never edited. */
+const readingsBase = {
+  service: "blade-pms",
+  listVerb: "page",
+  tenantScoped: true,
+  softDelete: false,
+  audit: false,
+  readOnly: true,
+} as const;
+
+/**
+ * Every successful poll of an electric meter (spec §7 dataread): the reading log behind daily
+ * usage and history. Old rows are swept after `reading.retentionDays`.
+ */
+export const dataRead = defineResource({
+  ...readingsBase,
+  name: "dataRead",
+  table: "pms_data_read",
+  path: "dataread",
+  fields: {
+    ...readingLinks("meter"),
+    readTime: { type: "datetime", search: "range" },
+    ...energyRegisters,
+    balance: { type: "decimal", scale: 2 },
+    switchStatus: { type: "int", dictBiz: "SWITCH_STATUS" },
+    missing: { type: "string", maxLength: 255, list: false },
+  },
+  sort: [{ field: "readTime", desc: true }],
+  // A meter's history, and the newest reads of the tenant; also the retention sweep's range.
+  indexes: [["meterId", "readTime"], ["readTime"]],
+});
+
+/** Every successful poll of a water meter (spec §7 waterdataread): volume in m³ and the valve. */
+export const waterDataRead = defineResource({
+  ...readingsBase,
+  name: "waterDataRead",
+  table: "pms_water_data_read",
+  path: "waterdataread",
+  extraVerbs: ["pageNew"],
+  fields: {
+    ...readingLinks("water"),
+    readTime: { type: "datetime", search: "range" },
+    totalValue: { type: "decimal", scale: 2 },
+    switchStatus: { type: "int", dictBiz: "SWITCH_STATUS" },
+    batteryLow: { type: "int", dictBiz: "YES_NO" },
+    missing: { type: "string", maxLength: 255, list: false },
+  },
+  sort: [{ field: "readTime", desc: true }],
+  // A meter's history, and the newest reads of the tenant; also the retention sweep's range.
+  indexes: [["meterId", "readTime"], ["readTime"]],
+});
+
+const bandRegister = { type: "decimal", scale: 2, list: false } as const;
+
+/** Where a day's opening value came from: the meter's own daily freeze, or the day's first read. */
+const dailySource = { type: "string", maxLength: 16, dict: "daily_source" } as const;
+
+/**
+ * Daily usage of electric meters (spec §7 datadailydd), one row per meter and local day of the
+ * tenant: the opening register, the latest (or closing) register and their difference, per band.
+ * Today's row grows with each poll; the meter's daily freeze at midnight closes yesterday's.
+ */
+export const dataDaily = defineResource({
+  ...readingsBase,
+  name: "dataDaily",
+  table: "pms_data_daily",
+  path: "datadailydd",
+  fields: {
+    ...readingLinks("meter"),
+    // One row per meter and day: the readings sink upserts on this key.
+    meterId: { ...readingLinks("meter").meterId, unique: ["dayDate"] },
+    dayDate: { type: "date", search: "range" },
+    startValue: { type: "decimal", scale: 2 },
+    endValue: { type: "decimal", scale: 2 },
+    usage: { type: "decimal", scale: 2 },
+    tipUsage: { type: "decimal", scale: 2 },
+    peakUsage: { type: "decimal", scale: 2 },
+    peaceUsage: { type: "decimal", scale: 2 },
+    lowUsage: { type: "decimal", scale: 2 },
+    startSource: dailySource,
+    closed: { type: "int", dictBiz: "YES_NO" },
+    updateTime: { type: "datetime", list: false },
+    // The bands' opening and latest registers, kept so a late freeze can correct the band usage.
+    startTip: bandRegister,
+    startPeak: bandRegister,
+    startPeace: bandRegister,
+    startLow: bandRegister,
+    endTip: bandRegister,
+    endPeak: bandRegister,
+    endPeace: bandRegister,
+    endLow: bandRegister,
+  },
+  sort: [{ field: "dayDate", desc: true }],
+  indexes: [["dayDate"]],
+});
+
+/** Daily usage of water meters (spec §7 waterdatadaily, also as pageNew), from the day's reads. */
+export const waterDataDaily = defineResource({
+  ...readingsBase,
+  name: "waterDataDaily",
+  table: "pms_water_data_daily",
+  path: "waterdatadaily",
+  extraVerbs: ["pageNew"],
+  fields: {
+    ...readingLinks("water"),
+    meterId: { ...readingLinks("water").meterId, unique: ["dayDate"] },
+    dayDate: { type: "date", search: "range" },
+    startValue: { type: "decimal", scale: 2 },
+    endValue: { type: "decimal", scale: 2 },
+    usage: { type: "decimal", scale: 2 },
+    startSource: dailySource,
+    closed: { type: "int", dictBiz: "YES_NO" },
+    updateTime: { type: "datetime", list: false },
+  },
+  sort: [{ field: "dayDate", desc: true }],
+  indexes: [["dayDate"]],
+});

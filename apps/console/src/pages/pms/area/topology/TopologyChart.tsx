@@ -3,6 +3,7 @@ import { LegendComponent, TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
 import { useEffect, useRef } from "react";
+import { useEChart } from "../../../../components/charts/useEChart.ts";
 import type { Topology } from "./topology-calls.ts";
 import { type DrawnNode, type TopologyLook, topologyOption } from "./topology-option.ts";
 
@@ -23,21 +24,7 @@ interface Props {
  */
 export default function TopologyChart({ topology, look, summary, height }: Props) {
   const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
-
-  useEffect(() => {
-    const element = host.current;
-    if (!element) return;
-    const instance = echarts.init(element, undefined, { renderer: "canvas" });
-    chart.current = instance;
-    const resize = new ResizeObserver(() => instance.resize());
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
+  const chart = useEChart(host);
 
   useEffect(() => {
     const instance = chart.current;

@@ -1,0 +1,28 @@
+import { type ResourceDef, resources } from "@meterline/contracts";
+import { AreaScopedPage } from "../pms/area/AreaScopedPage.tsx";
+import { AreaTreeLayout } from "../pms/area/AreaTreeLayout.tsx";
+import { UsageTrend } from "./UsageTrend.tsx";
+
+/** A reading log: areas on the left, the reads of the chosen area's meters on the right. */
+function ReadingLogPage({ def }: { def: ResourceDef }) {
+  return <AreaTreeLayout>{({ areaId }) => <AreaScopedPage def={def} areaId={areaId} />}</AreaTreeLayout>;
+}
+
+/** Daily usage: areas on the left; the chosen area's usage per day as a chart above its table. */
+function DailyUsagePage({ def, unit }: { def: ResourceDef; unit: string }) {
+  return (
+    <AreaTreeLayout>
+      {({ areaId }) => (
+        <>
+          <UsageTrend def={def} unit={unit} areaId={areaId} />
+          <AreaScopedPage def={def} areaId={areaId} />
+        </>
+      )}
+    </AreaTreeLayout>
+  );
+}
+
+export const ElectricReadingsPage = () => <ReadingLogPage def={resources.dataRead} />;
+export const WaterReadingsPage = () => <ReadingLogPage def={resources.waterDataRead} />;
+export const ElectricDailyPage = () => <DailyUsagePage def={resources.dataDaily} unit="kWh" />;
+export const WaterDailyPage = () => <DailyUsagePage def={resources.waterDataDaily} unit="m³" />;

@@ -1,0 +1,76 @@
+import type { ResourceDef } from "@meterline/contracts";
+import { Card, Empty, Result, Segmented, Spin, Typography, theme } from "antd";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { reportNetworkError } from "../../app/api.ts";
+import { useT } from "../../i18n/index.tsx";
+import { loadTrend, type TrendDay, trendTotal } from "./trend-calls.ts";
+
+const UsageTrendChart = lazy(() => import("./UsageTrendChart.tsx"));
+const RANGES = [7, 30, 90] as const;
+
+/** Usage per day above a daily usage table, for the area chosen beside it. */
+export function UsageTrend({ def, unit, areaId }: { def: ResourceDef; unit: string; areaId?: string }) {
+  const t = useT();
+  const { token } = theme.useToken();
+  const [days, setDays] = useState<(typeof RANGES)[number]>(30);
+  const [state, setState] = useState<{ trend?: TrendDay[]; error?: string; loading: boolean }>({
+    loading: true,
+  });
+
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    loadTrend(def, days, areaId)
+      .then((trend) => live && setState({ trend, loading: false }))
+      .catch((error: unknown) => {
+        reportNetworkError(error);
+        if (live) setState({ error: error instanceof Error ? error.message : String(error), loading: false });
+      });
+    return () => {
+      live = false;
+    };
+  }, [def, days, areaId]);
+
+  const trend = state.trend ?? [];
+  const total = trendTotal(trend);
+  const summary = t("reading.trendSummary", { days, total, unit });
+  let body: ReactNode;
+  if (state.error) body = <Result status="warning" title={t("crud.loadFailed")} subTitle={state.error} />;
+  else if (!state.loading && trend.every((d) => d.meters === 0))
+    body = <Empty description={t("reading.noUsage")} data-testid="usage-trend-empty" />;
+  else
+    body = (
+      <Suspense fallback={<Spin />}>
+        <UsageTrendChart
+          days={trend}
+          unit={unit}
+          color={token.colorPrimary}
+          textColor={token.colorTextSecondary}
+          summary={summary}
+        />
+      </Suspense>
+    );
+  return (
+    <Card
+      size="small"
+      data-testid="usage-trend"
+      title={t("reading.trendTitle")}
+      extra={
+        <Segmented
+          size="small"
+          value={days}
+          onChange={(value) => setDays(value)}
+          options={RANGES.map((n) => ({ value: n, label: t("reading.lastDays", { days: n }) }))}
+        />
+      }
+      style={{ marginBottom: 12 }}
+    >
+      <Spin spinning={state.loading}>
+        <Typography.Text type="secondary" data-testid="usage-trend-total">
+          {summary}
+        </Typography.Text>
+        {body}
+      </Spin>
+    </Card>
+  );
+}

@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { MeterReading } from "@meterline/gateway";
+import { sweepReadings } from "../src/modules/metering/reading-retention.ts";
+import { DbReadingsSink, localDay } from "../src/modules/metering/readings-sink.db.ts";
+import { startTestServer, type TestServer } from "./helpers.ts";
+import { buildSite, get } from "./registry-fixtures.ts";
+
+/** Shanghai wall time as an instant (UTC+8, no daylight saving). */
+const local = (text: string) => new Date(`${text}+08:00`);
+
+interface DailyRow {
+  dayDate: string;
+  startValue: string;
+  endValue: string;
+  usage: string;
+  tipUsage?: string;
+  peakUsage?: string;
+  startSource: string;
+  closed: number;
+  roomId: string;
+  roomName: string;
+}
+
+describe("reading log and daily usage, from the gateway's reads", () => {
+  let server: TestServer;
+  let admin: string;
+  let site: Awaited<ReturnType<typeof buildSite>>;
+  let sink: DbReadingsSink;
+
+  const electric = (at: string, total: string, bands: string[], extra: Partial<MeterReading> = {}) =>
+    sink.record({
+      meterId: site.meter,
+      address: "100000000101",
+      at: local(at),
+      energy: { total, tariffs: bands },
+      balance: "88.5",
+      relay: "closed",
+      missing: [],
+      ...extra,
+    });
+  const water = (at: string, volume: string) =>
+    sink.record({
+      meterId: site.water,
+      address: "10000000000101",
+      at: local(at),
+      volume,
+      valve: "open",
+      missing: [],
+    });
+  const days = async (path: string, query = "") =>
+    ((await get(server, admin, `${path}?size=50${query}`)) as { records: DailyRow[] }).records;
+  const day = async (path: string, date: string) => {
+    const row = (await days(path, `&meterId=${path.startsWith("water") ? site.water : site.meter}`)).find(
+      (r) => r.dayDate === date,
+    );
+    assert.ok(row, `a ${path} row for ${date}`);
+    return row;
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    admin = (await server.login()).access_token;
+    site = await buildSite(server, admin);
+    sink = new DbReadingsSink(server.db, "Asia/Shanghai");
+  });
+  after(() => server.close());
+
+  test("local days follow the tenant's zone, not UTC", () => {
+    assert.equal(localDay(new Date("2025-03-01T16:30:00Z"), "Asia/Shanghai"), "2025-03-02");
+    assert.equal(localDay(new Date("2025-03-01T16:30:00Z"), "UTC"), "2025-03-01");
+  });
+
+  test("electric: reads open and move the day, the meter's freeze closes yesterday and opens today", async () => {
+    await electric("2025-03-01T08:00:00", "100.00", ["10.00", "20.00", "30.00", "40.00"]);
+    await electric("2025-03-01T20:00:00", "105.50", ["11.00", "22.00", "31.50", "41.00"]);
+    let first = await day("datadailydd/page", "2025-03-01");
+    assert.deepEqual(
+      [first.startValue, first.endValue, first.usage, first.startSource, first.closed],
+      ["100.00", "105.50", "5.50", "reading", 0],
+    );
+    assert.equal(first.roomName, "101", "the row names the room the meter is installed in");
+
+    // Just after midnight: the freeze (registers at 00:00) and the current registers.
+    await electric("2025-03-02T00:30:00", "106.20", ["11.00", "22.00", "32.20", "41.00"], {
+      dailyFrozen: {
+        time: "2025-03-02 00:00",
+        energy: { total: "106.00", tariffs: ["11.00", "22.00", "32.00", "41.00"] },
+      },
+    });
+    first = await day("datadailydd/page", "2025-03-01");
+    assert.deepEqual(
+      [first.endValue, first.usage, first.closed],
+      ["106.00", "6.00", 1],
+      "closed at the freeze",
+    );
+    assert.deepEqual(
+      [first.tipUsage, first.peakUsage],
+      ["1.00", "2.00"],
+      "band usage is end − start per band",
+    );
+    const second = await day("datadailydd/page", "2025-03-02");
+    assert.deepEqual(
+      [second.startValue, second.endValue, second.usage, second.startSource, second.closed],
+      ["106.00", "106.20", "0.20", "frozen", 0],
+    );
+
+    // A late reply from before the last read does not move the day back; a closed day stays closed.
+    await electric("2025-03-02T00:10:00", "106.05", ["11.00", "22.00", "32.05", "41.00"]);
+    assert.equal((await day("datadailydd/page", "2025-03-02")).endValue, "106.20");
+    await electric("2025-03-02T23:59:00", "108.00", ["11.00", "22.00", "34.00", "41.00"]);
+    // Without a freeze the next day continues from the last read, so no usage falls between days.
+    await electric("2025-03-03T00:01:00", "108.10", ["11.00", "22.00", "34.10", "41.00"]);
+    const third = await day("datadailydd/page", "2025-03-03");
+    assert.deepEqual([third.startValue, third.usage, third.startSource], ["108.00", "0.10", "reading"]);
+    assert.equal(
+      (await day("datadailydd/page", "2025-03-02")).closed,
+      1,
+      "a later day closes the one before",
+    );
+
+    const reads = await get(server, admin, `dataread/page?meterId=${site.meter}&size=50`);
+    assert.equal(reads.total, 6, "every read is in the log, also the late one");
+    assert.equal(reads.records[0].totalValue, "108.10", "newest first");
+    assert.equal(reads.records[0].balance, "88.50");
+  });
+
+  test("water: the first read of a day continues from yesterday's last one", async () => {
+    await water("2025-03-01T07:00:00", "10.000");
+    await water("2025-03-01T19:00:00", "12.5");
+    await water("2025-03-02T07:00:00", "13.00");
+    const first = await day("waterdatadaily/page", "2025-03-01");
+    assert.deepEqual(
+      [first.startValue, first.endValue, first.usage, first.closed],
+      ["10.00", "12.50", "2.50", 1],
+    );
+    const second = await day("waterdatadaily/pageNew", "2025-03-02");
+    assert.deepEqual([second.startValue, second.endValue, second.usage], ["12.50", "13.00", "0.50"]);
+    const reads = await get(server, admin, `waterdataread/pageNew?meterId=${site.water}`);
+    assert.equal(reads.total, 3);
+  });
+
+  test("areaId narrows readings and usage to the rooms of the area and below", async () => {
+    assert.ok((await days("datadailydd/page", `&areaId=${site.park}`)).length >= 3);
+    assert.ok((await days("datadailydd/page", `&areaId=${site.building1}`)).length >= 3);
+    assert.equal((await days("datadailydd/page", `&areaId=${site.building2}`)).length, 0);
+    assert.equal((await get(server, admin, `waterdataread/page?areaId=${site.building2}`)).total, 0);
+    assert.equal((await get(server, admin, `dataread/page?areaId=${site.building1}`)).total, 6);
+  });
+
+  test("the trend sums usage per day, zero-filled, by area or meter", async () => {
+    const trend = async (query: string) =>
+      (await get(server, admin, `datadailydd/trend?from=2025-03-01&to=2025-03-04${query}`)) as {
+        day: string;
+        usage: string;
+        meters: number;
+      }[];
+    assert.deepEqual(await trend(""), [
+      { day: "2025-03-01", usage: "6.00", meters: 1 },
+      { day: "2025-03-02", usage: "2.00", meters: 1 },
+      { day: "2025-03-03", usage: "0.10", meters: 1 },
+      { day: "2025-03-04", usage: "0.00", meters: 0 },
+    ]);
+    assert.deepEqual(
+      (await trend(`&areaId=${site.building2}`)).map((d) => d.usage),
+      ["0.00", "0.00", "0.00", "0.00"],
+    );
+    assert.equal((await trend(`&meterId=${site.meter}`))[0]?.usage, "6.00");
+    const water = await get(server, admin, "waterdatadaily/trend?from=2025-03-01&to=2025-03-02");
+    assert.deepEqual(
+      water.map((d: { usage: string }) => d.usage),
+      ["2.50", "0.50"],
+    );
+    const badDay = await server.call("GET", "/api/blade-pms/datadailydd/trend?from=2025-3-1", admin);
+    assert.equal(badDay.statusCode, 400);
+    assert.match(badDay.json().msg, /^from: /);
+    const tooLong = await server.call(
+      "GET",
+      "/api/blade-pms/datadailydd/trend?from=2024-01-01&to=2025-03-01",
+      admin,
+    );
+    assert.equal(tooLong.statusCode, 400);
+    const lastMonth = await get(server, admin, "datadailydd/trend");
+    assert.equal(lastMonth.length, 30, "the last 30 days by default");
+  });
+
+  test("readings and usage are read-only to the console", async () => {
+    for (const path of ["dataread/submit", "datadailydd/submit", "waterdatadaily/remove?ids=1"]) {
+      const res = await server.call("POST", `/api/blade-pms/${path}`, admin, {});
+      assert.equal(res.statusCode, 404, path);
+    }
+  });
+
+  test("the reading log is trimmed to its retention; daily usage stays", async () => {
+    const before = (await get(server, admin, "dataread/page")).total as number;
+    await server.db.query(
+      `insert into pms_data_read (id, tenant_id, meter_id, read_time, total_value)
+       values (1, '000000', $1, now() - interval '45 days', 1), (2, '000000', $1, now() - interval '20 days', 1)`,
+      [site.meter],
+    );
+    await server.db.query(
+      "update sys_param set param_value = '30' where param_key = 'reading.retentionDays'",
+    );
+    // 30 is below the 31-day floor: the 20-day-old row stays; the 45-day-old one goes, and so do
+    // the electric and the three water reads of March 2025.
+    const removed = await sweepReadings(server.db);
+    assert.equal(removed, before + 1 + 3);
+    const left = await get(server, admin, "dataread/page");
+    assert.deepEqual(
+      left.records.map((r: { id: string }) => r.id),
+      ["2"],
+    );
+    assert.ok((await days("datadailydd/page")).length >= 3, "daily usage is not swept");
+  });
+});

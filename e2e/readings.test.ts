@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { openResource, settled } from "./crud-helpers.ts";
+import { textOf, useBrowserSuite } from "./harness.ts";
+import { call, chooseArea, eventually, signInOperator, tokenOf } from "./registry-helpers.ts";
+
+// The demo site with its simulated fleet, polled every 10 s, so reads and daily usage arrive.
+const suite = useBrowserSuite({ env: { DEMO_DATA: "1", POLL_INTERVAL_SECONDS: "10" } });
+const demo = { tenantId: "100001", password: "admin" };
+
+test("reads and daily usage of the demo fleet: tables by area, and the usage trend as a chart", async () => {
+  const { page } = suite.session;
+  const token = await tokenOf(suite.server.baseUrl, demo.tenantId, "admin", demo.password);
+  // Wait for the fleet's first polls to land before the screens are opened.
+  await eventually(async () => {
+    const daily = await call<{ total: number }>(
+      suite.server.baseUrl,
+      token,
+      "/api/blade-pms/datadailydd/page",
+    );
+    assert.ok(daily.total >= 20, `daily rows: ${daily.total}`);
+  }, 90_000);
+
+  await signInOperator(page, { ...demo, token });
+  const reads = await openResource(page, "/reading/dataread", "dataRead");
+  await eventually(async () =>
+    assert.ok((await reads.locator(".ant-table-row").count()) > 0, "reads are listed"),
+  );
+
+  const daily = await openResource(page, "/reading/datadailydd", "dataDaily");
+  const total = async () =>
+    Number((await textOf(daily.locator(".ant-pagination-total-text"))).match(/\d+/)?.[0]);
+  const everywhere = await total();
+  assert.ok(everywhere >= 20, `daily rows listed: ${everywhere}`);
+  // One of the four buildings: a quarter or so of the meters.
+  await chooseArea(page, "1号楼");
+  await settled(daily);
+  await eventually(async () => {
+    const inBuilding = await total();
+    assert.ok(inBuilding > 0 && inBuilding < everywhere, `${inBuilding} of ${everywhere}`);
+  });
+
+  const chart = page.getByTestId("usage-trend-chart");
+  await chart.waitFor();
+  const drawn = async () =>
+    JSON.parse((await chart.getAttribute("data-usage")) ?? "[]") as [string, string][];
+  await eventually(async () => assert.equal((await drawn()).length, 30, "the last 30 days by default"));
+  assert.match(await textOf(page.getByTestId("usage-trend-total")), /近 30 天共 \d+\.\d{2} kWh/);
+
+  // Seven days: the chart redraws with a bar per day.
+  await page.getByTestId("usage-trend").getByText("近 7 天").click();
+  await eventually(async () => assert.equal((await drawn()).length, 7));
+
+  // Water has its own screen with m³.
+  await openResource(page, "/reading/waterdatadaily", "waterDataDaily");
+  await eventually(async () =>
+    assert.match(await textOf(page.getByTestId("usage-trend-total")), /近 30 天共 \d+\.\d{2} m³/),
+  );
+});
