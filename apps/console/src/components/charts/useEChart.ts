@@ -2,10 +2,15 @@ import * as echarts from "echarts/core";
 import { type RefObject, useEffect, useRef } from "react";
 
 /**
- * An ECharts instance on the element `host` points at, resized with the element and disposed with
- * the component. Effects declared after this hook see the instance in the returned ref.
+ * Draws `option` with ECharts on the element `host` points at: the instance is made once, resized
+ * with the element, disposed with the component, and redrawn whenever `option` changes (keep it
+ * memoised). `drawn` runs after each drawing, to note on the element what the chart holds.
  */
-export function useEChart(host: RefObject<HTMLDivElement | null>): RefObject<echarts.ECharts | null> {
+export function useEChart(
+  host: RefObject<HTMLDivElement | null>,
+  option: echarts.EChartsCoreOption,
+  drawn?: (chart: echarts.ECharts, element: HTMLDivElement) => void,
+): void {
   const chart = useRef<echarts.ECharts | null>(null);
   useEffect(() => {
     const element = host.current;
@@ -20,5 +25,11 @@ export function useEChart(host: RefObject<HTMLDivElement | null>): RefObject<ech
       chart.current = null;
     };
   }, [host]);
-  return chart;
+  useEffect(() => {
+    const instance = chart.current;
+    const element = host.current;
+    if (!instance || !element) return;
+    instance.setOption(option, { notMerge: true });
+    drawn?.(instance, element);
+  }, [host, option, drawn]);
 }

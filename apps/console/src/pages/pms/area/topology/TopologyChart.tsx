@@ -2,7 +2,7 @@ import { GraphChart } from "echarts/charts";
 import { LegendComponent, TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
-import { useEffect, useRef } from "react";
+import { useMemo, useRef } from "react";
 import { useEChart } from "../../../../components/charts/useEChart.ts";
 import type { Topology } from "./topology-calls.ts";
 import { type DrawnNode, type TopologyLook, topologyOption } from "./topology-option.ts";
@@ -18,32 +18,30 @@ interface Props {
   height: number | string;
 }
 
+/** Writes the nodes the chart holds to `data-nodes`. */
+function noteNodes(chart: echarts.ECharts, element: HTMLDivElement) {
+  const held = chart.getOption() as {
+    series?: { data?: DrawnNode[]; categories?: { name: string }[] }[];
+  };
+  const [series] = held.series ?? [];
+  const categories = series?.categories ?? [];
+  element.dataset.nodes = JSON.stringify(
+    (series?.data ?? []).map((node) => ({
+      name: node.name,
+      category: categories[node.category]?.name ?? "",
+      offline: node.offline,
+    })),
+  );
+}
+
 /**
  * The topology drawn by ECharts (loaded with this chunk only when a topology is opened). What the
  * chart holds after drawing is written to `data-nodes`, so what is on screen can be checked.
  */
 export default function TopologyChart({ topology, look, summary, height }: Props) {
   const host = useRef<HTMLDivElement>(null);
-  const chart = useEChart(host);
-
-  useEffect(() => {
-    const instance = chart.current;
-    const element = host.current;
-    if (!instance || !element) return;
-    instance.setOption(topologyOption(topology, look), { notMerge: true });
-    const held = instance.getOption() as {
-      series?: { data?: DrawnNode[]; categories?: { name: string }[] }[];
-    };
-    const [series] = held.series ?? [];
-    const categories = series?.categories ?? [];
-    element.dataset.nodes = JSON.stringify(
-      (series?.data ?? []).map((node) => ({
-        name: node.name,
-        category: categories[node.category]?.name ?? "",
-        offline: node.offline,
-      })),
-    );
-  }, [topology, look]);
+  const option = useMemo(() => topologyOption(topology, look), [topology, look]);
+  useEChart(host, option, noteNodes);
 
   return (
     <div
