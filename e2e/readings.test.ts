@@ -22,6 +22,22 @@ test("reads and daily usage of the demo fleet: tables by area, and the usage tre
   }, 90_000);
 
   await signInOperator(page, { ...demo, token });
+  // The home page sums the demo site up: 140 electric and 60 water meters behind 10 DTUs.
+  const overview = page.getByTestId("metering-overview");
+  await eventually(async () => {
+    assert.match(await textOf(overview.getByTestId("overview-electric")), /\/ 140/);
+    assert.match(await textOf(overview.getByTestId("overview-water")), /\/ 60/);
+    assert.match(await textOf(overview.getByTestId("overview-collector")), /\/ 10/);
+  });
+  const bars = async (testId: string) =>
+    JSON.parse((await page.getByTestId(testId).getAttribute("data-bars")) ?? "[]") as [string, string][];
+  await eventually(async () =>
+    assert.equal((await bars("overview-usage-chart")).length, 7, "the last 7 days"),
+  );
+  await overview.getByTestId("overview-usage").getByText("近 12 个月").click();
+  await eventually(async () => assert.equal((await bars("overview-usage-chart")).length, 12));
+  await eventually(async () => assert.ok((await overview.getByTestId("overview-rank-row").count()) > 0));
+
   const reads = await openResource(page, "/reading/dataread", "dataRead");
   await eventually(async () =>
     assert.ok((await reads.locator(".ant-table-row").count()) > 0, "reads are listed"),
@@ -42,8 +58,7 @@ test("reads and daily usage of the demo fleet: tables by area, and the usage tre
 
   const chart = page.getByTestId("usage-trend-chart");
   await chart.waitFor();
-  const drawn = async () =>
-    JSON.parse((await chart.getAttribute("data-usage")) ?? "[]") as [string, string][];
+  const drawn = async () => JSON.parse((await chart.getAttribute("data-bars")) ?? "[]") as [string, string][];
   await eventually(async () => assert.equal((await drawn()).length, 30, "the last 30 days by default"));
   assert.match(await textOf(page.getByTestId("usage-trend-total")), /近 30 天共 \d+\.\d{2} kWh/);
 

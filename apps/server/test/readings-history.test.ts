@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import type { MeterReading } from "@meterline/gateway";
 import { sweepReadings } from "../src/modules/metering/reading-retention.ts";
 import { DbReadingsSink, localDay } from "../src/modules/metering/readings-sink.db.ts";
+import { addRole, addUser } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { buildSite, get } from "./registry-fixtures.ts";
 
@@ -211,5 +212,73 @@ describe("reading log and daily usage, from the gateway's reads", () => {
       ["2"],
     );
     assert.ok((await days("datadailydd/page")).length >= 3, "daily usage is not swept");
+  });
+
+  test("the home page overview: device status, usage per period, the day's rank", async () => {
+    const status = await get(server, admin, "homepage/deviceStatusData");
+    assert.deepEqual(status, {
+      // Both meters answered the reads above: online, supply on, accounts not opened yet.
+      electric: { total: 1, online: 1, offline: 0, supplyOff: 0, opened: 0 },
+      water: { total: 1, online: 1, offline: 0, supplyOff: 0, opened: 0 },
+      // No DTU has registered with a gateway in this test.
+      collector: { total: 1, online: 0, offline: 1 },
+    });
+
+    // Two reads in the last hour: today's usage is their difference.
+    for (const [minutesAgo, total] of [
+      [60, "200.00"],
+      [1, "201.25"],
+    ] as const) {
+      await sink.record({
+        meterId: site.meter,
+        address: "100000000101",
+        at: new Date(Date.now() - minutesAgo * 60_000),
+        energy: { total, tariffs: [] },
+        missing: [],
+      });
+    }
+    const week = (await get(server, admin, "homepage/getChart?dateType=1&energyType=1")) as {
+      usage: string;
+    }[];
+    assert.equal(week.length, 7);
+    assert.equal(week.at(-1)?.usage, "1.25", "today is the last bar");
+    const year = (await get(server, admin, "homepage/getChart?dateType=3")) as {
+      day: string;
+      usage: string;
+    }[];
+    assert.equal(year.length, 12);
+    assert.match(year[0]!.day, /^\d{4}-\d{2}-01$/);
+    assert.equal(year.at(-1)?.usage, "1.25");
+    const wrong = await server.call("GET", "/api/blade-pms/homepage/getChart?dateType=4", admin);
+    assert.equal(wrong.statusCode, 400);
+    assert.match(wrong.json().msg, /^dateType: /);
+
+    const rank = await get(server, admin, "homepage/getDdRank?day=2025-03-01");
+    assert.deepEqual(rank, [
+      { meterId: site.meter, productCode: "100000000101", roomName: "101", areaName: "1号楼", usage: "6.00" },
+    ]);
+    const waterRank = await get(server, admin, "homepage/getDdRank?day=2025-03-01&energyType=2");
+    assert.equal(waterRank[0].usage, "2.50");
+    const badDay = await server.call("GET", "/api/blade-pms/homepage/getDdRank?day=yesterday", admin);
+    assert.equal(badDay.statusCode, 400);
+  });
+
+  test("the overview and the trend need a readings or registry screen", async () => {
+    const role = await addRole(server.db, "000000", "no-metering");
+    await addUser(server.db, {
+      tenantId: "000000",
+      account: "no-metering",
+      password: "pw-nm",
+      roleIds: [role],
+    });
+    const bare = (await server.login("no-metering", "pw-nm")).access_token;
+    for (const path of [
+      "homepage/deviceStatusData",
+      "homepage/getChart",
+      "homepage/getDdRank",
+      "datadailydd/trend",
+    ]) {
+      assert.equal((await server.call("GET", `/api/blade-pms/${path}`, bare)).statusCode, 403, path);
+    }
   });
 });

@@ -67,3 +67,12 @@ export const resources = {
 } as const satisfies Record<string, ResourceDef>;
 
 export type ResourceName = keyof typeof resources;
+export {
+  type ChartPeriod,
+  chartPeriods,
+  type DeviceCounts,
+  type DeviceStatus,
+  meteringOverviewSources,
+  type RankedMeter,
+  type UsageSum,
+} from "./pms/overview.ts";

@@ -5,7 +5,7 @@ import { reportNetworkError } from "../../app/api.ts";
 import { useT } from "../../i18n/index.tsx";
 import { loadTrend, type TrendDay, trendTotal } from "./trend-calls.ts";
 
-const UsageTrendChart = lazy(() => import("./UsageTrendChart.tsx"));
+const UsageBarsChart = lazy(() => import("../../components/charts/UsageBarsChart.tsx"));
 const RANGES = [7, 30, 90] as const;
 
 /** Usage per day above a daily usage table, for the area chosen beside it. */
@@ -41,12 +41,13 @@ export function UsageTrend({ def, unit, areaId }: { def: ResourceDef; unit: stri
   else
     body = (
       <Suspense fallback={<Spin />}>
-        <UsageTrendChart
-          days={trend}
+        <UsageBarsChart
+          bars={trend.map((d) => ({ label: d.day.slice(5), value: d.usage }))}
           unit={unit}
           color={token.colorPrimary}
           textColor={token.colorTextSecondary}
           summary={summary}
+          testId="usage-trend-chart"
         />
       </Suspense>
     );

@@ -1,12 +1,8 @@
-import { type ResourceDef, resourceBase } from "@meterline/contracts";
+import { type ResourceDef, resourceBase, type UsageSum } from "@meterline/contracts";
 import { api } from "../../app/api.ts";
 
 /** One day of the usage trend: summed usage (exact decimal text) and the meters with a row. */
-export interface TrendDay {
-  day: string;
-  usage: string;
-  meters: number;
-}
+export type TrendDay = UsageSum;
 
 /** Usage per day of the tenant's meters, or those of an area and below, over the last `days` days. */
 export const loadTrend = (def: ResourceDef, days: number, areaId?: string) => {

@@ -1,6 +1,6 @@
-import { website } from "@meterline/contracts";
-import { Card, Col, Empty, Row, Space, Tag, Typography } from "antd";
-import { useMemo } from "react";
+import { meteringOverviewSources, website } from "@meterline/contracts";
+import { Card, Col, Empty, Row, Space, Spin, Tag, Typography } from "antd";
+import { lazy, Suspense, useMemo } from "react";
 import { UserAvatar, useUserName } from "../../components/UserAvatar.tsx";
 import { useI18n } from "../../i18n/index.tsx";
 import { MenuIcon } from "../../layout/icon-registry.tsx";
@@ -9,7 +9,13 @@ import { useOpenMenu } from "../../layout/useOpenMenu.ts";
 import { useConsole } from "../../store/useConsole.ts";
 import { greetingKey } from "./greeting.ts";
 
-/** /wel/index: greeting, tenant, today's date, roles, and shortcuts to the user's menu pages. */
+// ECharts comes with the overview, loaded only for users who see it.
+const MeteringOverview = lazy(() => import("./overview/MeteringOverview.tsx"));
+
+/**
+ * /wel/index: greeting, tenant, today's date, roles, the metering overview (for users of the metering
+ * screens) and shortcuts to the user's menu pages.
+ */
 export default function HomePage() {
   const { t, tr, language } = useI18n();
   const name = useUserName();
@@ -22,6 +28,11 @@ export default function HomePage() {
     () => menuLeaves(menuAll).filter((leaf) => leaf.path !== website.homePath),
     [menuAll],
   );
+  // Only for users who may see one of the screens the overview sums up (the server asks the same).
+  const showsOverview = useMemo(() => {
+    const codes = new Set<string>(meteringOverviewSources);
+    return menuLeaves(menuAll).some((leaf) => codes.has(leaf.code));
+  }, [menuAll]);
   const now = new Date();
   const today = new Intl.DateTimeFormat(language === "en" ? "en-US" : "zh-CN", { dateStyle: "full" }).format(
     now,
@@ -55,6 +66,11 @@ export default function HomePage() {
           </div>
         </div>
       </Card>
+      {showsOverview ? (
+        <Suspense fallback={<Spin />}>
+          <MeteringOverview />
+        </Suspense>
+      ) : null}
       <Card title={t("home.shortcuts")}>
         {shortcuts.length === 0 ? (
           <Empty description={t("home.noShortcuts")} />

@@ -57,7 +57,7 @@ const readingLinks = (resource: "meter" | "water") =>
   ({
     meterId: { type: "id", search: "equal", ref: { resource, label: "productCode" }, list: false },
     roomId: { type: "id", search: "equal", ref: { resource: "room", label: "roomName" } },
-    productCode: { type: "string", maxLength: 14, search: "like" },
+    productCode: { type: "string", maxLength: 14, search: "like", width: 150 },
   }) as const;
 
 /** What every readings table shares: written by the gateway alone, kept per tenant, never edited. */
@@ -81,7 +81,7 @@ export const dataRead = defineResource({
   path: "dataread",
   fields: {
     ...readingLinks("meter"),
-    readTime: { type: "datetime", search: "range" },
+    readTime: { type: "datetime", search: "range", width: 170 },
     ...energyRegisters,
     balance: { type: "decimal", scale: 2 },
     switchStatus: { type: "int", dictBiz: "SWITCH_STATUS" },
@@ -101,7 +101,7 @@ export const waterDataRead = defineResource({
   extraVerbs: ["pageNew"],
   fields: {
     ...readingLinks("water"),
-    readTime: { type: "datetime", search: "range" },
+    readTime: { type: "datetime", search: "range", width: 170 },
     totalValue: { type: "decimal", scale: 2 },
     switchStatus: { type: "int", dictBiz: "SWITCH_STATUS" },
     batteryLow: { type: "int", dictBiz: "YES_NO" },
@@ -115,7 +115,7 @@ export const waterDataRead = defineResource({
 const bandRegister = { type: "decimal", scale: 2, list: false } as const;
 
 /** Where a day's opening value came from: the meter's own daily freeze, or the day's first read. */
-const dailySource = { type: "string", maxLength: 16, dict: "daily_source" } as const;
+const dailySource = { type: "string", maxLength: 16, dict: "daily_source", list: false } as const;
 
 /**
  * Daily usage of electric meters (spec §7 datadailydd), one row per meter and local day of the
@@ -131,16 +131,16 @@ export const dataDaily = defineResource({
     ...readingLinks("meter"),
     // One row per meter and day: the readings sink upserts on this key.
     meterId: { ...readingLinks("meter").meterId, unique: ["dayDate"] },
-    dayDate: { type: "date", search: "range" },
-    startValue: { type: "decimal", scale: 2 },
-    endValue: { type: "decimal", scale: 2 },
-    usage: { type: "decimal", scale: 2 },
+    dayDate: { type: "date", search: "range", width: 110 },
+    startValue: { type: "decimal", scale: 2, width: 110 },
+    endValue: { type: "decimal", scale: 2, width: 110 },
+    usage: { type: "decimal", scale: 2, width: 120 },
     tipUsage: { type: "decimal", scale: 2 },
     peakUsage: { type: "decimal", scale: 2 },
     peaceUsage: { type: "decimal", scale: 2 },
     lowUsage: { type: "decimal", scale: 2 },
     startSource: dailySource,
-    closed: { type: "int", dictBiz: "YES_NO" },
+    closed: { type: "int", dictBiz: "YES_NO", list: false },
     updateTime: { type: "datetime", list: false },
     // The bands' opening and latest registers, kept so a late freeze can correct the band usage.
     startTip: bandRegister,
@@ -166,12 +166,12 @@ export const waterDataDaily = defineResource({
   fields: {
     ...readingLinks("water"),
     meterId: { ...readingLinks("water").meterId, unique: ["dayDate"] },
-    dayDate: { type: "date", search: "range" },
-    startValue: { type: "decimal", scale: 2 },
-    endValue: { type: "decimal", scale: 2 },
-    usage: { type: "decimal", scale: 2 },
+    dayDate: { type: "date", search: "range", width: 110 },
+    startValue: { type: "decimal", scale: 2, width: 110 },
+    endValue: { type: "decimal", scale: 2, width: 110 },
+    usage: { type: "decimal", scale: 2, width: 120 },
     startSource: dailySource,
-    closed: { type: "int", dictBiz: "YES_NO" },
+    closed: { type: "int", dictBiz: "YES_NO", list: false },
     updateTime: { type: "datetime", list: false },
   },
   sort: [{ field: "dayDate", desc: true }],

@@ -1,0 +1,194 @@
+import type { ChartPeriod, DeviceCounts } from "@meterline/contracts";
+import {
+  Card,
+  Col,
+  Empty,
+  List,
+  Result,
+  Row,
+  Segmented,
+  Spin,
+  Statistic,
+  Tag,
+  Typography,
+  theme,
+} from "antd";
+import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
+import { useT } from "../../../i18n/index.tsx";
+import { type EnergyType, loadDeviceStatus, loadUsageChart, loadUsageRank } from "./overview-calls.ts";
+import { useLoaded } from "./useLoaded.ts";
+
+const UsageBarsChart = lazy(() => import("../../../components/charts/UsageBarsChart.tsx"));
+const UNITS: Record<EnergyType, string> = { "1": "kWh", "2": "m³" };
+
+/** A card's body for a call: its spinner, its error, its empty state, or what it shows. */
+function Loaded({
+  loading,
+  error,
+  empty,
+  children,
+}: {
+  loading: boolean;
+  error?: string;
+  empty?: boolean;
+  children: ReactNode;
+}) {
+  const t = useT();
+  if (error) return <Result status="warning" title={t("crud.loadFailed")} subTitle={error} />;
+  return (
+    <Spin spinning={loading}>
+      {empty && !loading ? <Empty description={t("home.overview.noData")} /> : children}
+    </Spin>
+  );
+}
+
+function DeviceGroup({ title, counts, testId }: { title: string; counts: DeviceCounts; testId: string }) {
+  const t = useT();
+  return (
+    <Col xs={24} md={8} data-testid={testId}>
+      <Statistic title={title} value={counts.online} suffix={`/ ${counts.total}`} />
+      <Typography.Text type="secondary">
+        {t("home.overview.offline", { count: counts.offline })}
+        {counts.supplyOff !== undefined
+          ? ` · ${t("home.overview.supplyOff", { count: counts.supplyOff })}`
+          : ""}
+      </Typography.Text>
+    </Col>
+  );
+}
+
+function DeviceStatusCard() {
+  const t = useT();
+  const { data, error, loading } = useLoaded(loadDeviceStatus);
+  return (
+    <Card title={t("home.overview.devices")} data-testid="overview-devices">
+      <Loaded loading={loading} error={error}>
+        {data ? (
+          <Row gutter={[16, 16]}>
+            <DeviceGroup
+              title={t("home.overview.electricOnline")}
+              counts={data.electric}
+              testId="overview-electric"
+            />
+            <DeviceGroup title={t("home.overview.waterOnline")} counts={data.water} testId="overview-water" />
+            <DeviceGroup
+              title={t("home.overview.collectorOnline")}
+              counts={data.collector}
+              testId="overview-collector"
+            />
+          </Row>
+        ) : null}
+      </Loaded>
+    </Card>
+  );
+}
+
+function EnergySwitch({ value, onChange }: { value: EnergyType; onChange: (value: EnergyType) => void }) {
+  const t = useT();
+  return (
+    <Segmented
+      size="small"
+      value={value}
+      onChange={onChange}
+      options={[
+        { value: "1", label: t("home.overview.electric") },
+        { value: "2", label: t("home.overview.water") },
+      ]}
+    />
+  );
+}
+
+function UsageChartCard() {
+  const t = useT();
+  const { token } = theme.useToken();
+  const [energy, setEnergy] = useState<EnergyType>("1");
+  const [period, setPeriod] = useState<ChartPeriod>(1);
+  const load = useCallback(() => loadUsageChart(period, energy), [period, energy]);
+  const { data, error, loading } = useLoaded(load);
+  const bars = (data ?? []).map((b) => ({
+    label: period === 3 ? b.day.slice(0, 7) : b.day.slice(5),
+    value: b.usage,
+  }));
+  return (
+    <Card
+      title={t("home.overview.usage")}
+      data-testid="overview-usage"
+      extra={
+        <span style={{ display: "inline-flex", gap: 8 }}>
+          <EnergySwitch value={energy} onChange={setEnergy} />
+          <Segmented
+            size="small"
+            value={period}
+            onChange={setPeriod}
+            options={([1, 2, 3] as const).map((p) => ({ value: p, label: t(`home.overview.period${p}`) }))}
+          />
+        </span>
+      }
+    >
+      <Loaded loading={loading} error={error} empty={(data ?? []).every((b) => b.meters === 0)}>
+        <Suspense fallback={<Spin />}>
+          <UsageBarsChart
+            bars={bars}
+            unit={UNITS[energy]}
+            color={energy === "1" ? token.colorPrimary : token.colorInfo}
+            textColor={token.colorTextSecondary}
+            summary={t("home.overview.usage")}
+            testId="overview-usage-chart"
+          />
+        </Suspense>
+      </Loaded>
+    </Card>
+  );
+}
+
+function UsageRankCard() {
+  const t = useT();
+  const [energy, setEnergy] = useState<EnergyType>("1");
+  const load = useCallback(() => loadUsageRank(energy), [energy]);
+  const { data, error, loading } = useLoaded(load);
+  return (
+    <Card
+      title={t("home.overview.rank")}
+      data-testid="overview-rank"
+      extra={<EnergySwitch value={energy} onChange={setEnergy} />}
+    >
+      <Loaded loading={loading} error={error} empty={(data ?? []).length === 0}>
+        <List
+          size="small"
+          dataSource={data ?? []}
+          renderItem={(row, index) => (
+            <List.Item data-testid="overview-rank-row">
+              <span>
+                <Tag color={index < 3 ? "volcano" : "default"}>{index + 1}</Tag>
+                {[row.areaName, row.roomName].filter(Boolean).join(" ") || "—"}
+                <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
+                  {row.productCode}
+                </Typography.Text>
+              </span>
+              <Typography.Text strong>
+                {row.usage} {UNITS[energy]}
+              </Typography.Text>
+            </List.Item>
+          )}
+        />
+      </Loaded>
+    </Card>
+  );
+}
+
+/** The home page's metering overview: device status, usage by energy type, today's rank. */
+export default function MeteringOverview() {
+  return (
+    <Row gutter={[16, 16]} data-testid="metering-overview">
+      <Col span={24}>
+        <DeviceStatusCard />
+      </Col>
+      <Col xs={24} xl={14}>
+        <UsageChartCard />
+      </Col>
+      <Col xs={24} xl={10}>
+        <UsageRankCard />
+      </Col>
+    </Row>
+  );
+}

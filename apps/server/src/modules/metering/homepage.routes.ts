@@ -1,0 +1,140 @@
+import {
+  type ChartPeriod,
+  chartPeriods,
+  type DeviceCounts,
+  type DeviceStatus,
+  meteringOverviewSources,
+  readCodesOf,
+  resources,
+} from "@meterline/contracts";
+import type { FastifyInstance } from "fastify";
+import { ok } from "../../contract/envelope.ts";
+import { badRequest } from "../../contract/errors.ts";
+import { optionalString, readParams } from "../../contract/params.ts";
+import { requirePermission } from "../../crud/permissions.ts";
+import type { Db, Queryable } from "../../db/client.ts";
+import { registryTenant } from "../pms/registry-access.ts";
+import { localDay } from "./readings-sink.db.ts";
+import { dayAt, daysBack, fillDays, fillMonths, monthsBack } from "./usage-periods.ts";
+import { type DailyTable, usagePerDay, usagePerMonth, usageRank } from "./usage-sums.db.ts";
+
+const base = "/api/blade-pms/homepage";
+const tags = ["homepage"];
+const RANK_SIZE = 10;
+const READ_CODES = meteringOverviewSources.flatMap((name) => readCodesOf(resources[name]));
+
+/** A parameter that must be one of `allowed` (default `fallback`), or a 400 naming it. */
+function choice<T extends string>(
+  params: Record<string, unknown>,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  const value = optionalString(params, name) ?? fallback;
+  if (!(allowed as readonly string[]).includes(value))
+    throw badRequest(`${name}: 只能是 ${allowed.join(", ")}`);
+  return value as T;
+}
+
+const tableOf = (energyType: "1" | "2"): DailyTable =>
+  energyType === "1" ? "pms_data_daily" : "pms_water_data_daily";
+
+async function deviceStatus(db: Queryable, tenantId: string): Promise<DeviceStatus> {
+  const meters = await db.query<Required<DeviceCounts> & { energy: string }>(
+    `select energy, count(*)::int as total, count(*) filter (where online_status = 1)::int as online,
+            count(*) filter (where online_status <> 1)::int as offline,
+            count(*) filter (where switch_status = 1)::int as "supplyOff",
+            count(*) filter (where account_status = 1)::int as opened
+       from (select 'electric' as energy, online_status, switch_status, account_status from pms_meter
+              where tenant_id = $1 and is_deleted = 0
+             union all
+             select 'water', online_status, switch_status, account_status from pms_water
+              where tenant_id = $1 and is_deleted = 0) m
+      group by energy`,
+    [tenantId],
+  );
+  const [collector] = await db.query<{ total: number; online: number; offline: number }>(
+    `select count(*)::int as total, count(*) filter (where online_status = 1)::int as online,
+            count(*) filter (where online_status <> 1)::int as offline
+       from pms_collector where tenant_id = $1 and is_deleted = 0`,
+    [tenantId],
+  );
+  const none: DeviceCounts = { total: 0, online: 0, offline: 0, supplyOff: 0, opened: 0 };
+  const of = (energy: string) => {
+    const row = meters.find((m) => m.energy === energy);
+    return row
+      ? {
+          total: row.total,
+          online: row.online,
+          offline: row.offline,
+          supplyOff: row.supplyOff,
+          opened: row.opened,
+        }
+      : none;
+  };
+  return {
+    electric: of("electric"),
+    water: of("water"),
+    collector: collector ?? { total: 0, online: 0, offline: 0 },
+  };
+}
+
+/**
+ * The home page's metering overview (spec §7 homepage): device status, usage per period by energy
+ * type, and the day's usage rank, for the caller's tenant (or the one the platform administrator
+ * names). Recharge and payment ratios and owner paths come with the ledger.
+ */
+export async function homepageRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
+  const { db, timeZone } = opts;
+
+  app.get(
+    `${base}/deviceStatusData`,
+    {
+      schema: { tags, summary: "Meters and collectors: total, online, offline, supply cut, accounts opened" },
+    },
+    async (request) => {
+      const user = await requirePermission(db, request, READ_CODES);
+      return ok(await deviceStatus(db, registryTenant(user, readParams(request))));
+    },
+  );
+
+  app.get(
+    `${base}/getChart`,
+    {
+      schema: {
+        tags,
+        summary:
+          "Usage per day (dateType 1: 7 days, 2: 30 days) or per month (3: 12 months) of an energy type",
+      },
+    },
+    async (request) => {
+      const user = await requirePermission(db, request, READ_CODES);
+      const params = readParams(request);
+      const period = Number(choice(params, "dateType", ["1", "2", "3"], "1")) as ChartPeriod;
+      const table = tableOf(choice(params, "energyType", ["1", "2"], "1"));
+      const scope = { tenantId: registryTenant(user, params) };
+      const today = localDay(new Date(), timeZone);
+      const span = chartPeriods[period];
+      if ("months" in span) {
+        const from = monthsBack(today, span.months);
+        return ok(fillMonths(from, today, await usagePerMonth(db, table, scope, from, today)));
+      }
+      const from = daysBack(today, span.days);
+      return ok(fillDays(from, today, await usagePerDay(db, table, scope, from, today)));
+    },
+  );
+
+  app.get(
+    `${base}/getDdRank`,
+    { schema: { tags, summary: "The meters that used most on a day (default today), most first" } },
+    async (request) => {
+      const user = await requirePermission(db, request, READ_CODES);
+      const params = readParams(request);
+      const table = tableOf(choice(params, "energyType", ["1", "2"], "1"));
+      const day = optionalString(params, "day") ?? localDay(new Date(), timeZone);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(dayAt(day)))
+        throw badRequest("day: 日期格式应为 yyyy-MM-dd");
+      return ok(await usageRank(db, table, registryTenant(user, params), day, RANK_SIZE));
+    },
+  );
+}

@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { daysBack, fillDays, fillMonths, monthsBack } from "./usage-periods.ts";
+
+test("day ranges count both ends and cross months and leap days", () => {
+  assert.equal(daysBack("2026-03-01", 1), "2026-03-01");
+  assert.equal(daysBack("2024-03-01", 2), "2024-02-29");
+  assert.equal(daysBack("2026-01-03", 7), "2025-12-28");
+});
+
+test("month ranges start on the first day and cross years", () => {
+  assert.equal(monthsBack("2026-11-22", 1), "2026-11-01");
+  assert.equal(monthsBack("2026-02-28", 12), "2025-03-01");
+});
+
+test("days and months without rows are filled with zero, rows found are kept", () => {
+  const days = fillDays("2026-02-27", "2026-03-01", [{ day: "2026-02-28", usage: "1.50", meters: 2 }]);
+  assert.deepEqual(days, [
+    { day: "2026-02-27", usage: "0.00", meters: 0 },
+    { day: "2026-02-28", usage: "1.50", meters: 2 },
+    { day: "2026-03-01", usage: "0.00", meters: 0 },
+  ]);
+  const months = fillMonths("2025-11-15", "2026-02-03", [{ day: "2026-01-01", usage: "9.00", meters: 1 }]);
+  assert.deepEqual(
+    months.map((m) => [m.day, m.usage]),
+    [
+      ["2025-11-01", "0.00"],
+      ["2025-12-01", "0.00"],
+      ["2026-01-01", "9.00"],
+      ["2026-02-01", "0.00"],
+    ],
+  );
+});

@@ -1,0 +1,65 @@
+import type { RankedMeter, UsageSum } from "@meterline/contracts";
+import type { Queryable } from "../../db/client.ts";
+import { areaSubtree } from "../pms/registry.hooks.ts";
+
+export type DailyTable = "pms_data_daily" | "pms_water_data_daily";
+
+export interface UsageScope {
+  tenantId: string;
+  meterId?: string;
+  areaId?: string;
+}
+
+const scoped = `d.tenant_id = $1
+  and ($4::bigint is null or d.meter_id = $4::bigint)
+  and ($5::bigint is null or d.room_id in (select r.id from pms_room r where r.area_id in (${areaSubtree("$5")})))`;
+
+const scopeParams = (scope: UsageScope, from: string, to: string) => [
+  scope.tenantId,
+  from,
+  to,
+  scope.meterId ?? null,
+  scope.areaId ?? null,
+];
+
+/** Usage per day from `from` to `to` (yyyy-MM-dd), days without rows left out. */
+export const usagePerDay = (db: Queryable, table: DailyTable, scope: UsageScope, from: string, to: string) =>
+  db.query<UsageSum>(
+    `select to_char(d.day_date, 'YYYY-MM-DD') as day, sum(d.usage)::numeric(16, 2)::text as usage,
+            count(distinct d.meter_id)::int as meters
+       from ${table} d
+      where ${scoped} and d.day_date between $2::date and $3::date
+      group by d.day_date`,
+    scopeParams(scope, from, to),
+  );
+
+/** Usage per calendar month (`day` is the month's first day), from `from` to `to`. */
+export const usagePerMonth = (
+  db: Queryable,
+  table: DailyTable,
+  scope: UsageScope,
+  from: string,
+  to: string,
+) =>
+  db.query<UsageSum>(
+    `select to_char(date_trunc('month', d.day_date), 'YYYY-MM-DD') as day,
+            sum(d.usage)::numeric(16, 2)::text as usage, count(distinct d.meter_id)::int as meters
+       from ${table} d
+      where ${scoped} and d.day_date between $2::date and $3::date
+      group by date_trunc('month', d.day_date)`,
+    scopeParams(scope, from, to),
+  );
+
+/** The meters that used most on a day, most first. */
+export const usageRank = (db: Queryable, table: DailyTable, tenantId: string, day: string, limit: number) =>
+  db.query<RankedMeter>(
+    `select d.meter_id::text as "meterId", d.product_code as "productCode", r.room_name as "roomName",
+            a.area_name as "areaName", d.usage::numeric(16, 2)::text as usage
+       from ${table} d
+       left join pms_room r on r.id = d.room_id
+       left join pms_area a on a.id = r.area_id
+      where d.tenant_id = $1 and d.day_date = $2::date and d.usage is not null
+      order by d.usage desc, d.product_code
+      limit $3`,
+    [tenantId, day, limit],
+  );
