@@ -138,6 +138,18 @@ describe("the embedded gateway on the registry: directory, command queue and rea
       JSON.stringify(done),
     );
     assert.match(done[0]!.request ?? "", /^68/i, "the request frame is kept");
+    // The command log screen reads the same rows, with the state and result in words.
+    const logged = await server.call("GET", `/api/blade-pms/metercommand/list?batchId=${batchId}`, admin);
+    assert.deepEqual(
+      logged
+        .json()
+        .data.records.map((r: { stateName: string; resultName: string }) => [r.stateName, r.resultName]),
+      [
+        ["成功", "成功"],
+        ["成功", "成功"],
+      ],
+      logged.body,
+    );
     const [relay] = await server.db.query<{ switch_status: number }>(
       "select switch_status from pms_meter where id = $1",
       [meter.id],

@@ -13,7 +13,7 @@ import { nextId } from "../src/db/ids.ts";
 import { TenantRepository } from "../src/modules/tenant/tenant.repository.ts";
 import { addRole, addTenant, addUser } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { sampleBody, searchableText } from "./sample.ts";
+import { sampleBody, searchableText, serverRowColumns } from "./sample.ts";
 
 /**
  * Every plain resource, driven through its routes by its definition alone: create, list with search
@@ -101,9 +101,15 @@ describe("plain resources", () => {
       }, async () => {
         const mine = nextId();
         const theirs = nextId();
+        // Columns the table requires besides the id and tenant (the command log's own schema).
+        const required = serverRowColumns[def.name] ?? {};
+        const columns = Object.keys(required);
+        const values = Object.values(required);
+        const more = (first: number) => columns.map((_, i) => `, $${first + i}`).join("");
         await server.db.query(
-          `insert into ${def.table} (id, tenant_id) values ($1, '000000'), ($2, '400001')`,
-          [mine, theirs],
+          `insert into ${def.table} (id, tenant_id${columns.map((c) => `, ${c}`).join("")})
+           values ($1, '000000'${more(3)}), ($2, '400001'${more(3)})`,
+          [mine, theirs, ...values],
         );
         const listed = await listAll(admin);
         assert.ok(listed.records.some((r: { id: string }) => r.id === mine));

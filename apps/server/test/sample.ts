@@ -121,3 +121,8 @@ export function searchableText(def: ResourceDef): string | undefined {
     ([, f]) => f.search === "like" && (f.type === "string" || f.type === "text") && !f.pattern,
   )?.[0];
 }
+
+/** Server-written rows whose table requires more than an id and a tenant (written by migrations). */
+export const serverRowColumns: Record<string, Record<string, unknown>> = {
+  meterCommand: { energy_type: 1, meter_id: 1, product_code: "000000000001", command_type: "switch" },
+};

@@ -10,6 +10,7 @@ import {
   dataDaily,
   dataRead,
   meter,
+  meterCommand,
   meterCurrentData,
   meterOrigValue,
   owner,
@@ -64,6 +65,7 @@ export const resources = {
   waterDataRead,
   dataDaily,
   waterDataDaily,
+  meterCommand,
 } as const satisfies Record<string, ResourceDef>;
 
 export type ResourceName = keyof typeof resources;

@@ -1,3 +1,4 @@
+export { meterCommand } from "./commands.ts";
 export { collector, meter, meterOrigValue, water } from "./meters.ts";
 export { dataDaily, dataRead, meterCurrentData, waterDataDaily, waterDataRead } from "./readings.ts";
 export { area, owner, ownerGroup, ownerRoom, room, roomMeter } from "./registry.ts";

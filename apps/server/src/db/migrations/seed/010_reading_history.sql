@@ -1,8 +1,8 @@
 -- Reading log and daily usage screens, under the readings menu; how long the reading log is kept.
 insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
-  (611, 600, 'dataRead', '电表抄读记录', 'menu', '/reading/dataread', 'profile', 20, 1, 0, 1),
+  (611, 600, 'dataRead', '电表抄读记录', 'menu', '/reading/dataread', 'file-text', 20, 1, 0, 1),
   (612, 600, 'dataDaily', '电表日用量', 'menu', '/reading/datadailydd', 'bar-chart', 30, 1, 0, 1),
-  (613, 600, 'waterDataRead', '水表抄读记录', 'menu', '/reading/waterdataread', 'profile', 40, 1, 0, 1),
+  (613, 600, 'waterDataRead', '水表抄读记录', 'menu', '/reading/waterdataread', 'file-text', 40, 1, 0, 1),
   (614, 600, 'waterDataDaily', '水表日用量', 'menu', '/reading/waterdatadaily', 'bar-chart', 50, 1, 0, 1);
 
 insert into sys_top_menu_setting (id, top_menu_id, menu_id)

@@ -1,0 +1,37 @@
+import { defineResource } from "../../resource/types.ts";
+import { meterByEnergy } from "./base.ts";
+
+/**
+ * Commands to meters (spec §7 metercommand) as the gateway runs them (design.md §5): queued →
+ * sent → success | fail | timeout to be confirmed, with the request frame, the reply and the
+ * evidence of the settled state. Operations write them; nobody edits them.
+ */
+export const meterCommand = defineResource({
+  name: "meterCommand",
+  table: "pms_meter_command",
+  service: "blade-pms",
+  path: "metercommand",
+  listVerb: "list",
+  tenantScoped: true,
+  softDelete: false,
+  audit: false,
+  readOnly: true,
+  fields: {
+    createTime: { type: "datetime", search: "range", width: 170 },
+    energyType: { type: "int", dict: "energy_type", search: "equal", width: 90 },
+    meterId: { type: "id", search: "equal", refBy: meterByEnergy, list: false },
+    productCode: { type: "string", maxLength: 14, search: "like", width: 150 },
+    commandType: { type: "string", maxLength: 32, dict: "command_type", search: "equal" },
+    payload: { type: "text", list: false },
+    state: { type: "string", maxLength: 16, dict: "command_state", search: "equal" },
+    result: { type: "int", dictBiz: "MSG_RESULT", search: "equal" },
+    source: { type: "string", maxLength: 64, list: false },
+    batchId: { type: "id", search: "equal", list: false },
+    sentTime: { type: "datetime", list: false },
+    doneTime: { type: "datetime", width: 170 },
+    request: { type: "text", list: false },
+    reply: { type: "text", list: false },
+    evidence: { type: "text", list: false },
+  },
+  sort: [{ field: "createTime", desc: true }],
+});
