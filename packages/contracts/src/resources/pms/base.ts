@@ -8,6 +8,15 @@ export const registryBase = {
   audit: true,
 } as const;
 
+/** Rows the server writes itself (readings, commands): one tenant each, never edited or removed. */
+export const serverWrittenBase = {
+  service: "blade-pms",
+  tenantScoped: true,
+  softDelete: false,
+  audit: false,
+  readOnly: true,
+} as const;
+
 /** A meter id names an electric meter (energy type 1) or a water meter (2). */
 export const meterByEnergy = {
   field: "energyType",

@@ -1,5 +1,5 @@
 import { defineResource } from "../../resource/types.ts";
-import { meterByEnergy } from "./base.ts";
+import { meterByEnergy, serverWrittenBase } from "./base.ts";
 
 /**
  * Commands to meters (spec §7 metercommand) as the gateway runs them (design.md §5): queued →
@@ -9,13 +9,9 @@ import { meterByEnergy } from "./base.ts";
 export const meterCommand = defineResource({
   name: "meterCommand",
   table: "pms_meter_command",
-  service: "blade-pms",
+  ...serverWrittenBase,
   path: "metercommand",
   listVerb: "list",
-  tenantScoped: true,
-  softDelete: false,
-  audit: false,
-  readOnly: true,
   fields: {
     createTime: { type: "datetime", search: "range", width: 170 },
     energyType: { type: "int", dict: "energy_type", search: "equal", width: 90 },

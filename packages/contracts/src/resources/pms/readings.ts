@@ -1,5 +1,5 @@
 import { defineResource } from "../../resource/types.ts";
-import { meterByEnergy } from "./base.ts";
+import { meterByEnergy, serverWrittenBase } from "./base.ts";
 
 /**
  * The latest values read from each meter (spec §7 metercurrentdata), one row per meter, written by
@@ -8,13 +8,9 @@ import { meterByEnergy } from "./base.ts";
 export const meterCurrentData = defineResource({
   name: "meterCurrentData",
   table: "pms_meter_current_data",
-  service: "blade-pms",
+  ...serverWrittenBase,
   path: "metercurrentdata",
   listVerb: "list",
-  tenantScoped: true,
-  softDelete: false,
-  audit: false,
-  readOnly: true,
   fields: {
     energyType: { type: "int", dict: "energy_type", search: "equal", width: 90 },
     meterId: {
@@ -61,14 +57,7 @@ const readingLinks = (resource: "meter" | "water") =>
   }) as const;
 
 /** What every readings table shares: written by the gateway alone, kept per tenant, never edited. */
-const readingsBase = {
-  service: "blade-pms",
-  listVerb: "page",
-  tenantScoped: true,
-  softDelete: false,
-  audit: false,
-  readOnly: true,
-} as const;
+const readingsBase = { ...serverWrittenBase, listVerb: "page" } as const;
 
 /**
  * Every successful poll of an electric meter (spec §7 dataread): the reading log behind daily
