@@ -10,6 +10,12 @@ const reading = (name: keyof typeof import("../pages/reading/ReadingPages.tsx"))
   load: async () => ({ default: (await import("../pages/reading/ReadingPages.tsx"))[name] }),
 });
 
+/** A meter screen with remote switching; electric and water share one chunk. */
+const meterPage = (name: keyof typeof import("../pages/pms/meter/MeterSwitchPage.tsx")): PageEntry => ({
+  file: "pages/pms/meter/MeterSwitchPage.tsx",
+  load: async () => ({ default: (await import("../pages/pms/meter/MeterSwitchPage.tsx"))[name] }),
+});
+
 /**
  * Resources with a bespoke page (a ResourcePage plus extra actions). Every other resource renders
  * the generic ResourcePage from its definition alone, so a new menu needs no page file.
@@ -33,6 +39,8 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
     () => import("../pages/pms/scheme/ChargingSchemePage.tsx"),
   ),
   alarmScheme: pms("scheme/AlarmSchemePage.tsx", () => import("../pages/pms/scheme/AlarmSchemePage.tsx")),
+  meter: meterPage("ElectricMeterPage"),
+  water: meterPage("WaterMeterPage"),
   dataRead: reading("ElectricReadingsPage"),
   waterDataRead: reading("WaterReadingsPage"),
   dataDaily: reading("ElectricDailyPage"),

@@ -69,6 +69,7 @@ export const resources = {
 } as const satisfies Record<string, ResourceDef>;
 
 export type ResourceName = keyof typeof resources;
+export type { BatchProgress, SwitchOutcome } from "./pms/commands.ts";
 export {
   type ChartPeriod,
   chartPeriods,

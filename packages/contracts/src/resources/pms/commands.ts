@@ -31,3 +31,23 @@ export const meterCommand = defineResource({
   },
   sort: [{ field: "createTime", desc: true }],
 });
+
+/** The answer of a switching call (message/switch…): the batch queued and the meters left out. */
+export interface SwitchOutcome {
+  batchId: string | null;
+  queued: number;
+  /** Meters not sent a command, with why (one still unsettled, no collector to reach it). */
+  skipped: { meterId: string; productCode: string; reason: string }[];
+}
+
+/** How far a batch of commands has got (message/batchProgress). */
+export interface BatchProgress {
+  total: number;
+  queued: number;
+  sent: number;
+  success: number;
+  fail: number;
+  timeout: number;
+  /** Every command settled (success, fail or timeout to be confirmed). */
+  done: boolean;
+}

@@ -72,3 +72,58 @@ test("reads and daily usage of the demo fleet: tables by area, and the usage tre
     assert.match(await textOf(page.getByTestId("usage-trend-total")), /近 30 天共 \d+\.\d{2} m³/),
   );
 });
+
+test("an operator cuts two meters from the meter screen and watches the batch settle", async () => {
+  const { page } = suite.session;
+  const token = await tokenOf(suite.server.baseUrl, demo.tenantId, "admin", demo.password);
+  await signInOperator(page, { ...demo, token });
+  const meters = await openResource(page, "/pms/meter", "meter");
+  const rows = meters.locator(".ant-table-row");
+  for (const index of [0, 1]) await rows.nth(index).locator(".ant-checkbox-input").check();
+  // The address is the cell of twelve digits.
+  const addresses = await Promise.all(
+    [0, 1].map(async (i) =>
+      (await rows.nth(i).locator("td").allInnerTexts()).find((c) => /^\d{12}$/.test(c.trim())),
+    ),
+  );
+
+  await meters.getByTestId("switch-batch").click();
+  const dialog = page.getByTestId("switch-dialog");
+  assert.match(await textOf(dialog), /共 2 块表/);
+  await page.getByTestId("switch-choice-2").click();
+  await page.getByTestId("switch-ok").click();
+  await dialog.getByText("已下发 2 条拉闸命令").waitFor();
+  // The simulated meters answer over TCP: the batch settles with both relays open.
+  await eventually(
+    async () => assert.match(await textOf(page.getByTestId("switch-counts")), /成功\s*2/),
+    60_000,
+  );
+  assert.match(await textOf(page.getByTestId("switch-progress")), /100%/);
+  assert.match(await textOf(page.getByTestId("switch-close")), /完\s*成/);
+  await page.getByTestId("switch-close").click();
+
+  // The command log tells the same story, and the meters now show their supply cut.
+  const commands = await call<{ records: { productCode: string; stateName: string }[] }>(
+    suite.server.baseUrl,
+    token,
+    "/api/blade-pms/metercommand/list",
+    { query: { commandType: "switch" } },
+  );
+  for (const address of addresses) {
+    assert.ok(
+      commands.records.some((c) => c.productCode === address && c.stateName === "成功"),
+      `${address} in ${JSON.stringify(commands.records)}`,
+    );
+  }
+  const states = await call<{ records: { productCode: string; switchStatus: number }[] }>(
+    suite.server.baseUrl,
+    token,
+    "/api/blade-pms/meter/page",
+    { query: { switchStatus: "1", size: "200" } },
+  );
+  for (const address of addresses)
+    assert.ok(
+      states.records.some((m) => m.productCode === address),
+      address,
+    );
+});

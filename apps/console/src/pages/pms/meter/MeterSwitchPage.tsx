@@ -1,0 +1,81 @@
+import type { Row } from "@meterline/api-client";
+import { type ResourceDef, resources } from "@meterline/contracts";
+import { Button } from "antd";
+import { useRef, useState } from "react";
+import { ResourcePage } from "../../../crud/ResourcePage.tsx";
+import { useT } from "../../../i18n/index.tsx";
+import { useConsole } from "../../../store/useConsole.ts";
+import { SupplySwitchDialog } from "./SupplySwitchDialog.tsx";
+import type { Energy } from "./switch-calls.ts";
+
+interface Props {
+  def: ResourceDef;
+  energy: Energy;
+  /** The button code that allows switching (`meter_switch`, `water_switch`). */
+  permission: string;
+}
+
+/**
+ * A meter screen with remote switching: the generic table, a switch button on each row and one
+ * for the ticked rows, both behind the screen's switch permission.
+ */
+function MeterSwitchPage({ def, energy, permission }: Props) {
+  const t = useT();
+  const allowed = useConsole((state) => state.permission[permission] === true);
+  const [switching, setSwitching] = useState<{ id: string; productCode: string }[] | null>(null);
+  // Rows seen on the current page, so ticked ids can be shown by their addresses.
+  const seen = useRef(new Map<string, string>());
+  const reloadTable = useRef<() => Promise<void>>(async () => undefined);
+
+  const open = (ids: readonly string[], reload: () => Promise<void>) => {
+    reloadTable.current = reload;
+    setSwitching(ids.map((id) => ({ id, productCode: seen.current.get(id) ?? id })));
+  };
+  const close = () => {
+    setSwitching(null);
+    void reloadTable.current();
+  };
+  const note = (row: Row) => {
+    seen.current.set(String(row.id), String(row.productCode ?? row.id));
+  };
+
+  return (
+    <>
+      <ResourcePage
+        def={def}
+        toolbar={(reload, selected) =>
+          allowed ? (
+            <Button
+              disabled={selected.length === 0}
+              onClick={() => open(selected, reload)}
+              data-testid="switch-batch"
+            >
+              {t(`switch.${energy}.batch`)}
+            </Button>
+          ) : null
+        }
+        rowActions={(row, reload) => {
+          note(row);
+          return allowed ? (
+            <Button
+              type="link"
+              size="small"
+              onClick={() => open([String(row.id)], reload)}
+              data-testid="row-switch"
+            >
+              {t(`switch.${energy}.row`)}
+            </Button>
+          ) : null;
+        }}
+      />
+      {switching ? <SupplySwitchDialog energy={energy} meters={switching} onClose={close} /> : null}
+    </>
+  );
+}
+
+export const ElectricMeterPage = () => (
+  <MeterSwitchPage def={resources.meter} energy="electric" permission="meter_switch" />
+);
+export const WaterMeterPage = () => (
+  <MeterSwitchPage def={resources.water} energy="water" permission="water_switch" />
+);

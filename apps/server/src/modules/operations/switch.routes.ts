@@ -1,0 +1,120 @@
+import { readCodesOf, resources, type SwitchOutcome } from "@meterline/contracts";
+import type { FastifyInstance } from "fastify";
+import { ok } from "../../contract/envelope.ts";
+import { badRequest } from "../../contract/errors.ts";
+import { idList, optionalId, optionalString, readParams } from "../../contract/params.ts";
+import { requirePermission } from "../../crud/permissions.ts";
+import type { Db } from "../../db/client.ts";
+import { registryTenant } from "../pms/registry-access.ts";
+import { batchProgress, queueSupplyCommands, SWITCH_LABELS } from "./switching.ts";
+
+const base = "/api/blade-pms/message";
+const tags = ["message"];
+
+/** switchType: 1 合闸 (supply on), 2 拉闸 (supply off), 3 prepaid mode (the meter decides by its balance). */
+function switchTypeOf(params: Record<string, unknown>): 1 | 2 | 3 {
+  const value = optionalString(params, "switchType") ?? optionalString(params, "type");
+  if (value !== "1" && value !== "2" && value !== "3")
+    throw badRequest("switchType: 只能是 1(合闸)、2(拉闸) 或 3(预付费模式)");
+  return Number(value) as 1 | 2 | 3;
+}
+
+/** Water valves: type 1 opens (supply on), 2 closes (supply off), as SWITCH_TYPE does for relays. */
+function valveOpenOf(params: Record<string, unknown>): boolean {
+  const value = optionalString(params, "type");
+  if (value !== "1" && value !== "2") throw badRequest("type: 只能是 1(开阀) 或 2(关阀)");
+  return value === "1";
+}
+
+/** The envelope's message: what was queued and what was left out. */
+const said = (outcome: SwitchOutcome, what: string) =>
+  `已下发 ${outcome.queued} 条${what}命令${outcome.skipped.length ? `，${outcome.skipped.length} 块表未下发` : ""}`;
+
+/**
+ * Remote switching (spec §7 message): relays of electric meters (switch, switchBatch) and valves
+ * of water meters (waterSwitch, waterSwitchBatch) become queued commands, one per meter, that the
+ * gateway sends once and settles; `batchProgress` tells the console how far a batch has got.
+ */
+export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
+  const { db } = opts;
+
+  const electric = async (
+    params: Record<string, unknown>,
+    meterIds: string[],
+    user: Parameters<typeof registryTenant>[0],
+  ) => {
+    const switchType = switchTypeOf(params);
+    const outcome = await db.transaction((tx) =>
+      queueSupplyCommands(
+        tx,
+        user,
+        registryTenant(user, params),
+        meterIds,
+        { energy: "electric", switchType },
+        "message/switch",
+      ),
+    );
+    return ok(outcome, said(outcome, SWITCH_LABELS[switchType]));
+  };
+  app.post(
+    `${base}/switch`,
+    { schema: { tags, summary: "Switch one electric meter's relay" } },
+    async (request) => {
+      const user = await requirePermission(db, request, ["meter_switch"]);
+      const params = readParams(request);
+      const meterId = optionalId(params, "meterId") ?? optionalId(params, "id");
+      if (!meterId) throw badRequest("meterId: 请选择表计");
+      return electric(params, [meterId], user);
+    },
+  );
+  app.post(
+    `${base}/switchBatch`,
+    { schema: { tags, summary: "Switch the relays of several electric meters" } },
+    async (request) => {
+      const user = await requirePermission(db, request, ["meter_switch"]);
+      const params = readParams(request);
+      return electric(params, idList(params, "meterIds"), user);
+    },
+  );
+
+  for (const verb of ["waterSwitch", "waterSwitchBatch"]) {
+    app.post(
+      `${base}/${verb}`,
+      { schema: { tags, summary: "Open or close the valves of water meters" } },
+      async (request) => {
+        const user = await requirePermission(db, request, ["water_switch"]);
+        const params = readParams(request);
+        const open = valveOpenOf(params);
+        const meterIds = idList(params, "meterIds");
+        const outcome = await db.transaction((tx) =>
+          queueSupplyCommands(
+            tx,
+            user,
+            registryTenant(user, params),
+            meterIds,
+            { energy: "water", open },
+            `message/${verb}`,
+          ),
+        );
+        return ok(outcome, said(outcome, open ? "开阀" : "关阀"));
+      },
+    );
+  }
+
+  app.get(
+    `${base}/batchProgress`,
+    { schema: { tags, summary: "How many commands of a batch are queued, sent and settled" } },
+    async (request) => {
+      const user = await requirePermission(db, request, [
+        "meter_switch",
+        "water_switch",
+        "ownerGroup_close",
+        ...readCodesOf(resources.meterCommand),
+      ]);
+      const params = readParams(request);
+      const batchId = optionalId(params, "batchId");
+      if (!batchId) throw badRequest("batchId: 缺少批次号");
+      return ok(await batchProgress(db, registryTenant(user, params), batchId));
+    },
+  );
+}
