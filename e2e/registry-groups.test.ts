@@ -21,10 +21,16 @@ test("owners join and leave a group through the transfer list; the group's suppl
   const operator = await newOperator(base, "分组公司");
   const post = (path: string, body: unknown) =>
     call<{ id: string }>(base, operator.token, `/api/blade-pms/${path}`, { body });
-  // 甲 lives in a room with a meter; 乙 and 丙 have no room.
+  // 甲 lives in a room with a meter behind a collector; 乙 and 丙 have no room.
   const area = (await post("area/save", { areaName: "分组园区", areaType: 1 })).id;
   const room = (await post("room/save", { areaId: area, roomName: "G101" })).id;
-  const meter = (await post("meter/submit", { productCode: "000000000401" })).id;
+  const collector = (
+    await post("collector/submit", {
+      collectorName: "分组DTU",
+      collectorCode: `E2E-GROUP-${operator.tenantId}`,
+    })
+  ).id;
+  const meter = (await post("meter/submit", { productCode: "000000000401", collectorId: collector })).id;
   await post("roommeter/submit", { roomId: room, energyType: 1, meterId: meter });
   const jia = (await post("owner/submit", { ownerName: "甲业主", phone: "13900000401" })).id;
   await post("ownerroom/submit", { ownerId: jia, roomId: room });
@@ -83,7 +89,7 @@ test("owners join and leave a group through the transfer list; the group's suppl
   await group.getByTestId("row-group-cut").click();
   await page.getByTestId("owner-group-cut-ok").click();
   await toast(page, "已下发 1 条断电命令");
-  // The command log shows the cut waiting for the meter's collector (none is online here).
+  // The command log shows the cut waiting for the meter's collector (it is not online here).
   const commands = await openResource(page, "/operation/metercommand", "meterCommand");
   assert.match(await textOf(rowsWith(commands, "000000000401")), /拉合闸[\s\S]*排队中/);
 

@@ -57,6 +57,10 @@ describe("registry: owner groups, schemes, payment settings, topology", () => {
         [suite.site.water, "valve", { open: false }, "queued"],
       ],
     );
+    // A second cut while those are open sends nothing twice and says so.
+    const again = await post(`ownerGroup/closeMeter?id=${group}`);
+    assert.deepEqual([again.json().data.queued, again.json().data.skipped.length], [0, 2]);
+    assert.equal(again.json().msg, "已下发 0 条断电命令，2 块表未下发");
     assert.match((await post(`ownerGroup/closeMeter?id=${other}`)).json().msg, /没有表计/);
 
     await post(`ownerGroup/unbindOwner?relationId=${mine.relationId}`);

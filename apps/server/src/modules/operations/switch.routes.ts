@@ -6,7 +6,7 @@ import { idList, optionalId, optionalString, readParams } from "../../contract/p
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { registryTenant } from "../pms/registry-access.ts";
-import { batchProgress, queueSupplyCommands, SWITCH_LABELS } from "./switching.ts";
+import { batchProgress, outcomeMessage, queueSupplyCommands, SWITCH_LABELS } from "./switching.ts";
 
 const base = "/api/blade-pms/message";
 const tags = ["message"];
@@ -25,10 +25,6 @@ function valveOpenOf(params: Record<string, unknown>): boolean {
   if (value !== "1" && value !== "2") throw badRequest("type: 只能是 1(开阀) 或 2(关阀)");
   return value === "1";
 }
-
-/** The envelope's message: what was queued and what was left out. */
-const said = (outcome: SwitchOutcome, what: string) =>
-  `已下发 ${outcome.queued} 条${what}命令${outcome.skipped.length ? `，${outcome.skipped.length} 块表未下发` : ""}`;
 
 /**
  * Remote switching (spec §7 message): relays of electric meters (switch, switchBatch) and valves
@@ -49,12 +45,12 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
         tx,
         user,
         registryTenant(user, params),
-        meterIds,
-        { energy: "electric", switchType },
+        meterIds.map((meterId) => ({ energyType: 1 as const, meterId })),
+        { switchType },
         "message/switch",
       ),
     );
-    return ok(outcome, said(outcome, SWITCH_LABELS[switchType]));
+    return ok(outcome, outcomeMessage(outcome, SWITCH_LABELS[switchType]));
   };
   app.post(
     `${base}/switch`,
@@ -91,12 +87,12 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
             tx,
             user,
             registryTenant(user, params),
-            meterIds,
-            { energy: "water", open },
+            meterIds.map((meterId) => ({ energyType: 2 as const, meterId })),
+            { open },
             `message/${verb}`,
           ),
         );
-        return ok(outcome, said(outcome, open ? "开阀" : "关阀"));
+        return ok(outcome, outcomeMessage(outcome, open ? "开阀" : "关阀"));
       },
     );
   }

@@ -10,48 +10,65 @@ export const MAX_BATCH = 1000;
 /** Commands that move a relay or a valve: while one is unsettled, no other may be queued. */
 const SUPPLY_COMMANDS = ["switch", "relay", "valve"];
 
-export type Energy = "electric" | "water";
+/** A meter to act on: electric (1) by its relay, water (2) by its valve. */
+export interface SupplyTarget {
+  energyType: 1 | 2;
+  meterId: string;
+}
 
-/** What to do to supply: relays by SWITCH_TYPE (1 close = on, 2 open = off, 3 prepaid mode), valves open or close. */
-export type SupplyAction = { energy: "electric"; switchType: 1 | 2 | 3 } | { energy: "water"; open: boolean };
+/**
+ * What to do to supply: relays by SWITCH_TYPE (1 close = on, 2 open = off, 3 prepaid mode), valves
+ * open or closed. A target needs the half for its kind.
+ */
+export interface SupplyAction {
+  switchType?: 1 | 2 | 3;
+  open?: boolean;
+}
 
 interface MeterRow {
+  energy_type: 1 | 2;
   id: string;
   product_code: string;
   collector_id: string | null;
   pending: boolean;
 }
 
+const key = (energyType: number, meterId: string) => `${energyType}:${meterId}`;
+
 /**
  * Queues one supply command per meter (design.md §5: the gateway sends each once and settles it
- * by the reply or by reading back). Every id must name a live meter of the tenant; meters with an
- * unsettled supply command or no collector are skipped and reported, never queued twice.
+ * by the reply or by reading back). Every target must name a live meter of the tenant; meters with
+ * an unsettled supply command or no collector are skipped and reported, never queued twice.
  */
 export async function queueSupplyCommands(
   db: Queryable,
   user: CurrentUser,
   tenantId: string,
-  meterIds: readonly string[],
+  targets: readonly SupplyTarget[],
   action: SupplyAction,
   source: string,
 ): Promise<SwitchOutcome> {
-  if (meterIds.length === 0) throw badRequest("meterIds: 请选择表计");
-  if (meterIds.length > MAX_BATCH) throw badRequest(`meterIds: 一次最多 ${MAX_BATCH} 块表`);
-  const energyType = action.energy === "electric" ? 1 : 2;
-  const table = action.energy === "electric" ? "pms_meter" : "pms_water";
+  if (targets.length === 0) throw badRequest("meterIds: 请选择表计");
+  if (targets.length > MAX_BATCH) throw badRequest(`meterIds: 一次最多 ${MAX_BATCH} 块表`);
+  const ids = (energyType: 1 | 2) => [
+    ...new Set(targets.filter((t) => t.energyType === energyType).map((t) => t.meterId)),
+  ];
   const rows = await db.query<MeterRow>(
-    `select m.id::text as id, m.product_code, m.collector_id::text as collector_id,
+    `select m.energy_type, m.id::text as id, m.product_code, m.collector_id::text as collector_id,
             exists (select 1 from pms_meter_command c
-                     where c.tenant_id = m.tenant_id and c.meter_id = m.id and c.energy_type = $3
+                     where c.tenant_id = m.tenant_id and c.meter_id = m.id and c.energy_type = m.energy_type
                        and c.state in ('queued', 'sent') and c.command_type = any($4)) as pending
-       from ${table} m
-      where m.id = any($1::bigint[]) and m.tenant_id = $2 and m.is_deleted = 0`,
-    [[...new Set(meterIds)], tenantId, energyType, SUPPLY_COMMANDS],
+       from (select 1 as energy_type, id, tenant_id, product_code, collector_id from pms_meter
+              where id = any($1::bigint[]) and tenant_id = $3 and is_deleted = 0
+             union all
+             select 2, id, tenant_id, product_code, collector_id from pms_water
+              where id = any($2::bigint[]) and tenant_id = $3 and is_deleted = 0) m`,
+    [ids(1), ids(2), tenantId, SUPPLY_COMMANDS],
   );
-  const found = new Map(rows.map((r) => [r.id, r]));
-  const missing = meterIds.find((id) => !found.has(id));
+  const found = new Map(rows.map((r) => [key(r.energy_type, r.id), r]));
+  const missing = targets.find((t) => !found.has(key(t.energyType, t.meterId)));
   // Another tenant's meter reads as absent, like any id the caller may not see.
-  if (missing) throw badRequest(`meterIds: 表计不存在 (${missing})`);
+  if (missing) throw badRequest(`meterIds: 表计不存在 (${missing.meterId})`);
 
   const skipped: SwitchOutcome["skipped"] = [];
   const commands: QueuedCommand[] = [];
@@ -61,28 +78,28 @@ export async function queueSupplyCommands(
       skipped.push({ meterId: meter.id, productCode: meter.product_code, reason });
       continue;
     }
-    commands.push(
-      action.energy === "electric"
-        ? {
-            energyType: 1,
-            meterId: meter.id,
-            productCode: meter.product_code,
-            commandType: "switch",
-            payload: { switchType: action.switchType },
-          }
-        : {
-            energyType: 2,
-            meterId: meter.id,
-            productCode: meter.product_code,
-            commandType: "valve",
-            payload: { open: action.open },
-          },
-    );
+    const base = { meterId: meter.id, productCode: meter.product_code };
+    if (meter.energy_type === 1) {
+      if (action.switchType === undefined) throw new Error("a relay target needs a switch type");
+      commands.push({
+        ...base,
+        energyType: 1,
+        commandType: "switch",
+        payload: { switchType: action.switchType },
+      });
+    } else {
+      if (action.open === undefined) throw new Error("a valve target needs open or closed");
+      commands.push({ ...base, energyType: 2, commandType: "valve", payload: { open: action.open } });
+    }
   }
   if (commands.length === 0) return { batchId: null, queued: 0, skipped };
   const batch = await enqueueCommands(db, user, tenantId, commands, source);
   return { ...batch, skipped };
 }
+
+/** The envelope's message of a switching call: what was queued and how many meters were left out. */
+export const outcomeMessage = (outcome: SwitchOutcome, what: string) =>
+  `已下发 ${outcome.queued} 条${what}命令${outcome.skipped.length ? `，${outcome.skipped.length} 块表未下发` : ""}`;
 
 /** How far a batch has got, for the console's progress bar. */
 export async function batchProgress(

@@ -1,9 +1,11 @@
+import type { SwitchOutcome } from "@meterline/contracts";
 import { badRequest, notFound } from "../../contract/errors.ts";
 import { NOT_FOUND_MESSAGE } from "../../crud/context.ts";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
-import { enqueueCommands, type QueuedCommand, SWITCH_TYPE } from "./command-queue.ts";
+import { queueSupplyCommands } from "../operations/switching.ts";
+import { SWITCH_TYPE } from "./command-queue.ts";
 import { writeOwnerLog } from "./owner-log.ts";
 
 /** Owners in groups (spec §7 ownerGroup): an owner belongs to at most one group at a time. */
@@ -83,37 +85,27 @@ export class OwnerGroupService {
    * Queues a cut of supply for every meter (electric relay open, water valve close) in the rooms
    * of the group's owners, as one batch the gateway works through.
    */
-  async closeMeters(groupId: string): Promise<{ batchId: string; queued: number }> {
+  async closeMeters(groupId: string): Promise<SwitchOutcome> {
     await this.group(groupId);
-    const meters = await this.db.query<{ energy_type: number; meter_id: string; product_code: string }>(
-      `select distinct rm.energy_type, rm.meter_id::text as meter_id, coalesce(e.product_code, w.product_code) as product_code
+    const meters = await this.db.query<{ energy_type: 1 | 2; meter_id: string }>(
+      `select distinct rm.energy_type, rm.meter_id::text as meter_id
          from pms_owner_group_rel g
          join pms_owner_room l on l.owner_id = g.owner_id and l.is_deleted = 0
          join pms_room_meter rm on rm.room_id = l.room_id and rm.is_deleted = 0
          left join pms_meter e on rm.energy_type = 1 and e.id = rm.meter_id and e.is_deleted = 0
          left join pms_water w on rm.energy_type = 2 and w.id = rm.meter_id and w.is_deleted = 0
-        where g.group_id = $1 and g.tenant_id = $2 and coalesce(e.id, w.id) is not null
-        order by product_code`,
+        where g.group_id = $1 and g.tenant_id = $2 and coalesce(e.id, w.id) is not null`,
       [groupId, this.tenantId],
     );
     if (meters.length === 0) throw badRequest("id: 该分组的业主名下没有表计");
-    const commands: QueuedCommand[] = meters.map((m) =>
-      m.energy_type === 1
-        ? {
-            energyType: 1,
-            meterId: m.meter_id,
-            productCode: m.product_code,
-            commandType: "switch",
-            payload: { switchType: SWITCH_TYPE.open },
-          }
-        : {
-            energyType: 2,
-            meterId: m.meter_id,
-            productCode: m.product_code,
-            commandType: "valve",
-            payload: { open: false },
-          },
+    // Relays open and valves close; meters with an open command or no collector are reported.
+    return queueSupplyCommands(
+      this.db,
+      this.user,
+      this.tenantId,
+      meters.map((m) => ({ energyType: m.energy_type, meterId: m.meter_id })),
+      { switchType: SWITCH_TYPE.open, open: false },
+      "ownerGroup/closeMeter",
     );
-    return enqueueCommands(this.db, this.user, this.tenantId, commands, "ownerGroup/closeMeter");
   }
 }

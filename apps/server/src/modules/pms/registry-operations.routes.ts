@@ -7,6 +7,7 @@ import { idList, optionalId, optionalString, paging, readParams } from "../../co
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
+import { outcomeMessage } from "../operations/switching.ts";
 import { OwnerGroupService } from "./owner-group.service.ts";
 import { registryTenant } from "./registry-access.ts";
 import { roomMeterPage } from "./room-meter-page.ts";
@@ -148,7 +149,7 @@ export async function registryOperationRoutes(app: FastifyInstance, opts: { db: 
       const groupId = optionalId(readParams(request), "id");
       if (!groupId) throw badParam("id");
       const batch = await db.transaction((tx) => groups(user, tx).closeMeters(groupId));
-      return ok(batch, `已下发 ${batch.queued} 条断电命令`);
+      return ok(batch, outcomeMessage(batch, "断电"));
     },
   );
 

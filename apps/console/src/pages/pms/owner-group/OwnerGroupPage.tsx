@@ -34,8 +34,9 @@ export default function OwnerGroupPage() {
       okButtonProps: { danger: true, "data-testid": "owner-group-cut-ok" },
       onOk: async () => {
         try {
-          const said = await cutGroupSupply(String(row.id));
-          message.success(said || t("pms.group.cutDone"));
+          const { said, skipped } = await cutGroupSupply(String(row.id));
+          // Meters left out (a command still open, no collector) are worth a second look.
+          (skipped > 0 ? message.warning : message.success)(said || t("pms.group.cutDone"));
         } catch (error) {
           reportNetworkError(error);
         }

@@ -1,5 +1,5 @@
 import { type Row, serverMessageOf } from "@meterline/api-client";
-import { type Page, resourceBase, resources } from "@meterline/contracts";
+import { type Page, resourceBase, resources, type SwitchOutcome } from "@meterline/contracts";
 import { api } from "../../../app/api.ts";
 
 const groups = resourceBase(resources.ownerGroup);
@@ -43,9 +43,9 @@ export const unbindOwner = (relationId: string) =>
 
 /**
  * Queues a supply cut for every meter of the group's owners; answers the server's own words
- * ("已下发 N 条断电命令"), which name the count.
+ * ("已下发 N 条断电命令", and how many meters were left out) and whether any was left out.
  */
-export async function cutGroupSupply(groupId: string): Promise<string> {
+export async function cutGroupSupply(groupId: string): Promise<{ said: string; skipped: number }> {
   const body = await api.request(`${groups}/closeMeter`, { method: "POST", query: { id: groupId } });
-  return serverMessageOf(body);
+  return { said: serverMessageOf(body), skipped: (body as { data: SwitchOutcome }).data.skipped.length };
 }
