@@ -1,4 +1,4 @@
-import { readCodesOf, resources, type SwitchOutcome } from "@meterline/contracts";
+import { readCodesOf, resources } from "@meterline/contracts";
 import type { FastifyInstance } from "fastify";
 import { ok } from "../../contract/envelope.ts";
 import { badRequest } from "../../contract/errors.ts";
