@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import path from "node:path";
 import { test } from "node:test";
 import { openResource, settled } from "./crud-helpers.ts";
-import { textOf, useBrowserSuite } from "./harness.ts";
+import { repoRoot, textOf, useBrowserSuite } from "./harness.ts";
 import { call, chooseArea, eventually, signInOperator, tokenOf } from "./registry-helpers.ts";
 
 // The demo site with its simulated fleet, polled every 10 s, so reads and daily usage arrive.
@@ -37,6 +38,13 @@ test("reads and daily usage of the demo fleet: tables by area, and the usage tre
   await overview.getByTestId("overview-usage").getByText("近 12 个月").click();
   await eventually(async () => assert.equal((await bars("overview-usage-chart")).length, 12));
   await eventually(async () => assert.ok((await overview.getByTestId("overview-rank-row").count()) > 0));
+  if (process.env.UPDATE_SCREENSHOT) {
+    // The README's picture: the demo site's home page, back on the 7-day chart.
+    await overview.getByTestId("overview-usage").getByText("近 7 天").click();
+    await eventually(async () => assert.equal((await bars("overview-usage-chart")).length, 7));
+    await page.waitForLoadState("networkidle");
+    await page.screenshot({ path: path.join(repoRoot, "docs", "screenshot.png") });
+  }
 
   const reads = await openResource(page, "/reading/dataread", "dataRead");
   await eventually(async () =>

@@ -154,6 +154,8 @@ export async function signIn(
   await page.getByTestId("login-password").fill(account.password);
   await page.getByTestId("login-password").press("Enter");
   await page.getByTestId("home-page").waitFor();
+  // The home page loads more (the metering overview): let it settle before the test acts.
+  await page.waitForLoadState("networkidle");
 }
 
 /** Headers the console sends on authenticated calls (contract §1). */

@@ -78,6 +78,8 @@ export async function signInOperator(page: Page, operator: Operator): Promise<vo
   await page.getByTestId("login-password").fill(operator.password);
   await page.getByTestId("login-password").press("Enter");
   await page.getByTestId("home-page").waitFor();
+  // The home page loads more (the metering overview): let it settle before the test acts.
+  await page.waitForLoadState("networkidle");
 }
 
 /** The open select or tree-select dropdown. */

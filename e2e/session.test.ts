@@ -11,6 +11,8 @@ const logBadge = (page: Page) =>
 
 test("a token revoked elsewhere sends the next request's user back to /login", async () => {
   const { page } = suite.session;
+  // The home page's own calls (the metering overview) finish first, so the click makes the next one.
+  await page.waitForLoadState("networkidle");
   const token = await storedToken(page);
   assert.ok(token);
   const revoke = await fetch(`${suite.server.baseUrl}/api/blade-auth/oauth/logout`, {

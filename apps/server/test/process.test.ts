@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { openDb } from "../src/db/client.ts";
 import { md5Hex } from "../src/modules/auth/password.ts";
 import { BASIC, freePort } from "./helpers.ts";
 
@@ -94,10 +95,11 @@ test("production mode without secrets refuses to start and says why", async () =
   assert.match(output, /JWT_SECRET and ADMIN_PASSWORD/);
 });
 
-test("the embedded demo seeds its site and its simulated fleet reports live readings through the gateway", async () => {
+test("the embedded demo seeds its site, its fleet reports live readings, and a restart carries the registers on", async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-demo-"));
-  const demo = await start({ DATA_DIR: dataDir, DEMO_DATA: "1", POLL_INTERVAL_SECONDS: "10" });
-  try {
+  /** Starts the demo on `dataDir`, signs in as its administrator and answers a PMS reader. */
+  const startDemo = async () => {
+    const demo = await start({ DATA_DIR: dataDir, DEMO_DATA: "1", POLL_INTERVAL_SECONDS: "10" });
     const login = await fetch(
       `${demo.base}/api/blade-auth/oauth/token?tenantId=100001&username=admin&password=${md5Hex("admin")}&grant_type=password&scope=all`,
       { method: "POST", headers: { authorization: BASIC, "tenant-id": "100001" } },
@@ -110,18 +112,66 @@ test("the embedded demo seeds its site and its simulated fleet reports live read
       });
       return ((await res.json()) as { data: { total: number; records: Record<string, unknown>[] } }).data;
     };
+    return { demo, call };
+  };
+  /** Electric registers by meter address, once at least `count` meters have been read since `after`. */
+  const registers = async (
+    call: Awaited<ReturnType<typeof startDemo>>["call"],
+    after: string,
+    count: number,
+  ) => {
+    let rows: Record<string, unknown>[] = [];
+    for (let i = 0; i < 120; i++) {
+      const page = await call(
+        `metercurrentdata/list?size=200&energyType=1&readTime_datege=${encodeURIComponent(after)}`,
+      );
+      rows = page.records.filter((r) => r.totalValue !== null);
+      if (rows.length >= count) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    return new Map(rows.map((r) => [String(r.productCode), Number(r.totalValue)]));
+  };
+
+  const first = await startDemo();
+  let before: Map<string, number>;
+  try {
     let readings = { total: 0, records: [] as Record<string, unknown>[] };
     for (let i = 0; i < 120 && readings.total < 150; i++) {
       await new Promise((r) => setTimeout(r, 500));
-      readings = await call("metercurrentdata/list?size=200");
+      readings = await first.call("metercurrentdata/list?size=200");
     }
-    assert.ok(readings.total >= 150, `only ${readings.total} of 200 meters read:\n${demo.output()}`);
+    assert.ok(readings.total >= 150, `only ${readings.total} of 200 meters read:\n${first.demo.output()}`);
     const electric = readings.records.find((r) => r.energyType === 1 && r.totalValue !== null);
     assert.ok(electric, "an electric meter's energy register arrived");
     assert.match(String(electric.totalValue), /^\d+\.\d{2}$/);
-    const online = await call("collector/page?size=20&onlineStatus=1");
+    const online = await first.call("collector/page?size=20&onlineStatus=1");
     assert.equal(online.total, 10, "all ten DTUs registered");
+    before = await registers(first.call, "2000-01-01 00:00:00", 100);
   } finally {
-    assert.equal(await stop(demo.child), 0, "SIGTERM ends the server, gateway and fleet cleanly");
+    assert.equal(await stop(first.demo.child), 0, "SIGTERM ends the server, gateway and fleet cleanly");
+  }
+
+  // As if the site had been made ten days ago: its meters have been running since, server or not.
+  const db = await openDb({ dataDir });
+  await db.query("update sys_tenant set create_time = now() - interval '10 days' where tenant_id = '100001'");
+  await db.close();
+  const restartedAt = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
+  const second = await startDemo();
+  try {
+    const after = await registers(second.call, restartedAt, 100);
+    const compared = [...after].filter(([address]) => before.has(address));
+    assert.ok(compared.length >= 50, `${compared.length} meters read in both runs`);
+    for (const [address, total] of compared) {
+      assert.ok(total >= before.get(address)!, `${address}: ${total} after ${before.get(address)}`);
+    }
+    // Ten days of use are on the registers, not the few seconds of the first run.
+    const totals = [...after.values()].sort((a, b) => a - b);
+    const median = totals[Math.floor(totals.length / 2)]!;
+    assert.ok(median >= 1, `median register ${median} kWh after ten days`);
+    const daily = await second.call("datadailydd/page?size=200");
+    const negative = daily.records.filter((r) => Number(r.usage) < 0);
+    assert.deepEqual(negative, [], "no day's usage went negative across the restart");
+  } finally {
+    assert.equal(await stop(second.demo.child), 0);
   }
 });

@@ -21,7 +21,11 @@ export interface ElectricConfig {
   balanceFen?: number;
   prices?: readonly number[];
   /** A close-allowed (1B) waits for the user's button; pressed this long after (negative: never). */
-  buttonDelayMs?: number;
+  buttonDelayMs?: number /**
+   * True time since which the meter has been running: registers then continue across restarts of
+   * the simulation instead of starting again (the demo), catching up however long it was off.
+   */;
+  runningSince?: number;
 }
 
 export interface Operation {
@@ -74,11 +78,12 @@ export class ElectricMeter {
     recharges: 0,
     refused: 0,
   };
-  private lastAt: number | null = null;
+  private lastAt: number | null;
   private readonly schedule: BandSchedule;
 
   constructor(readonly config: ElectricConfig) {
     this.energy = newAccumulator(4, config.initialSteps);
+    this.lastAt = config.runningSince ?? null;
     this.balanceFen = config.balanceFen ?? 0;
     this.prices = [...(config.prices ?? [12_000, 8_000, 5_500, 3_000])];
     this.schedule = {
@@ -120,7 +125,8 @@ export class ElectricMeter {
   advance(now: number): void {
     let from = this.lastAt ?? now;
     this.lastAt = now;
-    if (now - from > MAX_CATCH_UP_MS) from = now - MAX_CATCH_UP_MS;
+    // A meter running since a known time catches up all of it, or its registers would go back.
+    if (this.config.runningSince === undefined && now - from > MAX_CATCH_UP_MS) from = now - MAX_CATCH_UP_MS;
     const offset = this.config.localOffsetMs;
     while (from < now) {
       const nextMidnight = startOfDay(from + offset) + DAY_MS - offset;

@@ -36,6 +36,8 @@ export interface FleetOptions extends Partial<PlanOptions> {
   slots?: readonly TariffSlot[];
   valveTravelMs?: number;
   buttonDelayMs?: number;
+  /** True time since which the fleet has been running (see ElectricConfig.runningSince). */
+  runningSince?: number;
 }
 
 export interface FleetHandle {
@@ -63,6 +65,7 @@ function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: numb
       localOffsetMs,
       initialSteps: planned.rollover ? nearTop : planned.index * 37,
       valveTravelMs: options.valveTravelMs ?? 2_000,
+      runningSince: options.runningSince,
     });
   return new ElectricMeter({
     address: planned.address,
@@ -74,6 +77,7 @@ function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: numb
     initialSteps: planned.rollover ? [nearTop, nearTop, nearTop, nearTop] : [],
     balanceFen: planned.balanceFen,
     buttonDelayMs: options.buttonDelayMs,
+    runningSince: options.runningSince,
   });
 }
 

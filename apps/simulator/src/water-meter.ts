@@ -18,6 +18,11 @@ export interface WaterConfig {
   /** A motor valve takes this long to move; its status shows the old state until then. */
   valveTravelMs: number;
   batteryLow?: boolean;
+  /**
+   * True time since which the meter has been running: registers then continue across restarts of
+   * the simulation instead of starting again (the demo), catching up however long it was off.
+   */
+  runningSince?: number;
 }
 
 /** A simulated CJ/T 188 water meter: volume register (0.01 m³ steps), motor valve, settlement-day total. */
@@ -30,11 +35,12 @@ export class WaterMeter {
   private settlementMonth: number | null = null;
   readonly operations: Operation[] = [];
   readonly counters = { requests: 0, valveOps: 0, refused: 0 };
-  private lastAt: number | null = null;
+  private lastAt: number | null;
 
   constructor(readonly config: WaterConfig) {
     this.volume = newAccumulator(1, [config.initialSteps ?? 0]);
     this.settlementSteps = config.initialSteps ?? 0;
+    this.lastAt = config.runningSince ?? null;
   }
 
   get address(): string {
@@ -69,7 +75,7 @@ export class WaterMeter {
   advance(now: number): void {
     let from = this.lastAt ?? now;
     this.lastAt = now;
-    if (now - from > MAX_CATCH_UP_MS) from = now - MAX_CATCH_UP_MS;
+    if (this.config.runningSince === undefined && now - from > MAX_CATCH_UP_MS) from = now - MAX_CATCH_UP_MS;
     // Water flows while the valve is open (a closing valve still passes water until it is shut).
     const shutAt = this.moving?.target === "closed" ? this.moving.until : null;
     if (this.valve === "open" || this.moving?.target === "open") {

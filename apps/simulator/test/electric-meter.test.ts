@@ -199,3 +199,24 @@ describe("simulated electricity meter", () => {
     assert.equal(ask(old, dlt645.buildRead(ADDRESS, "B611"), START)?.kind, "error-reply");
   });
 });
+
+describe("a meter running since a known time", () => {
+  test("continues its registers across restarts of the simulation, however long it was off", () => {
+    const since = START - 100 * 24 * HOUR;
+    // The first run: started 100 days ago, read now.
+    const first = meter({ runningSince: since, localPrepaid: false });
+    first.advance(START);
+    const before = first.shownTotal();
+    // The simulation restarts a day later: the same meter, built again, carries on from `since`.
+    const again = meter({ runningSince: since, localPrepaid: false });
+    again.advance(START + 24 * HOUR);
+    assert.ok(before > 0, "a hundred days of use are on the register");
+    assert.ok(again.shownTotal() > before, `${again.shownTotal()} after ${before}`);
+    // Without a start, a rebuilt meter starts again from its initial registers.
+    const fresh = meter({ localPrepaid: false });
+    fresh.advance(START + 24 * HOUR);
+    assert.equal(fresh.shownTotal(), 0);
+    // Its freeze memory holds the last 62 midnights, as a real meter's does.
+    assert.equal(again.frozen.length, 62);
+  });
+});

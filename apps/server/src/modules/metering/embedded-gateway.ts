@@ -10,7 +10,7 @@ import {
 import { type FleetHandle, startFleet } from "@meterline/simulator";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
-import { DEMO_FLEET } from "../../demo/demo-site.ts";
+import { DEMO_FLEET, DEMO_TENANT_ID } from "../../demo/demo-site.ts";
 import { DbCommandSource } from "./command-source.db.ts";
 import { DbMeterDirectory } from "./meter-directory.db.ts";
 import { sweepReadings } from "./reading-retention.ts";
@@ -60,7 +60,17 @@ export async function startEmbeddedMetering(options: {
   let fleet: FleetHandle | undefined;
   if (options.demoFleet) {
     const host = address.host === "0.0.0.0" || address.host === "::" ? "127.0.0.1" : address.host;
-    fleet = await startFleet({ ...DEMO_FLEET, gateway: { host, port: address.port } });
+    // The demo's meters have been running since the demo site was made: a restart of the server
+    // finds their registers where a real meter's would be, never back at zero.
+    const [site] = await db.query<{ since: Date }>(
+      "select create_time as since from sys_tenant where tenant_id = $1",
+      [DEMO_TENANT_ID],
+    );
+    fleet = await startFleet({
+      ...DEMO_FLEET,
+      gateway: { host, port: address.port },
+      ...(site ? { runningSince: new Date(site.since).getTime() } : {}),
+    });
     logger.log("info", "demo fleet started", { meters: DEMO_FLEET.meters, dtus: DEMO_FLEET.dtus });
   }
   // The reading log grows with every poll: trim it to its retention now and once a day.
