@@ -39,10 +39,19 @@ test("reads and daily usage of the demo fleet: tables by area, and the usage tre
   await eventually(async () => assert.equal((await bars("overview-usage-chart")).length, 12));
   await eventually(async () => assert.ok((await overview.getByTestId("overview-rank-row").count()) > 0));
   if (process.env.UPDATE_SCREENSHOT) {
-    // The README's picture: the demo site's home page, back on the 7-day chart.
+    // The README's picture: the demo site's home page, back on the 7-day chart, once some use shows.
+    // The overview loads once per visit: look again until the top user has used something.
+    await eventually(async () => {
+      await page.reload();
+      const top = overview.getByTestId("overview-rank-usage").first();
+      await top.waitFor();
+      assert.notEqual(await textOf(top), "0.00 kWh");
+    }, 180_000);
     await overview.getByTestId("overview-usage").getByText("近 7 天").click();
     await eventually(async () => assert.equal((await bars("overview-usage-chart")).length, 7));
     await page.waitForLoadState("networkidle");
+    // Let the bars finish their entry animation (a picture, not a check).
+    await page.waitForTimeout(1500);
     await page.screenshot({ path: path.join(repoRoot, "docs", "screenshot.png") });
   }
 

@@ -165,7 +165,7 @@ function UsageRankCard() {
                   {row.productCode}
                 </Typography.Text>
               </span>
-              <Typography.Text strong>
+              <Typography.Text strong data-testid="overview-rank-usage">
                 {row.usage} {UNITS[energy]}
               </Typography.Text>
             </List.Item>
