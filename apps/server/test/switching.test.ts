@@ -86,6 +86,33 @@ describe("remote switching: relays and valves become queued commands, one per me
     assert.deepEqual(JSON.parse((await commands(reached))[0]?.payload ?? "{}"), { open: true });
   });
 
+  test("operators switching the same meters at once queue one command per meter between them", async () => {
+    // Batches big enough that, unguarded, both would pass the open-command check before either wrote.
+    const meters: string[] = [];
+    for (let start = 0; start < 200; start += 20) {
+      meters.push(
+        ...(await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            created(suite.server, suite.admin, "meter/save", {
+              productCode: `1000000${String(5000 + start + i).padStart(5, "0")}`,
+              collectorId: suite.site.collector,
+            }),
+          ),
+        )),
+      );
+    }
+    const answers = await Promise.all(
+      [2, 2, 1].map((switchType) => suite.post("message/switchBatch", { meterIds: meters, switchType })),
+    );
+    const queued = answers.map((a) => (a.json().data as Outcome).queued).sort((a, b) => a - b);
+    assert.deepEqual(queued, [0, 0, 200], answers.map((a) => a.json().msg).join(" / "));
+    const [count] = await suite.server.db.query<{ n: number }>(
+      "select count(*)::int as n from pms_meter_command where meter_id = any($1::bigint[])",
+      [meters],
+    );
+    assert.equal(count?.n, 200);
+  });
+
   test("bad input names the field; other tenants' meters read as absent", async () => {
     const { meter } = suite.site;
     const cases: [string, Record<string, unknown>, RegExp][] = [

@@ -38,7 +38,8 @@ const key = (energyType: number, meterId: string) => `${energyType}:${meterId}`;
 /**
  * Queues one supply command per meter (design.md §5: the gateway sends each once and settles it
  * by the reply or by reading back). Every target must name a live meter of the tenant; meters with
- * an unsettled supply command or no collector are skipped and reported, never queued twice.
+ * an unsettled supply command or no collector are skipped and reported, never queued twice. Run it
+ * inside a transaction: the meters' rows are locked until then.
  */
 export async function queueSupplyCommands(
   db: Queryable,
@@ -53,6 +54,17 @@ export async function queueSupplyCommands(
   const ids = (energyType: 1 | 2) => [
     ...new Set(targets.filter((t) => t.energyType === energyType).map((t) => t.meterId)),
   ];
+  // Two operators switching the same meter at once must not both pass the check below: the
+  // meters' rows stay locked (in id order, so batches never deadlock) until the commands are in.
+  for (const [table, energyType] of [
+    ["pms_meter", 1],
+    ["pms_water", 2],
+  ] as const) {
+    await db.query(
+      `select id from ${table} where id = any($1::bigint[]) and tenant_id = $2 order by id for update`,
+      [ids(energyType), tenantId],
+    );
+  }
   const rows = await db.query<MeterRow>(
     `select m.energy_type, m.id::text as id, m.product_code, m.collector_id::text as collector_id,
             exists (select 1 from pms_meter_command c
