@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { MeterReading } from "@meterline/gateway";
 import { sweepReadings } from "../src/modules/metering/reading-retention.ts";
-import { DbReadingsSink, localDay } from "../src/modules/metering/readings-sink.db.ts";
+import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
+import { localDay } from "../src/modules/metering/usage-periods.ts";
 import { addRole, addUser } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { buildSite, get } from "./registry-fixtures.ts";
@@ -175,6 +176,19 @@ describe("reading log and daily usage, from the gateway's reads", () => {
     const badDay = await server.call("GET", "/api/blade-pms/datadailydd/trend?from=2025-3-1", admin);
     assert.equal(badDay.statusCode, 400);
     assert.match(badDay.json().msg, /^from: /);
+    // A day the calendar does not have is refused as well, not passed to the database.
+    const noSuchDay = await server.call("GET", "/api/blade-pms/datadailydd/trend?to=2025-02-30", admin);
+    assert.equal(noSuchDay.statusCode, 400, noSuchDay.body);
+    assert.match(noSuchDay.json().msg, /^to: /);
+    const days = await get(server, admin, "datadailydd/trend?days=7&to=2025-03-04");
+    assert.deepEqual(
+      days.map((d: { day: string }) => d.day),
+      ["2025-02-26", "2025-02-27", "2025-02-28", "2025-03-01", "2025-03-02", "2025-03-03", "2025-03-04"],
+    );
+    assert.equal(
+      (await server.call("GET", "/api/blade-pms/datadailydd/trend?days=0", admin)).statusCode,
+      400,
+    );
     const tooLong = await server.call(
       "GET",
       "/api/blade-pms/datadailydd/trend?from=2024-01-01&to=2025-03-01",

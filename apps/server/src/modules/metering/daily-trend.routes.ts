@@ -6,27 +6,27 @@ import { optionalId, optionalString, readParams } from "../../contract/params.ts
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { registryTenant } from "../pms/registry-access.ts";
-import { localDay } from "./readings-sink.db.ts";
-import { dayAt, daysBack, fillDays } from "./usage-periods.ts";
+import { dayAt, dayParam, daysBack, fillDays, localDay } from "./usage-periods.ts";
 import { usagePerDay } from "./usage-sums.db.ts";
 
 const DAY_MS = 24 * 3600_000;
 const MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
 
-/** A yyyy-MM-dd parameter, or a 400 naming it. */
-function dayParam(params: Record<string, unknown>, name: string): string | undefined {
-  const text = optionalString(params, name);
-  if (text === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(dayAt(text)))
-    throw badRequest(`${name}: 日期格式应为 yyyy-MM-dd`);
-  return text;
+/** `days`: how many days up to `to` when no `from` is given (default 30, at most 366). */
+function lastDays(params: Record<string, unknown>): number {
+  const text = optionalString(params, "days");
+  if (text === undefined) return DEFAULT_DAYS;
+  const days = Number(text);
+  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
+    throw badRequest(`days: 应为 1 到 ${MAX_DAYS} 的整数`);
+  return days;
 }
 
 /**
  * Usage per day for the daily usage screens' chart (electric `datadailydd/trend`, water
  * `waterdatadaily/trend`): the sum over the tenant's meters, or those of an area and below, or one
- * meter, for `from`–`to` (default the last 30 days of the tenant's calendar, at most 366), every
+ * meter, for `from`–`to` (default the last `days`, 30, of the tenant's calendar; at most 366), every
  * day listed, zero where nothing was used or read.
  */
 export async function dailyTrendRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
@@ -39,7 +39,7 @@ export async function dailyTrendRoutes(app: FastifyInstance, opts: { db: Db; tim
         const user = await requirePermission(db, request, readCodesOf(def));
         const params = readParams(request);
         const to = dayParam(params, "to") ?? localDay(new Date(), timeZone);
-        const from = dayParam(params, "from") ?? daysBack(to, DEFAULT_DAYS);
+        const from = dayParam(params, "from") ?? daysBack(to, lastDays(params));
         if (from > to) throw badRequest("from: 开始日期不能晚于结束日期");
         if ((dayAt(to) - dayAt(from)) / DAY_MS + 1 > MAX_DAYS)
           throw badRequest(`from: 日期范围不能超过 ${MAX_DAYS} 天`);

@@ -47,7 +47,8 @@ on conflict (tenant_id, meter_id, day_date) do update set
   peak_usage = excluded.end_peak - d.start_peak, peace_usage = excluded.end_peace - d.start_peace,
   low_usage = excluded.end_low - d.start_low,
   room_id = coalesce(excluded.room_id, d.room_id), update_time = excluded.update_time
-where d.closed = 0 and d.update_time <= excluded.update_time`;
+where d.closed = 0 and d.update_time <= excluded.update_time
+returning (xmax = 0) as opened`;
 
 const WATER_READ = `
 insert into pms_water_data_daily as d
@@ -61,7 +62,8 @@ select $1, $2, $3, $4, $5, $6::date, $7, 'reading', 0, s.total, $8, $8 - s.total
 on conflict (tenant_id, meter_id, day_date) do update set
   end_value = excluded.end_value, usage = excluded.end_value - d.start_value,
   room_id = coalesce(excluded.room_id, d.room_id), update_time = excluded.update_time
-where d.closed = 0 and d.update_time <= excluded.update_time`;
+where d.closed = 0 and d.update_time <= excluded.update_time
+returning (xmax = 0) as opened`;
 
 const ELECTRIC_FREEZE_OPENS = `
 insert into pms_data_daily as d
@@ -87,34 +89,50 @@ update pms_data_daily set
   closed = 1, update_time = $4
 where tenant_id = $1 and meter_id = $2 and day_date = $3::date - 1`;
 
-const CLOSE_EARLIER = (table: "pms_data_daily" | "pms_water_data_daily") =>
+const CLOSE_EARLIER = (table: DailyTable) =>
   `update ${table} set closed = 1 where tenant_id = $1 and meter_id = $2 and day_date < $3::date and closed = 0`;
 
+type DailyTable = "pms_data_daily" | "pms_water_data_daily";
+
+/**
+ * A read on local day `day` by one of the read upserts; the first read of a day (the row was
+ * inserted, `xmax = 0`) also closes the days before it, as no later read can belong to them.
+ */
+async function dayRead(
+  db: Queryable,
+  table: DailyTable,
+  upsert: string,
+  target: DailyTarget,
+  day: string,
+  registers: readonly (string | null)[],
+  at: Date,
+): Promise<void> {
+  const { tenantId, meterId, roomId, productCode } = target;
+  const [row] = await db.query<{ opened: boolean }>(upsert, [
+    nextId(),
+    tenantId,
+    meterId,
+    roomId,
+    productCode,
+    day,
+    at,
+    ...registers,
+  ]);
+  if (row?.opened) await db.query(CLOSE_EARLIER(table), [tenantId, meterId, day]);
+}
+
 /** The latest read of an electric meter on local day `day` (yyyy-MM-dd). */
-export async function electricDayRead(
+export const electricDayRead = (
   db: Queryable,
   target: DailyTarget,
   day: string,
   registers: ElectricRegisters,
   at: Date,
-): Promise<void> {
-  const { tenantId, meterId, roomId, productCode } = target;
-  await db.query(ELECTRIC_READ, [nextId(), tenantId, meterId, roomId, productCode, day, at, ...registers]);
-  await db.query(CLOSE_EARLIER("pms_data_daily"), [tenantId, meterId, day]);
-}
+) => dayRead(db, "pms_data_daily", ELECTRIC_READ, target, day, registers, at);
 
 /** The latest read of a water meter on local day `day`. */
-export async function waterDayRead(
-  db: Queryable,
-  target: DailyTarget,
-  day: string,
-  total: string,
-  at: Date,
-): Promise<void> {
-  const { tenantId, meterId, roomId, productCode } = target;
-  await db.query(WATER_READ, [nextId(), tenantId, meterId, roomId, productCode, day, at, total]);
-  await db.query(CLOSE_EARLIER("pms_water_data_daily"), [tenantId, meterId, day]);
-}
+export const waterDayRead = (db: Queryable, target: DailyTarget, day: string, total: string, at: Date) =>
+  dayRead(db, "pms_water_data_daily", WATER_READ, target, day, [total], at);
 
 /** An electric meter's daily freeze: its registers at the start of local day `day`. */
 export async function electricDayFreeze(
@@ -136,4 +154,6 @@ export async function electricDayFreeze(
     ...registers,
   ]);
   await db.query(ELECTRIC_FREEZE_CLOSES, [tenantId, meterId, day, at, ...registers]);
+  // Days further back (the meter was unread for a while) are over too.
+  await db.query(CLOSE_EARLIER("pms_data_daily"), [tenantId, meterId, day]);
 }

@@ -14,8 +14,7 @@ import { optionalString, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import { registryTenant } from "../pms/registry-access.ts";
-import { localDay } from "./readings-sink.db.ts";
-import { dayAt, daysBack, fillDays, fillMonths, monthsBack } from "./usage-periods.ts";
+import { dayParam, daysBack, fillDays, fillMonths, localDay, monthsBack } from "./usage-periods.ts";
 import { type DailyTable, usagePerDay, usagePerMonth, usageRank } from "./usage-sums.db.ts";
 
 const base = "/api/blade-pms/homepage";
@@ -60,17 +59,9 @@ async function deviceStatus(db: Queryable, tenantId: string): Promise<DeviceStat
     [tenantId],
   );
   const none: DeviceCounts = { total: 0, online: 0, offline: 0, supplyOff: 0, opened: 0 };
-  const of = (energy: string) => {
-    const row = meters.find((m) => m.energy === energy);
-    return row
-      ? {
-          total: row.total,
-          online: row.online,
-          offline: row.offline,
-          supplyOff: row.supplyOff,
-          opened: row.opened,
-        }
-      : none;
+  const of = (kind: string): DeviceCounts => {
+    const { energy: _, ...counts } = meters.find((m) => m.energy === kind) ?? { energy: kind, ...none };
+    return counts;
   };
   return {
     electric: of("electric"),
@@ -131,9 +122,7 @@ export async function homepageRoutes(app: FastifyInstance, opts: { db: Db; timeZ
       const user = await requirePermission(db, request, READ_CODES);
       const params = readParams(request);
       const table = tableOf(choice(params, "energyType", ["1", "2"], "1"));
-      const day = optionalString(params, "day") ?? localDay(new Date(), timeZone);
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(dayAt(day)))
-        throw badRequest("day: 日期格式应为 yyyy-MM-dd");
+      const day = dayParam(params, "day") ?? localDay(new Date(), timeZone);
       return ok(await usageRank(db, table, registryTenant(user, params), day, RANK_SIZE));
     },
   );

@@ -8,6 +8,7 @@ import {
   electricDayRead,
   waterDayRead,
 } from "./daily-usage.db.ts";
+import { localDay } from "./usage-periods.ts";
 
 /** The meter's supply as SWITCH_STATUS: 0 on (relay closed, valve open), 1 off. */
 function supplyOf(reading: MeterReading): number | null {
@@ -29,17 +30,6 @@ function registersOf(energy: EnergyRegisters): ElectricRegisters | undefined {
   if (total === null) return undefined;
   const [tip, peak, peace, low] = [0, 1, 2, 3].map((i) => cents(energy.tariffs[i]));
   return [total, tip ?? null, peak ?? null, peace ?? null, low ?? null];
-}
-
-/** The calendar day (yyyy-MM-dd) of an instant in a time zone. */
-export function localDay(at: Date, timeZone: string): string {
-  // en-CA writes dates as yyyy-MM-dd.
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(at);
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { daysBack, fillDays, fillMonths, monthsBack } from "./usage-periods.ts";
+import { daysBack, fillDays, fillMonths, isDay, monthsBack } from "./usage-periods.ts";
 
 test("day ranges count both ends and cross months and leap days", () => {
   assert.equal(daysBack("2026-03-01", 1), "2026-03-01");
@@ -30,4 +30,12 @@ test("days and months without rows are filled with zero, rows found are kept", (
       ["2026-02-01", "0.00"],
     ],
   );
+});
+
+test("only real calendar days are days", () => {
+  assert.ok(isDay("2024-02-29"));
+  // Date.parse rolls 30 February on to March; the database would refuse it.
+  for (const text of ["2025-02-29", "2025-02-30", "2025-02-32", "2025-13-01", "2025-2-1", ""]) {
+    assert.equal(isDay(text), false, text);
+  }
 });

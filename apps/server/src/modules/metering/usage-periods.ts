@@ -1,4 +1,6 @@
 import type { UsageSum } from "@meterline/contracts";
+import { badRequest } from "../../contract/errors.ts";
+import { optionalString } from "../../contract/params.ts";
 
 const DAY_MS = 24 * 3600_000;
 
@@ -6,6 +8,32 @@ const DAY_MS = 24 * 3600_000;
 export const isoDay = (at: number) => new Date(at).toISOString().slice(0, 10);
 /** A yyyy-MM-dd day as its UTC midnight (days are calendar days; the zone was applied before). */
 export const dayAt = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+/** Whether `text` is a real calendar day as yyyy-MM-dd (2025-02-30 is not, though Date.parse rolls it on). */
+export function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const at = dayAt(text);
+  return !Number.isNaN(at) && isoDay(at) === text;
+}
+
+/** A yyyy-MM-dd parameter, or a 400 naming it. */
+export function dayParam(params: Record<string, unknown>, name: string): string | undefined {
+  const text = optionalString(params, name);
+  if (text === undefined) return undefined;
+  if (!isDay(text)) throw badRequest(`${name}: 日期格式应为 yyyy-MM-dd`);
+  return text;
+}
+
+/** The calendar day (yyyy-MM-dd) of an instant in a time zone. */
+export function localDay(at: Date, timeZone: string): string {
+  // en-CA writes dates as yyyy-MM-dd.
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(at);
+}
 
 /** The day `n − 1` days before `day`, so that the two bound `n` days. */
 export const daysBack = (day: string, n: number) => isoDay(dayAt(day) - (n - 1) * DAY_MS);
