@@ -144,12 +144,16 @@ export async function openSession(browser: Browser, baseUrl: string): Promise<Se
   return { context, page, errors };
 }
 
-/** Signs in through the login form like an operator and waits for the home page. */
+/**
+ * Signs in through the login form like an operator and waits for the home page, typing the
+ * account's tenant into the form.
+ */
 export async function signIn(
   page: Page,
-  account: { username: string; password: string } = admin,
+  account: { tenantId?: string; username: string; password: string } = admin,
 ): Promise<void> {
   await page.goto("/login");
+  if (account.tenantId) await page.getByTestId("login-tenant").fill(account.tenantId);
   await page.getByTestId("login-username").fill(account.username);
   await page.getByTestId("login-password").fill(account.password);
   await page.getByTestId("login-password").press("Enter");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import type { Locator, Page } from "playwright-core";
 import { dialog, field } from "./crud-helpers.ts";
-import { admin, apiHeaders } from "./harness.ts";
+import { admin, apiHeaders, signIn } from "./harness.ts";
 
 /** An operator: the administrator of a fresh tenant, who gets the registry menus (tenant.default.menuCode). */
 export interface Operator {
@@ -71,16 +71,8 @@ export async function newOperator(baseUrl: string, tenantName: string): Promise<
 }
 
 /** Signs the operator in through the login form, naming the tenant, and waits for the home page. */
-export async function signInOperator(page: Page, operator: Operator): Promise<void> {
-  await page.goto("/login");
-  await page.getByTestId("login-tenant").fill(operator.tenantId);
-  await page.getByTestId("login-username").fill("admin");
-  await page.getByTestId("login-password").fill(operator.password);
-  await page.getByTestId("login-password").press("Enter");
-  await page.getByTestId("home-page").waitFor();
-  // The home page loads more (the metering overview): let it settle before the test acts.
-  await page.waitForLoadState("networkidle");
-}
+export const signInOperator = (page: Page, operator: Operator) =>
+  signIn(page, { tenantId: operator.tenantId, username: "admin", password: operator.password });
 
 /** The open select or tree-select dropdown. */
 export const openDropdown = (page: Page) => page.locator(".ant-select-dropdown:visible");

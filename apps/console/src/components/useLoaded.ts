@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { describeError, reportNetworkError } from "../../../app/api.ts";
+import { describeError, reportNetworkError } from "../app/api.ts";
 
 /** The answer of `load`, called again whenever it changes (memoise it); loading and error states. */
 export function useLoaded<T>(load: () => Promise<T>): { data?: T; error?: string; loading: boolean } {

@@ -1,9 +1,10 @@
 import { exportUrl, type QueryParams, type Row } from "@meterline/api-client";
 import { permissionCodes, type ResourceDef, resourceBase, website, writePaths } from "@meterline/contracts";
-import { App, Button, Card, Empty, Result, Space, Table, type TableColumnsType } from "antd";
+import { App, Button, Card, Empty, Space, Table, type TableColumnsType } from "antd";
 import { type ReactNode, useMemo, useState } from "react";
 import { api, reportNetworkError } from "../app/api.ts";
 import { currentToken, startDownload } from "../app/download.ts";
+import { LoadFailed } from "../components/LoadFailed.tsx";
 import { useI18n } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
 import { dataColumns, indexColumn } from "./columns.tsx";
@@ -176,13 +177,7 @@ export function ResourcePage(props: ResourcePageProps) {
           {toolbar?.(reload, selected)}
         </Space>
         {error ? (
-          <Result
-            status="warning"
-            title={t("crud.loadFailed")}
-            subTitle={error}
-            extra={<Button onClick={reload}>{t("common.retry")}</Button>}
-            data-testid="crud-error"
-          />
+          <LoadFailed error={error} onRetry={reload} testId="crud-error" />
         ) : (
           <Table<Row>
             rowKey="id"

@@ -1,9 +1,10 @@
 import type { ResourceDef } from "@meterline/contracts";
-import { Card, Empty, Result, Segmented, Spin, Typography, theme } from "antd";
-import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
-import { reportNetworkError } from "../../app/api.ts";
+import { Card, Empty, Segmented, Spin, Typography, theme } from "antd";
+import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
+import { LoadFailed } from "../../components/LoadFailed.tsx";
+import { useLoaded } from "../../components/useLoaded.ts";
 import { useT } from "../../i18n/index.tsx";
-import { loadTrend, type TrendDay, trendTotal } from "./trend-calls.ts";
+import { loadTrend, trendTotal } from "./trend-calls.ts";
 
 const UsageBarsChart = lazy(() => import("../../components/charts/UsageBarsChart.tsx"));
 const RANGES = [7, 30, 90] as const;
@@ -13,29 +14,14 @@ export function UsageTrend({ def, unit, areaId }: { def: ResourceDef; unit: stri
   const t = useT();
   const { token } = theme.useToken();
   const [days, setDays] = useState<(typeof RANGES)[number]>(30);
-  const [state, setState] = useState<{ trend?: TrendDay[]; error?: string; loading: boolean }>({
-    loading: true,
-  });
+  const load = useCallback(() => loadTrend(def, days, areaId), [def, days, areaId]);
+  const state = useLoaded(load);
 
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    loadTrend(def, days, areaId)
-      .then((trend) => live && setState({ trend, loading: false }))
-      .catch((error: unknown) => {
-        reportNetworkError(error);
-        if (live) setState({ error: error instanceof Error ? error.message : String(error), loading: false });
-      });
-    return () => {
-      live = false;
-    };
-  }, [def, days, areaId]);
-
-  const trend = state.trend ?? [];
+  const trend = state.data ?? [];
   const total = trendTotal(trend);
   const summary = t("reading.trendSummary", { days, total, unit });
   let body: ReactNode;
-  if (state.error) body = <Result status="warning" title={t("crud.loadFailed")} subTitle={state.error} />;
+  if (state.error) body = <LoadFailed error={state.error} />;
   else if (!state.loading && trend.every((d) => d.meters === 0))
     body = <Empty description={t("reading.noUsage")} data-testid="usage-trend-empty" />;
   else

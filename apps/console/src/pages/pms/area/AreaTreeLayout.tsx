@@ -1,6 +1,7 @@
 import { ReloadOutlined } from "@ant-design/icons";
-import { Button, Card, Col, Empty, Row as GridRow, Input, Result, Spin, Tree } from "antd";
+import { Button, Card, Col, Empty, Row as GridRow, Input, Spin, Tree } from "antd";
 import { type Key, type ReactNode, useMemo, useState } from "react";
+import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { filterForest, forestKeys, titleOf } from "./area-forest.ts";
 import { useAreaTree } from "./useAreaTree.ts";
@@ -41,14 +42,7 @@ export function AreaTreeLayout({ children }: { children: (scope: AreaScope) => R
 
   let body: ReactNode;
   if (error) {
-    body = (
-      <Result
-        status="warning"
-        title={t("crud.loadFailed")}
-        subTitle={error}
-        extra={<Button onClick={() => void reload()}>{t("common.retry")}</Button>}
-      />
-    );
+    body = <LoadFailed error={error} onRetry={() => void reload()} />;
   } else {
     body = (
       <Spin spinning={loading}>

@@ -1,7 +1,8 @@
 import { resources, website } from "@meterline/contracts";
-import { Button, Drawer, Empty, Result, Table, Tag, Typography } from "antd";
+import { Drawer, Empty, Table, Tag, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { describeError, reportNetworkError } from "../../../app/api.ts";
+import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useDictionary } from "../../../crud/dictionary.ts";
 import { fieldLabel } from "../../../crud/labels.ts";
 import { type MessageKey, useI18n } from "../../../i18n/index.tsx";
@@ -90,12 +91,7 @@ export function OwnerLogDrawer({ ownerId, ownerName, onClose }: Props) {
       data-testid="owner-log"
     >
       {state.error ? (
-        <Result
-          status="warning"
-          title={t("crud.loadFailed")}
-          subTitle={state.error}
-          extra={<Button onClick={() => void load()}>{t("common.retry")}</Button>}
-        />
+        <LoadFailed error={state.error} onRetry={() => void load()} />
       ) : (
         <Table<OwnerLogEntry>
           rowKey="id"

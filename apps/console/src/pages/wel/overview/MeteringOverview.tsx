@@ -1,22 +1,10 @@
 import type { ChartPeriod, DeviceCounts } from "@meterline/contracts";
-import {
-  Card,
-  Col,
-  Empty,
-  List,
-  Result,
-  Row,
-  Segmented,
-  Spin,
-  Statistic,
-  Tag,
-  Typography,
-  theme,
-} from "antd";
+import { Card, Col, Empty, List, Row, Segmented, Spin, Statistic, Tag, Typography, theme } from "antd";
 import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
+import { LoadFailed } from "../../../components/LoadFailed.tsx";
+import { useLoaded } from "../../../components/useLoaded.ts";
 import { useT } from "../../../i18n/index.tsx";
 import { type EnergyType, loadDeviceStatus, loadUsageChart, loadUsageRank } from "./overview-calls.ts";
-import { useLoaded } from "./useLoaded.ts";
 
 const UsageBarsChart = lazy(() => import("../../../components/charts/UsageBarsChart.tsx"));
 const UNITS: Record<EnergyType, string> = { "1": "kWh", "2": "m³" };
@@ -34,7 +22,7 @@ function Loaded({
   children: ReactNode;
 }) {
   const t = useT();
-  if (error) return <Result status="warning" title={t("crud.loadFailed")} subTitle={error} />;
+  if (error) return <LoadFailed error={error} />;
   return (
     <Spin spinning={loading}>
       {empty && !loading ? <Empty description={t("home.overview.noData")} /> : children}

@@ -4,6 +4,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react
 import { describeError, reportNetworkError } from "../../../../app/api.ts";
 import { useReducedMotion } from "../../../../app/useReducedMotion.ts";
 import { ErrorBoundary } from "../../../../components/ErrorBoundary.tsx";
+import { LoadFailed } from "../../../../components/LoadFailed.tsx";
 import { useI18n } from "../../../../i18n/index.tsx";
 import { useAreaTree } from "../useAreaTree.ts";
 import { loadTopology, type Topology } from "./topology-calls.ts";
@@ -88,14 +89,7 @@ export function TopologyDialog({ areaId: chosen, onClose }: Props) {
 
   let body = <Spin spinning style={{ display: "block", height: CHART_HEIGHT }} />;
   if (error) {
-    body = (
-      <Result
-        status="warning"
-        title={t("crud.loadFailed")}
-        subTitle={error}
-        extra={<Button onClick={() => void load(areaId)}>{t("common.retry")}</Button>}
-      />
-    );
+    body = <LoadFailed error={error} onRetry={() => void load(areaId)} />;
   } else if (topology && topology.nodes.length === 0) {
     body = <Empty description={t("pms.topology.empty")} data-testid="topology-empty" />;
   } else if (topology) {
