@@ -94,6 +94,18 @@ const CLOSE_EARLIER = (table: DailyTable) =>
 
 type DailyTable = "pms_data_daily" | "pms_water_data_daily";
 
+/** $1–$7 of the upserts (a new row's id, the meter, the day and the time), then the registers. */
+const rowParams = (target: DailyTarget, day: string, at: Date, registers: readonly (string | null)[]) => [
+  nextId(),
+  target.tenantId,
+  target.meterId,
+  target.roomId,
+  target.productCode,
+  day,
+  at,
+  ...registers,
+];
+
 /**
  * A read on local day `day` by one of the read upserts; the first read of a day (the row was
  * inserted, `xmax = 0`) also closes the days before it, as no later read can belong to them.
@@ -107,18 +119,8 @@ async function dayRead(
   registers: readonly (string | null)[],
   at: Date,
 ): Promise<void> {
-  const { tenantId, meterId, roomId, productCode } = target;
-  const [row] = await db.query<{ opened: boolean }>(upsert, [
-    nextId(),
-    tenantId,
-    meterId,
-    roomId,
-    productCode,
-    day,
-    at,
-    ...registers,
-  ]);
-  if (row?.opened) await db.query(CLOSE_EARLIER(table), [tenantId, meterId, day]);
+  const [row] = await db.query<{ opened: boolean }>(upsert, rowParams(target, day, at, registers));
+  if (row?.opened) await db.query(CLOSE_EARLIER(table), [target.tenantId, target.meterId, day]);
 }
 
 /** The latest read of an electric meter on local day `day` (yyyy-MM-dd). */
@@ -142,17 +144,8 @@ export async function electricDayFreeze(
   registers: ElectricRegisters,
   at: Date,
 ): Promise<void> {
-  const { tenantId, meterId, roomId, productCode } = target;
-  await db.query(ELECTRIC_FREEZE_OPENS, [
-    nextId(),
-    tenantId,
-    meterId,
-    roomId,
-    productCode,
-    day,
-    at,
-    ...registers,
-  ]);
+  const { tenantId, meterId } = target;
+  await db.query(ELECTRIC_FREEZE_OPENS, rowParams(target, day, at, registers));
   await db.query(ELECTRIC_FREEZE_CLOSES, [tenantId, meterId, day, at, ...registers]);
   // Days further back (the meter was unread for a while) are over too.
   await db.query(CLOSE_EARLIER("pms_data_daily"), [tenantId, meterId, day]);
