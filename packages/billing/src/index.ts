@@ -1,0 +1,5 @@
+export * from "./charges.ts";
+export * from "./levels.ts";
+export * from "./protection.ts";
+export * from "./tariff.ts";
+export * from "./units.ts";

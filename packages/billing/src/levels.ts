@@ -1,0 +1,34 @@
+import type { Fen } from "./units.ts";
+
+/** ALARM_LEVEL of spec §3: 0 normal, 1 low balance, 2 severely low balance, 3 arrears. */
+export type BalanceLevel = 0 | 1 | 2 | 3;
+
+/** An alarm scheme in fen (metering-domain §4.2): first alarm > second alarm ≥ 0, overdraft ≥ 0. */
+export interface Thresholds {
+  firstAlarm: Fen;
+  secondAlarm: Fen;
+  /** How far below zero the balance may go before supply is cut (the overdraft). */
+  arrearsLimit: Fen;
+  tripOnArrears: boolean;
+}
+
+/**
+ * normal above the first alarm, low down to the second, severely low down to zero, arrears at
+ * zero and below (the meter has nothing left to spend; the overdraft only delays the cut).
+ */
+export function balanceLevel(balance: Fen, t: Thresholds): BalanceLevel {
+  if (balance <= 0n) return 3;
+  if (balance <= t.secondAlarm) return 2;
+  if (balance <= t.firstAlarm) return 1;
+  return 0;
+}
+
+/** Supply is cut once the overdraft is used up, if the scheme trips on arrears at all. */
+export const shouldCut = (balance: Fen, t: Thresholds): boolean =>
+  t.tripOnArrears && balance <= -t.arrearsLimit;
+
+/**
+ * Supply cut for arrears comes back once a recharge lifts the balance above the cut line. The same
+ * line in both directions: a balance either holds supply or it does not, so nothing flaps.
+ */
+export const mayRestore = (balance: Fen, t: Thresholds): boolean => !shouldCut(balance, t);
