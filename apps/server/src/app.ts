@@ -15,6 +15,7 @@ import { fileRoutes } from "./modules/file/file.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { dailyTrendRoutes } from "./modules/metering/daily-trend.routes.ts";
 import { homepageRoutes } from "./modules/metering/homepage.routes.ts";
+import { moneyRoutes } from "./modules/money/money.routes.ts";
 import { switchRoutes } from "./modules/operations/switch.routes.ts";
 import { registryRoutes } from "./modules/pms/index.ts";
 import { registryImportRoutes } from "./modules/pms-import/registry-import.routes.ts";
@@ -109,6 +110,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });
   await app.register(homepageRoutes, { db, timeZone: config.timeZone });
   await app.register(switchRoutes, { db });
+  await app.register(moneyRoutes, { db, timeZone: config.timeZone });
   await app.register(resourceRoutes, {
     db,
     timeZone: config.timeZone,

@@ -1,0 +1,93 @@
+import { balanceLevel, shouldCut, type Thresholds, toUnits } from "@meterline/billing";
+import type { Queryable } from "../../db/client.ts";
+import { nextId } from "../../db/ids.ts";
+import { appendEntry, type LockedAccount } from "./account.repository.ts";
+
+/** LEDGER_TYPE: why a balance changed. */
+export const LEDGER_TYPE = {
+  openingDeposit: 1,
+  recharge: 2,
+  refund: 3,
+  correctionPlus: 4,
+  correctionMinus: 5,
+  usageCharge: 6,
+  monthlyFee: 7,
+  closingRefund: 8,
+} as const;
+export type LedgerType = (typeof LEDGER_TYPE)[keyof typeof LEDGER_TYPE];
+
+/** Who or what moved the money: a signed-in operator, or a process such as pricing. */
+export interface Actor {
+  userId?: string;
+  name: string;
+}
+
+const fen = (yuan: string | null) => (yuan === null ? 0n : toUnits(yuan, 2));
+
+/** The account's alarm scheme in fen; without one, only arrears is marked and nothing trips. */
+export function thresholdsOf(account: LockedAccount): Thresholds {
+  return {
+    firstAlarm: fen(account.first_alarm),
+    secondAlarm: fen(account.second_alarm),
+    arrearsLimit: fen(account.arrears_limit),
+    tripOnArrears: account.trip_on_arrears === 1,
+  };
+}
+
+export interface Booked {
+  ledgerId: string;
+  balanceBefore: bigint;
+  balanceAfter: bigint;
+  alarmLevel: number;
+  /** The balance now sits at or below the cut line of a scheme that trips on arrears. */
+  cutDue: boolean;
+}
+
+/**
+ * The one way a balance changes (design.md §5): an appended ledger entry on a locked account, with
+ * the balance, the alarm level and the arrears mark moved in the same statement. Callers lock the
+ * account first (lockAccount) and check their own rules (a refund within the balance…).
+ */
+export async function book(
+  tx: Queryable,
+  account: LockedAccount,
+  entry: {
+    type: LedgerType;
+    amount: bigint;
+    cause: string;
+    actor: Actor;
+    rechargeId?: string;
+    usage?: bigint;
+    usageDay?: string;
+  },
+): Promise<Booked> {
+  const balanceBefore = BigInt(account.balance);
+  const balanceAfter = balanceBefore + entry.amount;
+  const thresholds = thresholdsOf(account);
+  const alarmLevel = balanceLevel(balanceAfter, thresholds);
+  const ledgerId = nextId();
+  await appendEntry(
+    tx,
+    {
+      id: ledgerId,
+      tenantId: account.tenant_id,
+      accountId: account.id,
+      ownerId: account.owner_id,
+      entryType: entry.type,
+      amount: entry.amount,
+      balanceAfter,
+      rechargeId: entry.rechargeId,
+      usage: entry.usage,
+      usageDay: entry.usageDay,
+      cause: entry.cause,
+      userId: entry.actor.userId,
+      creator: entry.actor.name,
+    },
+    { alarmLevel, arrearsStatus: alarmLevel === 3 ? 1 : 0 },
+  );
+  // Later bookings in the same transaction must start from here.
+  account.balance = balanceAfter.toString();
+  account.alarm_level = alarmLevel;
+  account.arrears_status = alarmLevel === 3 ? 1 : 0;
+  return { ledgerId, balanceBefore, balanceAfter, alarmLevel, cutDue: shouldCut(balanceAfter, thresholds) };
+}

@@ -1,0 +1,104 @@
+import type { Queryable } from "../../db/client.ts";
+
+/** An account row locked for a balance change, with its alarm scheme's thresholds joined. */
+export interface LockedAccount {
+  id: string;
+  tenant_id: string;
+  owner_id: string;
+  energy_type: 1 | 2;
+  meter_id: string;
+  control_status: 0 | 1;
+  status: 1 | 2;
+  /** Whole fen, as text (bigint). */
+  balance: string;
+  alarm_level: number;
+  arrears_status: number;
+  first_alarm: string | null;
+  second_alarm: string | null;
+  arrears_limit: string | null;
+  trip_on_arrears: number | null;
+}
+
+/**
+ * Locks one account of a tenant until the transaction ends: balance changes to the same account
+ * queue here, so concurrent recharges and charges each see the balance the previous one left.
+ */
+export async function lockAccount(tx: Queryable, tenantId: string, accountId: string) {
+  const [row] = await tx.query<LockedAccount>(
+    `select a.id, a.tenant_id, a.owner_id, a.energy_type, a.meter_id, a.control_status, a.status, a.balance,
+            a.alarm_level, a.arrears_status, s.first_alarm, s.second_alarm, s.arrears_limit, s.trip_on_arrears
+       from pms_account a
+       left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
+      where a.id = $1 and a.tenant_id = $2
+        for update of a`,
+    [accountId, tenantId],
+  );
+  return row;
+}
+
+/** The open account of a meter, if any. */
+export async function openAccountOf(tx: Queryable, tenantId: string, energyType: number, meterId: string) {
+  const [row] = await tx.query<{ id: string }>(
+    "select id from pms_account where tenant_id = $1 and energy_type = $2 and meter_id = $3 and status = 1",
+    [tenantId, energyType, meterId],
+  );
+  return row?.id;
+}
+
+export interface LedgerEntry {
+  id: string;
+  tenantId: string;
+  accountId: string;
+  ownerId: string;
+  entryType: number;
+  amount: bigint;
+  balanceAfter: bigint;
+  rechargeId?: string | undefined;
+  usage?: bigint | undefined;
+  usageDay?: string | undefined;
+  cause: string;
+  userId?: string | undefined;
+  creator: string;
+}
+
+/**
+ * Appends the entry and moves the account's and the owner's balances with it, in one statement so
+ * the three can never disagree. The owner's balance is the sum of their accounts (in yuan, as the
+ * owner screens show it).
+ */
+export async function appendEntry(
+  tx: Queryable,
+  entry: LedgerEntry,
+  state: { alarmLevel: number; arrearsStatus: number },
+): Promise<void> {
+  await tx.query(
+    `with entry as (
+       insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after,
+                               recharge_id, usage, usage_day, cause, create_user, creator)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       returning account_id, owner_id, amount, balance_after
+     ), account as (
+       update pms_account a set balance = e.balance_after, alarm_level = $14, arrears_status = $15, update_time = now()
+         from entry e where a.id = e.account_id
+     )
+     update pms_owner o set balance = o.balance + e.amount / 100.0
+       from entry e where o.id = e.owner_id and o.tenant_id = $2`,
+    [
+      entry.id,
+      entry.tenantId,
+      entry.accountId,
+      entry.ownerId,
+      entry.entryType,
+      entry.amount.toString(),
+      entry.balanceAfter.toString(),
+      entry.rechargeId ?? null,
+      entry.usage?.toString() ?? null,
+      entry.usageDay ?? null,
+      entry.cause.slice(0, 255),
+      entry.userId || null,
+      entry.creator.slice(0, 64),
+      state.alarmLevel,
+      state.arrearsStatus,
+    ],
+  );
+}

@@ -1,0 +1,238 @@
+import { fenToYuan } from "@meterline/billing";
+import { formatDateTime } from "../../contract/dates.ts";
+import { page } from "../../contract/envelope.ts";
+import { badParam } from "../../contract/errors.ts";
+import { optionalId, optionalString, paging } from "../../contract/params.ts";
+import { SqlParams } from "../../crud/sql.ts";
+import type { Queryable } from "../../db/client.ts";
+
+type Params = Record<string, unknown>;
+const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const yuan = (fen: string | null) => (fen === null ? null : fenToYuan(BigInt(fen)));
+
+function smallInt(params: Params, name: string, max: number): number | undefined {
+  const text = optionalString(params, name);
+  if (text === undefined) return undefined;
+  if (!/^\d{1,2}$/.test(text) || Number(text) > max) throw badParam(name);
+  return Number(text);
+}
+
+interface RechargeRow {
+  id: string;
+  account_id: string;
+  owner_id: string;
+  owner_name: string | null;
+  phone: string | null;
+  energy_type: number;
+  meter_id: string;
+  product_code: string | null;
+  recharge_type: number;
+  payment_method: number;
+  amount: string;
+  balance_after: string | null;
+  state: number;
+  receipt_no: string;
+  operator: string;
+  remark: string;
+  create_time: Date;
+}
+
+const RECHARGE_FROM = `from pms_recharge r
+  left join pms_owner o on o.id = r.owner_id
+  left join lateral (
+    select product_code from pms_meter where r.energy_type = 1 and id = r.meter_id
+    union all select product_code from pms_water where r.energy_type = 2 and id = r.meter_id
+  ) m on true`;
+
+const rechargeView = (r: RechargeRow, timeZone: string) => ({
+  id: r.id,
+  accountId: r.account_id,
+  ownerId: r.owner_id,
+  ownerName: r.owner_name ?? "",
+  phone: r.phone ?? "",
+  energyType: r.energy_type,
+  meterId: r.meter_id,
+  productCode: r.product_code ?? "",
+  rechargeType: r.recharge_type,
+  paymentMethod: r.payment_method,
+  amount: yuan(r.amount),
+  balanceAfter: yuan(r.balance_after),
+  state: r.state,
+  receiptNo: r.receipt_no,
+  operator: r.operator,
+  remark: r.remark,
+  createTime: formatDateTime(r.create_time, timeZone),
+});
+
+const RECHARGE_COLUMNS = `r.id::text as id, r.account_id::text as account_id, r.owner_id::text as owner_id, o.owner_name, o.phone,
+  r.energy_type, r.meter_id::text as meter_id, m.product_code, r.recharge_type, r.payment_method, r.amount::text as amount,
+  r.balance_after::text as balance_after, r.state, r.receipt_no, r.operator, r.remark, r.create_time`;
+
+/**
+ * Recharges, refunds and corrections (spec §7 datarecharge/page) with owner and meter joined and a
+ * totals row of the whole search: filters ownerName, phone, productCode, ownerId, meterId,
+ * energyType, rechargeType, paymentMethod, and a create-time range (startTime, endTime).
+ */
+export async function rechargePage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
+  const { current, size, offset } = paging(params);
+  const sql = new SqlParams();
+  const where = [`r.tenant_id = ${sql.bind(tenantId)}`];
+  const text = (name: string, column: string) => {
+    const value = optionalString(params, name)?.trim();
+    if (value) where.push(`${column} like ${sql.bind(like(value))}`);
+  };
+  text("ownerName", "o.owner_name");
+  text("phone", "o.phone");
+  text("productCode", "m.product_code");
+  text("receiptNo", "r.receipt_no");
+  for (const [name, column] of [
+    ["ownerId", "r.owner_id"],
+    ["meterId", "r.meter_id"],
+    ["accountId", "r.account_id"],
+  ] as const) {
+    const id = optionalId(params, name);
+    if (id) where.push(`${column} = ${sql.bind(id)}::bigint`);
+  }
+  for (const [name, column, max] of [
+    ["energyType", "r.energy_type", 2],
+    ["rechargeType", "r.recharge_type", 4],
+    ["paymentMethod", "r.payment_method", 5],
+  ] as const) {
+    const value = smallInt(params, name, max);
+    if (value !== undefined) where.push(`${column} = ${sql.bind(value)}`);
+  }
+  for (const [name, op] of [
+    ["startTime", ">="],
+    ["endTime", "<="],
+  ] as const) {
+    const value = optionalString(params, name);
+    if (value === undefined) continue;
+    if (!/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(value)) throw badParam(name);
+    const at = value.length === 10 ? `${value} ${op === ">=" ? "00:00:00" : "23:59:59"}` : value;
+    where.push(`r.create_time ${op} (${sql.bind(at)}::timestamp at time zone ${sql.bind(timeZone)})`);
+  }
+  const filter = `${RECHARGE_FROM} where ${where.join(" and ")}`;
+  // One pass for the count and the totals: money in (recharges, corrections plus) and out.
+  const [totals] = await db.query<{ n: string; credit: string; debit: string }>(
+    `select count(*)::text as n,
+            coalesce(sum(r.amount) filter (where r.recharge_type in (1, 3) and r.state = 1), 0)::text as credit,
+            coalesce(sum(r.amount) filter (where r.recharge_type in (2, 4) and r.state = 1), 0)::text as debit
+       ${filter}`,
+    sql.values,
+  );
+  const rows = await db.query<RechargeRow>(
+    `select ${RECHARGE_COLUMNS} ${filter} order by r.create_time desc, r.id desc
+      limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
+    sql.values,
+  );
+  return {
+    ...page(
+      rows.map((r) => rechargeView(r, timeZone)),
+      Number(totals?.n ?? 0),
+      current,
+      size,
+    ),
+    totals: { credit: yuan(totals?.credit ?? "0"), debit: yuan(totals?.debit ?? "0") },
+  };
+}
+
+export async function rechargeDetail(db: Queryable, tenantId: string, id: string, timeZone: string) {
+  const [row] = await db.query<RechargeRow>(
+    `select ${RECHARGE_COLUMNS} ${RECHARGE_FROM} where r.tenant_id = $1 and r.id = $2`,
+    [tenantId, id],
+  );
+  return row ? rechargeView(row, timeZone) : undefined;
+}
+
+interface OwnerAccountsRow {
+  id: string;
+  owner_name: string;
+  owner_code: string | null;
+  phone: string | null;
+  balance: string;
+  accounts: {
+    id: string;
+    energy_type: number;
+    meter_id: string;
+    product_code: string | null;
+    room_name: string | null;
+    control_status: number;
+    balance: string;
+    alarm_level: number;
+    arrears_status: number;
+  }[];
+}
+
+/**
+ * Owners with their open accounts (spec §7 ownerRecharge/page): the front desk's view of who holds
+ * how much on which meter. Filters: ownerName, phone, roomName, productCode (each contains), one
+ * search box `keyword` across all four, alarmLevel.
+ */
+export async function ownerAccountsPage(db: Queryable, tenantId: string, params: Params) {
+  const { current, size, offset } = paging(params);
+  const sql = new SqlParams();
+  const where = [`o.tenant_id = ${sql.bind(tenantId)}`, "o.is_deleted = 0"];
+  const keyword = optionalString(params, "keyword")?.trim();
+  const accountMatch = (condition: string) =>
+    `exists (select 1 from pms_account a
+       left join pms_room rr on rr.id = a.room_id
+       left join lateral (select product_code from pms_meter where a.energy_type = 1 and id = a.meter_id
+                          union all select product_code from pms_water where a.energy_type = 2 and id = a.meter_id) mm on true
+      where a.owner_id = o.id and a.status = 1 and ${condition})`;
+  if (keyword) {
+    const k = sql.bind(like(keyword));
+    where.push(
+      `(o.owner_name like ${k} or o.phone like ${k} or ${accountMatch(`(rr.room_name like ${k} or mm.product_code like ${k})`)})`,
+    );
+  }
+  for (const [name, column] of [
+    ["ownerName", "o.owner_name"],
+    ["phone", "o.phone"],
+  ] as const) {
+    const value = optionalString(params, name)?.trim();
+    if (value) where.push(`${column} like ${sql.bind(like(value))}`);
+  }
+  const roomName = optionalString(params, "roomName")?.trim();
+  if (roomName) where.push(accountMatch(`rr.room_name like ${sql.bind(like(roomName))}`));
+  const productCode = optionalString(params, "productCode")?.trim();
+  if (productCode) where.push(accountMatch(`mm.product_code like ${sql.bind(like(productCode))}`));
+  const level = smallInt(params, "alarmLevel", 3);
+  if (level !== undefined) where.push(accountMatch(`a.alarm_level = ${sql.bind(level)}`));
+  const filter = `from pms_owner o where ${where.join(" and ")}`;
+  const [count] = await db.query<{ n: string }>(`select count(*)::text as n ${filter}`, sql.values);
+  const rows = await db.query<OwnerAccountsRow>(
+    `select o.id::text as id, o.owner_name, o.owner_code, o.phone, o.balance::text as balance,
+            coalesce((select json_agg(json_build_object(
+                'id', a.id::text, 'energy_type', a.energy_type, 'meter_id', a.meter_id::text,
+                'product_code', mm.product_code, 'room_name', rr.room_name, 'control_status', a.control_status,
+                'balance', a.balance::text, 'alarm_level', a.alarm_level, 'arrears_status', a.arrears_status)
+                order by a.energy_type, mm.product_code)
+               from pms_account a
+               left join pms_room rr on rr.id = a.room_id
+               left join lateral (select product_code from pms_meter where a.energy_type = 1 and id = a.meter_id
+                                  union all select product_code from pms_water where a.energy_type = 2 and id = a.meter_id) mm on true
+              where a.owner_id = o.id and a.status = 1), '[]'::json) as accounts
+       ${filter} order by o.owner_name, o.id limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
+    sql.values,
+  );
+  const records = rows.map((o) => ({
+    id: o.id,
+    ownerName: o.owner_name,
+    ownerCode: o.owner_code ?? "",
+    phone: o.phone ?? "",
+    balance: o.balance,
+    alarmLevel: Math.max(0, ...o.accounts.map((a) => a.alarm_level)),
+    accounts: o.accounts.map((a) => ({
+      id: a.id,
+      energyType: a.energy_type,
+      meterId: a.meter_id,
+      productCode: a.product_code ?? "",
+      roomName: a.room_name ?? "",
+      controlStatus: a.control_status,
+      balance: yuan(a.balance),
+      alarmLevel: a.alarm_level,
+      arrearsStatus: a.arrears_status,
+    })),
+  }));
+  return page(records, Number(count?.n ?? 0), current, size);
+}

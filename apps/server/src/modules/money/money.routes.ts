@@ -1,0 +1,175 @@
+import { readCodesOf, resources } from "@meterline/contracts";
+import type { FastifyInstance } from "fastify";
+import { done, ok } from "../../contract/envelope.ts";
+import { badRequest, notFound } from "../../contract/errors.ts";
+import { idList, optionalId, optionalString, readParams } from "../../contract/params.ts";
+import { requirePermission } from "../../crud/permissions.ts";
+import type { Db } from "../../db/client.ts";
+import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
+import { registryTenant } from "../pms/registry-access.ts";
+import type { Actor } from "./account-book.ts";
+import { openAccounts } from "./account-opening.ts";
+import { checkLedger } from "./ledger-check.ts";
+import { ownerAccountsPage, rechargeDetail, rechargePage } from "./money-reads.ts";
+import { takeRecharge } from "./recharge.service.ts";
+import { amountOf, rechargeRequestOf } from "./recharge-input.ts";
+
+const pms = "/api/blade-pms";
+const tags = ["money"];
+
+/**
+ * Button codes of the money operations (seed 013). Until the money screens of their own come, the
+ * owner screen carries them: whoever sees owners sees their accounts and recharges.
+ */
+export const MONEY_CODES = {
+  rechargeRead: readCodesOf(resources.owner),
+  recharge: ["ownerRecharge_recharge"],
+  refund: ["ownerRecharge_refund"],
+  correct: ["ownerRecharge_correct"],
+  openElectric: ["meter_open_account"],
+  openWater: ["water_open_account"],
+};
+
+const actorOf = (user: CurrentUser): Actor => ({ userId: user.userId, name: user.realName || user.account });
+
+/** A recharge type needs its own button: refunds and corrections are not for every cashier. */
+const codesFor = (rechargeType: number) =>
+  rechargeType === 2 ? MONEY_CODES.refund : rechargeType === 1 ? MONEY_CODES.recharge : MONEY_CODES.correct;
+
+/**
+ * Prepaid money (spec §7 PMS): recharges, refunds and corrections (datarecharge), the owners'
+ * accounts (ownerRecharge), account opening (message/openAccount, waterparam/openAccount) and the
+ * ledger check. Rules live in the services; these routes check permissions and read parameters.
+ */
+export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
+  const { db, timeZone } = opts;
+
+  app.post(
+    `${pms}/datarecharge/submit`,
+    {
+      schema: {
+        tags,
+        summary: "Book a recharge, refund or correction on an account (idempotent by idempotencyKey)",
+      },
+    },
+    async (request) => {
+      const params = readParams(request);
+      const header = request.headers["idempotency-key"];
+      if (typeof header === "string" && params.idempotencyKey === undefined) params.idempotencyKey = header;
+      const input = rechargeRequestOf(params);
+      const user = await requirePermission(db, request, codesFor(input.rechargeType));
+      const result = await takeRecharge(db, registryTenant(user, params), input, actorOf(user));
+      return ok(result, result.replayed ? "该笔操作已入账,未重复入账" : "入账成功");
+    },
+  );
+  app.get(
+    `${pms}/datarecharge/page`,
+    { schema: { tags, summary: "Recharges with totals" } },
+    async (request) => {
+      const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+      const params = readParams(request);
+      return ok(await rechargePage(db, registryTenant(user, params), params, timeZone));
+    },
+  );
+  app.get(`${pms}/datarecharge/detail`, { schema: { tags, summary: "One recharge" } }, async (request) => {
+    const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+    const params = readParams(request);
+    const id = optionalId(params, "id");
+    if (!id) throw badRequest("id: 请选择记录");
+    const found = await rechargeDetail(db, registryTenant(user, params), id, timeZone);
+    if (!found) throw notFound();
+    return ok(found);
+  });
+  app.post(
+    `${pms}/datarecharge/update`,
+    { schema: { tags, summary: "Change the remark of a recharge (the money never changes)" } },
+    async (request) => {
+      const user = await requirePermission(db, request, [...MONEY_CODES.recharge, ...MONEY_CODES.correct]);
+      const params = readParams(request);
+      const id = optionalId(params, "id");
+      if (!id) throw badRequest("id: 请选择记录");
+      for (const field of ["amount", "rechargeType", "paymentMethod", "accountId", "meterId"])
+        if (params[field] !== undefined)
+          throw badRequest(`${field}: 已入账的金额、类型和账户不能修改,请以冲正更正`);
+      const remark = (optionalString(params, "remark") ?? "").trim();
+      if (remark.length > 255) throw badRequest("remark: 备注最多 255 个字符");
+      const rows = await db.query(
+        "update pms_recharge set remark = $3, update_time = now() where tenant_id = $1 and id = $2 returning id",
+        [registryTenant(user, params), id, remark],
+      );
+      if (rows.length === 0) throw notFound();
+      return done("修改成功");
+    },
+  );
+  app.post(
+    `${pms}/datarecharge/remove`,
+    { schema: { tags, summary: "Refused for booked recharges: a mistake is reversed by a correction" } },
+    async (request) => {
+      const user = await requirePermission(db, request, [...MONEY_CODES.recharge, ...MONEY_CODES.correct]);
+      const params = readParams(request);
+      const ids = idList(params, "ids");
+      const rows = await db.query<{ n: string }>(
+        "select count(*)::text as n from pms_recharge where tenant_id = $1 and id = any($2::bigint[])",
+        [registryTenant(user, params), ids],
+      );
+      if (Number(rows[0]?.n ?? 0) === 0) throw notFound();
+      throw badRequest("ids: 已入账的充值不能删除,如有错误请做冲正");
+    },
+  );
+
+  app.get(
+    `${pms}/ownerRecharge/page`,
+    { schema: { tags, summary: "Owners with their accounts and balances" } },
+    async (request) => {
+      const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+      const params = readParams(request);
+      return ok(await ownerAccountsPage(db, registryTenant(user, params), params));
+    },
+  );
+
+  for (const [path, energyType, codes] of [
+    ["message/openAccount", 1, MONEY_CODES.openElectric],
+    ["waterparam/openAccount", 2, MONEY_CODES.openWater],
+  ] as const) {
+    app.post(
+      `${pms}/${path}`,
+      {
+        schema: {
+          tags,
+          summary: "Open the accounts of meters (meterId or meterIds) with an opening deposit",
+        },
+      },
+      async (request) => {
+        const user = await requirePermission(db, request, codes);
+        const params = readParams(request);
+        const single = optionalId(params, "meterId");
+        const meterIds = single ? [single] : idList(params, "meterIds");
+        if (meterIds.length > 1000) throw badRequest("meterIds: 一次最多开户 1000 块表");
+        const deposit = optionalString(params, "deposit") === undefined ? 0n : amountOf(params, "deposit");
+        const opened = await openAccounts(
+          db,
+          registryTenant(user, params),
+          meterIds.map((meterId) => ({ energyType, meterId, deposit })),
+          actorOf(user),
+          timeZone,
+        );
+        return ok(opened, `开户成功 ${opened.length} 块表`);
+      },
+    );
+  }
+
+  app.get(
+    `${pms}/ledger/check`,
+    {
+      schema: {
+        tags,
+        summary: "Prove every balance is the sum of its ledger; lists the accounts that differ",
+      },
+    },
+    async (request) => {
+      const user = await requirePermission(db, request, [], "admin");
+      const mismatches = await checkLedger(db, isAdministrator(user) ? undefined : user.tenantId);
+      return ok({ consistent: mismatches.length === 0, mismatches });
+    },
+  );
+}

@@ -1,0 +1,145 @@
+import { fenToYuan } from "@meterline/billing";
+import { badRequest, notFound } from "../../contract/errors.ts";
+import type { Db, Queryable } from "../../db/client.ts";
+import { nextId } from "../../db/ids.ts";
+import { lockAccount, openAccountOf } from "./account.repository.ts";
+import { type Actor, book, LEDGER_TYPE, type LedgerType } from "./account-book.ts";
+import type { RechargeRequest, RechargeType } from "./recharge-input.ts";
+
+const LEDGER_OF: Record<RechargeType, LedgerType> = {
+  1: LEDGER_TYPE.recharge,
+  2: LEDGER_TYPE.refund,
+  3: LEDGER_TYPE.correctionPlus,
+  4: LEDGER_TYPE.correctionMinus,
+};
+/** Refunds and corrections minus take money off the balance. */
+const SIGN: Record<RechargeType, 1n | -1n> = { 1: 1n, 2: -1n, 3: 1n, 4: -1n };
+
+export interface RechargeResult {
+  id: string;
+  receiptNo: string;
+  accountId: string;
+  amount: string;
+  balanceAfter: string;
+  /** True when the idempotency key had already booked this operation: nothing was booked again. */
+  replayed: boolean;
+}
+
+async function resolveAccount(tx: Queryable, tenantId: string, request: RechargeRequest): Promise<string> {
+  if (request.accountId) return request.accountId;
+  if (!request.meterId) throw badRequest("accountId: 请选择账户或表计");
+  const accountId = await openAccountOf(tx, tenantId, request.energyType, request.meterId);
+  if (!accountId) throw badRequest("meterId: 该表计尚未开户");
+  return accountId;
+}
+
+/** A receipt number a cashier can read out: date and a per-operation suffix, unique in the tenant. */
+const receiptNumber = (id: string) =>
+  `R${new Date().toISOString().slice(0, 10).replaceAll("-", "")}${id.slice(-10)}`;
+
+/**
+ * Books a recharge, refund or correction on an account held by the server (remote control). One
+ * transaction: the operation row (unique per idempotency key, so a double submit books once), the
+ * account lock, the rules, the ledger entry. A mistake is never deleted; it is reversed by a
+ * correction, and both stay in the ledger.
+ */
+export async function takeRecharge(
+  db: Db,
+  tenantId: string,
+  request: RechargeRequest,
+  actor: Actor,
+): Promise<RechargeResult> {
+  return db.transaction(async (tx) => {
+    const accountId = await resolveAccount(tx, tenantId, request);
+    // The lock comes first: two submits of one key queue here, and the second finds the first's row.
+    const account = await lockAccount(tx, tenantId, accountId);
+    if (!account) throw notFound("accountId: 账户不存在");
+    const id = nextId();
+    const key = request.idempotencyKey ?? `auto-${id}`;
+    const [inserted] = await tx.query<{ id: string }>(
+      `insert into pms_recharge (id, tenant_id, account_id, owner_id, energy_type, meter_id, recharge_type,
+                                 payment_method, amount, state, receipt_no, idempotency_key, operator, remark, create_user)
+       select $1, a.tenant_id, a.id, a.owner_id, a.energy_type, a.meter_id, $4, $5, $6, 1, $7, $8, $9, $10, $11
+         from pms_account a where a.id = $2 and a.tenant_id = $3
+       on conflict (tenant_id, idempotency_key) do nothing
+       returning id`,
+      [
+        id,
+        accountId,
+        tenantId,
+        request.rechargeType,
+        request.paymentMethod,
+        request.amount.toString(),
+        receiptNumber(id),
+        key,
+        actor.name.slice(0, 64),
+        request.remark,
+        actor.userId || null,
+      ],
+    );
+    if (!inserted) return replay(tx, tenantId, key, accountId, request);
+    if (account.status !== 1) throw badRequest("accountId: 账户已销户");
+    if (account.control_status !== 1)
+      throw badRequest("accountId: 本地费控表的余额在表内,请用表计充值(写表)");
+    const sign = SIGN[request.rechargeType];
+    if (request.rechargeType === 2 && request.amount > BigInt(account.balance))
+      throw badRequest(`amount: 退款金额不能超过余额 ${fenToYuan(BigInt(account.balance))} 元`);
+    const booked = await book(tx, account, {
+      type: LEDGER_OF[request.rechargeType],
+      amount: sign * request.amount,
+      cause: request.remark,
+      actor,
+      rechargeId: id,
+    });
+    await tx.query("update pms_recharge set ledger_id = $2, balance_after = $3 where id = $1", [
+      id,
+      booked.ledgerId,
+      booked.balanceAfter.toString(),
+    ]);
+    return {
+      id,
+      receiptNo: receiptNumber(id),
+      accountId,
+      amount: fenToYuan(request.amount),
+      balanceAfter: fenToYuan(booked.balanceAfter),
+      replayed: false,
+    };
+  });
+}
+
+/** The operation an idempotency key already booked; the same key for a different operation is refused. */
+async function replay(
+  tx: Queryable,
+  tenantId: string,
+  key: string,
+  accountId: string,
+  request: RechargeRequest,
+): Promise<RechargeResult> {
+  const [row] = await tx.query<{
+    id: string;
+    receipt_no: string;
+    account_id: string;
+    amount: string;
+    recharge_type: number;
+    balance_after: string | null;
+  }>(
+    `select id, receipt_no, account_id, amount, recharge_type, balance_after
+       from pms_recharge where tenant_id = $1 and idempotency_key = $2`,
+    [tenantId, key],
+  );
+  if (
+    !row ||
+    row.account_id !== accountId ||
+    BigInt(row.amount) !== request.amount ||
+    row.recharge_type !== request.rechargeType
+  )
+    throw badRequest("idempotencyKey: 该幂等键已用于另一笔操作");
+  return {
+    id: row.id,
+    receiptNo: row.receipt_no,
+    accountId: row.account_id,
+    amount: fenToYuan(BigInt(row.amount)),
+    balanceAfter: fenToYuan(BigInt(row.balance_after ?? "0")),
+    replayed: true,
+  };
+}
