@@ -30,6 +30,9 @@ test("a night window wraps past midnight", () => {
   assert.deepEqual(protectionEnds(cst("2026-11-24T23:00:00"), zone, night), cst("2026-11-25T07:00:00"));
   const noon = cst("2026-11-24T12:00:00");
   assert.equal(protectionEnds(noon, zone, night), noon, "outside every window the cut goes now");
+  // The last seconds before a window opens are outside it.
+  const late = cst("2026-11-24T21:59:30");
+  assert.equal(protectionEnds(late, zone, night), late);
 });
 
 test("weekends and listed dates hold the cut to the next working midnight, then the night window", () => {
@@ -58,12 +61,15 @@ test("the release moment is outside every window and nothing earlier after the s
       ),
       fc.boolean(),
       fc.integer({ min: 0, max: 60 * 24 * 14 }),
-      (times, weekend, offsetMinutes) => {
+      fc.integer({ min: 0, max: 59_999 }),
+      (times, weekend, offsetMinutes, milliseconds) => {
         const w: ProtectionWindows = { times, dates: weekend ? ["weekend"] : [] };
-        const at = new Date(cst("2026-11-23T00:00:00").getTime() + offsetMinutes * 60_000);
+        const at = new Date(cst("2026-11-23T00:00:00").getTime() + offsetMinutes * 60_000 + milliseconds);
         const ends = protectionEnds(at, zone, w);
         if (ends === null) return;
         assert.ok(ends.getTime() >= at.getTime());
+        // Outside every window, the cut goes at once.
+        if (!isProtected(localMoment(at, zone), w)) assert.equal(ends.getTime(), at.getTime());
         assert.equal(isProtected(localMoment(ends, zone), w), false);
         // Sample the minutes in between: each is protected.
         for (let t = at.getTime(); t < ends.getTime(); t += 97 * 60_000) {

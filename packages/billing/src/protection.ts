@@ -79,7 +79,8 @@ export function isProtected(moment: LocalMoment, w: ProtectionWindows): boolean 
  * (every time of day protected) answer null: the cut never goes ahead by itself.
  */
 export function protectionEnds(at: Date, timeZone: string, w: ProtectionWindows): Date | null {
-  let instant = new Date(Math.ceil(at.getTime() / 60_000) * 60_000);
+  // Windows are whole minutes: work from the start of the minute that holds `at`.
+  let instant = new Date(Math.floor(at.getTime() / 60_000) * 60_000);
   for (let step = 0; step < 2000; step++) {
     const moment = localMoment(instant, timeZone);
     let wait = minutesLeftInWindow(moment.minute, w);

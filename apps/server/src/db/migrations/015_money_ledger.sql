@@ -33,6 +33,11 @@ create table pms_account (
   priced_time timestamptz,
   -- The last month (yyyy-MM) whose fixed fee was booked.
   fee_month varchar(7),
+  -- Supply cut for arrears: 0 none, 1 due but held by a protection window until cut_due_time,
+  -- 2 cut queued (a recharge above the cut line queues the restore). cut_due_time is also when a
+  -- cut or restore the command queue could not take yet is tried again.
+  arrears_cut integer not null default 0,
+  cut_due_time timestamptz,
   opened_time timestamptz not null default now(),
   closed_time timestamptz,
   open_user bigint,
@@ -41,6 +46,7 @@ create table pms_account (
 );
 create unique index pms_account_open_meter on pms_account (tenant_id, energy_type, meter_id) where status = 1;
 create index pms_account_owner on pms_account (tenant_id, owner_id);
+create index pms_account_cut_due on pms_account (cut_due_time) where cut_due_time is not null;
 
 create table pms_ledger (
   id bigint primary key,

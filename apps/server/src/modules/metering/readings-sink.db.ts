@@ -1,6 +1,7 @@
 import type { EnergyRegisters, MeterReading, PresenceEvent, ReadingsSink } from "@meterline/gateway";
-import type { Queryable } from "../../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { priceReading } from "../money/usage-pricing.ts";
 import {
   type DailyTarget,
   type ElectricRegisters,
@@ -40,7 +41,7 @@ function registersOf(energy: EnergyRegisters): ElectricRegisters | undefined {
 export class DbReadingsSink implements ReadingsSink {
   /** `timeZone`: the tenants' zone, whose midnights divide daily usage (design.md §5 "Time"). */
   constructor(
-    private readonly db: Queryable,
+    private readonly db: Db,
     private readonly timeZone = "Asia/Shanghai",
   ) {}
 
@@ -108,6 +109,36 @@ export class DbReadingsSink implements ReadingsSink {
     };
     if (meter.energy_type === 1) await this.electricHistory(target, reading, supply);
     else await this.waterHistory(target, reading, supply);
+    await this.price(meter.tenant_id, meter.energy_type, reading);
+  }
+
+  /**
+   * Usage of accounts the server keeps is priced as readings arrive (design.md §5 "Money flows"),
+   * after the reading itself is stored: a failure here leaves the step to the next reading.
+   */
+  private async price(tenantId: string, energyType: number, reading: MeterReading) {
+    const total = energyType === 1 ? reading.energy && cents(reading.energy.total) : cents(reading.volume);
+    if (!total) return;
+    const tariffs = energyType === 1 ? (reading.energy?.tariffs ?? []) : [];
+    await priceReading(
+      this.db,
+      {
+        tenantId,
+        energyType: energyType === 1 ? 1 : 2,
+        meterId: reading.meterId,
+        at: reading.at,
+        registers: {
+          total,
+          bands: {
+            tip: cents(tariffs[0]),
+            peak: cents(tariffs[1]),
+            peace: cents(tariffs[2]),
+            low: cents(tariffs[3]),
+          },
+        },
+      },
+      this.timeZone,
+    );
   }
 
   /** The reading log row and the daily usage of an electric meter's read. */

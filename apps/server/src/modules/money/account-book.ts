@@ -1,4 +1,4 @@
-import { balanceLevel, shouldCut, type Thresholds, toUnits } from "@meterline/billing";
+import { balanceLevel, type Thresholds, toUnits } from "@meterline/billing";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { appendEntry, type LockedAccount } from "./account.repository.ts";
@@ -39,8 +39,6 @@ export interface Booked {
   balanceBefore: bigint;
   balanceAfter: bigint;
   alarmLevel: number;
-  /** The balance now sits at or below the cut line of a scheme that trips on arrears. */
-  cutDue: boolean;
 }
 
 /**
@@ -89,5 +87,5 @@ export async function book(
   account.balance = balanceAfter.toString();
   account.alarm_level = alarmLevel;
   account.arrears_status = alarmLevel === 3 ? 1 : 0;
-  return { ledgerId, balanceBefore, balanceAfter, alarmLevel, cutDue: shouldCut(balanceAfter, thresholds) };
+  return { ledgerId, balanceBefore, balanceAfter, alarmLevel };
 }

@@ -5,6 +5,7 @@ import { nextId } from "../../db/ids.ts";
 import { localDay } from "../metering/usage-periods.ts";
 import { lockAccount } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
+import { settleSupply } from "./arrears.ts";
 
 const METER_TABLE = { 1: "pms_meter", 2: "pms_water" } as const;
 
@@ -18,6 +19,7 @@ interface MeterForOpening {
   owner_id: string | null;
   price_mode: number | null;
   ladder_cycle: number | null;
+  read_time: Date | null;
   total_value: string | null;
   tip_value: string | null;
   peak_value: string | null;
@@ -32,7 +34,7 @@ async function meterForOpening(tx: Queryable, tenantId: string, energyType: 1 | 
   const control = energyType === 1 ? "m.control_status" : "1";
   const [row] = await tx.query<MeterForOpening>(
     `select m.id, m.account_status, ${control} as control_status, m.charging_scheme_id, m.alarm_scheme_id,
-            rm.room_id, orr.owner_id, cs.price_mode, cs.ladder_cycle, cd.total_value, cd.tip_value, cd.peak_value, cd.peace_value, cd.low_value
+            rm.room_id, orr.owner_id, cs.price_mode, cs.ladder_cycle, cd.read_time, cd.total_value, cd.tip_value, cd.peak_value, cd.peace_value, cd.low_value
        from ${table} m
        left join pms_room_meter rm on rm.meter_id = m.id and rm.energy_type = $3 and rm.is_deleted = 0
        left join pms_owner_room orr on orr.room_id = rm.room_id and orr.is_deleted = 0
@@ -79,7 +81,7 @@ export async function openAccount(
     `insert into pms_account (id, tenant_id, owner_id, room_id, energy_type, meter_id, control_status,
                               charging_scheme_id, alarm_scheme_id, cycle_key, register_total, register_tip,
                               register_peak, register_peace, register_low, priced_time, open_user)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(), $16)`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
     [
       accountId,
       tenantId,
@@ -96,24 +98,27 @@ export async function openAccount(
       units(meter.peak_value),
       units(meter.peace_value),
       units(meter.low_value),
+      // Pricing goes on from the reading the registers came from.
+      meter.read_time,
       actor.userId || null,
     ],
   );
   await tx.query(`update ${METER_TABLE[target.energyType]} set account_status = 1 where id = $1`, [
     target.meterId,
   ]);
-  let balance = 0n;
+  const account = await lockAccount(tx, tenantId, accountId);
+  if (!account) throw new Error(`account ${accountId} vanished inside its own transaction`);
   if (target.deposit > 0n) {
-    const account = await lockAccount(tx, tenantId, accountId);
-    const booked = await book(tx, account!, {
+    await book(tx, account, {
       type: LEDGER_TYPE.openingDeposit,
       amount: target.deposit,
       cause: "开户预存",
       actor,
     });
-    balance = booked.balanceAfter;
   }
-  return { accountId, meterId: target.meterId, balance: fenToYuan(balance) };
+  // Opened without enough to cover the overdraft line: supply goes off like any account in arrears.
+  if (account.control_status === 1) await settleSupply(tx, account, new Date(), timeZone);
+  return { accountId, meterId: target.meterId, balance: fenToYuan(BigInt(account.balance)) };
 }
 
 /** Opens several meters' accounts, all or nothing (a batch from the open-account tree). */

@@ -17,20 +17,32 @@ export interface LockedAccount {
   second_alarm: string | null;
   arrears_limit: string | null;
   trip_on_arrears: number | null;
+  protect_times: string | null;
+  protect_dates: string | null;
+  arrears_cut: 0 | 1 | 2;
 }
+
+/** What a balance change reads of an account and its alarm scheme (`a` and `s`). */
+export const LOCKED_COLUMNS = `a.id, a.tenant_id, a.owner_id, a.energy_type, a.meter_id, a.control_status, a.status,
+  a.balance, a.alarm_level, a.arrears_status, a.arrears_cut, s.first_alarm, s.second_alarm, s.arrears_limit,
+  s.trip_on_arrears, s.protect_times, s.protect_dates`;
 
 /**
  * Locks one account of a tenant until the transaction ends: balance changes to the same account
  * queue here, so concurrent recharges and charges each see the balance the previous one left.
  */
-export async function lockAccount(tx: Queryable, tenantId: string, accountId: string) {
+export async function lockAccount(
+  tx: Queryable,
+  tenantId: string,
+  accountId: string,
+  options: { skipLocked?: boolean } = {},
+) {
   const [row] = await tx.query<LockedAccount>(
-    `select a.id, a.tenant_id, a.owner_id, a.energy_type, a.meter_id, a.control_status, a.status, a.balance,
-            a.alarm_level, a.arrears_status, s.first_alarm, s.second_alarm, s.arrears_limit, s.trip_on_arrears
+    `select ${LOCKED_COLUMNS}
        from pms_account a
        left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
       where a.id = $1 and a.tenant_id = $2
-        for update of a`,
+        for update of a${options.skipLocked ? " skip locked" : ""}`,
     [accountId, tenantId],
   );
   return row;

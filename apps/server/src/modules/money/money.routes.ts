@@ -9,6 +9,7 @@ import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
 import { registryTenant } from "../pms/registry-access.ts";
 import type { Actor } from "./account-book.ts";
 import { openAccounts } from "./account-opening.ts";
+import { runHeldCuts } from "./arrears.ts";
 import { checkLedger } from "./ledger-check.ts";
 import { ownerAccountsPage, rechargeDetail, rechargePage } from "./money-reads.ts";
 import { takeRecharge } from "./recharge.service.ts";
@@ -43,6 +44,14 @@ const codesFor = (rechargeType: number) =>
  */
 export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   const { db, timeZone } = opts;
+  // Cuts held by a protection window go ahead when it ends; every process may sweep, the locks share it.
+  const sweeper = setInterval(() => {
+    runHeldCuts(db, new Date(), timeZone).catch((error: unknown) =>
+      app.log.warn({ err: error }, "held cuts failed"),
+    );
+  }, 60_000);
+  sweeper.unref();
+  app.addHook("onClose", async () => clearInterval(sweeper));
 
   app.post(
     `${pms}/datarecharge/submit`,
@@ -58,7 +67,7 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       if (typeof header === "string" && params.idempotencyKey === undefined) params.idempotencyKey = header;
       const input = rechargeRequestOf(params);
       const user = await requirePermission(db, request, codesFor(input.rechargeType));
-      const result = await takeRecharge(db, registryTenant(user, params), input, actorOf(user));
+      const result = await takeRecharge(db, registryTenant(user, params), input, actorOf(user), timeZone);
       return ok(result, result.replayed ? "该笔操作已入账,未重复入账" : "入账成功");
     },
   );

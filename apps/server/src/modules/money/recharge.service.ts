@@ -4,6 +4,7 @@ import type { Db, Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { lockAccount, openAccountOf } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE, type LedgerType } from "./account-book.ts";
+import { settleSupply } from "./arrears.ts";
 import type { RechargeRequest, RechargeType } from "./recharge-input.ts";
 
 const LEDGER_OF: Record<RechargeType, LedgerType> = {
@@ -48,6 +49,7 @@ export async function takeRecharge(
   tenantId: string,
   request: RechargeRequest,
   actor: Actor,
+  timeZone: string,
 ): Promise<RechargeResult> {
   return db.transaction(async (tx) => {
     const accountId = await resolveAccount(tx, tenantId, request);
@@ -91,6 +93,7 @@ export async function takeRecharge(
       actor,
       rechargeId: id,
     });
+    await settleSupply(tx, account, new Date(), timeZone);
     await tx.query("update pms_recharge set ledger_id = $2, balance_after = $3 where id = $1", [
       id,
       booked.ledgerId,
