@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { MeterReading } from "@meterline/gateway";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
+import { localDay } from "../src/modules/metering/usage-periods.ts";
 import { runHeldCuts } from "../src/modules/money/arrears.ts";
+import { closeDay } from "../src/modules/money/daily-close.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { buildSite, created } from "./registry-fixtures.ts";
 
@@ -200,6 +202,55 @@ describe("usage priced as readings arrive, and the arrears cut", () => {
     assert.equal(sent.length, 1);
     assert.deepEqual(JSON.parse(sent[0]!.payload), { open: false });
     assert.equal((await account(waterAccount)).arrears_cut, 2);
+  });
+
+  test("the daily close writes one row per account and day, survives a crash and never rewrites", async () => {
+    const today = localDay(new Date(), "Asia/Shanghai");
+    // A crash after the first batch of one account …
+    await assert.rejects(
+      closeDay(server.db, today, "Asia/Shanghai", {
+        batch: 1,
+        afterBatch: async () => {
+          throw new Error("power cut");
+        },
+      }),
+      /power cut/,
+    );
+    const closed = async () =>
+      server.db.query<Record<string, string>>(
+        `select account_id::text as account_id, opening_balance::text as opening, usage::text as usage,
+                usage_charge::text as charge, fee::text as fee, credit::text as credit, closing_balance::text as closing
+           from pms_account_day where day = $1::date order by account_id`,
+        [today],
+      );
+    assert.equal((await closed()).length, 1);
+    // … is finished by the next run, and a third run changes nothing.
+    assert.equal(await closeDay(server.db, today, "Asia/Shanghai", { batch: 1 }), 1);
+    const rows = await closed();
+    assert.equal(await closeDay(server.db, today, "Asia/Shanghai"), 0);
+    assert.deepEqual(await closed(), rows);
+    const electricDay = rows.find((r) => r.account_id === electricAccount);
+    assert.deepEqual(electricDay, {
+      account_id: electricAccount,
+      opening: "0",
+      usage: String(1000 + 1 + 200 + 17000),
+      charge: String(588 + 1 + 118 + 10001),
+      fee: "500",
+      credit: String(10000 + 2000),
+      closing: (await account(electricAccount)).balance,
+    });
+    const statement = (
+      await server.call(
+        "GET",
+        `/api/blade-pms/account/statement?accountId=${electricAccount}&startDay=${today}&endDay=${today}`,
+        admin,
+      )
+    ).json().data;
+    assert.equal(statement.openingBalance, "0.00");
+    assert.equal(statement.closingBalance, "7.92");
+    assert.equal(statement.totals.usage, "182.01");
+    assert.equal(statement.recharges.length, 1);
+    assert.equal(statement.days.length, 1);
   });
 
   test("the ledger still proves every balance", async () => {

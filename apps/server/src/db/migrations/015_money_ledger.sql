@@ -105,3 +105,29 @@ create unique index pms_recharge_idempotency on pms_recharge (tenant_id, idempot
 create unique index pms_recharge_receipt on pms_recharge (tenant_id, receipt_no);
 create index pms_recharge_time on pms_recharge (tenant_id, create_time desc);
 create index pms_recharge_owner on pms_recharge (tenant_id, owner_id, create_time desc);
+
+-- The daily close: one row per account and day (tenant's calendar) summing that day's ledger, kept
+-- for statements. Written once (insert … on conflict do nothing), so a second run changes nothing
+-- and a run cut short is finished by the next one.
+create table pms_account_day (
+  tenant_id varchar(12) not null,
+  account_id bigint not null,
+  day date not null,
+  opening_balance bigint not null,
+  usage bigint not null,
+  usage_charge bigint not null,
+  fee bigint not null,
+  credit bigint not null,
+  debit bigint not null,
+  closing_balance bigint not null,
+  entries integer not null,
+  closed_time timestamptz not null default now(),
+  primary key (account_id, day)
+);
+create index pms_account_day_tenant on pms_account_day (tenant_id, day);
+
+-- Days whose close ran to the end: the scheduler skips them.
+create table pms_day_close (
+  day date primary key,
+  finished_time timestamptz not null default now()
+);

@@ -6,14 +6,17 @@ import { idList, optionalId, optionalString, readParams } from "../../contract/p
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
+import { dayParam } from "../metering/usage-periods.ts";
 import { registryTenant } from "../pms/registry-access.ts";
 import type { Actor } from "./account-book.ts";
 import { openAccounts } from "./account-opening.ts";
 import { runHeldCuts } from "./arrears.ts";
+import { closeDay, closeYesterdayIfDue } from "./daily-close.ts";
 import { checkLedger } from "./ledger-check.ts";
 import { ownerAccountsPage, rechargeDetail, rechargePage } from "./money-reads.ts";
 import { takeRecharge } from "./recharge.service.ts";
 import { amountOf, rechargeRequestOf } from "./recharge-input.ts";
+import { accountStatement } from "./statement.ts";
 
 const pms = "/api/blade-pms";
 const tags = ["money"];
@@ -30,6 +33,8 @@ export const MONEY_CODES = {
   openElectric: ["meter_open_account"],
   openWater: ["water_open_account"],
 };
+
+const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000;
 
 const actorOf = (user: CurrentUser): Actor => ({ userId: user.userId, name: user.realName || user.account });
 
@@ -167,6 +172,48 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     );
   }
 
+  app.get(
+    `${pms}/account/statement`,
+    {
+      schema: {
+        tags,
+        summary: "An account's statement over closed days: balances, daily usage and charges, recharges",
+      },
+    },
+    async (request) => {
+      const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+      const params = readParams(request);
+      const accountId = optionalId(params, "accountId");
+      if (!accountId) throw badRequest("accountId: 请选择账户");
+      const from = dayParam(params, "startDay");
+      const to = dayParam(params, "endDay");
+      if (!from || !to) throw badRequest(`${from ? "endDay" : "startDay"}: 请选择日期 (yyyy-MM-dd)`);
+      if (from > to) throw badRequest("startDay: 开始日期不能晚于结束日期");
+      if (daysBetween(from, to) > 366) throw badRequest("endDay: 一次最多 366 天");
+      const statement = await accountStatement(
+        db,
+        registryTenant(user, params),
+        accountId,
+        from,
+        to,
+        timeZone,
+      );
+      if (!statement) throw notFound();
+      return ok(statement);
+    },
+  );
+  app.post(
+    `${pms}/account/closeDay`,
+    {
+      schema: { tags, summary: "Run the daily close of a day again (idempotent: closed account-days stay)" },
+    },
+    async (request) => {
+      await requirePermission(db, request, [], "administrator");
+      const day = dayParam(readParams(request), "day");
+      if (!day) throw badRequest("day: 请选择日期 (yyyy-MM-dd)");
+      return ok({ day, written: await closeDay(db, day, timeZone) });
+    },
+  );
   app.get(
     `${pms}/ledger/check`,
     {

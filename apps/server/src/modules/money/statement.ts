@@ -1,0 +1,103 @@
+import { fenToYuan } from "@meterline/billing";
+import { formatDateTime } from "../../contract/dates.ts";
+import type { Queryable } from "../../db/client.ts";
+
+const yuan = (fen: string) => fenToYuan(BigInt(fen));
+const kwh = (units: string) => fenToYuan(BigInt(units)); // usage has 2 decimals like money
+
+/**
+ * An account's statement over closed days (from the daily close): the opening balance, each day's
+ * usage, charges and money in and out, the recharges of the period, and the closing balance.
+ */
+export async function accountStatement(
+  db: Queryable,
+  tenantId: string,
+  accountId: string,
+  from: string,
+  to: string,
+  timeZone: string,
+) {
+  const [account] = await db.query<{
+    id: string;
+    energy_type: number;
+    product_code: string | null;
+    owner_name: string | null;
+    room_name: string | null;
+    balance: string;
+  }>(
+    `select a.id::text as id, a.energy_type, m.product_code, o.owner_name, r.room_name, a.balance::text as balance
+       from pms_account a
+       left join pms_owner o on o.id = a.owner_id
+       left join pms_room r on r.id = a.room_id
+       left join lateral (select product_code from pms_meter where a.energy_type = 1 and id = a.meter_id
+                          union all select product_code from pms_water where a.energy_type = 2 and id = a.meter_id) m on true
+      where a.id = $1 and a.tenant_id = $2`,
+    [accountId, tenantId],
+  );
+  if (!account) return undefined;
+  const days = await db.query<Record<string, string>>(
+    `select to_char(day, 'YYYY-MM-DD') as day, opening_balance::text as opening_balance, usage::text as usage,
+            usage_charge::text as usage_charge, fee::text as fee, credit::text as credit, debit::text as debit,
+            closing_balance::text as closing_balance
+       from pms_account_day where tenant_id = $1 and account_id = $2 and day between $3::date and $4::date
+      order by day`,
+    [tenantId, accountId, from, to],
+  );
+  const recharges = await db.query<{
+    id: string;
+    recharge_type: number;
+    payment_method: number;
+    amount: string;
+    receipt_no: string;
+    operator: string;
+    create_time: Date;
+  }>(
+    `select id::text as id, recharge_type, payment_method, amount::text as amount, receipt_no, operator, create_time
+       from pms_recharge
+      where tenant_id = $1 and account_id = $2 and state = 1
+        and create_time >= ($3::date::timestamp at time zone $5) and create_time < (($4::date + 1)::timestamp at time zone $5)
+      order by create_time`,
+    [tenantId, accountId, from, to, timeZone],
+  );
+  const sum = (field: string) => days.reduce((total, d) => total + BigInt(d[field] ?? "0"), 0n).toString();
+  return {
+    account: {
+      id: account.id,
+      energyType: account.energy_type,
+      productCode: account.product_code ?? "",
+      ownerName: account.owner_name ?? "",
+      roomName: account.room_name ?? "",
+      balance: yuan(account.balance),
+    },
+    from,
+    to,
+    openingBalance: days[0] ? yuan(days[0].opening_balance!) : null,
+    closingBalance: days.at(-1) ? yuan(days.at(-1)!.closing_balance!) : null,
+    totals: {
+      usage: kwh(sum("usage")),
+      usageCharge: yuan(sum("usage_charge")),
+      fee: yuan(sum("fee")),
+      credit: yuan(sum("credit")),
+      debit: yuan(sum("debit")),
+    },
+    days: days.map((d) => ({
+      day: d.day,
+      openingBalance: yuan(d.opening_balance!),
+      usage: kwh(d.usage!),
+      usageCharge: yuan(d.usage_charge!),
+      fee: yuan(d.fee!),
+      credit: yuan(d.credit!),
+      debit: yuan(d.debit!),
+      closingBalance: yuan(d.closing_balance!),
+    })),
+    recharges: recharges.map((r) => ({
+      id: r.id,
+      rechargeType: r.recharge_type,
+      paymentMethod: r.payment_method,
+      amount: yuan(r.amount),
+      receiptNo: r.receipt_no,
+      operator: r.operator,
+      createTime: formatDateTime(r.create_time, timeZone),
+    })),
+  };
+}
