@@ -275,4 +275,36 @@ describe("prepaid money: accounts, recharges, the ledger", () => {
       403,
     );
   });
+
+  test("closing pays back the balance, frees the meter, and both operations are listed", async () => {
+    const balance = await balanceOf(accountId);
+    const closed = await post("message/closeAccount", { meterId: site.meter });
+    assert.equal(closed.statusCode, 200, closed.body);
+    const [outcome] = closed.json().data;
+    assert.equal(outcome.refunded, (Number(balance) / 100).toFixed(2));
+    assert.equal(outcome.debt, "0.00");
+    assert.equal(await balanceOf(accountId), "0");
+    const [meter] = await server.db.query<{ account_status: number }>(
+      "select account_status from pms_meter where id = $1",
+      [site.meter],
+    );
+    assert.equal(meter!.account_status, 0);
+    const late = await post("datarecharge/submit", { meterId: site.meter, amount: "1" });
+    assert.equal(late.statusCode, 400);
+    assert.match(late.json().msg, /^meterId: 该表计尚未开户/);
+    assert.equal((await post("message/closeAccount", { meterId: site.meter })).statusCode, 400);
+
+    const closings = (await get("datacloseaccount/page")).json().data;
+    assert.equal(closings.total, 1);
+    assert.equal(closings.records[0].refund, outcome.refunded);
+    assert.equal(closings.records[0].ownerName, "张三");
+    const openings = (await get("dataopenaccount/page")).json().data;
+    assert.equal(openings.records[0].deposit, "100.00");
+    // The meter opens again, as a new account; the old one keeps its ledger.
+    const reopened = await post("message/openAccount", { meterId: site.meter, deposit: "30" });
+    assert.equal(reopened.statusCode, 200, reopened.body);
+    assert.notEqual(reopened.json().data[0].accountId, accountId);
+    assert.equal((await get("dataopenaccount/page")).json().data.total, 2);
+    assert.deepEqual((await server.call("GET", `${pms}/ledger/check`, platform)).json().data.mismatches, []);
+  });
 });

@@ -114,3 +114,8 @@ export async function appendEntry(
     ],
   );
 }
+
+/** Joins the address (product_code) of the meter a row with energy_type and meter_id names. */
+export const meterCodeJoin = (row: string, as: string) =>
+  `left join lateral (select product_code from pms_meter where ${row}.energy_type = 1 and id = ${row}.meter_id
+     union all select product_code from pms_water where ${row}.energy_type = 2 and id = ${row}.meter_id) ${as} on true`;

@@ -5,6 +5,7 @@ import { badParam } from "../../contract/errors.ts";
 import { optionalId, optionalString, paging } from "../../contract/params.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
+import { meterCodeJoin } from "./account.repository.ts";
 
 type Params = Record<string, unknown>;
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -15,6 +16,20 @@ function smallInt(params: Params, name: string, max: number): number | undefined
   if (text === undefined) return undefined;
   if (!/^\d{1,2}$/.test(text) || Number(text) > max) throw badParam(name);
   return Number(text);
+}
+
+/** `startTime` / `endTime` (yyyy-MM-dd, or with HH:mm:ss) in the tenant's zone, on `column`. */
+function timeRange(params: Params, sql: SqlParams, column: string, timeZone: string, where: string[]) {
+  for (const [name, op] of [
+    ["startTime", ">="],
+    ["endTime", "<="],
+  ] as const) {
+    const value = optionalString(params, name);
+    if (value === undefined) continue;
+    if (!/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(value)) throw badParam(name);
+    const at = value.length === 10 ? `${value} ${op === ">=" ? "00:00:00" : "23:59:59"}` : value;
+    where.push(`${column} ${op} (${sql.bind(at)}::timestamp at time zone ${sql.bind(timeZone)})`);
+  }
 }
 
 interface RechargeRow {
@@ -39,10 +54,7 @@ interface RechargeRow {
 
 const RECHARGE_FROM = `from pms_recharge r
   left join pms_owner o on o.id = r.owner_id
-  left join lateral (
-    select product_code from pms_meter where r.energy_type = 1 and id = r.meter_id
-    union all select product_code from pms_water where r.energy_type = 2 and id = r.meter_id
-  ) m on true`;
+  ${meterCodeJoin("r", "m")}`;
 
 const rechargeView = (r: RechargeRow, timeZone: string) => ({
   id: r.id,
@@ -101,16 +113,7 @@ export async function rechargePage(db: Queryable, tenantId: string, params: Para
     const value = smallInt(params, name, max);
     if (value !== undefined) where.push(`${column} = ${sql.bind(value)}`);
   }
-  for (const [name, op] of [
-    ["startTime", ">="],
-    ["endTime", "<="],
-  ] as const) {
-    const value = optionalString(params, name);
-    if (value === undefined) continue;
-    if (!/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(value)) throw badParam(name);
-    const at = value.length === 10 ? `${value} ${op === ">=" ? "00:00:00" : "23:59:59"}` : value;
-    where.push(`r.create_time ${op} (${sql.bind(at)}::timestamp at time zone ${sql.bind(timeZone)})`);
-  }
+  timeRange(params, sql, "r.create_time", timeZone, where);
   const filter = `${RECHARGE_FROM} where ${where.join(" and ")}`;
   // One pass for the count and the totals: money in (recharges, corrections plus) and out.
   const [totals] = await db.query<{ n: string; credit: string; debit: string }>(
@@ -176,8 +179,7 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string, params:
   const accountMatch = (condition: string) =>
     `exists (select 1 from pms_account a
        left join pms_room rr on rr.id = a.room_id
-       left join lateral (select product_code from pms_meter where a.energy_type = 1 and id = a.meter_id
-                          union all select product_code from pms_water where a.energy_type = 2 and id = a.meter_id) mm on true
+       ${meterCodeJoin("a", "mm")}
       where a.owner_id = o.id and a.status = 1 and ${condition})`;
   if (keyword) {
     const k = sql.bind(like(keyword));
@@ -209,8 +211,7 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string, params:
                 order by a.energy_type, mm.product_code)
                from pms_account a
                left join pms_room rr on rr.id = a.room_id
-               left join lateral (select product_code from pms_meter where a.energy_type = 1 and id = a.meter_id
-                                  union all select product_code from pms_water where a.energy_type = 2 and id = a.meter_id) mm on true
+               ${meterCodeJoin("a", "mm")}
               where a.owner_id = o.id and a.status = 1), '[]'::json) as accounts
        ${filter} order by o.owner_name, o.id limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
     sql.values,
@@ -233,6 +234,82 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string, params:
       alarmLevel: a.alarm_level,
       arrearsStatus: a.arrears_status,
     })),
+  }));
+  return page(records, Number(count?.n ?? 0), current, size);
+}
+
+interface AccountOperationRow {
+  id: string;
+  owner_id: string;
+  owner_name: string | null;
+  room_name: string | null;
+  energy_type: number;
+  meter_id: string;
+  product_code: string | null;
+  control_status: number;
+  at: Date;
+  operator: string | null;
+  amount: string;
+  balance: string;
+}
+
+/**
+ * Account openings (dataopenaccount/page) or closings (datacloseaccount/page) with their outcome:
+ * the opening deposit, or the closing refund and the debt left. Filters: ownerName, productCode,
+ * energyType and a time range (startTime, endTime) on the opening or closing time.
+ */
+export async function accountOperationsPage(
+  db: Queryable,
+  tenantId: string,
+  params: Params,
+  closing: boolean,
+  timeZone: string,
+) {
+  const { current, size, offset } = paging(params);
+  const sql = new SqlParams();
+  const time = closing ? "a.closed_time" : "a.opened_time";
+  const where = [`a.tenant_id = ${sql.bind(tenantId)}`, closing ? "a.status = 2" : "true"];
+  const ownerName = optionalString(params, "ownerName")?.trim();
+  if (ownerName) where.push(`o.owner_name like ${sql.bind(like(ownerName))}`);
+  const productCode = optionalString(params, "productCode")?.trim();
+  if (productCode) where.push(`m.product_code like ${sql.bind(like(productCode))}`);
+  const energyType = smallInt(params, "energyType", 2);
+  if (energyType !== undefined) where.push(`a.energy_type = ${sql.bind(energyType)}`);
+  timeRange(params, sql, time, timeZone, where);
+  const entryType = closing ? 8 : 1;
+  const from = `from pms_account a
+    left join pms_owner o on o.id = a.owner_id
+    left join pms_room r on r.id = a.room_id
+    ${meterCodeJoin("a", "m")}
+    left join sys_user u on u.id = ${closing ? "a.close_user" : "a.open_user"}
+    where ${where.join(" and ")}`;
+  const [count] = await db.query<{ n: string }>(`select count(*)::text as n ${from}`, sql.values);
+  const rows = await db.query<AccountOperationRow>(
+    `select a.id::text as id, a.owner_id::text as owner_id, o.owner_name, r.room_name, a.energy_type,
+            a.meter_id::text as meter_id, m.product_code, a.control_status, ${time} as at, u.real_name as operator,
+            coalesce((select abs(l.amount) from pms_ledger l where l.account_id = a.id and l.entry_type = ${entryType}
+                       order by l.create_time limit 1), 0)::text as amount,
+            a.balance::text as balance
+       ${from} order by ${time} desc, a.id desc limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
+    sql.values,
+  );
+  const records = rows.map((r) => ({
+    id: r.id,
+    ownerId: r.owner_id,
+    ownerName: r.owner_name ?? "",
+    roomName: r.room_name ?? "",
+    energyType: r.energy_type,
+    meterId: r.meter_id,
+    productCode: r.product_code ?? "",
+    controlStatus: r.control_status,
+    operator: r.operator ?? "",
+    ...(closing
+      ? {
+          closeTime: formatDateTime(r.at, timeZone),
+          refund: yuan(r.amount),
+          debt: BigInt(r.balance) < 0n ? yuan((-BigInt(r.balance)).toString()) : "0.00",
+        }
+      : { openTime: formatDateTime(r.at, timeZone), deposit: yuan(r.amount) }),
   }));
   return page(records, Number(count?.n ?? 0), current, size);
 }

@@ -9,11 +9,12 @@ import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
 import { dayParam } from "../metering/usage-periods.ts";
 import { registryTenant } from "../pms/registry-access.ts";
 import type { Actor } from "./account-book.ts";
+import { closeAccounts } from "./account-closing.ts";
 import { openAccounts } from "./account-opening.ts";
 import { runHeldCuts } from "./arrears.ts";
 import { closeDay, closeYesterdayIfDue } from "./daily-close.ts";
 import { checkLedger } from "./ledger-check.ts";
-import { ownerAccountsPage, rechargeDetail, rechargePage } from "./money-reads.ts";
+import { accountOperationsPage, ownerAccountsPage, rechargeDetail, rechargePage } from "./money-reads.ts";
 import { takeRecharge } from "./recharge.service.ts";
 import { amountOf, rechargeRequestOf } from "./recharge-input.ts";
 import { accountStatement } from "./statement.ts";
@@ -32,6 +33,8 @@ export const MONEY_CODES = {
   correct: ["ownerRecharge_correct"],
   openElectric: ["meter_open_account"],
   openWater: ["water_open_account"],
+  closeElectric: ["meter_close_account"],
+  closeWater: ["water_close_account"],
 };
 
 const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000;
@@ -141,16 +144,23 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     },
   );
 
-  for (const [path, energyType, codes] of [
-    ["message/openAccount", 1, MONEY_CODES.openElectric],
-    ["waterparam/openAccount", 2, MONEY_CODES.openWater],
+  // Opening and closing accounts, one meter (meterId) or a batch (meterIds), all or nothing.
+  const MAX_METERS = 1000;
+  for (const [path, energyType, codes, verb] of [
+    ["message/openAccount", 1, MONEY_CODES.openElectric, "open"],
+    ["waterparam/openAccount", 2, MONEY_CODES.openWater, "open"],
+    ["message/closeAccount", 1, MONEY_CODES.closeElectric, "close"],
+    ["waterparam/overAccountBatch", 2, MONEY_CODES.closeWater, "close"],
   ] as const) {
     app.post(
       `${pms}/${path}`,
       {
         schema: {
           tags,
-          summary: "Open the accounts of meters (meterId or meterIds) with an opening deposit",
+          summary:
+            verb === "open"
+              ? "Open the accounts of meters (meterId or meterIds) with an opening deposit"
+              : "Close the accounts of meters: settle, refund the balance or record the debt",
         },
       },
       async (request) => {
@@ -158,16 +168,33 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         const params = readParams(request);
         const single = optionalId(params, "meterId");
         const meterIds = single ? [single] : idList(params, "meterIds");
-        if (meterIds.length > 1000) throw badRequest("meterIds: 一次最多开户 1000 块表");
+        if (meterIds.length > MAX_METERS) throw badRequest(`meterIds: 一次最多 ${MAX_METERS} 块表`);
+        const tenantId = registryTenant(user, params);
+        if (verb === "close") {
+          const closed = await closeAccounts(db, tenantId, energyType, meterIds, actorOf(user), timeZone);
+          return ok(closed, `销户成功 ${closed.length} 块表`);
+        }
         const deposit = optionalString(params, "deposit") === undefined ? 0n : amountOf(params, "deposit");
-        const opened = await openAccounts(
-          db,
-          registryTenant(user, params),
-          meterIds.map((meterId) => ({ energyType, meterId, deposit })),
-          actorOf(user),
-          timeZone,
-        );
+        const targets = meterIds.map((meterId) => ({ energyType, meterId, deposit }));
+        const opened = await openAccounts(db, tenantId, targets, actorOf(user), timeZone);
         return ok(opened, `开户成功 ${opened.length} 块表`);
+      },
+    );
+  }
+
+  for (const [path, status] of [
+    ["dataopenaccount", 1],
+    ["datacloseaccount", 2],
+  ] as const) {
+    app.get(
+      `${pms}/${path}/page`,
+      { schema: { tags, summary: status === 1 ? "Account openings" : "Account closings" } },
+      async (request) => {
+        const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+        const params = readParams(request);
+        return ok(
+          await accountOperationsPage(db, registryTenant(user, params), params, status === 2, timeZone),
+        );
       },
     );
   }

@@ -1,6 +1,7 @@
 import { fenToYuan } from "@meterline/billing";
 import { formatDateTime } from "../../contract/dates.ts";
 import type { Queryable } from "../../db/client.ts";
+import { meterCodeJoin } from "./account.repository.ts";
 
 const yuan = (fen: string) => fenToYuan(BigInt(fen));
 const kwh = (units: string) => fenToYuan(BigInt(units)); // usage has 2 decimals like money
@@ -29,8 +30,7 @@ export async function accountStatement(
        from pms_account a
        left join pms_owner o on o.id = a.owner_id
        left join pms_room r on r.id = a.room_id
-       left join lateral (select product_code from pms_meter where a.energy_type = 1 and id = a.meter_id
-                          union all select product_code from pms_water where a.energy_type = 2 and id = a.meter_id) m on true
+       ${meterCodeJoin("a", "m")}
       where a.id = $1 and a.tenant_id = $2`,
     [accountId, tenantId],
   );

@@ -7,3 +7,7 @@ insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, cate
   (433, 430, 'ownerRecharge_correct', '冲正', 'correct', '/api/blade-pms/datarecharge/submit', 'edit', 10, 2, 2, 1),
   (462, 460, 'meter_open_account', '开户', 'openAccount', '/api/blade-pms/message/openAccount', 'plus', 9, 2, 2, 1),
   (472, 470, 'water_open_account', '开户', 'openAccount', '/api/blade-pms/waterparam/openAccount', 'plus', 9, 2, 2, 1);
+
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (463, 460, 'meter_close_account', '销户', 'closeAccount', '/api/blade-pms/message/closeAccount', 'minus', 10, 2, 2, 1),
+  (473, 470, 'water_close_account', '销户', 'closeAccount', '/api/blade-pms/waterparam/overAccountBatch', 'minus', 10, 2, 2, 1);

@@ -1,0 +1,102 @@
+import { fenToYuan } from "@meterline/billing";
+import { badRequest, notFound } from "../../contract/errors.ts";
+import type { Db, Queryable } from "../../db/client.ts";
+import { lockAccount, openAccountOf } from "./account.repository.ts";
+import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
+import { priceReading } from "./usage-pricing.ts";
+
+const METER_TABLE = { 1: "pms_meter", 2: "pms_water" } as const;
+
+export interface ClosedAccount {
+  accountId: string;
+  meterId: string;
+  /** Paid back to the owner (yuan). */
+  refunded: string;
+  /** Left owing when the balance was below zero (yuan); kept on the closed account. */
+  debt: string;
+}
+
+/** Prices the meter's latest registers first, so the close settles usage up to the last reading. */
+async function settleToLatestReading(
+  db: Db,
+  tenantId: string,
+  energyType: 1 | 2,
+  meterId: string,
+  timeZone: string,
+) {
+  const [current] = await db.query<{
+    read_time: Date;
+    total_value: string | null;
+    tip_value: string | null;
+    peak_value: string | null;
+    peace_value: string | null;
+    low_value: string | null;
+  }>(
+    `select read_time, total_value::text as total_value, tip_value::text as tip_value, peak_value::text as peak_value,
+            peace_value::text as peace_value, low_value::text as low_value
+       from pms_meter_current_data where tenant_id = $1 and energy_type = $2 and meter_id = $3`,
+    [tenantId, energyType, meterId],
+  );
+  if (!current?.total_value) return;
+  await priceReading(
+    db,
+    {
+      tenantId,
+      energyType,
+      meterId,
+      at: current.read_time,
+      registers: {
+        total: current.total_value,
+        bands: {
+          tip: current.tip_value,
+          peak: current.peak_value,
+          peace: current.peace_value,
+          low: current.low_value,
+        },
+      },
+    },
+    timeZone,
+  );
+}
+
+async function closeOne(tx: Queryable, tenantId: string, energyType: 1 | 2, meterId: string, actor: Actor) {
+  const accountId = await openAccountOf(tx, tenantId, energyType, meterId);
+  if (!accountId) throw badRequest(`meterIds: 表计 ${meterId} 未开户`);
+  const account = await lockAccount(tx, tenantId, accountId);
+  if (!account) throw notFound();
+  const balance = BigInt(account.balance);
+  if (balance > 0n)
+    await book(tx, account, { type: LEDGER_TYPE.closingRefund, amount: -balance, cause: "销户退款", actor });
+  await tx.query(
+    "update pms_account set status = 2, closed_time = now(), close_user = $2, arrears_cut = 0, cut_due_time = null where id = $1",
+    [accountId, actor.userId || null],
+  );
+  await tx.query(`update ${METER_TABLE[energyType]} set account_status = 0 where id = $1`, [meterId]);
+  return {
+    accountId,
+    meterId,
+    refunded: fenToYuan(balance > 0n ? balance : 0n),
+    debt: fenToYuan(balance < 0n ? -balance : 0n),
+  };
+}
+
+/**
+ * Closes meters' accounts (message/closeAccount, waterparam/overAccountBatch): usage priced up to
+ * the last reading, the remaining balance paid back as a closing refund (or a debt recorded when it
+ * is below zero), the account closed and the meter free to open again. All or nothing.
+ */
+export async function closeAccounts(
+  db: Db,
+  tenantId: string,
+  energyType: 1 | 2,
+  meterIds: string[],
+  actor: Actor,
+  timeZone: string,
+): Promise<ClosedAccount[]> {
+  for (const meterId of meterIds) await settleToLatestReading(db, tenantId, energyType, meterId, timeZone);
+  return db.transaction(async (tx) => {
+    const closed: ClosedAccount[] = [];
+    for (const meterId of meterIds) closed.push(await closeOne(tx, tenantId, energyType, meterId, actor));
+    return closed;
+  });
+}
