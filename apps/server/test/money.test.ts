@@ -307,4 +307,33 @@ describe("prepaid money: accounts, recharges, the ledger", () => {
     assert.equal((await get("dataopenaccount/page")).json().data.total, 2);
     assert.deepEqual((await server.call("GET", `${pms}/ledger/check`, platform)).json().data.mismatches, []);
   });
+
+  test("the home page sums money by recharge type and payment method, and draws an owner's paths", async () => {
+    const types = (await get("homepage/rechargeTypeRatio?dateType=2")).json().data as {
+      rechargeType: number;
+      amount: string;
+      count: number;
+    }[];
+    const recharges = types.find((t) => t.rechargeType === 1)!;
+    const refunds = types.find((t) => t.rechargeType === 2)!;
+    // 50 + 105 + 1 (cashier) + the burst of 0.01s; refunds 20 + 89.50 + 25.
+    assert.equal(refunds.amount, "134.50");
+    assert.equal(refunds.count, 3);
+    assert.equal(Number(recharges.amount), 156 + burst / 100);
+    const methods = (await get("homepage/paymentMethodRatio?dateType=1")).json().data as {
+      paymentMethod: number;
+    }[];
+    assert.deepEqual(
+      methods.map((m) => m.paymentMethod),
+      [1, 3],
+    );
+    assert.equal((await get("homepage/rechargeTypeRatio?dateType=9")).statusCode, 400);
+    const path = (await get(`homepage/getOwnerRechargePath?ownerId=${site.owner}&days=7`)).json().data;
+    assert.equal(path.length, 7);
+    // Refunds and corrections minus: 134.50 + 0.50 + 20.
+    assert.equal(Number(path.at(-1).refund), 155);
+    const usage = (await get(`homepage/getOwnerPath?ownerId=${site.owner}`)).json().data;
+    assert.equal(usage.length, 30);
+    assert.equal((await get(`homepage/getOwnerPath?ownerId=${site.owner}&days=0`)).statusCode, 400);
+  });
 });

@@ -44,16 +44,25 @@ export function monthsBack(day: string, n: number): string {
   return isoDay(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - (n - 1), 1));
 }
 
-/** Every day from `from` to `to`, with the sums found or zero. */
-export function fillDays(from: string, to: string, rows: readonly UsageSum[]): UsageSum[] {
+/** Every day from `from` to `to`, with the row found or an empty one: charts need a continuous axis. */
+export function everyDay<T extends { day: string }>(
+  from: string,
+  to: string,
+  rows: readonly T[],
+  empty: (day: string) => T,
+): T[] {
   const found = new Map(rows.map((r) => [r.day, r]));
-  const out: UsageSum[] = [];
+  const out: T[] = [];
   for (let at = dayAt(from); at <= dayAt(to); at += DAY_MS) {
     const day = isoDay(at);
-    out.push(found.get(day) ?? { day, usage: "0.00", meters: 0 });
+    out.push(found.get(day) ?? empty(day));
   }
   return out;
 }
+
+/** Every day from `from` to `to`, with the sums found or zero. */
+export const fillDays = (from: string, to: string, rows: readonly UsageSum[]): UsageSum[] =>
+  everyDay(from, to, rows, (day) => ({ day, usage: "0.00", meters: 0 }));
 
 /** Every month from the month of `from` to that of `to` (keyed by first days), sums or zero. */
 export function fillMonths(from: string, to: string, rows: readonly UsageSum[]): UsageSum[] {

@@ -14,6 +14,7 @@ import { openAccounts } from "./account-opening.ts";
 import { runHeldCuts } from "./arrears.ts";
 import { closeDay, closeYesterdayIfDue } from "./daily-close.ts";
 import { checkLedger } from "./ledger-check.ts";
+import { moneyRatio, ownerRechargePath, ownerUsagePath, periodDays } from "./money-overview.ts";
 import { accountOperationsPage, ownerAccountsPage, rechargeDetail, rechargePage } from "./money-reads.ts";
 import { takeRecharge } from "./recharge.service.ts";
 import { amountOf, rechargeRequestOf } from "./recharge-input.ts";
@@ -195,6 +196,57 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         return ok(
           await accountOperationsPage(db, registryTenant(user, params), params, status === 2, timeZone),
         );
+      },
+    );
+  }
+
+  const homepage = `${pms}/homepage`;
+  const dateTypeOf = (params: Record<string, unknown>): 1 | 2 | 3 => {
+    const value = optionalString(params, "dateType") ?? "1";
+    if (value !== "1" && value !== "2" && value !== "3")
+      throw badRequest("dateType: 只能是 1(7天)、2(30天) 或 3(12个月)");
+    return Number(value) as 1 | 2 | 3;
+  };
+  for (const [verb, by] of [
+    ["rechargeTypeRatio", "recharge_type"],
+    ["paymentMethodRatio", "payment_method"],
+  ] as const) {
+    app.get(
+      `${homepage}/${verb}`,
+      {
+        schema: {
+          tags,
+          summary: `Money taken per ${by.replace("_", " ")} (dateType 1: 7 days, 2: 30 days, 3: 12 months)`,
+        },
+      },
+      async (request) => {
+        const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+        const params = readParams(request);
+        const period = periodDays(dateTypeOf(params), new Date(), timeZone);
+        return ok(await moneyRatio(db, registryTenant(user, params), by, period, timeZone));
+      },
+    );
+  }
+  for (const [verb, path] of [
+    ["getOwnerPath", ownerUsagePath],
+    ["getOwnerRechargePath", ownerRechargePath],
+  ] as const) {
+    app.get(
+      `${homepage}/${verb}`,
+      {
+        schema: {
+          tags,
+          summary: "An owner's usage or recharges per day (ownerId, days: default 30, at most 366)",
+        },
+      },
+      async (request) => {
+        const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+        const params = readParams(request);
+        const ownerId = optionalId(params, "ownerId");
+        if (!ownerId) throw badRequest("ownerId: 请选择业主");
+        const days = Number(optionalString(params, "days") ?? 30);
+        if (!Number.isInteger(days) || days < 1 || days > 366) throw badRequest("days: 应为 1 到 366 的整数");
+        return ok(await path(db, registryTenant(user, params), ownerId, days, new Date(), timeZone));
       },
     );
   }
