@@ -54,9 +54,14 @@ const codesFor = (rechargeType: number) =>
 export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   const { db, timeZone } = opts;
   // Cuts held by a protection window go ahead when it ends; every process may sweep, the locks share it.
+  // The daily close of yesterday runs once it is due; each tick is a single look when it is done.
   const sweeper = setInterval(() => {
-    runHeldCuts(db, new Date(), timeZone).catch((error: unknown) =>
+    const now = new Date();
+    runHeldCuts(db, now, timeZone).catch((error: unknown) =>
       app.log.warn({ err: error }, "held cuts failed"),
+    );
+    closeYesterdayIfDue(db, now, timeZone).catch((error: unknown) =>
+      app.log.warn({ err: error }, "daily close failed"),
     );
   }, 60_000);
   sweeper.unref();
