@@ -1,4 +1,10 @@
-import { permissionCodes, type ResourceDef, readCodesOf, resourceBase } from "@meterline/contracts";
+import {
+  permissionCodes,
+  pickerCodesOf,
+  type ResourceDef,
+  readCodesOf,
+  resourceBase,
+} from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
 import { scopePredicate, scopeRules } from "./data-scope.ts";
@@ -46,6 +52,8 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     store: new ResourceStore(db, def),
     /** Seeing the screen: its menu code or any of its buttons. */
     readCodes: readCodesOf(def),
+    /** Using its pickers: its own screen or any screen whose forms pick its rows. */
+    pickerCodes: pickerCodesOf(def.name),
     base,
     tags: [def.name],
     hookContext,
