@@ -67,7 +67,7 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     },
     /** Rows the caller may see at all: tenant, soft delete, and the data scope of its roles. */
     async visible(request: FastifyRequest, sql: SqlParams, tenantId?: string): Promise<string[]> {
-      const conditions = visibleRows(def, request.user!, sql, { tenantId });
+      const conditions = visibleRows(def, request.user!, sql, { tenantId, tenantRows: hooks.tenantRows });
       conditions.push(...(hooks.hiddenRows?.(request.user!, sql) ?? []));
       if (def.dataScope) {
         const scope = scopePredicate(def, request, await scopeRules(db, request, def.name), sql);
