@@ -32,7 +32,7 @@ export const param = defineResource({
     paramValue: { type: "text", required: true, maxLength: 255, span: 24 },
     remark: { type: "text", maxLength: 255, list: false, span: 24 },
     /** 1: one value for every tenant, the platform administrator's only; 0: each tenant may set its own. */
-    platformWide: { type: "int", required: true, dict: "yes_no", default: 1, search: "equal" },
+    platformWide: { type: "int", required: true, dict: "yes_no", default: 1, search: "equal", span: 24 },
   },
   sort: [{ field: "id" }],
 });
