@@ -15,6 +15,7 @@ test("the param screen: columns, required messages, search, view and an edit see
     "参数名称",
     "参数键名",
     "参数键值",
+    "平台统一",
     "操作",
   ]);
 
@@ -23,7 +24,7 @@ test("the param screen: columns, required messages, search, view and an edit see
   await dialog(page).locator(".ant-form-item-explain-error").nth(2).waitFor();
   assert.deepEqual(await fieldErrors(page), ["请输入参数名称", "请输入参数键名", "请输入参数键值"]);
   // Every field of the param form spans the whole row.
-  assert.equal(await dialog(page).locator(".ant-col-24").count(), 4);
+  assert.equal(await dialog(page).locator(".ant-col-24").count(), 5);
   await page.keyboard.press("Escape");
   await dialog(page).waitFor({ state: "detached" });
 

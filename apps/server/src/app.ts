@@ -17,6 +17,7 @@ import { dailyTrendRoutes } from "./modules/metering/daily-trend.routes.ts";
 import { homepageRoutes } from "./modules/metering/homepage.routes.ts";
 import { moneyRoutes } from "./modules/money/money.routes.ts";
 import { switchRoutes } from "./modules/operations/switch.routes.ts";
+import { paramRoutes } from "./modules/param/param.routes.ts";
 import { registryRoutes } from "./modules/pms/index.ts";
 import { registryImportRoutes } from "./modules/pms-import/registry-import.routes.ts";
 import { regionRoutes } from "./modules/region/region.routes.ts";
@@ -119,6 +120,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });
   await app.register(regionRoutes, { db });
+  await app.register(paramRoutes, { db, timeZone: config.timeZone });
   await app.register(fileRoutes, { db });
   await app.register(registryRoutes, { db, timeZone: config.timeZone });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });

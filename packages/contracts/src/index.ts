@@ -6,5 +6,6 @@ export * from "./i18n/resources.zh.ts";
 export * from "./menu.ts";
 export * from "./resource/types.ts";
 export * from "./resources/index.ts";
+export * from "./resources/pickers.ts";
 export * from "./richtext.ts";
 export * from "./website.ts";

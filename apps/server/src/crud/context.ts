@@ -1,4 +1,10 @@
-import { permissionCodes, type ResourceDef, readCodesOf, resourceBase } from "@meterline/contracts";
+import {
+  permissionCodes,
+  pickerCodesOf,
+  type ResourceDef,
+  readCodesOf,
+  resourceBase,
+} from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
 import { scopePredicate, scopeRules } from "./data-scope.ts";
@@ -46,6 +52,8 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     store: new ResourceStore(db, def),
     /** Seeing the screen: its menu code or any of its buttons. */
     readCodes: readCodesOf(def),
+    /** Using its pickers: its own screen or any screen whose forms pick its rows. */
+    pickerCodes: pickerCodesOf(def.name),
     base,
     tags: [def.name],
     hookContext,
@@ -59,7 +67,7 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     },
     /** Rows the caller may see at all: tenant, soft delete, and the data scope of its roles. */
     async visible(request: FastifyRequest, sql: SqlParams, tenantId?: string): Promise<string[]> {
-      const conditions = visibleRows(def, request.user!, sql, { tenantId });
+      const conditions = visibleRows(def, request.user!, sql, { tenantId, tenantRows: hooks.tenantRows });
       conditions.push(...(hooks.hiddenRows?.(request.user!, sql) ?? []));
       if (def.dataScope) {
         const scope = scopePredicate(def, request, await scopeRules(db, request, def.name), sql);

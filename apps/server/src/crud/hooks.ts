@@ -2,6 +2,7 @@ import type { ResourceDef } from "@meterline/contracts";
 import type { Queryable } from "../db/client.ts";
 import type { CurrentUser } from "../modules/auth/current-user.ts";
 import type { Column } from "./columns.ts";
+import type { TenantRows } from "./scope.ts";
 import type { Row } from "./serialize.ts";
 import type { SqlParams } from "./sql.ts";
 
@@ -21,6 +22,11 @@ export interface ResourceHooks {
   /** Runs in the write's transaction once the row is stored (change logs, derived rows). */
   afterWrite?(ctx: HookContext, id: string, mode: "create" | "update"): Promise<void>;
   beforeRemove?(ctx: HookContext, ids: string[]): Promise<void>;
+  /**
+   * Rows of other tenants a tenant sees besides its own (defaults kept by the platform tenant);
+   * replaces the tenant condition for everyone but the platform administrator.
+   */
+  tenantRows?: TenantRows;
   /** Rows some callers must never see at all, beyond tenant and data scope (alias `t`). */
   hiddenRows?(user: CurrentUser, sql: SqlParams): string[];
   /**

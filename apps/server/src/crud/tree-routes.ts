@@ -38,7 +38,10 @@ export function registerTreeRoutes(r: ResourceContext) {
     app.get(
       `${base}/tree`,
       { schema: { tags, summary: `${def.name} as a tree of nodes` } },
-      async (request) => ok<TreeNode[]>(treeNodes(def, await rows(request, true))),
+      async (request) => {
+        await requirePermission(db, request, r.pickerCodes, def.guard);
+        return ok<TreeNode[]>(treeNodes(def, await rows(request, true)));
+      },
     );
   }
   if (verbs.has("tree-by-id")) {
@@ -47,6 +50,7 @@ export function registerTreeRoutes(r: ResourceContext) {
       `${base}/tree-by-id`,
       { schema: { tags, summary: `${def.name} tree of the tenant owning ${idParam}` } },
       async (request) => {
+        await requirePermission(db, request, r.pickerCodes, def.guard);
         const id = optionalId(readParams(request), idParam);
         if (!id) throw missingParam(idParam);
         // The row must be visible to the caller; its tenant then names the tree (the administrator's only way across).
@@ -64,6 +68,7 @@ export function registerTreeRoutes(r: ResourceContext) {
       `${base}/lazy-tree`,
       { schema: { tags, summary: `One level of ${def.name} nodes` } },
       async (request) => {
+        await requirePermission(db, request, r.pickerCodes, def.guard);
         const level = await withHasChildren(await rows(request, true, "lazy"));
         return ok<TreeNode[]>(
           treeNodes(def, level).map((node, i) => ({ ...node, hasChildren: Boolean(level[i]?.hasChildren) })),

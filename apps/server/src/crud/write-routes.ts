@@ -84,6 +84,8 @@ export function registerWriteRoutes(r: ResourceContext) {
       `${base}/submit`,
       { schema: { tags, summary: `Create (no id) or update ${def.name}` } },
       async (request) => {
+        // Permission before validation: a caller who may not write learns nothing from the checks.
+        await requirePermission(db, request, [codes.add, codes.edit], def.guard);
         const { input, id } = bodyOf(request);
         return id ? update(request, id, input) : create(request, input);
       },
@@ -91,6 +93,7 @@ export function registerWriteRoutes(r: ResourceContext) {
   }
   if (verbs.includes("save")) {
     app.post(`${base}/save`, { schema: { tags, summary: `Create ${def.name}` } }, async (request) => {
+      await requirePermission(db, request, [codes.add], def.guard);
       const { input, id } = bodyOf(request);
       if (id) throw badRequest("id: 新增时不能指定 id");
       return create(request, input);
@@ -98,6 +101,7 @@ export function registerWriteRoutes(r: ResourceContext) {
   }
   if (verbs.includes("update")) {
     app.post(`${base}/update`, { schema: { tags, summary: `Update ${def.name}` } }, async (request) => {
+      await requirePermission(db, request, [codes.edit], def.guard);
       const { input, id } = bodyOf(request);
       if (!id) throw missingParam("id");
       return update(request, id, input);

@@ -52,7 +52,7 @@ export default fp(
 
     const sweep = async () => {
       const [param] = await opts.db.query<{ param_value: string }>(
-        "select param_value from sys_param where param_key = 'log.retentionDays' and is_deleted = 0",
+        "select param_value from sys_param where param_key = 'log.retentionDays' and tenant_id = '000000' and is_deleted = 0",
       );
       const days = Math.max(1, Number(param?.param_value) || DEFAULT_RETENTION_DAYS);
       for (const table of ["log_api", "log_error", "log_usual"]) {

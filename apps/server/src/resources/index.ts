@@ -4,6 +4,7 @@ import type { FieldCipher } from "../crud/field-cipher.ts";
 import type { ResourceHooks } from "../crud/hooks.ts";
 import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
+import { paramHooks } from "../modules/param/param.hooks.ts";
 import {
   byRoomAreaHooks,
   collectorHooks,
@@ -20,6 +21,7 @@ import { userHooks } from "./user.hooks.ts";
 
 /** Server-side rules of the few plain resources that need more than their definition. */
 const hooks: Partial<Record<string, ResourceHooks>> = {
+  param: paramHooks,
   dict: dictionaryHooks,
   dictBiz: dictionaryHooks,
   role: roleHooks,

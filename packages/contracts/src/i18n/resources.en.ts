@@ -126,7 +126,13 @@ export const resourcesEn: ResourceCatalog = {
   },
   param: {
     title: "Parameter",
-    fields: { paramName: "Name", paramKey: "Key", paramValue: "Value", remark: "Remark" },
+    fields: {
+      paramName: "Name",
+      paramKey: "Key",
+      paramValue: "Value",
+      remark: "Remark",
+      platformWide: "Platform-wide",
+    },
   },
   post: {
     title: "Post",

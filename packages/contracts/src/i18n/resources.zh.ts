@@ -126,7 +126,13 @@ export const resourcesZh: ResourceCatalog = {
   },
   param: {
     title: "参数",
-    fields: { paramName: "参数名称", paramKey: "参数键名", paramValue: "参数键值", remark: "备注" },
+    fields: {
+      paramName: "参数名称",
+      paramKey: "参数键名",
+      paramValue: "参数键值",
+      remark: "备注",
+      platformWide: "平台统一",
+    },
   },
   post: {
     title: "岗位",

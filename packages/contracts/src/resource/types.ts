@@ -131,6 +131,12 @@ export interface ResourceDef {
   guard?: "administrator" | "admin";
   /** Apply the data-scope rules granted to the caller's roles to reads. */
   dataScope?: boolean;
+  /**
+   * Menu codes of screens that use this resource's pickers (select, tree, lazy-tree) without a
+   * `ref` field saying so (a screen laid out beside the area tree). Screens whose definitions
+   * link here by `ref` or `refBy` are found by themselves (see pickerCodesOf).
+   */
+  pickerUsers?: readonly string[];
 }
 
 export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

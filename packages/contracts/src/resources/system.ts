@@ -1,20 +1,38 @@
 import { defineResource } from "../resource/types.ts";
 
-/** System parameters (spec §2 system parameter screen, contract §10.6). Global. */
+/**
+ * System parameters (spec §2 system parameter screen, contract §10.6). The platform tenant's rows
+ * are the defaults; a tenant's own row of a key overrides it for that tenant. Platform-wide keys
+ * (security, retention) have no tenant values and are seen and edited by the platform
+ * administrator only. Writes live in the param module (a tenant's edit of a default makes its own row).
+ */
 export const param = defineResource({
   name: "param",
   table: "sys_param",
   service: "blade-system",
   path: "param",
   listVerb: "list",
-  tenantScoped: false,
+  tenantScoped: true,
+  // The platform administrator edits the defaults, not the tenants' own values.
+  tenantStrict: true,
+  moduleWrites: true,
   softDelete: true,
   audit: true,
   fields: {
     paramName: { type: "string", required: true, maxLength: 255, search: "like", span: 24 },
-    paramKey: { type: "string", required: true, maxLength: 255, search: "like", unique: true, span: 24 },
+    paramKey: {
+      type: "string",
+      required: true,
+      maxLength: 255,
+      search: "like",
+      unique: true,
+      readOnlyOnEdit: true,
+      span: 24,
+    },
     paramValue: { type: "text", required: true, maxLength: 255, span: 24 },
     remark: { type: "text", maxLength: 255, list: false, span: 24 },
+    /** 1: one value for every tenant, the platform administrator's only; 0: each tenant may set its own. */
+    platformWide: { type: "int", required: true, dict: "yes_no", default: 1, search: "equal", span: 24 },
   },
   sort: [{ field: "id" }],
 });

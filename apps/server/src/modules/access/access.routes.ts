@@ -22,36 +22,47 @@ export async function accessRoutes(app: FastifyInstance, opts: { db: Db }) {
   const { db } = opts;
   const tags = ["access"];
   const service = (tx: Queryable = db) => new AccessService(new AccessRepository(tx));
-  const user = (request: FastifyRequest) => request.user!;
+  // The grant dialogs read what they offer with the permission their save needs.
+  const requireRoleGrant = (request: FastifyRequest) =>
+    requirePermission(db, request, ["role_grant"], "admin");
+  const requireTopMenuGrant = (request: FastifyRequest) =>
+    requirePermission(db, request, ["topMenu_edit"], "admin");
 
   app.get(
     "/api/blade-system/menu/grant-tree",
     { schema: { tags, summary: "Menus and scopes the caller can grant" } },
-    async (request) => ok(await service().grantTree(user(request))),
+    async (request) => ok(await service().grantTree(await requireRoleGrant(request))),
   );
   app.get(
     "/api/blade-system/menu/role-tree-keys",
     { schema: { tags, summary: "What the given roles hold" } },
     async (request) =>
-      ok(await service().roleTreeKeys(user(request), idList(readParams(request), "roleIds"))),
+      ok(
+        await service().roleTreeKeys(await requireRoleGrant(request), idList(readParams(request), "roleIds")),
+      ),
   );
   app.get(
     "/api/blade-system/menu/grant-top-tree",
     { schema: { tags, summary: "Screens a top menu can hold" } },
-    async (request) => ok(await service().grantTopTree(user(request))),
+    async (request) => ok(await service().grantTopTree(await requireTopMenuGrant(request))),
   );
   app.get(
     "/api/blade-system/menu/top-tree-keys",
     { schema: { tags, summary: "Screens of the given top menus" } },
     async (request) =>
-      ok(await service().topTreeKeys(user(request), idList(readParams(request), "topMenuIds"))),
+      ok(
+        await service().topTreeKeys(
+          await requireTopMenuGrant(request),
+          idList(readParams(request), "topMenuIds"),
+        ),
+      ),
   );
 
   app.post(
     "/api/blade-system/role/grant",
     { schema: { tags, summary: "Grant menus, data and API scopes to roles" } },
     async (request) => {
-      const caller = await requirePermission(db, request, ["role_grant"], "admin");
+      const caller = await requireRoleGrant(request);
       const input = {
         roleIds: idArray(request.body, "roleIds"),
         menuIds: idArray(request.body, "menuIds"),
@@ -68,7 +79,7 @@ export async function accessRoutes(app: FastifyInstance, opts: { db: Db }) {
     "/api/blade-system/topmenu/grant",
     { schema: { tags, summary: "Set the screens of top menus" } },
     async (request) => {
-      const caller = await requirePermission(db, request, ["topMenu_edit"], "admin");
+      const caller = await requireTopMenuGrant(request);
       const topMenuIds = idArray(request.body, "topMenuIds");
       if (topMenuIds.length === 0) throw badParam("topMenuIds");
       await db.transaction((tx) =>

@@ -93,7 +93,7 @@ export class AuthRepository {
 
   async param(key: string): Promise<string | undefined> {
     const rows = await this.db.query<{ param_value: string }>(
-      "select param_value from sys_param where param_key = $1 and is_deleted = 0",
+      "select param_value from sys_param where param_key = $1 and tenant_id = '000000' and is_deleted = 0",
       [key],
     );
     return rows[0]?.param_value;

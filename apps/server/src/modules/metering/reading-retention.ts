@@ -11,7 +11,7 @@ const BATCH = 10_000;
  */
 export async function sweepReadings(db: Queryable): Promise<number> {
   const [param] = await db.query<{ param_value: string }>(
-    "select param_value from sys_param where param_key = 'reading.retentionDays' and is_deleted = 0",
+    "select param_value from sys_param where param_key = 'reading.retentionDays' and tenant_id = '000000' and is_deleted = 0",
   );
   const days = Math.max(31, Number(param?.param_value) || DEFAULT_RETENTION_DAYS);
   // Tenant by tenant, so each batch walks the (tenant, read time) index rather than the table.

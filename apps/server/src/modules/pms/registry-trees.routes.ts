@@ -4,7 +4,7 @@ import { badParam } from "../../contract/errors.ts";
 import { optionalString, readParams } from "../../contract/params.ts";
 import type { Db } from "../../db/client.ts";
 import { type MeterFilter, RegistryRepository, type RoomFilter } from "./registry.repository.ts";
-import { registryTenant, requireRegistryRead } from "./registry-access.ts";
+import { registryTenant, requirePicker } from "./registry-access.ts";
 import { buildRegistryTree, type RegistryNode } from "./tree-builder.ts";
 
 const base = "/api/blade-pms";
@@ -26,7 +26,7 @@ export async function registryTreeRoutes(app: FastifyInstance, opts: { db: Db })
       `${base}/${path}`,
       { config: { resource }, schema: { tags: [resource], summary } },
       async (request: FastifyRequest) => {
-        const user = await requireRegistryRead(db, request);
+        const user = await requirePicker(db, request, resource);
         const params = readParams(request);
         return ok(await build(new RegistryRepository(db, registryTenant(user, params)), params));
       },

@@ -1,5 +1,5 @@
-import type { TreeNode } from "@meterline/contracts";
-import type { FastifyInstance } from "fastify";
+import { readCodesOf, type TreeNode } from "@meterline/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok, page } from "../../contract/envelope.ts";
 import { badParam, badRequest, notFound } from "../../contract/errors.ts";
 import { optionalString, paging, readParams, requiredString } from "../../contract/params.ts";
@@ -35,6 +35,9 @@ export async function regionRoutes(app: FastifyInstance, opts: { db: Db }) {
   const { db } = opts;
   const repo = new RegionRepository(db);
   const tags = ["region"];
+  // Regions are read by the region screen only; no other form picks them.
+  const requireRead = (request: FastifyRequest) =>
+    requirePermission(db, request, readCodesOf({ name: "region" }));
   const code = (params: Record<string, unknown>, name: string, fallback?: string) => {
     const value = optionalString(params, name) ?? fallback;
     if (!value || !CODE.test(value)) throw badParam(name);
@@ -44,18 +47,25 @@ export async function regionRoutes(app: FastifyInstance, opts: { db: Db }) {
   app.get(
     `${base}/lazy-tree`,
     { schema: { tags, summary: "One level of regions as tree nodes" } },
-    async (request) => ok((await repo.children(code(readParams(request), "parentCode", "00"))).map(toNode)),
+    async (request) => {
+      await requireRead(request);
+      return ok((await repo.children(code(readParams(request), "parentCode", "00"))).map(toNode));
+    },
   );
-  app.get(`${base}/lazy-list`, { schema: { tags, summary: "One level of regions" } }, async (request) =>
-    ok((await repo.children(code(readParams(request), "parentCode", "00"))).map(toVo)),
-  );
+  app.get(`${base}/lazy-list`, { schema: { tags, summary: "One level of regions" } }, async (request) => {
+    await requireRead(request);
+    return ok((await repo.children(code(readParams(request), "parentCode", "00"))).map(toVo));
+  });
   app.get(
     `${base}/select`,
     { schema: { tags, summary: "Children of a region, for cascading selects" } },
-    async (request) => ok((await repo.children(code(readParams(request), "code", "00"))).map(toVo)),
+    async (request) => {
+      await requireRead(request);
+      return ok((await repo.children(code(readParams(request), "code", "00"))).map(toVo));
+    },
   );
   app.get(`${base}/list`, { schema: { tags, summary: "Page of regions" } }, async (request) => {
-    await requirePermission(db, request, ["region", "region_view"]);
+    await requireRead(request);
     const params = readParams(request);
     const { current, size, offset } = paging(params);
     const levelText = optionalString(params, "regionLevel");
@@ -66,6 +76,7 @@ export async function regionRoutes(app: FastifyInstance, opts: { db: Db }) {
     return ok(page(rows.map(toVo), total, current, size));
   });
   app.get(`${base}/detail`, { schema: { tags, summary: "One region by code" } }, async (request) => {
+    await requireRead(request);
     const region = await repo.one(code(readParams(request), "code"));
     if (!region) throw notFound("行政区划不存在");
     const parent = await repo.one(region.parent_code);
@@ -73,6 +84,8 @@ export async function regionRoutes(app: FastifyInstance, opts: { db: Db }) {
   });
 
   app.post(`${base}/submit`, { schema: { tags, summary: "Add or update a region" } }, async (request) => {
+    // Either write permission first: a caller without them learns nothing from validation.
+    await requirePermission(db, request, ["region_add", "region_edit"], "administrator");
     const body = (request.body ?? {}) as Record<string, unknown>;
     const regionCode = code(body, "code");
     const parentCode = code(body, "parentCode");

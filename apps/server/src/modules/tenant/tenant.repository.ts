@@ -13,7 +13,7 @@ export class TenantRepository {
 
   async param(key: string): Promise<string | undefined> {
     const [row] = await this.db.query<{ param_value: string }>(
-      "select param_value from sys_param where param_key = $1 and is_deleted = 0",
+      "select param_value from sys_param where param_key = $1 and tenant_id = '000000' and is_deleted = 0",
       [key],
     );
     return row?.param_value;

@@ -1,4 +1,4 @@
-import { resources } from "@meterline/contracts";
+import { pickerCodesOf, resources } from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../../contract/envelope.ts";
 import { badRequest } from "../../contract/errors.ts";
@@ -158,6 +158,8 @@ export async function userAdminRoutes(app: FastifyInstance, opts: { db: Db; time
     `${base}/user-list`,
     { schema: { tags, summary: "Users of the caller's tenant, for pickers" } },
     async (request) => {
+      // Every account of the tenant: only for the screens that pick users.
+      await requirePermission(db, request, pickerCodesOf(def.name), def.guard);
       const rows = await db.query<Row>(
         `select t.id as "id", t.account as "account", t.real_name as "realName" from sys_user t
         where t.tenant_id = $1 and t.is_deleted = 0 order by t.id limit 2000`,

@@ -4,6 +4,7 @@ import type { Queryable } from "../../db/client.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { asMd5, hashPassword } from "../auth/password.ts";
 import { storeFile } from "../file/file.store.ts";
+import { paramValue } from "../param/param-values.ts";
 import { UserService } from "./user.service.ts";
 
 /** The sheet's columns: header text → field. The template and the import share them. */
@@ -79,11 +80,9 @@ export async function importUsers(
     throw new ApiError(400, `file: 一次最多导入 ${MAX_IMPORT_ROWS} 行`);
 
   const users = new UserService(tx, options.timeZone);
-  const [param] = await tx.query<{ param_value: string }>(
-    "select param_value from sys_param where param_key = 'account.initPassword' and is_deleted = 0",
-  );
-  // Everyone imported starts with the same known password until they change it: hash it once.
-  const initialHash = await hashPassword(asMd5(param?.param_value || "123456"));
+  // Everyone imported starts with the tenant's known password until they change it: hash it once.
+  const initial = await paramValue(tx, "account.initPassword", caller.tenantId);
+  const initialHash = await hashPassword(asMd5(initial || "123456"));
   const result = { created: 0, updated: 0, rejected: 0 };
   const rejectedRows: string[][] = [];
   for (let r = 2; r <= sheet.rowCount; r++) {

@@ -10,6 +10,7 @@ import { ResourceStore } from "../../crud/store.ts";
 import type { Queryable } from "../../db/client.ts";
 import { type CurrentUser, csv, isAdministrator } from "../auth/current-user.ts";
 import { asMd5, hashPassword, verifyPassword } from "../auth/password.ts";
+import { paramValue } from "../param/param-values.ts";
 
 const def = resources.user;
 
@@ -131,15 +132,17 @@ export class UserService {
   }
 
   async resetPassword(caller: CurrentUser, userIds: string[]): Promise<void> {
-    await this.visible(caller, userIds);
-    const [param] = await this.db.query<{ param_value: string }>(
-      "select param_value from sys_param where param_key = 'account.initPassword' and is_deleted = 0",
-    );
-    const hash = await hashPassword(asMd5(param?.param_value || "123456"));
-    await this.db.query(
-      "update sys_user set password = $2, update_time = now() where id = any($1::bigint[])",
-      [userIds, hash],
-    );
+    const users = await this.visible(caller, userIds);
+    // Each tenant's users get that tenant's initial password (the platform administrator may reset several tenants').
+    for (const tenantId of new Set(users.map((u) => u.tenant_id))) {
+      const initial = await paramValue(this.db, "account.initPassword", tenantId);
+      const hash = await hashPassword(asMd5(initial || "123456"));
+      const ids = users.filter((u) => u.tenant_id === tenantId).map((u) => u.id);
+      await this.db.query(
+        "update sys_user set password = $2, update_time = now() where id = any($1::bigint[])",
+        [ids, hash],
+      );
+    }
     await this.revokeSessions(userIds);
   }
 

@@ -11,6 +11,8 @@ export const area = defineResource({
   extraVerbs: ["tree", "lazy-list", "lazy-tree"],
   writeVerbs: ["save", "update"],
   tree: { parent: "parentId", title: "areaName", ancestors: true },
+  // Screens laid out beside the area tree (rooms and collectors link to areas by ref already).
+  pickerUsers: ["roomMeter", "dataRead", "waterDataRead", "dataDaily", "waterDataDaily"],
   fields: {
     parentId: { type: "id", default: "0", ref: { resource: "area", label: "areaName" } },
     ancestors: { type: "string", maxLength: 2000, form: false, list: false },

@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { addRole, addUser, provisionTenant } from "./fixtures.ts";
+import { startTestServer, type TestServer } from "./helpers.ts";
+import { type ApiRoute, apiRoutes } from "./openapi-routes.ts";
+import { buildSite, created } from "./registry-fixtures.ts";
+
+/**
+ * Routes that answer a signed-in user whatever its role holds: public ones (sign-in, the login
+ * page, health, stored file links) and the calls every console makes for itself (its own menus,
+ * profile, password, avatar upload, dictionary labels). Each says why.
+ */
+const OPEN: Record<string, string> = {
+  "GET /api/health": "public: health check",
+  "POST /api/blade-auth/oauth/token": "public: sign-in",
+  "GET /api/blade-auth/oauth/captcha": "public: login page",
+  "GET /api/blade-auth/oauth/login-options": "public: login page",
+  "GET /api/blade-system/tenant/info": "public: login page by domain",
+  "POST /api/blade-user/register-guest": "public: third-party registration",
+  "GET /api/blade-resource/oss/file/{*}": "public: stored file links",
+  "GET /api/blade-auth/oauth/user-info": "own session",
+  "GET /api/blade-auth/oauth/clear-cache": "own session",
+  "GET /api/blade-auth/oauth/logout": "own session",
+  "GET /api/blade-system/menu/routes": "own menus",
+  "GET /api/blade-system/menu/buttons": "own buttons",
+  "GET /api/blade-system/menu/top-menu": "own top menus",
+  "GET /api/blade-user/info": "own profile",
+  "POST /api/blade-user/update-info": "own profile",
+  "POST /api/blade-user/update-password": "own password",
+  "POST /api/blade-resource/oss/endpoint/put-file": "own avatar upload",
+  "GET /api/blade-system/dict/dictionary": "dictionary labels",
+  "GET /api/blade-system/dict/dictionary-tree": "dictionary labels",
+  "GET /api/blade-system/dict-biz/dictionary": "dictionary labels",
+  "GET /api/blade-system/dict-biz/dictionary-tree": "dictionary labels",
+};
+
+const key = (route: ApiRoute) => `${route.method} ${route.documented}`;
+
+describe("a user whose role grants nothing", () => {
+  let server: TestServer;
+  let token: string;
+  /** Ids and names of other people's rows: none may appear in any answer. */
+  let foreign: string[];
+  /** Plausible parameters for every route: ids of the user's own tenant's rows. */
+  let params: Record<string, string>;
+
+  before(async () => {
+    server = await startTestServer();
+    const admin = (await server.login()).access_token;
+    const own = await provisionTenant(server, admin, "甲物业");
+    const other = await provisionTenant(server, admin, "乙物业");
+    const site = await buildSite(server, own.token, "leakA");
+    const otherSite = {
+      park: await created(server, other.token, "area/save", { areaName: "leakB", areaType: 1 }),
+    };
+    const role = await addRole(server.db, own.tenantId, "nothing");
+    const user = await addUser(server.db, {
+      tenantId: own.tenantId,
+      account: "nobody",
+      password: "nobody-pw",
+      roleIds: [role],
+    });
+    token = (await server.login("nobody", "nobody-pw", own.tenantId)).access_token;
+    const accounts = await server.db.query<{ id: string }>(
+      "select id::text as id from sys_user where id <> $1",
+      [user],
+    );
+    foreign = ["leakA", "leakB", other.tenantId, ...accounts.map((a) => a.id), ...Object.values(otherSite)];
+    params = {
+      id: site.room101,
+      ids: `${site.room101},${site.meter}`,
+      current: "1",
+      size: "10",
+      code: "yes_no",
+      parentId: site.park,
+      roleId: own.roleId,
+      roleIds: own.roleId,
+      userIds: user,
+      topMenuIds: "1",
+      deptId: own.deptId,
+      areaId: site.park,
+      roomId: site.room101,
+      meterId: site.meter,
+      ownerId: site.owner,
+      collectorId: site.collector,
+      energyType: "1",
+      days: "7",
+    };
+  });
+  after(() => server.close());
+
+  const call = (route: ApiRoute, withParams: boolean) => {
+    const query = withParams ? `?${new URLSearchParams(params)}` : "";
+    return server.call(route.method, route.path + query, token, route.method === "POST" ? params : undefined);
+  };
+
+  test("is refused by every route of the OpenAPI document but the open ones, with and without parameters", async () => {
+    // Signing out ends the session the others need: it goes last.
+    const routes = apiRoutes(server.app).sort(
+      (a, b) => Number(a.path.endsWith("/logout")) - Number(b.path.endsWith("/logout")),
+    );
+    assert.ok(routes.length > 150, `only ${routes.length} routes documented`);
+    const answered: string[] = [];
+    for (const route of routes) {
+      for (const withParams of [false, true]) {
+        const res = await call(route, withParams);
+        for (const marker of foreign) {
+          assert.ok(
+            !res.body.includes(marker),
+            `${key(route)} answered ${marker} of someone else: ${res.body.slice(0, 300)}`,
+          );
+        }
+        if (OPEN[key(route)]) continue;
+        if (res.statusCode !== 401 && res.statusCode !== 403)
+          answered.push(`${key(route)} ${res.statusCode}`);
+      }
+    }
+    assert.deepEqual(answered, [], "routes that answered a user without permissions");
+  });
+
+  test("the open routes are all still documented", () => {
+    const documented = new Set(apiRoutes(server.app).map(key));
+    assert.deepEqual(
+      Object.keys(OPEN).filter((route) => !documented.has(route)),
+      [],
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { nextId } from "../src/db/ids.ts";
+import { addRole, addUser, provisionTenant } from "./fixtures.ts";
+import { startTestServer, type TestServer } from "./helpers.ts";
+import { buildSite } from "./registry-fixtures.ts";
+
+/** Reads answer the users whose screens use them: pickers to the screens whose forms pick from them. */
+describe("permissions on reads", () => {
+  let server: TestServer;
+  let tenantId: string;
+  let site: Awaited<ReturnType<typeof buildSite>>;
+  /** A signed-in user of the tenant whose role holds the screens (menus and their buttons) named. */
+  const userWith = async (...screens: string[]) => {
+    const alias = `r${nextId()}`;
+    const role = await addRole(server.db, tenantId, alias);
+    if (screens.length) {
+      await server.db.query(
+        `insert into sys_role_menu (id, menu_id, role_id)
+         select $2::bigint + row_number() over (), m.id, $1 from sys_menu m
+          where m.is_deleted = 0 and (m.code = any($3::text[]) or split_part(m.code, '_', 1) = any($3::text[]))`,
+        [role, nextId(), screens],
+      );
+    }
+    await addUser(server.db, { tenantId, account: alias, password: "pw-reader", roleIds: [role] });
+    return (await server.login(alias, "pw-reader", tenantId)).access_token;
+  };
+  const get = (path: string, token: string) => server.call("GET", path, token);
+
+  before(async () => {
+    server = await startTestServer();
+    const admin = (await server.login()).access_token;
+    const tenant = await provisionTenant(server, admin, "甲物业");
+    tenantId = tenant.tenantId;
+    site = await buildSite(server, tenant.token);
+  });
+  after(() => server.close());
+
+  test("collector codes go to the screens whose forms pick a collector, not to a user with no menus", async () => {
+    const path = "/api/blade-pms/collector/select";
+    assert.equal((await get(path, await userWith())).statusCode, 403);
+    assert.equal((await get(path, await userWith("notice"))).statusCode, 403);
+    for (const screen of ["meter", "water", "collector"]) {
+      const res = await get(path, await userWith(screen));
+      assert.equal(res.statusCode, 200, screen);
+      assert.deepEqual(
+        res.json().data.map((row: { id: string }) => row.id),
+        [site.collector],
+      );
+    }
+  });
+
+  test("the user list and the dept, role, post and menu pickers go to the screens that pick them", async () => {
+    const nothing = await userWith();
+    for (const path of [
+      "/api/blade-user/user-list",
+      "/api/blade-system/dept/tree",
+      "/api/blade-system/dept/lazy-tree",
+      "/api/blade-system/dept/select",
+      "/api/blade-system/role/tree",
+      "/api/blade-system/post/select",
+      "/api/blade-system/menu/tree",
+      "/api/blade-system/dict/tree",
+      "/api/blade-system/dict-biz/tree",
+      "/api/blade-system/tenant/select",
+      "/api/blade-pms/chargingscheme/select",
+      "/api/blade-pms/alarmscheme/select",
+      "/api/blade-pms/area/tree",
+      "/api/blade-pms/area/lazy-tree",
+      "/api/blade-system/region/lazy-tree",
+      "/api/blade-system/region/select",
+    ]) {
+      assert.equal((await get(path, nothing)).statusCode, 403, path);
+    }
+    const posts = await userWith("post");
+    assert.equal((await get("/api/blade-system/post/select", posts)).statusCode, 200);
+    assert.equal((await get("/api/blade-system/dept/tree", posts)).statusCode, 403);
+  });
+
+  test("the area tree answers the screens laid out beside it", async () => {
+    for (const screen of ["room", "collector", "roomMeter", "dataRead", "waterDataDaily"]) {
+      const res = await get("/api/blade-pms/area/tree", await userWith(screen));
+      assert.equal(res.statusCode, 200, screen);
+      assert.equal(res.json().data[0].id, site.park);
+    }
+    assert.equal((await get("/api/blade-pms/area/tree", await userWith("owner"))).statusCode, 403);
+  });
+
+  test("the registry trees answer the screens that pick their nodes", async () => {
+    const readings = await userWith("dataRead");
+    assert.equal((await get("/api/blade-pms/room/tree", readings)).statusCode, 200);
+    assert.equal((await get("/api/blade-pms/meter/tree", readings)).statusCode, 200);
+    // Owners (names, phones) are nothing the readings screens pick.
+    assert.equal((await get("/api/blade-pms/owner/tree", readings)).statusCode, 403);
+    assert.equal((await get("/api/blade-pms/owner/tree", await userWith("collector"))).statusCode, 403);
+    assert.equal((await get("/api/blade-pms/owner/tree", await userWith("ownerRoom"))).statusCode, 200);
+  });
+
+  test("what roles hold is read with the permission to grant", async () => {
+    const [role] = await server.db.query<{ id: string }>("select id from sys_role where tenant_id = $1", [
+      tenantId,
+    ]);
+    const keys = `/api/blade-system/menu/role-tree-keys?roleIds=${role!.id}`;
+    assert.equal((await get(keys, await userWith())).statusCode, 403);
+    assert.equal((await get("/api/blade-system/menu/grant-tree", await userWith())).statusCode, 403);
+  });
+});
