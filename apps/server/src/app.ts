@@ -30,6 +30,7 @@ import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
 import errorHandler from "./plugins/error-handler.ts";
 import inputGuard from "./plugins/input-guard.ts";
+import securityHeaders from "./plugins/security-headers.ts";
 import { resourceRoutes } from "./resources/index.ts";
 
 export const VERSION = "0.1.0";
@@ -51,7 +52,8 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
 }
 
 export interface AppOptions {
-  config: Pick<ServerConfig, "jwtSecret" | "captchaEnabled" | "consoleDist" | "timeZone">;
+  config: Pick<ServerConfig, "jwtSecret" | "captchaEnabled" | "consoleDist" | "timeZone"> &
+    Partial<Pick<ServerConfig, "production">>;
   db: Db;
   logger?: FastifyServerOptions["logger"];
 }
@@ -79,6 +81,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.addHook("onClose", async () => clearInterval(sweeper));
 
   await app.register(formbody);
+  await app.register(securityHeaders);
   await app.register(errorHandler, { db });
   await app.register(inputGuard);
   await app.register(authentication, { auth });
@@ -97,11 +100,14 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       security: [{ bladeAuth: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/api/docs" });
-
-  app.get("/api/openapi.json", { config: { public: true }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
+  // The API browser maps every route for whoever asks: a production server does not publish it
+  // (tests and tools still read app.swagger() in-process).
+  if (!config.production) {
+    await app.register(swaggerUi, { routePrefix: "/api/docs" });
+    app.get("/api/openapi.json", { config: { public: true }, schema: { hide: true } }, async () =>
+      app.swagger(),
+    );
+  }
   app.get(
     "/api/health",
     {
