@@ -53,8 +53,15 @@ describe("malformed input is a 400 naming the field, never a 500", () => {
     );
   });
 
-  test("a page number of 1e300 names current", async () => {
+  test("a page number of 1e300 names current; a JSON number past a double names its field", async () => {
     assertNamed(await server.call("GET", "/api/blade-system/param/list?current=1e300", token), "current");
+    const res = await server.inject({
+      method: "POST",
+      url: "/api/blade-system/param/submit",
+      headers: { "blade-auth": `bearer ${token}`, "content-type": "application/json" },
+      payload: '{"paramName":"n","paramKey":"k","paramValue":"v","sort":1e400}',
+    });
+    assertNamed(res, "sort");
   });
 
   test("NUL in query values, JSON bodies and form bodies, signed in or not", async () => {
