@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -127,6 +128,24 @@ export interface Session {
   page: Page;
   /** Uncaught page errors, for tests that must not produce any. */
   errors: string[];
+  /** Content-Security-Policy violations of any page of the session; every suite fails on one. */
+  cspViolations: string[];
+}
+
+/** Collects what the CSP blocked: the page's own violation events and the console's reports. */
+async function watchCsp(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.exposeBinding("reportCspViolation", (_source, text: string) => violations.push(text));
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const report = (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation;
+      report(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} in ${event.sourceFile}`);
+    });
+  });
+  context.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
 }
 
 /** A fresh browser context (empty localStorage) at 1440×900. */
@@ -138,10 +157,11 @@ export async function openSession(browser: Browser, baseUrl: string): Promise<Se
     reducedMotion: "reduce",
   });
   context.setDefaultTimeout(15_000);
+  const cspViolations = await watchCsp(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
-  return { context, page, errors };
+  return { context, page, errors, cspViolations };
 }
 
 /**
@@ -213,6 +233,7 @@ export function useBrowserSuite(
   });
   afterEach(async () => {
     await suite.session.context.close();
+    assert.deepEqual(suite.session.cspViolations, [], "the Content-Security-Policy blocked something");
   });
   return suite;
 }

@@ -1,9 +1,10 @@
+import type { Duplex } from "node:stream";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { ServerConfig } from "./config.ts";
-import { ok } from "./contract/envelope.ts";
+import { failure, ok } from "./contract/envelope.ts";
 import { FieldCipher } from "./crud/field-cipher.ts";
 import type { Db } from "./db/client.ts";
 import { accessRoutes } from "./modules/access/access.routes.ts";
@@ -30,12 +31,31 @@ import apiScope from "./plugins/api-scope.ts";
 import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
 import errorHandler from "./plugins/error-handler.ts";
+import inputGuard from "./plugins/input-guard.ts";
+import securityHeaders from "./plugins/security-headers.ts";
 import { resourceRoutes } from "./resources/index.ts";
 
 export const VERSION = "0.1.0";
 
+/**
+ * Requests Node cannot even parse (a request line or headers past 16 KB, broken framing) still get
+ * the envelope, never Fastify's own error shape.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex) {
+  if (!socket.writable) return socket.destroy(error);
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const body = JSON.stringify(
+    failure(400, tooLarge ? "query: 请求行或请求头不能超过 16 KB" : "request: 请求格式错误"),
+  );
+  socket.end(
+    "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n" +
+      `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
 export interface AppOptions {
-  config: Pick<ServerConfig, "jwtSecret" | "captchaEnabled" | "consoleDist" | "timeZone">;
+  config: Pick<ServerConfig, "jwtSecret" | "captchaEnabled" | "consoleDist" | "timeZone"> &
+    Partial<Pick<ServerConfig, "production">>;
   db: Db;
   logger?: FastifyServerOptions["logger"];
 }
@@ -49,6 +69,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     bodyLimit: 2 * 1024 * 1024,
     requestTimeout: 60_000,
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
   });
   const authRepository = new AuthRepository(db);
   const auth = new AuthService(authRepository, config);
@@ -62,7 +83,9 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.addHook("onClose", async () => clearInterval(sweeper));
 
   await app.register(formbody);
+  await app.register(securityHeaders);
   await app.register(errorHandler, { db });
+  await app.register(inputGuard);
   await app.register(authentication, { auth });
   await app.register(apiLog, { db });
   await app.register(apiScope, { db });
@@ -79,11 +102,14 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       security: [{ bladeAuth: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/api/docs" });
-
-  app.get("/api/openapi.json", { config: { public: true }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
+  // The API browser maps every route for whoever asks: a production server does not publish it
+  // (tests and tools still read app.swagger() in-process).
+  if (!config.production) {
+    await app.register(swaggerUi, { routePrefix: "/api/docs" });
+    app.get("/api/openapi.json", { config: { public: true }, schema: { hide: true } }, async () =>
+      app.swagger(),
+    );
+  }
   app.get(
     "/api/health",
     {

@@ -36,7 +36,9 @@ export interface TestServer {
  * A migrated, seeded server on a database of its own: in-memory PGlite by default, or a fresh
  * database on the PostgreSQL server named by TEST_DATABASE_URL (dropped again on close).
  */
-export async function startTestServer(options: { captchaEnabled?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { captchaEnabled?: boolean; production?: boolean } = {},
+): Promise<TestServer> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
@@ -65,6 +67,7 @@ export async function startTestServer(options: { captchaEnabled?: boolean } = {}
     config: {
       jwtSecret,
       captchaEnabled: options.captchaEnabled ?? false,
+      production: options.production ?? false,
       timeZone: "Asia/Shanghai",
     },
   });

@@ -35,6 +35,18 @@ test("64-bit ids survive as strings", () => {
   );
 });
 
+test("ids beyond a signed 64-bit integer are format errors, not database faults", () => {
+  assert.equal(optionalId({ id: "9223372036854775807" }, "id"), "9223372036854775807");
+  assert.equal(
+    message(() => optionalId({ id: "9999999999999999999" }, "id")),
+    "请求参数格式错误: id",
+  );
+  assert.equal(
+    message(() => idList({ ids: "1,9223372036854775808" }, "ids")),
+    "请求参数格式错误: ids",
+  );
+});
+
 test("paging defaults to page 1 of 10 and is bounded", () => {
   assert.deepEqual(paging({}), { current: 1, size: 10, offset: 0 });
   assert.deepEqual(paging({ current: "3", size: "30" }), { current: 3, size: 30, offset: 60 });
@@ -46,6 +58,12 @@ test("paging defaults to page 1 of 10 and is bounded", () => {
     message(() => paging({ current: "0" })),
     "请求参数格式错误: current",
   );
+  for (const current of ["1e300", "Infinity", "0x10", "1.5", "99999999999"]) {
+    assert.equal(
+      message(() => paging({ current })),
+      "请求参数格式错误: current",
+    );
+  }
 });
 
 test("required strings name the missing parameter", () => {

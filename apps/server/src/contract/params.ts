@@ -3,6 +3,17 @@ import { badParam, missingParam } from "./errors.ts";
 
 type Bag = Record<string, unknown>;
 
+/** Ids are PostgreSQL bigints: anything outside a signed 64-bit integer can name no row. */
+const MAX_ID = 9_223_372_036_854_775_807n;
+const MIN_ID = -9_223_372_036_854_775_808n;
+
+/** A decimal integer that fits a bigint column. */
+export function isBigintText(text: string): boolean {
+  if (!/^-?\d{1,19}$/.test(text)) return false;
+  const value = BigInt(text);
+  return value >= MIN_ID && value <= MAX_ID;
+}
+
 /**
  * Parameters of a request as the contract sends them: query string first, then a form or JSON
  * object body (contract §1: POST parameters may travel in the query string with an empty body).
@@ -32,7 +43,7 @@ export function requiredString(params: Bag, name: string): string {
 export function optionalId(params: Bag, name: string): string | undefined {
   const value = optionalString(params, name);
   if (value === undefined) return undefined;
-  if (!/^-?\d{1,19}$/.test(value)) throw badParam(name);
+  if (!isBigintText(value)) throw badParam(name);
   return BigInt(value).toString();
 }
 
@@ -45,15 +56,26 @@ export function idList(params: Bag, name: string): string[] {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  if (ids.length === 0 || ids.some((id) => !/^\d{1,19}$/.test(id))) throw badParam(name);
+  if (ids.length === 0 || ids.some((id) => !/^\d+$/.test(id) || !isBigintText(id))) throw badParam(name);
   return ids;
 }
 
+/** Page numbers beyond this are no page anyone browses; the bound keeps the offset a safe integer. */
+const MAX_PAGE = 1_000_000_000;
+
 /** Paging parameters with the contract's defaults, bounded so a caller cannot ask for everything. */
 export function paging(params: Bag, maxSize = 1000): { current: number; size: number; offset: number } {
-  const current = Number(optionalString(params, "current") ?? 1);
-  const size = Number(optionalString(params, "size") ?? 10);
-  if (!Number.isInteger(current) || current < 1) throw badParam("current");
-  if (!Number.isInteger(size) || size < 1 || size > maxSize) throw badParam("size");
+  const current = wholeNumber(params, "current", 1);
+  const size = wholeNumber(params, "size", 10);
+  if (current < 1 || current > MAX_PAGE) throw badParam("current");
+  if (size < 1 || size > maxSize) throw badParam("size");
   return { current, size, offset: (current - 1) * size };
+}
+
+/** Plain digits only: `1e300`, `0x10`, `1.5` and `Infinity` are numbers to JavaScript, not to a page. */
+function wholeNumber(params: Bag, name: string, fallback: number): number {
+  const text = optionalString(params, name);
+  if (text === undefined) return fallback;
+  if (!/^\d{1,12}$/.test(text.trim())) throw badParam(name);
+  return Number(text);
 }

@@ -1,6 +1,7 @@
 import type { ResourceDef } from "@meterline/contracts";
 import { parseDateTime } from "../contract/dates.ts";
 import { badParam } from "../contract/errors.ts";
+import { isBigintText } from "../contract/params.ts";
 import { type Column, columnsOf } from "./columns.ts";
 import { ident, type SqlParams } from "./sql.ts";
 
@@ -39,7 +40,7 @@ function typed(column: Column, param: string, raw: string, timeZone: string): st
       if (!/^-?\d{1,9}$/.test(raw)) throw badParam(param);
       return raw;
     case "id":
-      if (!/^-?\d{1,19}$/.test(raw)) throw badParam(param);
+      if (!isBigintText(raw)) throw badParam(param);
       return raw;
     case "decimal":
       if (!/^-?\d{1,14}(\.\d{1,6})?$/.test(raw)) throw badParam(param);

@@ -45,6 +45,8 @@ function decimal(name: string, field: FieldDef, raw: unknown): string {
 }
 
 function id(name: string, raw: unknown): string {
+  // A JSON number past 2^53 has already lost digits: it would name some other row.
+  if (typeof raw === "number" && !Number.isSafeInteger(raw)) throw invalid(name, "不是有效的编号");
   const value = String(raw).trim();
   if (!/^\d{1,19}$/.test(value) || BigInt(value) > 9_223_372_036_854_775_807n)
     throw invalid(name, "不是有效的编号");

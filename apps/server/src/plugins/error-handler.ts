@@ -16,12 +16,38 @@ function validationMessage(error: FastifyError): string {
   return field ? `${field}: ${first.message ?? "invalid"}` : (first.message ?? error.message);
 }
 
+/** What the multipart parser throws on a body it cannot read: the client's fault, not ours. */
+const MULTIPART_PARSE =
+  /^(Multipart: |Unexpected end of (form|file)|Malformed part header|Part terminated early)/;
+
+/**
+ * Anonymous callers may write this many error-log rows per window and process; past it their faults
+ * go to the process log only, so nobody can fill the table without signing in.
+ */
+export const ANONYMOUS_ERROR_ROWS = 10;
+const ANONYMOUS_WINDOW_MS = 60_000;
+
+function anonymousBudget() {
+  let windowStart = 0;
+  let used = 0;
+  return () => {
+    const now = Date.now();
+    if (now - windowStart > ANONYMOUS_WINDOW_MS) {
+      windowStart = now;
+      used = 0;
+    }
+    used += 1;
+    return used <= ANONYMOUS_ERROR_ROWS;
+  };
+}
+
 /**
  * One place that turns every failure into the contract's shape: the envelope with a real HTTP status,
  * OAuth2 errors on the token endpoint, and 500s that are logged with their stack but never shown.
  */
 export default fp(
   async (app: FastifyInstance, opts: { db: Db }) => {
+    const anonymousMayLog = anonymousBudget();
     app.setErrorHandler(async (error: FastifyError, request, reply) => {
       if (error instanceof OAuthError) {
         return reply.status(error.status).send({ error: error.error, error_description: error.message });
@@ -33,12 +59,19 @@ export default fp(
       if ((error as { code?: unknown }).code === "23505") {
         return reply.status(400).send(failure(400, "数据已存在,请勿重复提交"));
       }
+      if (error.statusCode === undefined && MULTIPART_PARSE.test(error.message)) {
+        return reply.status(400).send(failure(400, "file: 上传内容无法解析"));
+      }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         // Fastify's own client errors: malformed JSON, body too large, unsupported media type.
-        return reply.status(status).send(failure(status, error.message));
+        const aboutBody = error.code?.startsWith("FST_ERR_CTP_");
+        return reply
+          .status(status)
+          .send(failure(status, aboutBody ? `body: ${error.message}` : error.message));
       }
       request.log.error({ err: error }, "unhandled error");
+      if (!request.user && !anonymousMayLog()) return reply.status(500).send(failure(500));
       await opts.db
         .query(
           `insert into log_error (id, tenant_id, service_id, method, request_uri, user_agent, stack_trace,
