@@ -50,6 +50,7 @@ async function main() {
         pollIntervalMs: config.pollIntervalSeconds * 1000,
         demoFleet: config.demoData,
         timeZone: config.timeZone,
+        host: config.host,
       })
     : undefined;
 

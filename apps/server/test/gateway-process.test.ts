@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { type FleetHandle, planFleet, startFleet } from "@meterline/simulator";
+import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
 import { freePort, startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
@@ -30,6 +30,7 @@ describe("npm run gateway on the registry, as its own process", {
     const collector = await created(server, admin, "collector/submit", {
       collectorName: "DTU",
       collectorCode: plan.dtuIds[0],
+      registrationSecret: plannedSecret(plan, plan.dtuIds[0]!),
     });
     for (const meter of plan.meters) {
       const electric = meter.kind === "electric";
