@@ -73,7 +73,7 @@ describe("the embedded demo site", () => {
   });
 
   test("its DTUs get random secrets once, stored encrypted, for the simulated fleet to send", async () => {
-    const cipher = new FieldCipher(server.jwtSecret);
+    const cipher = new FieldCipher(server.dataKey);
     const secrets = await demoDtuSecrets(server.db, cipher);
     assert.deepEqual(Object.keys(secrets).sort(), planFleet(DEMO_FLEET).dtuIds);
     assert.equal(new Set(Object.values(secrets)).size, DEMO_FLEET.dtus, "each its own");

@@ -45,7 +45,7 @@ describe("npm run gateway on the registry, as its own process", {
       env: {
         ...process.env,
         DATABASE_URL: server.databaseUrl,
-        JWT_SECRET: server.jwtSecret,
+        DATA_ENCRYPTION_KEY: server.dataKey,
         GATEWAY_PORT: String(port),
         GATEWAY_HOST: "127.0.0.1",
         LOG_LEVEL: "warn",

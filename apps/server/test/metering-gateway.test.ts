@@ -22,7 +22,7 @@ describe("the embedded gateway on the registry: directory, command queue and rea
   const startGateway = (port: string) =>
     startEmbeddedMetering({
       db: server.db,
-      cipher: new FieldCipher(server.jwtSecret),
+      cipher: new FieldCipher(server.dataKey),
       logger: silentLogger,
       pollIntervalMs: 60_000,
       demoFleet: false,
