@@ -59,8 +59,9 @@ export async function seedDemoSite(db: Db, options: { adminPassword: string }): 
 export async function demoDtuSecrets(db: Queryable, cipher: FieldCipher): Promise<Record<string, string>> {
   const rows = await db.query<{ id: string; collector_code: string; registration_secret: string | null }>(
     `select id::text as id, collector_code, registration_secret from pms_collector
-      where tenant_id = $1 and is_deleted = 0 and transport = 'tcp'`,
-    [DEMO_TENANT_ID],
+      where tenant_id = $1 and is_deleted = 0 and transport = 'tcp' and collector_code = any($2)`,
+    // Only the fleet's own DTUs: a collector an operator added to the demo keeps what they gave it.
+    [DEMO_TENANT_ID, planFleet(DEMO_FLEET).dtuIds],
   );
   const secrets: Record<string, string> = {};
   for (const row of rows) {
