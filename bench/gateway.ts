@@ -47,8 +47,8 @@ const usage = () => ({ memory: process.memoryUsage(), cpu: process.cpuUsage() })
 
 async function gatewayRole(): Promise<void> {
   const { loadDirectoryFile } = await import("@meterline/gateway");
-  const meters = await loadDirectoryFile(values.directory!);
-  const directory = new MemoryMeterDirectory(meters);
+  const { meters, collectors } = await loadDirectoryFile(values.directory!);
+  const directory = new MemoryMeterDirectory(meters, collectors);
   const commands = new MemoryCommandQueue((meterId) => directory.collectorOf(meterId));
   const gateway = await startGateway({
     directory,
@@ -172,11 +172,11 @@ const line = (what: string, ms: number, bound?: number) =>
 
 async function parent(): Promise<void> {
   const plan = planFleet(PLAN);
-  const { fleetDirectory } = await import("@meterline/simulator");
+  const { fleetCollectors, fleetDirectory } = await import("@meterline/simulator");
   const meters = fleetDirectory(plan);
   const dir = await mkdtemp(path.join(tmpdir(), "meterline-bench-"));
   const file = path.join(dir, "directory.json");
-  await writeFile(file, JSON.stringify(meters));
+  await writeFile(file, JSON.stringify({ collectors: fleetCollectors(plan), meters }));
   const gateway = child([
     "--role=gateway",
     `--directory=${file}`,

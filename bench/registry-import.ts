@@ -152,7 +152,12 @@ async function main() {
     );
     const app = await buildApp({
       db,
-      config: { jwtSecret: randomBytes(32).toString("hex"), captchaEnabled: false, timeZone: TIME_ZONE },
+      config: {
+        jwtSecret: randomBytes(32).toString("hex"),
+        dataKey: randomBytes(32).toString("hex"),
+        captchaEnabled: false,
+        timeZone: TIME_ZONE,
+      },
     });
     const platform = await login(app, "000000", ADMIN_PASSWORD);
     await registerBasics(app, platform, "DTU-");

@@ -1,13 +1,19 @@
+import { hasField, parseTemplate } from "./dtu/packet-format.ts";
+
 /**
  * Gateway settings and their defaults. Times are milliseconds. The defaults suit real DTUs over
  * cellular links (metering-domain.md §3.4: 3–15 s per request through a DTU, 2–3 read retries,
  * offline after 2–3 missed heartbeats); tests pass much shorter ones.
  */
 export interface GatewaySettings {
+  /** Address the DTU port listens on (GATEWAY_HOST); the embedded gateway defaults to the HTTP host. */
   host: string;
   /** TCP port for DTUs and concentrators; 0 picks a free one. */
   port: number;
-  /** Registration packet template sent by a DTU after connecting (see dtu/packet-format.ts). */
+  /**
+   * Registration packet template sent by a DTU after connecting (see dtu/packet-format.ts); it must
+   * carry {id} and {secret}: a DTU is served only once it has proven its collector's secret.
+   */
   registration: string;
   /** Heartbeat packet template; may contain {id}. */
   heartbeat: string;
@@ -70,7 +76,7 @@ export interface GatewaySettings {
 export const DEFAULT_SETTINGS: GatewaySettings = {
   host: "0.0.0.0",
   port: 9645,
-  registration: "REG:{id}\\n",
+  registration: "REG:{id},{secret}\\n",
   heartbeat: "HB\\n",
   heartbeatReply: "",
   maxRegistrationBytes: 128,
@@ -148,9 +154,32 @@ export function resolveSettings(overrides: Partial<GatewaySettings> = {}): Gatew
   if (settings.requestTimeoutMs <= 0) throw new GatewayConfigError("requestTimeoutMs must be > 0");
   if (settings.maxFrameLength < 24 || settings.maxFrameLength > 268)
     throw new GatewayConfigError("maxFrameLength must be within 24..268 bytes");
+  checkPacketTemplates(settings);
   if (!/^[A-Za-z0-9_/-]+$/.test(settings.mqttTopicPrefix) || settings.mqttTopicPrefix.includes("//"))
     throw new GatewayConfigError("mqttTopicPrefix may hold letters, digits, _ - and /");
   return settings;
+}
+
+/** Templates are checked at start, so a typo stops the gateway instead of refusing every DTU. */
+function checkPacketTemplates(settings: GatewaySettings): void {
+  const parse = (name: string, template: string) => {
+    try {
+      return parseTemplate(template);
+    } catch (error) {
+      throw new GatewayConfigError(`${name}: ${(error as Error).message}`);
+    }
+  };
+  const registration = parse("registration", settings.registration);
+  if (!hasField(registration, "id") || !hasField(registration, "secret"))
+    throw new GatewayConfigError(
+      "the registration template must carry {id} and {secret} (DTUs prove who they are with their secret)",
+    );
+  for (const [name, template] of [
+    ["heartbeat", settings.heartbeat],
+    ["heartbeatReply", settings.heartbeatReply],
+  ] as const)
+    if (hasField(parse(name, template), "secret"))
+      throw new GatewayConfigError(`the ${name} template may not carry {secret}`);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { CommandPump } from "./command-pump.ts";
 import { type GatewaySettings, resolveSettings } from "./config.ts";
+import { refusalOf } from "./dtu/authenticate.ts";
 import type { DtuConnection } from "./dtu/connection.ts";
 import { DtuListener } from "./dtu/listener.ts";
 import { LeaseKeeper } from "./lease/lease-keeper.ts";
@@ -98,6 +99,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     settings,
     counters,
     rateLimited,
+    async (connection, secret) =>
+      refusalOf(await directory.credentialsOf(connection.collectorId), connection.ip, secret),
     (connection) => void onRegistered(connection),
   );
 

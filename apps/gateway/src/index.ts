@@ -27,11 +27,22 @@ export {
   settingsFromEnv,
 } from "./config.ts";
 export {
+  NetworkListError,
+  parseNetworks,
+  refusalOf,
+  secretMatches,
+  sourceAllowed,
+} from "./dtu/authenticate.ts";
+export {
   HeartbeatCounter,
+  hasField,
   isValidId,
+  isValidSecret,
+  MAX_SECRET_LENGTH,
   matchRegistration,
   type PacketFormat,
   PacketFormatError,
+  type PacketPiece,
   parseTemplate,
   renderPacket,
 } from "./dtu/packet-format.ts";
@@ -41,8 +52,15 @@ export { MemoryLeaseStore } from "./lease/memory-lease-store.ts";
 export { LEASE_SQL_URL, LeaseSetupError, leaseSchemaSql, PgLeaseStore } from "./lease/pg-lease-store.ts";
 export { consoleLogger, silentLogger } from "./log.ts";
 export { MemoryCommandQueue, type StoredCommand } from "./memory/command-queue.ts";
-export { DirectoryFileError, loadDirectoryFile, parseDirectory } from "./memory/directory-file.ts";
-export { MemoryMeterDirectory } from "./memory/meter-directory.ts";
+export {
+  type DirectoryFile,
+  DirectoryFileError,
+  loadDirectoryFile,
+  parseCollectors,
+  parseDirectory,
+  parseDirectoryFile,
+} from "./memory/directory-file.ts";
+export { type DirectoryCollector, MemoryMeterDirectory } from "./memory/meter-directory.ts";
 export { MemoryReadingsSink } from "./memory/readings-sink.ts";
 export type * from "./model.ts";
 export { connectMqtt, type MqttClientPort, type MqttConnectOptions, MqttUnavailable } from "./mqtt/client.ts";

@@ -15,7 +15,10 @@ const USAGE = `npm run gateway -- [options]
 Runs the meter gateway as its own process.
   --port N            TCP port for DTUs (GATEWAY_PORT, default 9645)
   --host H            listen address (GATEWAY_HOST, default 0.0.0.0)
-  --directory FILE    meter directory as JSON (MeterInfo[]); reloaded when the file changes
+  --directory FILE    meter directory as JSON, reloaded when the file changes:
+                      {"collectors": [{"id", "secret", "allowedNetworks"?: ["10.0.0.0/8"]}], "meters": [MeterInfo]}
+                      DTUs register with GATEWAY_REGISTRATION (default "REG:{id},{secret}\\n") and are
+                      refused without their collector's secret
   --mqtt URL          MQTT broker for 4G meters (MQTT_URL; off when unset)
   --stats-every S     print a stats line every S seconds (default 10; 0 = never)
   --log-level L       debug | info | warn | error (default info)
@@ -50,9 +53,13 @@ async function main(): Promise<void> {
   if (path) {
     const reload = () =>
       loadDirectoryFile(path).then(
-        (meters) => {
-          directory.replace(meters);
-          logger.log("info", "meter directory loaded", { path, meters: meters.length });
+        ({ meters, collectors }) => {
+          directory.replace(meters, collectors);
+          logger.log("info", "meter directory loaded", {
+            path,
+            meters: meters.length,
+            collectors: collectors.length,
+          });
         },
         (error: Error) => logger.log("warn", "meter directory not loaded", { path, error: error.message }),
       );

@@ -6,8 +6,18 @@ import type { CommandUpdate, MeterCommand, MeterInfo, MeterReading, PresenceEven
  * readings tables behind the same interfaces.
  */
 
+/** What a TCP collector (DTU, concentrator) must prove before the gateway sends it anything. */
+export interface CollectorCredentials {
+  /** The secret its registration packet carries; a collector without one is refused. */
+  secret?: string;
+  /** Source networks (CIDR or single addresses) it may dial from; none = any. */
+  allowedNetworks?: readonly string[];
+}
+
 /** Which meters exist and how to reach them. */
 export interface MeterDirectory {
+  /** The credentials of a TCP collector, or undefined when there is no such collector. */
+  credentialsOf(collectorId: string): Promise<CollectorCredentials | undefined>;
   /** Meters behind one collector (a DTU id for TCP, a collector id for 4G meters). */
   metersOf(collectorId: string): Promise<MeterInfo[]>;
   /** All meters reached through MQTT. */

@@ -11,6 +11,7 @@ import {
 import {
   type FleetHandle,
   type FleetOptions,
+  fleetCollectors,
   fleetDirectory,
   planFleet,
   startFleet,
@@ -47,7 +48,8 @@ export async function startRig(
   settings: Partial<GatewaySettings> = {},
   extra: { leases?: LeaseStore } = {},
 ): Promise<Rig> {
-  const directory = new MemoryMeterDirectory(fleetDirectory(planFleet(fleetOptions)));
+  const plan = planFleet(fleetOptions);
+  const directory = new MemoryMeterDirectory(fleetDirectory(plan), fleetCollectors(plan));
   const commands = new MemoryCommandQueue((meterId) => directory.collectorOf(meterId));
   const readings = new MemoryReadingsSink();
   const gateway = await startGateway({

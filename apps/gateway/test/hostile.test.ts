@@ -15,6 +15,9 @@ function dial(port: number): Promise<{ socket: net.Socket; closed: Promise<void>
   });
 }
 
+/** The secret of the hand-driven collectors. */
+const SECRET = "hostile-test-secret";
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("hostile input is bounded while a well-behaved DTU keeps being served", () => {
@@ -46,6 +49,7 @@ describe("hostile input is bounded while a well-behaved DTU keeps being served",
       pollIntervalMs: 0,
     }));
     rig.directory.replace([...rig.directory.all(), ...extra]);
+    for (const { collectorId } of extra) rig.directory.setCredentials(collectorId, { secret: SECRET });
   });
   after(async () => {
     await rig.close();
@@ -59,7 +63,7 @@ describe("hostile input is bounded while a well-behaved DTU keeps being served",
 
   test("garbage after registration: skipped, then the session is cut", async () => {
     const { socket, closed } = await dial(port);
-    socket.write("REG:HOSTILE1\n");
+    socket.write(`REG:HOSTILE1,${SECRET}\n`);
     await waitUntil(() => rig.gateway.collectors().includes("HOSTILE1"), 2_000, "HOSTILE1 online");
     const junk = Buffer.alloc(600, 0x5a);
     socket.write(junk);
@@ -73,7 +77,7 @@ describe("hostile input is bounded while a well-behaved DTU keeps being served",
 
   test("an oversized frame is never buffered past the frame limit", async () => {
     const { socket, closed } = await dial(port);
-    socket.write("REG:HOSTILE2\n");
+    socket.write(`REG:HOSTILE2,${SECRET}\n`);
     await waitUntil(() => rig.gateway.collectors().includes("HOSTILE2"), 2_000, "HOSTILE2 online");
     const garbageBefore = rig.gateway.stats().garbageBytes;
     // A header announcing L = 255 (267 bytes, over the 212-byte limit), then its bytes.
@@ -111,7 +115,7 @@ describe("hostile input is bounded while a well-behaved DTU keeps being served",
 
   test("a half-open registered session goes offline after missed heartbeats", async () => {
     const { socket, closed } = await dial(port);
-    socket.write("REG:HOSTILE3\n");
+    socket.write(`REG:HOSTILE3,${SECRET}\n`);
     await waitUntil(() => rig.gateway.collectors().includes("HOSTILE3"), 2_000, "HOSTILE3 online");
     await closed; // we never send another byte
     assert.equal(rig.gateway.stats().closed["offline: heartbeats missed"], 1);
@@ -124,7 +128,7 @@ describe("hostile input is bounded while a well-behaved DTU keeps being served",
     const long = await dial(port);
     long.socket.write(`REG:${"X".repeat(100)}`);
     const unknown = await dial(port);
-    unknown.socket.write("REG:NOBODY\n");
+    unknown.socket.write(`REG:NOBODY,${SECRET}\n`);
     await Promise.all([bad.closed, long.closed, unknown.closed]);
     const rejected = rig.gateway.stats().rejected;
     assert.equal(rejected["registration prefix mismatch"], 1);

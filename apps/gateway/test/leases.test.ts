@@ -11,7 +11,9 @@ import {
 import { FAST, waitUntil } from "./harness.ts";
 
 function register(port: number, id: string): { socket: net.Socket; closed: Promise<void> } {
-  const socket = net.connect({ host: "127.0.0.1", port }, () => socket.write(`REG:${id}\n`));
+  const socket = net.connect({ host: "127.0.0.1", port }, () =>
+    socket.write(`REG:${id},lease-test-secret\n`),
+  );
   socket.on("error", () => {});
   return { socket, closed: new Promise((resolve) => socket.on("close", () => resolve())) };
 }
@@ -37,6 +39,7 @@ test("two gateways share collectors through leases; a dead gateway's lease expir
       pollIntervalMs: 0,
     },
   ]);
+  directory.setCredentials("DTU1", { secret: "lease-test-secret" });
   const settings = { ...FAST, heartbeatIntervalMs: 10_000 };
   const a = await startGateway({ directory, leases: crashing, logger: silentLogger, settings, owner: "A" });
   const b = await startGateway({ directory, leases: shared, logger: silentLogger, settings, owner: "B" });

@@ -13,6 +13,7 @@ import {
 } from "@meterline/gateway";
 import {
   type ElectricMeter,
+  fleetCollectors,
   fleetDirectory,
   type MqttConnect,
   planFleet,
@@ -36,7 +37,8 @@ async function exercise(
 ) {
   // One seed for every run: the fleet's initial states (e.g. a meter in power-hold) must not vary
   // with the topic prefix, which only keeps concurrent runs on one broker apart.
-  const directory = new MemoryMeterDirectory(fleetDirectory(planFleet({ ...PLAN, seed: SEED })));
+  const plan = planFleet({ ...PLAN, seed: SEED });
+  const directory = new MemoryMeterDirectory(fleetDirectory(plan), fleetCollectors(plan));
   const commands = new MemoryCommandQueue((id) => directory.collectorOf(id));
   const readings = new MemoryReadingsSink();
   const gateway = await startGateway({

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  GatewayConfigError,
   HeartbeatCounter,
   matchRegistration,
   PacketFormatError,
   parseTemplate,
   renderPacket,
+  resolveSettings,
 } from "@meterline/gateway";
 
 const bytes = (text: string) => Buffer.from(text, "latin1");
@@ -50,11 +52,46 @@ describe("DTU packet templates", () => {
     assert.equal(matchRegistration(format, bytes("REG:\n")).status, "invalid", "empty id");
   });
 
+  test("the default registration carries the collector's secret after the id", () => {
+    const format = parseTemplate("REG:{id},{secret}\\n");
+    assert.deepEqual(matchRegistration(format, bytes("REG:DTU01,s3")), { status: "need-more" });
+    assert.deepEqual(matchRegistration(format, bytes("REG:DTU01,s3cret-1\nHB")), {
+      status: "ok",
+      id: "DTU01",
+      secret: "s3cret-1",
+      length: 19,
+    });
+    assert.equal(matchRegistration(format, bytes("REG:DTU01,\n")).status, "invalid", "empty secret");
+    assert.equal(matchRegistration(format, bytes("REG:DTU01,a b\n")).status, "invalid");
+    assert.equal(
+      Buffer.from(renderPacket(format, "DTU01", "s3cret-1")).toString("latin1"),
+      "REG:DTU01,s3cret-1\n",
+    );
+    // Fixed lengths need no separator: a bare IMEI followed by a 16-character secret.
+    const fixed = parseTemplate("{id:15}{secret:16}");
+    assert.deepEqual(matchRegistration(fixed, bytes("8661234567890120123456789abcdef")), {
+      status: "ok",
+      id: "866123456789012",
+      secret: "0123456789abcdef",
+      length: 31,
+    });
+  });
+
   test("templates that cannot be matched are rejected up front", () => {
+    assert.throws(() => parseTemplate("REG:{id}{secret}\\n"), PacketFormatError);
+    assert.throws(() => parseTemplate("{secret}{secret}x"), PacketFormatError);
     assert.throws(() => parseTemplate("REG:{id}"), PacketFormatError);
     assert.throws(() => parseTemplate("{id}{id}x"), PacketFormatError);
     assert.throws(() => parseTemplate("\\q{id}\\n"), PacketFormatError);
     assert.throws(() => parseTemplate("{id:0}"), PacketFormatError);
+  });
+
+  test("the gateway refuses to start with a registration that carries no secret", () => {
+    assert.throws(() => resolveSettings({ registration: "REG:{id}\\n" }), GatewayConfigError);
+    assert.throws(() => resolveSettings({ registration: "{secret:8}\\n" }), GatewayConfigError);
+    assert.throws(() => resolveSettings({ heartbeat: "HB{secret}\\n" }), GatewayConfigError);
+    assert.throws(() => resolveSettings({ registration: "REG:{id}" }), /registration/);
+    assert.equal(resolveSettings({}).registration, "REG:{id},{secret}\\n");
   });
 
   test("heartbeats are counted across chunk boundaries", () => {

@@ -5,7 +5,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { ServerConfig } from "./config.ts";
 import { failure, ok } from "./contract/envelope.ts";
-import { FieldCipher } from "./crud/field-cipher.ts";
+import { fieldCipherOf } from "./crud/field-cipher.ts";
 import type { Db } from "./db/client.ts";
 import { accessRoutes } from "./modules/access/access.routes.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
@@ -54,8 +54,8 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
 }
 
 export interface AppOptions {
-  config: Pick<ServerConfig, "jwtSecret" | "captchaEnabled" | "consoleDist" | "timeZone"> &
-    Partial<Pick<ServerConfig, "production">>;
+  config: Pick<ServerConfig, "jwtSecret" | "dataKey" | "captchaEnabled" | "consoleDist" | "timeZone"> &
+    Partial<Pick<ServerConfig, "production" | "previousDataKeys">>;
   db: Db;
   logger?: FastifyServerOptions["logger"];
 }
@@ -141,7 +141,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(resourceRoutes, {
     db,
     timeZone: config.timeZone,
-    cipher: new FieldCipher(config.jwtSecret),
+    cipher: fieldCipherOf(config),
   });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });

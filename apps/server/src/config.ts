@@ -12,6 +12,10 @@ export interface ServerConfig {
   production: boolean;
   /** HS256 key of access and refresh tokens. */
   jwtSecret: string;
+  /** Key of stored secrets (DATA_ENCRYPTION_KEY), apart from the signing key so each rotates alone. */
+  dataKey: string;
+  /** Data keys being rotated away from (DATA_ENCRYPTION_KEY_PREVIOUS): read, re-encrypted at start. */
+  previousDataKeys: string[];
   /** Password of the platform `admin` when it is first seeded. */
   adminPassword: string;
   captchaEnabled: boolean;
@@ -36,7 +40,8 @@ const truthy = (value: string | undefined) => value !== undefined && /^(1|true|o
 
 /**
  * Reads the environment. Production (NODE_ENV=production or a DATABASE_URL) must name its secrets;
- * the embedded default generates a signing key once and keeps it in DATA_DIR.
+ * the embedded default generates a signing key and a data-encryption key once and keeps them in
+ * DATA_DIR.
  */
 export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<ServerConfig> {
   const dataDir = path.resolve(env.DATA_DIR ?? "data");
@@ -46,22 +51,35 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError(`PORT is not a port: ${env.PORT}`);
 
-  let jwtSecret = env.JWT_SECRET;
+  let jwtSecret = env.JWT_SECRET || undefined;
+  let dataKey = env.DATA_ENCRYPTION_KEY || undefined;
   let adminPassword = env.ADMIN_PASSWORD;
   if (production) {
-    const missing = [!jwtSecret && "JWT_SECRET", !adminPassword && "ADMIN_PASSWORD"].filter(Boolean);
+    const missing = [
+      !jwtSecret && "JWT_SECRET",
+      !dataKey && "DATA_ENCRYPTION_KEY",
+      !adminPassword && "ADMIN_PASSWORD",
+    ].filter(Boolean) as string[];
     if (missing.length) {
-      throw new ConfigError(
-        `Production mode needs ${missing.join(" and ")}; refusing to start with defaults.`,
-      );
+      const names =
+        missing.length > 1 ? `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)}` : missing[0];
+      throw new ConfigError(`Production mode needs ${names}; refusing to start with defaults.`);
     }
   } else {
-    jwtSecret ??= await embeddedSecret(dataDir);
+    const embedded = await embeddedSecrets(dataDir);
+    jwtSecret ??= embedded.jwtSecret;
+    dataKey ??= embedded.dataKey;
     adminPassword ??= "admin";
   }
   if (jwtSecret!.length < MIN_SECRET_LENGTH) {
     throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters.`);
   }
+  if (dataKey!.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`DATA_ENCRYPTION_KEY must be at least ${MIN_SECRET_LENGTH} characters.`);
+  }
+  // One key for both would make rotating the signing secret a rotation of stored secrets too.
+  if (dataKey === jwtSecret) throw new ConfigError("DATA_ENCRYPTION_KEY must differ from JWT_SECRET.");
+  const previousDataKeys = (env.DATA_ENCRYPTION_KEY_PREVIOUS ?? "").split(",").filter(Boolean);
   const consoleDist = env.CONSOLE_DIST ?? DEFAULT_CONSOLE_DIST;
   const demoData = !production && (env.DEMO_DATA === undefined || truthy(env.DEMO_DATA));
   // The demo polls every minute so its screens move; a real site every 15 minutes by default.
@@ -75,6 +93,8 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
     ...(databaseUrl ? { databaseUrl } : {}),
     production,
     jwtSecret: jwtSecret!,
+    dataKey: dataKey!,
+    previousDataKeys,
     adminPassword: adminPassword!,
     captchaEnabled: truthy(env.CAPTCHA_ENABLED),
     demoData,
@@ -86,17 +106,24 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
   };
 }
 
-/** The embedded demo's signing key: generated on first start, kept with the data it protects. */
-async function embeddedSecret(dataDir: string): Promise<string> {
+/**
+ * The embedded demo's signing key and data-encryption key: generated on first start (the data key
+ * also on the first start of an older data directory), kept with the data they protect.
+ */
+async function embeddedSecrets(dataDir: string): Promise<{ jwtSecret: string; dataKey: string }> {
   const file = path.join(dataDir, "secrets.json");
+  let stored: { jwtSecret?: string; dataKey?: string } = {};
   try {
-    const stored = JSON.parse(await readFile(file, "utf8")) as { jwtSecret?: string };
-    if (stored.jwtSecret) return stored.jwtSecret;
+    stored = JSON.parse(await readFile(file, "utf8")) as typeof stored;
   } catch {
-    // first start: fall through and create it
+    // first start: create them below
   }
+  if (stored.jwtSecret && stored.dataKey) return { jwtSecret: stored.jwtSecret, dataKey: stored.dataKey };
+  const secrets = {
+    jwtSecret: stored.jwtSecret ?? randomBytes(48).toString("base64url"),
+    dataKey: stored.dataKey ?? randomBytes(48).toString("base64url"),
+  };
   await mkdir(dataDir, { recursive: true });
-  const jwtSecret = randomBytes(48).toString("base64url");
-  await writeFile(file, JSON.stringify({ jwtSecret }, null, 2), { mode: 0o600 });
-  return jwtSecret;
+  await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
 }

@@ -1,5 +1,5 @@
 import { consoleLogger, type LogLevel } from "@meterline/gateway";
-import { FieldCipher } from "./crud/field-cipher.ts";
+import { fieldCipherOf } from "./crud/field-cipher.ts";
 import { openDb } from "./db/client.ts";
 import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 
@@ -7,14 +7,14 @@ import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
  * The meter gateway as its own process on the registry (design.md §2, scale): meters from the
  * PostgreSQL registry, commands from its queue, readings into it, collectors shared with other
  * gateway processes through leases. The server applies the migrations; this process never does.
- *   DATABASE_URL=… JWT_SECRET=… npm run gateway
+ *   DATABASE_URL=… DATA_ENCRYPTION_KEY=… npm run gateway
  */
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
-  const jwtSecret = process.env.JWT_SECRET;
-  if (!databaseUrl || !jwtSecret) {
+  const dataKey = process.env.DATA_ENCRYPTION_KEY;
+  if (!databaseUrl || !dataKey) {
     console.error(
-      "The registry gateway needs DATABASE_URL and the server's JWT_SECRET (relay passwords are encrypted with it).",
+      "The registry gateway needs DATABASE_URL and the server's DATA_ENCRYPTION_KEY (relay passwords and DTU secrets are encrypted with it).",
     );
     process.exit(1);
   }
@@ -28,7 +28,12 @@ async function main(): Promise<void> {
   const metering = await startEmbeddedMetering({
     db,
     databaseUrl,
-    cipher: new FieldCipher(jwtSecret),
+    // The same keys as the server's, so values it has not re-encrypted yet are still read.
+    cipher: fieldCipherOf({
+      dataKey,
+      previousDataKeys: (process.env.DATA_ENCRYPTION_KEY_PREVIOUS ?? "").split(",").filter(Boolean),
+      ...(process.env.JWT_SECRET ? { jwtSecret: process.env.JWT_SECRET } : {}),
+    }),
     logger,
     pollIntervalMs: pollSeconds * 1000,
     demoFleet: false,

@@ -1,7 +1,8 @@
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { redactUrl } from "./contract/redact.ts";
-import { FieldCipher } from "./crud/field-cipher.ts";
+import { fieldCipherOf } from "./crud/field-cipher.ts";
+import { reencryptStoredSecrets } from "./crud/reencrypt.ts";
 import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { seed } from "./db/seed.ts";
@@ -14,6 +15,10 @@ async function main() {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(db);
   const { createdAdmin } = await seed(db, { adminPassword: config.adminPassword });
+  const cipher = fieldCipherOf(config);
+  // Stored secrets an older key wrote (a rotated data key, or the signing secret before the data
+  // key existed) move to the current key before anything reads them.
+  const rekeyed = await reencryptStoredSecrets(db, cipher);
   const demoSeeded = config.demoData && (await seedDemoSite(db, { adminPassword: config.adminPassword }));
   const app = await buildApp({
     config,
@@ -36,20 +41,27 @@ async function main() {
       dataDir: config.databaseUrl ? undefined : config.dataDir,
       applied,
       createdAdmin,
+      ...rekeyed,
       demoSeeded,
     },
     "database ready",
   );
+  if (rekeyed.unreadable > 0)
+    app.log.warn(
+      { unreadable: rekeyed.unreadable },
+      "stored secrets no configured key can read: set the key that wrote them in DATA_ENCRYPTION_KEY_PREVIOUS",
+    );
 
   const metering = config.gatewayEmbedded
     ? await startEmbeddedMetering({
         db,
         ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-        cipher: new FieldCipher(config.jwtSecret),
+        cipher,
         logger: { log: (level, message, fields) => app.log[level](fields ?? {}, message) },
         pollIntervalMs: config.pollIntervalSeconds * 1000,
         demoFleet: config.demoData,
         timeZone: config.timeZone,
+        host: config.host,
       })
     : undefined;
 

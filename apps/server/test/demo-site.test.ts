@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { planFleet } from "@meterline/simulator";
-import { DEMO_FLEET, DEMO_TENANT_ID, seedDemoSite } from "../src/demo/demo-site.ts";
+import { FieldCipher } from "../src/crud/field-cipher.ts";
+import { DEMO_FLEET, DEMO_TENANT_ID, demoDtuSecrets, seedDemoSite } from "../src/demo/demo-site.ts";
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from "./helpers.ts";
 import { get, treeIds } from "./registry-fixtures.ts";
 
@@ -69,6 +70,30 @@ describe("the embedded demo site", () => {
     const links = await get(server, token, "roommeter/roomMeterPage?size=1");
     assert.equal(links.total, DEMO_FLEET.meters);
     assert.equal((await get(server, token, "meter/unbindTree")).length, 0);
+  });
+
+  test("its DTUs get random secrets once, stored encrypted, for the simulated fleet to send", async () => {
+    const cipher = new FieldCipher(server.dataKey);
+    // A collector an operator adds to the demo is theirs: it gets no secret behind their back.
+    const added = await server.call("POST", "/api/blade-pms/collector/submit", token, {
+      collectorName: "operator DTU",
+      collectorCode: "OPERATOR-DTU",
+    });
+    assert.equal(added.statusCode, 200, added.body);
+    const secrets = await demoDtuSecrets(server.db, cipher);
+    assert.deepEqual(Object.keys(secrets).sort(), planFleet(DEMO_FLEET).dtuIds);
+    assert.equal(new Set(Object.values(secrets)).size, DEMO_FLEET.dtus, "each its own");
+    assert.ok(Object.values(secrets).every((secret) => /^[A-Za-z0-9_-]{24}$/.test(secret)));
+    assert.deepEqual(await demoDtuSecrets(server.db, cipher), secrets, "kept across starts");
+    const stored = await server.db.query<{ registration_secret: string }>(
+      "select registration_secret from pms_collector where tenant_id = $1 and collector_code <> 'OPERATOR-DTU'",
+      [DEMO_TENANT_ID],
+    );
+    const [operators] = await server.db.query<{ registration_secret: string | null }>(
+      "select registration_secret from pms_collector where collector_code = 'OPERATOR-DTU'",
+    );
+    assert.equal(operators!.registration_secret, null);
+    assert.ok(stored.every((row) => !Object.values(secrets).includes(row.registration_secret)));
   });
 
   test("its schemes pass the same rules an operator's would", async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { type FleetHandle, planFleet, startFleet } from "@meterline/simulator";
+import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
 import { freePort, startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
@@ -30,6 +30,7 @@ describe("npm run gateway on the registry, as its own process", {
     const collector = await created(server, admin, "collector/submit", {
       collectorName: "DTU",
       collectorCode: plan.dtuIds[0],
+      registrationSecret: plannedSecret(plan, plan.dtuIds[0]!),
     });
     for (const meter of plan.meters) {
       const electric = meter.kind === "electric";
@@ -44,7 +45,7 @@ describe("npm run gateway on the registry, as its own process", {
       env: {
         ...process.env,
         DATABASE_URL: server.databaseUrl,
-        JWT_SECRET: server.jwtSecret,
+        DATA_ENCRYPTION_KEY: server.dataKey,
         GATEWAY_PORT: String(port),
         GATEWAY_HOST: "127.0.0.1",
         LOG_LEVEL: "warn",

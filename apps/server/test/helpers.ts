@@ -15,8 +15,10 @@ export const ADMIN_PASSWORD = "admin";
 export interface TestServer {
   app: FastifyInstance;
   db: Db;
-  /** The signing secret the server was built with (its stored-field key derives from it). */
+  /** The signing secret the server was built with. */
   jwtSecret: string;
+  /** The data-encryption key of its stored secrets. */
+  dataKey: string;
   /** The PostgreSQL database of this server, when TEST_DATABASE_URL is set (PGlite otherwise). */
   databaseUrl?: string;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
@@ -62,10 +64,12 @@ export async function startTestServer(
   await migrate(db);
   await seed(db, { adminPassword: ADMIN_PASSWORD });
   const jwtSecret = randomBytes(32).toString("hex");
+  const dataKey = randomBytes(32).toString("hex");
   const app = await buildApp({
     db,
     config: {
       jwtSecret,
+      dataKey,
       captchaEnabled: options.captchaEnabled ?? false,
       production: options.production ?? false,
       timeZone: "Asia/Shanghai",
@@ -76,6 +80,7 @@ export async function startTestServer(
     app,
     db,
     jwtSecret,
+    dataKey,
     ...(databaseUrl ? { databaseUrl } : {}),
     inject,
     async login(account = "admin", password = ADMIN_PASSWORD, tenantId = "000000") {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import net from "node:net";
 import { after, before, describe, test } from "node:test";
 import { silentLogger } from "@meterline/gateway";
-import { type FleetHandle, planFleet, startFleet } from "@meterline/simulator";
+import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { type EmbeddedMetering, startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
 import { enqueueCommands } from "../src/modules/pms/command-queue.ts";
@@ -21,7 +22,7 @@ describe("the embedded gateway on the registry: directory, command queue and rea
   const startGateway = (port: string) =>
     startEmbeddedMetering({
       db: server.db,
-      cipher: new FieldCipher(server.jwtSecret),
+      cipher: new FieldCipher(server.dataKey),
       logger: silentLogger,
       pollIntervalMs: 60_000,
       demoFleet: false,
@@ -44,6 +45,8 @@ describe("the embedded gateway on the registry: directory, command queue and rea
     const collector = await created(server, admin, "collector/submit", {
       collectorName: "test DTU",
       collectorCode: plan.dtuIds[0],
+      // The fleet sends its plan's secret; the gateway reads this one, decrypted, to compare.
+      registrationSecret: plannedSecret(plan, plan.dtuIds[0]!),
     });
     for (const meter of plan.meters) {
       const electric = meter.kind === "electric";
@@ -86,6 +89,41 @@ describe("the embedded gateway on the registry: directory, command queue and rea
       "select count(*)::text as n from (select online_status from pms_meter union all select online_status from pms_water) m where online_status = 1",
     );
     assert.equal(online[0]!.n, String(ids.size));
+  });
+
+  test("the collector's secret is stored encrypted, answered masked, and an impostor without it is refused", async () => {
+    const plan = planFleet(PLAN);
+    const code = plan.dtuIds[0]!;
+    const [row] = await server.db.query<{ id: string; registration_secret: string }>(
+      "select id::text as id, registration_secret from pms_collector where collector_code = $1",
+      [code],
+    );
+    assert.ok(!row!.registration_secret.includes(plannedSecret(plan, code)), "never stored in the clear");
+    const detail = await server.call("GET", `/api/blade-pms/collector/detail?id=${row!.id}`, admin);
+    assert.equal(detail.json().data.registrationSecret, `****${plannedSecret(plan, code).slice(-4)}`);
+    const bad = await server.call("POST", "/api/blade-pms/collector/submit", admin, {
+      id: row!.id,
+      collectorName: "test DTU",
+      collectorCode: code,
+      allowedNetworks: "10.0.0.0/33",
+    });
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.json().msg, /allowedNetworks/);
+
+    // Over the real gateway: the code of the live DTU with a wrong secret gets nothing.
+    const refusedBefore = metering.gateway.stats().rejected["bad secret"] ?? 0;
+    const received: Buffer[] = [];
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(metering.gateway.address(), () =>
+        socket.write(`REG:${code},guessed-secret-123\n`),
+      );
+      socket.on("data", (chunk: Buffer) => received.push(chunk));
+      socket.on("error", () => {});
+      socket.on("close", () => resolve());
+    });
+    assert.equal(metering.gateway.stats().rejected["bad secret"], refusedBefore + 1);
+    assert.equal(Buffer.concat(received).length, 0);
+    assert.deepEqual(metering.gateway.collectors(), [code], "the live DTU stays");
   });
 
   test("a queued cut is claimed, sent, confirmed by the meter and becomes the meter's supply state", async () => {

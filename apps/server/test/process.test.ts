@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -34,7 +35,8 @@ async function start(
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
+  // A deadline, not a timing: a busy machine may take a minute to migrate a fresh database.
+  for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) break;
     const up = await fetch(`${base}/api/health`).then(
       (r) => r.ok,
@@ -73,6 +75,35 @@ test("a restart on the same DATA_DIR keeps the data, the signing key and the ses
   assert.equal(await stop(second.child), 0);
 });
 
+/** Whether something accepts TCP connections at host:port. */
+const reachable = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+
+test("the embedded gateway listens on the HTTP host, not on every interface", async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-bind-"));
+  const gatewayPort = await freePort();
+  const server = await start({
+    DATA_DIR: dataDir,
+    HOST: "127.0.0.1",
+    GATEWAY_HOST: "",
+    GATEWAY_PORT: String(gatewayPort),
+  });
+  try {
+    assert.equal(await reachable("127.0.0.1", gatewayPort), true, server.output());
+    // 127.0.0.2 is loopback too, but not the address asked for: a wildcard listener would answer it.
+    assert.equal(await reachable("127.0.0.2", gatewayPort), false, "bound to 127.0.0.1 only");
+  } finally {
+    assert.equal(await stop(server.child), 0);
+  }
+});
+
 test("production mode without secrets refuses to start and says why", async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-prod-"));
   const port = await freePort();
@@ -92,7 +123,7 @@ test("production mode without secrets refuses to start and says why", async () =
   child.stderr!.on("data", (d) => (output += d));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   assert.equal(code, 1);
-  assert.match(output, /JWT_SECRET and ADMIN_PASSWORD/);
+  assert.match(output, /JWT_SECRET, DATA_ENCRYPTION_KEY and ADMIN_PASSWORD/);
 });
 
 test("the embedded demo seeds its site, its fleet reports live readings, and a restart carries the registers on", async () => {

@@ -204,7 +204,7 @@ describe("registry: owner groups, schemes, payment settings, topology", () => {
     assert.equal(kept!.api_key, stored!.api_key);
     // The server (and only the suite.server) can read it back with its key.
     assert.equal(
-      new FieldCipher(suite.server.jwtSecret).decrypt(kept!.api_key),
+      new FieldCipher(suite.server.dataKey).decrypt(kept!.api_key),
       "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
     );
     assert.equal(new FieldCipher("another secret of enough length!").decrypt(kept!.api_key), undefined);

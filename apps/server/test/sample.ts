@@ -53,6 +53,8 @@ const patterned: Record<string, (seed: string) => string> = {
   meterAddress14: (seed) => digits(seed, 14),
   hex8: (seed) => digits(seed, 8),
   idCard: (seed) => `${digits(seed, 17)}X`,
+  dtuSecret: (seed) => `secret-${digits(seed, 16)}`,
+  networks: (seed) => `10.${Number(digits(seed, 2))}.0.0/16, 192.0.2.7`,
 };
 
 const fixtureUser = (tenantId: string) => serviceUser(tenantId, "fixture", { userId: "1" });

@@ -30,7 +30,13 @@ describe("security headers and the API browser", () => {
     await writeFile(path.join(consoleDist, "index.html"), '<!doctype html><div id="root"></div>');
     withConsole = await buildApp({
       db: server.db,
-      config: { jwtSecret: server.jwtSecret, captchaEnabled: false, timeZone: "Asia/Shanghai", consoleDist },
+      config: {
+        jwtSecret: server.jwtSecret,
+        dataKey: server.dataKey,
+        captchaEnabled: false,
+        timeZone: "Asia/Shanghai",
+        consoleDist,
+      },
     });
   });
   after(async () => {

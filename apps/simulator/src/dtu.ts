@@ -48,6 +48,8 @@ export class SimulatedDtu {
     private readonly settings: DtuSettings,
     private readonly clock: SimClock,
     private readonly random: Random,
+    /** What its registration packet carries as {secret}. */
+    private readonly secret = "",
   ) {}
 
   get online(): boolean {
@@ -66,7 +68,7 @@ export class SimulatedDtu {
         this.connected = true;
         this.failures = 0;
         this.stats.connects++;
-        this.write(socket, renderPacket(this.settings.registration, this.id));
+        this.write(socket, renderPacket(this.settings.registration, this.id, this.secret));
         this.heartbeatTimer = setInterval(
           () => this.heartbeat(socket),
           Math.max(10, this.settings.heartbeatIntervalMs / 2),

@@ -6,7 +6,14 @@ import { checkRates, type Fault, FaultPlan, type FaultRates } from "./faults.ts"
 import { type FleetStats, fleetStats } from "./fleet-stats.ts";
 import { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
 import { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
-import { type FleetPlan, fleetDirectory, type PlannedMeter, type PlanOptions, planFleet } from "./plan.ts";
+import {
+  type FleetPlan,
+  fleetDirectory,
+  type PlannedMeter,
+  type PlanOptions,
+  planFleet,
+  plannedSecret,
+} from "./plan.ts";
 import { createRandom } from "./random.ts";
 import { checkSlots, DEFAULT_SLOTS, type TariffSlot } from "./tariff.ts";
 import { WaterMeter } from "./water-meter.ts";
@@ -24,6 +31,8 @@ export interface FleetOptions extends Partial<PlanOptions> {
   lateReplyMs?: number;
   faults?: FaultRates;
   registration?: string;
+  /** The DTUs' registration secrets by DTU id; the plan's (derived from the seed) otherwise. */
+  dtuSecrets?: Readonly<Record<string, string>>;
   heartbeat?: string;
   heartbeatIntervalMs?: number;
   reconnectDelayMs?: number;
@@ -116,7 +125,8 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
     };
     for (const id of plan.dtuIds) {
       const bus = new MeterBus(byCollector.get(id) ?? [], timing);
-      dtus.set(id, new SimulatedDtu(id, bus, settings, clock, createRandom(`dtu:${seed}:${id}`)));
+      const secret = options.dtuSecrets?.[id] ?? plannedSecret(plan, id);
+      dtus.set(id, new SimulatedDtu(id, bus, settings, clock, createRandom(`dtu:${seed}:${id}`), secret));
     }
     // Dial in waves, as a real fleet does after a gateway restart, not all at the same instant.
     const queue = [...dtus.values()];

@@ -11,7 +11,15 @@ export { type FleetHandle, type FleetOptions, startFleet } from "./fleet.ts";
 export type { FleetStats } from "./fleet-stats.ts";
 export { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
 export { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
-export { type FleetPlan, fleetDirectory, type PlannedMeter, type PlanOptions, planFleet } from "./plan.ts";
+export {
+  type FleetPlan,
+  fleetCollectors,
+  fleetDirectory,
+  type PlannedMeter,
+  type PlanOptions,
+  planFleet,
+  plannedSecret,
+} from "./plan.ts";
 export { accumulate, newAccumulator, type Profile, rateAt, STEP, weekday } from "./profile.ts";
 export { createRandom, hashUnit, type Random } from "./random.ts";
 export {

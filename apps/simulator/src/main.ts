@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type Fault, type FaultRates, isFault } from "./faults.ts";
 import { startFleet } from "./fleet.ts";
-import { fleetDirectory, planFleet } from "./plan.ts";
+import { fleetCollectors, fleetDirectory, planFleet } from "./plan.ts";
 
 const USAGE = `npm run simulate -- --meters N --gateway host:port [options]
 
@@ -22,8 +22,9 @@ Starts N simulated meters behind M simulated DTUs that dial the gateway over TCP
   --seed S                makes the fleet and its faults repeatable (default "meterline")
   --time-scale X          simulated time runs X times faster (default 1)
   --heartbeat-interval-ms I   DTU heartbeat interval (default 60000)
-  --registration T / --heartbeat T   packet templates (default "REG:{id}\\n" / "HB\\n")
-  --write-directory FILE  write the gateway's meter directory (JSON) for --directory of the gateway
+  --registration T / --heartbeat T   packet templates (default "REG:{id},{secret}\\n" / "HB\\n")
+  --write-directory FILE  write the gateway's directory (JSON: the DTUs with their secrets, which are
+                          derived from --seed, and the meters) for --directory of the gateway
   --poll-interval-ms P    poll interval written into the directory (default 60000)
   --stats-every S         print fleet stats every S seconds (default 10; 0 = never)`;
 
@@ -88,9 +89,12 @@ async function main(): Promise<void> {
     seed: values.seed,
   };
   if (values["write-directory"]) {
-    const directory = fleetDirectory(planFleet(options));
+    const plan = planFleet(options);
+    const directory = { collectors: fleetCollectors(plan), meters: fleetDirectory(plan) };
     await writeFile(values["write-directory"], `${JSON.stringify(directory, null, 2)}\n`);
-    console.error(`wrote ${directory.length} meters to ${values["write-directory"]}`);
+    console.error(
+      `wrote ${directory.collectors.length} DTUs and ${directory.meters.length} meters to ${values["write-directory"]}`,
+    );
   }
   const fleet = await startFleet({
     ...options,

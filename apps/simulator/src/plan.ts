@@ -1,4 +1,5 @@
-import type { MeterInfo } from "@meterline/gateway";
+import { createHmac } from "node:crypto";
+import type { DirectoryCollector, MeterInfo } from "@meterline/gateway";
 import { createRandom } from "./random.ts";
 
 /**
@@ -120,4 +121,21 @@ export function fleetDirectory(plan: FleetPlan): MeterInfo[] {
         : { localPrepaid: meter.localPrepaid, credentials: { passwordLevel: 2, password: "000000" } },
     pollIntervalMs: plan.options.pollIntervalMs,
   }));
+}
+
+/**
+ * The registration secret of a planned DTU, derived from the seed so a directory file and a fleet
+ * started apart agree. Anyone knowing the seed knows it: the embedded demo gives its DTUs random
+ * secrets instead (FleetOptions.dtuSecrets).
+ */
+export function plannedSecret(plan: FleetPlan, dtuId: string): string {
+  return createHmac("sha256", `meterline simulated fleet ${plan.options.seed}`)
+    .update(dtuId)
+    .digest("base64url")
+    .slice(0, 24);
+}
+
+/** The gateway's collector entries for a plan: each DTU with its planned secret. */
+export function fleetCollectors(plan: FleetPlan): DirectoryCollector[] {
+  return plan.dtuIds.map((id) => ({ id, secret: plannedSecret(plan, id) }));
 }

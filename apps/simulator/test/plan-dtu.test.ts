@@ -86,17 +86,18 @@ describe("simulated DTU", () => {
       {
         host: "127.0.0.1",
         port,
-        registration: parseTemplate("REG:{id}\\n"),
+        registration: parseTemplate("REG:{id},{secret}\\n"),
         heartbeat: parseTemplate("HB\\n"),
         heartbeatIntervalMs: 60_000,
         reconnectDelayMs: 50,
       },
       scaledClock(),
       createRandom("d"),
+      "secret-of-DTU7",
     );
     await dtu.connect();
     await gotReplies;
-    assert.equal(registration, "REG:DTU7\n");
+    assert.equal(registration, "REG:DTU7,secret-of-DTU7\n");
     assert.equal(dtu.stats.requests, 2);
     assert.equal(dtu.stats.collisions, 1);
     assert.equal(meter.counters.requests, 2);

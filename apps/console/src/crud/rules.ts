@@ -11,6 +11,8 @@ const patternKeys: Record<string, MessageKey> = {
   meterAddress12: "crud.pattern.meterAddress12",
   meterAddress14: "crud.pattern.meterAddress14",
   hex8: "crud.pattern.hex8",
+  dtuSecret: "crud.pattern.dtuSecret",
+  networks: "crud.pattern.networks",
 };
 
 /**

@@ -326,6 +326,8 @@ export const en: Record<MessageKey, string> = {
   "crud.pattern.meterAddress12": "The meter address must be 12 digits",
   "crud.pattern.meterAddress14": "The meter address must be 14 digits",
   "crud.pattern.hex8": "Must be 8 hexadecimal digits",
+  "crud.pattern.dtuSecret": "Must be 16–64 letters, digits or . _ ~ -",
+  "crud.pattern.networks": "Must be networks (like 10.1.0.0/16) or addresses, separated by commas",
   "crud.pickFirst": "Choose the {label} first",
   "crud.encryptedHint":
     "Stored encrypted, only the last 4 characters are shown; leave it to keep the stored value",

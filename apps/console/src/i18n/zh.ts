@@ -321,6 +321,8 @@ export const zh = {
   "crud.pattern.meterAddress12": "表号应为 12 位数字",
   "crud.pattern.meterAddress14": "表号应为 14 位数字",
   "crud.pattern.hex8": "应为 8 位十六进制数",
+  "crud.pattern.dtuSecret": "应为 16–64 位字母、数字或 . _ ~ -",
+  "crud.pattern.networks": "应为逗号分隔的网段(如 10.1.0.0/16)或 IP 地址",
   "crud.pickFirst": "请先选择{label}",
   "crud.encryptedHint": "已加密保存，仅显示末 4 位；不修改则保留原值",
   "import.drag": "点击或将 Excel 文件拖到此处",

@@ -18,7 +18,8 @@ export interface ConnectionLimits {
 }
 
 export interface ConnectionEvents {
-  registered(connection: DtuConnection): void;
+  /** A well-formed registration packet arrived: prove it (accept or close) before anything is sent. */
+  registered(connection: DtuConnection, secret: string | undefined): void;
   rejected(connection: DtuConnection, reason: string): void;
 }
 
@@ -27,13 +28,15 @@ const MAX_WRITE_BACKLOG = 64 * 1024;
 
 /**
  * One TCP connection from a DTU or concentrator in transparent mode. Before registration it only
- * accepts the registration packet (bounded in size and time); afterwards it splits the byte stream
- * into meter frames, counts heartbeats, and is the FrameLink of its collector.
+ * accepts the registration packet (bounded in size and time); while its secret is being checked it
+ * sends nothing and keeps what arrives (bounded); once accepted it splits the byte stream into
+ * meter frames, counts heartbeats, and is the FrameLink of its collector.
  */
 export class DtuConnection implements FrameLink {
   readonly transport = "tcp";
   collectorId = "";
-  state: "pending" | "registered" | "closed" = "pending";
+  /** pending: no registration yet; authenticating: registered, its secret not yet checked. */
+  state: "pending" | "authenticating" | "registered" | "closed" = "pending";
   readonly openedAt = Date.now();
   lastSeen = Date.now();
   private registrationBytes: Buffer = Buffer.alloc(0);
@@ -87,7 +90,10 @@ export class DtuConnection implements FrameLink {
 
   /** Called by the listener's sweep: returns a reason when the connection must go. */
   check(now: number): string | undefined {
-    if (this.state === "pending" && now - this.openedAt > this.limits.registrationTimeoutMs)
+    if (
+      (this.state === "pending" || this.state === "authenticating") &&
+      now - this.openedAt > this.limits.registrationTimeoutMs
+    )
       return "registration timeout";
     if (this.state !== "registered") return undefined;
     if (now - this.lastSeen > this.limits.silenceTimeoutMs) return "offline: heartbeats missed";
@@ -113,6 +119,15 @@ export class DtuConnection implements FrameLink {
       this.onStream(chunk);
       return;
     }
+    if (this.state === "authenticating") {
+      // Only heartbeats can come before the gateway has sent anything: keep a bounded few.
+      if (this.registrationBytes.length < this.limits.maxRegistrationBytes)
+        this.registrationBytes = Buffer.concat([this.registrationBytes, chunk]).subarray(
+          0,
+          this.limits.maxRegistrationBytes,
+        );
+      return;
+    }
     this.registrationBytes = Buffer.concat([this.registrationBytes, chunk]);
     const match = matchRegistration(this.limits.registration, this.registrationBytes);
     if (match.status === "invalid") {
@@ -124,14 +139,22 @@ export class DtuConnection implements FrameLink {
         this.events.rejected(this, "registration packet too long");
       return;
     }
-    const rest = this.registrationBytes.subarray(match.length);
-    this.registrationBytes = Buffer.alloc(0);
+    this.registrationBytes = Buffer.from(this.registrationBytes.subarray(match.length));
     this.collectorId = match.id;
+    this.state = "authenticating";
+    this.events.registered(this, match.secret);
+  }
+
+  /** The collector proved who it is: serve it (the gateway calls this before attaching it). */
+  accept(): void {
+    if (this.state !== "authenticating") return;
+    const rest = this.registrationBytes;
+    this.registrationBytes = Buffer.alloc(0);
     this.state = "registered";
-    this.heartbeats = new HeartbeatCounter(renderPacket(this.limits.heartbeat, match.id));
-    if (this.limits.heartbeatReply) this.heartbeatReply = renderPacket(this.limits.heartbeatReply, match.id);
-    this.events.registered(this);
-    if (rest.length > 0 && this.state === "registered") this.onStream(rest);
+    this.heartbeats = new HeartbeatCounter(renderPacket(this.limits.heartbeat, this.collectorId));
+    if (this.limits.heartbeatReply)
+      this.heartbeatReply = renderPacket(this.limits.heartbeatReply, this.collectorId);
+    if (rest.length > 0) this.onStream(rest);
   }
 
   private onStream(chunk: Buffer): void {

@@ -13,7 +13,8 @@ interface IpCount {
 /**
  * The TCP server DTUs and concentrators dial. Bounds what strangers can take: connections in
  * total and per IP, unregistered connections in total and per IP (the registration-flood bound),
- * registration time and size; a sweep closes silent (half-open) sessions.
+ * registration time and size; a sweep closes silent (half-open) sessions. A registration counts
+ * (and is handed on) only once its collector's secret and source network are proven.
  */
 export class DtuListener {
   private readonly server: net.Server;
@@ -27,6 +28,11 @@ export class DtuListener {
     private readonly settings: GatewaySettings,
     private readonly counters: Counters,
     private readonly log: RateLimitedLog,
+    /** Checks a registration's secret and source: the reason to refuse it, or undefined. */
+    private readonly authenticate: (
+      connection: DtuConnection,
+      secret: string | undefined,
+    ) => Promise<string | undefined>,
     private readonly onRegistered: (connection: DtuConnection) => void,
   ) {
     this.limits = {
@@ -121,10 +127,26 @@ export class DtuListener {
       ip,
       this.limits,
       {
-        registered: (registered) => {
-          settle();
-          this.counters.registrations++;
-          this.onRegistered(registered);
+        registered: (registered, secret) => {
+          this.authenticate(registered, secret)
+            .catch(() => "authentication failed")
+            .then((refusal) => {
+              if (registered.closed) return;
+              if (refusal) {
+                bump(this.counters.rejected, refusal);
+                this.log.log(`auth:${refusal}`, "warn", "DTU refused", {
+                  ip,
+                  collector: registered.collectorId,
+                  reason: refusal,
+                });
+                registered.close(refusal);
+                return;
+              }
+              settle();
+              this.counters.registrations++;
+              registered.accept();
+              this.onRegistered(registered);
+            });
         },
         rejected: (rejected, reason) => {
           bump(this.counters.rejected, reason);
@@ -149,7 +171,8 @@ export class DtuListener {
       const reason = connection.check(now);
       if (!reason) continue;
       // Registered sessions are counted by the registry when their collector detaches.
-      if (connection.state === "pending") bump(this.counters.rejected, reason);
+      if (connection.state === "pending" || connection.state === "authenticating")
+        bump(this.counters.rejected, reason);
       this.log.log(`sweep:${reason}`, "info", "connection closed", {
         ip: connection.ip,
         collector: connection.collectorId,

@@ -2,27 +2,42 @@
  * DTU registration and heartbeat packets (metering-domain.md §3.1: DTUs send a configurable
  * registration packet once after connecting and a short heartbeat when idle).
  *
- * A template is text with escapes and one id placeholder:
- *   `\n` `\r` `\\` and `\xHH` (any byte), `{id}` (the DTU id, variable length: the template must
- *   go on with at least one byte after it, which ends the id) or `{id:N}` (exactly N characters).
- * Ids are 1..64 characters of A-Z a-z 0-9 . _ : -
- * Examples: "REG:{id}\n" (default), "{id:15}" (a bare IMEI), "\x7B\x31\x00\x10{id:11}\x7D"
- * (the 7B…7D vendor framing with an 11-character id), heartbeat "HB\n" (default) or "\xFE".
+ * A template is text with escapes and up to two placeholders, each at most once:
+ *   `\n` `\r` `\\` and `\xHH` (any byte);
+ *   `{id}` the DTU id, 1..64 characters of A-Z a-z 0-9 . _ : -
+ *   `{secret}` the collector's secret, 1..64 characters of A-Z a-z 0-9 . _ ~ -
+ * A placeholder of variable length must be followed by at least one fixed byte, which ends it;
+ * `{id:N}` / `{secret:N}` take exactly N characters instead.
+ * Examples: "REG:{id},{secret}\n" (default), "{id:15}{secret:16}" (a bare IMEI and a 16-character
+ * secret), "\x7B\x31\x00\x10{id:11}{secret}\x7D" (the 7B…7D vendor framing), heartbeat "HB\n".
  */
+export type PacketField = "id" | "secret";
+
+export type PacketPiece =
+  | { kind: "bytes"; bytes: Uint8Array }
+  /** length: fixed length, or null for a variable value ended by the next bytes. */
+  | { kind: PacketField; length: number | null };
+
 export interface PacketFormat {
-  prefix: Uint8Array;
-  suffix: Uint8Array;
-  /** Fixed id length, or null for a variable id ended by the suffix; undefined = no id at all. */
-  idLength: number | null | undefined;
+  pieces: readonly PacketPiece[];
 }
 
 export class PacketFormatError extends Error {}
 
-const ID_CHAR = /^[A-Za-z0-9._:-]$/;
 export const MAX_ID_LENGTH = 64;
+export const MAX_SECRET_LENGTH = 64;
+const CHARS: Record<PacketField, RegExp> = {
+  id: /^[A-Za-z0-9._:-]+$/,
+  secret: /^[A-Za-z0-9._~-]+$/,
+};
+const MAX_LENGTH: Record<PacketField, number> = { id: MAX_ID_LENGTH, secret: MAX_SECRET_LENGTH };
 
 export function isValidId(id: string): boolean {
-  return id.length > 0 && id.length <= MAX_ID_LENGTH && [...id].every((c) => ID_CHAR.test(c));
+  return id.length <= MAX_ID_LENGTH && CHARS.id.test(id);
+}
+
+export function isValidSecret(secret: string): boolean {
+  return secret.length <= MAX_SECRET_LENGTH && CHARS.secret.test(secret);
 }
 
 function decodeEscapes(text: string): number[] {
@@ -47,64 +62,98 @@ function decodeEscapes(text: string): number[] {
 }
 
 export function parseTemplate(template: string): PacketFormat {
-  const match = /\{id(?::(\d+))?\}/.exec(template);
-  if (!match) {
-    const bytes = Uint8Array.from(decodeEscapes(template));
-    return { prefix: bytes, suffix: new Uint8Array(0), idLength: undefined };
+  const pieces: PacketPiece[] = [];
+  const seen = new Set<PacketField>();
+  const placeholder = /\{(id|secret)(?::(\d+))?\}/g;
+  let at = 0;
+  for (const match of template.matchAll(placeholder)) {
+    const literal = decodeEscapes(template.slice(at, match.index));
+    if (literal.length > 0) pieces.push({ kind: "bytes", bytes: Uint8Array.from(literal) });
+    const field = match[1] as PacketField;
+    if (seen.has(field)) throw new PacketFormatError(`only one {${field}} allowed`);
+    seen.add(field);
+    const length = match[2] === undefined ? null : Number(match[2]);
+    if (length !== null && (length < 1 || length > MAX_LENGTH[field]))
+      throw new PacketFormatError(`{${field}:N} needs 1 ≤ N ≤ ${MAX_LENGTH[field]}`);
+    pieces.push({ kind: field, length });
+    at = match.index + match[0].length;
   }
-  if (template.indexOf("{id", match.index + 1) !== -1) throw new PacketFormatError("only one {id} allowed");
-  const prefix = Uint8Array.from(decodeEscapes(template.slice(0, match.index)));
-  const suffix = Uint8Array.from(decodeEscapes(template.slice(match.index + match[0].length)));
-  const idLength = match[1] === undefined ? null : Number(match[1]);
-  if (idLength !== null && (idLength < 1 || idLength > MAX_ID_LENGTH))
-    throw new PacketFormatError(`{id:N} needs 1 ≤ N ≤ ${MAX_ID_LENGTH}`);
-  if (idLength === null && suffix.length === 0)
-    throw new PacketFormatError("a variable {id} must be followed by at least one byte (or use {id:N})");
-  return { prefix, suffix, idLength };
+  const tail = decodeEscapes(template.slice(at));
+  if (tail.length > 0) pieces.push({ kind: "bytes", bytes: Uint8Array.from(tail) });
+  pieces.forEach((piece, i) => {
+    if (piece.kind !== "bytes" && piece.length === null && pieces[i + 1]?.kind !== "bytes")
+      throw new PacketFormatError(
+        `a variable {${piece.kind}} must be followed by at least one byte (or use {${piece.kind}:N})`,
+      );
+  });
+  return { pieces };
 }
 
-/** The bytes of a packet for a given id (DTU side; the simulator and tests use it). */
-export function renderPacket(format: PacketFormat, id = ""): Uint8Array {
-  const idBytes = format.idLength === undefined ? new Uint8Array(0) : Buffer.from(id, "latin1");
-  if (format.idLength !== undefined && format.idLength !== null && idBytes.length !== format.idLength)
-    throw new PacketFormatError(`this format needs an id of exactly ${format.idLength} characters`);
-  return Buffer.concat([format.prefix, idBytes, format.suffix]);
+/** Whether a template carries this placeholder. */
+export function hasField(format: PacketFormat, field: PacketField): boolean {
+  return format.pieces.some((piece) => piece.kind === field);
+}
+
+/** The bytes of a packet for a given id and secret (DTU side; the simulator and tests use it). */
+export function renderPacket(format: PacketFormat, id = "", secret = ""): Uint8Array {
+  const values: Record<PacketField, string> = { id, secret };
+  return Buffer.concat(
+    format.pieces.map((piece) => {
+      if (piece.kind === "bytes") return piece.bytes;
+      const bytes = Buffer.from(values[piece.kind], "latin1");
+      if (piece.length !== null && bytes.length !== piece.length)
+        throw new PacketFormatError(
+          `this format needs a ${piece.kind} of exactly ${piece.length} characters`,
+        );
+      return bytes;
+    }),
+  );
 }
 
 export type RegistrationMatch =
   | { status: "need-more" }
   | { status: "invalid"; reason: string }
-  | { status: "ok"; id: string; length: number };
+  | { status: "ok"; id: string; secret?: string; length: number };
 
 /** Match a registration packet at the start of what a new connection sent so far. */
 export function matchRegistration(format: PacketFormat, bytes: Uint8Array): RegistrationMatch {
-  const { prefix, suffix, idLength } = format;
-  const head = Math.min(bytes.length, prefix.length);
-  for (let i = 0; i < head; i++)
-    if (bytes[i] !== prefix[i]) return { status: "invalid", reason: "registration prefix mismatch" };
-  if (bytes.length < prefix.length) return { status: "need-more" };
-  let idEnd: number;
-  if (idLength === undefined) idEnd = prefix.length;
-  else if (idLength !== null) {
-    if (bytes.length < prefix.length + idLength) return { status: "need-more" };
-    idEnd = prefix.length + idLength;
-  } else {
-    idEnd = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(suffix, prefix.length);
-    if (idEnd === -1) {
-      const idSoFar = bytes.length - prefix.length;
-      return idSoFar > MAX_ID_LENGTH + suffix.length
-        ? { status: "invalid", reason: "registration id too long or unterminated" }
-        : { status: "need-more" };
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const found: Partial<Record<PacketField, string>> = {};
+  let at = 0;
+  for (const [i, piece] of format.pieces.entries()) {
+    if (piece.kind === "bytes") {
+      const head = Math.min(data.length - at, piece.bytes.length);
+      for (let k = 0; k < head; k++)
+        if (data[at + k] !== piece.bytes[k])
+          return { status: "invalid", reason: `registration ${i === 0 ? "prefix" : "suffix"} mismatch` };
+      if (head < piece.bytes.length) return { status: "need-more" };
+      at += piece.bytes.length;
+      continue;
     }
+    let end: number;
+    if (piece.length !== null) {
+      if (data.length < at + piece.length) return { status: "need-more" };
+      end = at + piece.length;
+    } else {
+      const next = format.pieces[i + 1] as { bytes: Uint8Array };
+      end = data.indexOf(next.bytes, at);
+      if (end === -1)
+        return data.length - at > MAX_LENGTH[piece.kind] + next.bytes.length
+          ? { status: "invalid", reason: `registration ${piece.kind} too long or unterminated` }
+          : { status: "need-more" };
+    }
+    const value = data.subarray(at, end).toString("latin1");
+    const valid = piece.kind === "id" ? isValidId(value) : isValidSecret(value);
+    if (!valid) return { status: "invalid", reason: `bad characters in DTU ${piece.kind}` };
+    found[piece.kind] = value;
+    at = end;
   }
-  const id = Buffer.from(bytes.subarray(prefix.length, idEnd)).toString("latin1");
-  if (idLength !== undefined && !isValidId(id))
-    return { status: "invalid", reason: "bad characters in DTU id" };
-  const end = idEnd + suffix.length;
-  if (bytes.length < end) return { status: "need-more" };
-  for (let i = 0; i < suffix.length; i++)
-    if (bytes[idEnd + i] !== suffix[i]) return { status: "invalid", reason: "registration suffix mismatch" };
-  return { status: "ok", id, length: end };
+  return {
+    status: "ok",
+    id: found.id ?? "",
+    ...(found.secret !== undefined ? { secret: found.secret } : {}),
+    length: at,
+  };
 }
 
 /**

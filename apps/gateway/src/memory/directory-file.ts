@@ -1,10 +1,15 @@
 import { readFile } from "node:fs/promises";
+import { NetworkListError, parseNetworks } from "../dtu/authenticate.ts";
+import { isValidSecret } from "../dtu/packet-format.ts";
 import type { MeterInfo, MeterProtocol } from "../model.ts";
+import type { DirectoryCollector } from "./meter-directory.ts";
 
 /**
- * A meter directory as a JSON file (an array of MeterInfo): lets the stand-alone gateway serve real
- * DTUs or the simulated fleet (`npm run simulate -- --write-directory fleet.json`) without the
- * server. Every entry is checked; the error names the entry and the field.
+ * A meter directory as a JSON file: lets the stand-alone gateway serve real DTUs or the simulated
+ * fleet (`npm run simulate -- --write-directory fleet.json`) without the server. The file is
+ *   { "collectors": [{ "id", "secret", "allowedNetworks"? }], "meters": [MeterInfo, …] }
+ * (a bare array of meters is read too, but its DTUs have no secret and are refused). Every entry is
+ * checked; the error names the entry and the field.
  */
 export class DirectoryFileError extends Error {}
 
@@ -59,12 +64,58 @@ export function parseDirectory(json: unknown): MeterInfo[] {
   });
 }
 
-export async function loadDirectoryFile(path: string): Promise<MeterInfo[]> {
+export interface DirectoryFile {
+  collectors: DirectoryCollector[];
+  meters: MeterInfo[];
+}
+
+/** Collectors' secrets: 1..64 of A-Z a-z 0-9 . _ ~ - (what a registration packet can carry). */
+export function parseCollectors(json: unknown): DirectoryCollector[] {
+  if (!Array.isArray(json)) throw new DirectoryFileError("collectors must be a JSON array");
+  const ids = new Set<string>();
+  return json.map((entry: unknown, index): DirectoryCollector => {
+    const bad = (field: string, problem: string): never => {
+      throw new DirectoryFileError(`collector #${index}: ${field} ${problem}`);
+    };
+    if (typeof entry !== "object" || entry === null) return bad("entry", "is not an object");
+    const { id, secret, allowedNetworks } = entry as Record<string, unknown>;
+    if (typeof id !== "string" || id.length === 0 || id.length > 64)
+      bad("id", "must be a text of 1..64 characters");
+    if (ids.has(id as string)) bad("id", `"${String(id)}" is used twice`);
+    ids.add(id as string);
+    if (typeof secret !== "string" || !isValidSecret(secret))
+      bad("secret", "must be 1..64 of A-Z a-z 0-9 . _ ~ -");
+    const networks = allowedNetworks ?? [];
+    if (!Array.isArray(networks) || networks.some((n) => typeof n !== "string"))
+      bad("allowedNetworks", "must be an array of networks");
+    try {
+      parseNetworks(networks as string[]);
+    } catch (error) {
+      if (error instanceof NetworkListError) bad("allowedNetworks", error.message);
+      throw error;
+    }
+    return {
+      id: id as string,
+      secret: secret as string,
+      ...((networks as string[]).length ? { allowedNetworks: networks as string[] } : {}),
+    };
+  });
+}
+
+export function parseDirectoryFile(json: unknown): DirectoryFile {
+  if (Array.isArray(json)) return { collectors: [], meters: parseDirectory(json) };
+  if (typeof json !== "object" || json === null)
+    throw new DirectoryFileError('the directory must be {"collectors": [...], "meters": [...]}');
+  const { collectors, meters } = json as Record<string, unknown>;
+  return { collectors: parseCollectors(collectors ?? []), meters: parseDirectory(meters) };
+}
+
+export async function loadDirectoryFile(path: string): Promise<DirectoryFile> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(path, "utf8"));
   } catch (error) {
     throw new DirectoryFileError(`cannot read ${path}: ${(error as Error).message}`);
   }
-  return parseDirectory(json);
+  return parseDirectoryFile(json);
 }

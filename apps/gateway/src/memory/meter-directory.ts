@@ -1,18 +1,31 @@
 import type { MeterInfo } from "../model.ts";
-import type { MeterDirectory } from "../ports.ts";
+import type { CollectorCredentials, MeterDirectory } from "../ports.ts";
+
+/** A collector's entry in a directory: its id and what it must prove when it registers. */
+export interface DirectoryCollector extends CollectorCredentials {
+  id: string;
+}
 
 /** The meter directory held in memory: the embedded demo, the CLI's directory file, the tests. */
 export class MemoryMeterDirectory implements MeterDirectory {
   private readonly meters = new Map<string, MeterInfo>();
+  private readonly credentials = new Map<string, CollectorCredentials>();
   private readonly byCollector = new Map<string, MeterInfo[]>();
   private readonly listeners = new Set<(collectorId: string) => void>();
 
-  constructor(meters: readonly MeterInfo[] = []) {
-    this.replace(meters);
+  constructor(meters: readonly MeterInfo[] = [], collectors: readonly DirectoryCollector[] = []) {
+    this.replace(meters, collectors);
   }
 
-  /** Replace the whole directory; collectors whose meters changed are announced. */
-  replace(meters: readonly MeterInfo[]): void {
+  /**
+   * Replace the whole directory; collectors whose meters changed are announced. Collectors' secrets
+   * are replaced too when given, else kept.
+   */
+  replace(meters: readonly MeterInfo[], collectors?: readonly DirectoryCollector[]): void {
+    if (collectors) {
+      this.credentials.clear();
+      for (const { id, ...credentials } of collectors) this.credentials.set(id, credentials);
+    }
     const before = new Map(this.byCollector);
     this.meters.clear();
     this.byCollector.clear();
@@ -31,6 +44,18 @@ export class MemoryMeterDirectory implements MeterDirectory {
 
   async metersOf(collectorId: string): Promise<MeterInfo[]> {
     return (this.byCollector.get(collectorId) ?? []).filter((meter) => meter.transport === "tcp");
+  }
+
+  /** Known collectors: those with an entry, or with TCP meters (such a one has no secret: refused). */
+  async credentialsOf(collectorId: string): Promise<CollectorCredentials | undefined> {
+    const entry = this.credentials.get(collectorId);
+    if (entry) return entry;
+    return (await this.metersOf(collectorId)).length > 0 ? {} : undefined;
+  }
+
+  /** Set one collector's secret and allowed networks. */
+  setCredentials(collectorId: string, credentials: CollectorCredentials): void {
+    this.credentials.set(collectorId, credentials);
   }
 
   async mqttMeters(): Promise<MeterInfo[]> {

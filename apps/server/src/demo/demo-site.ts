@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import { type ResourceDef, resources } from "@meterline/contracts";
 import { planFleet } from "@meterline/simulator";
+import type { FieldCipher } from "../crud/field-cipher.ts";
 import { readInput } from "../crud/input.ts";
 import { ResourceStore } from "../crud/store.ts";
 import type { Db, Queryable } from "../db/client.ts";
@@ -47,6 +49,33 @@ export async function seedDemoSite(db: Db, options: { adminPassword: string }): 
     await new DemoSite(tx).build();
   });
   return true;
+}
+
+/**
+ * The registration secrets of the demo's DTUs, by collector code, for the simulated fleet to send.
+ * Each is random (never derived from anything public), made on the first start that needs it and
+ * stored encrypted like one an operator typed into the collector form.
+ */
+export async function demoDtuSecrets(db: Queryable, cipher: FieldCipher): Promise<Record<string, string>> {
+  const rows = await db.query<{ id: string; collector_code: string; registration_secret: string | null }>(
+    `select id::text as id, collector_code, registration_secret from pms_collector
+      where tenant_id = $1 and is_deleted = 0 and transport = 'tcp' and collector_code = any($2)`,
+    // Only the fleet's own DTUs: a collector an operator added to the demo keeps what they gave it.
+    [DEMO_TENANT_ID, planFleet(DEMO_FLEET).dtuIds],
+  );
+  const secrets: Record<string, string> = {};
+  for (const row of rows) {
+    let secret = row.registration_secret ? cipher.decrypt(row.registration_secret) : undefined;
+    if (!secret) {
+      secret = randomBytes(18).toString("base64url");
+      await db.query("update pms_collector set registration_secret = $2 where id = $1", [
+        row.id,
+        cipher.encrypt(secret),
+      ]);
+    }
+    secrets[row.collector_code] = secret;
+  }
+  return secrets;
 }
 
 /** Rows written as the definitions would write them: the same validation, defaults and audit columns. */

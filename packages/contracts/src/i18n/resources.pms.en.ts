@@ -98,6 +98,8 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       onlineStatus: "Online",
       simNo: "SIM no.",
       heartbeatSeconds: "Heartbeat (s)",
+      registrationSecret: "Registration secret",
+      allowedNetworks: "Allowed source networks",
       lastOnlineTime: "Last online",
       remark: "Remark",
     },

@@ -90,6 +90,8 @@ export const pmsResourcesZh = {
       onlineStatus: "在线状态",
       simNo: "SIM 卡号",
       heartbeatSeconds: "心跳周期(秒)",
+      registrationSecret: "接入密钥",
+      allowedNetworks: "允许的来源网段",
       lastOnlineTime: "最后在线时间",
       remark: "备注",
     },

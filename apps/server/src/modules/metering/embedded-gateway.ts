@@ -10,7 +10,7 @@ import {
 import { type FleetHandle, startFleet } from "@meterline/simulator";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
-import { DEMO_FLEET, DEMO_TENANT_ID } from "../../demo/demo-site.ts";
+import { DEMO_FLEET, DEMO_TENANT_ID, demoDtuSecrets } from "../../demo/demo-site.ts";
 import { DbCommandSource } from "./command-source.db.ts";
 import { DbMeterDirectory } from "./meter-directory.db.ts";
 import { sweepReadings } from "./reading-retention.ts";
@@ -36,10 +36,16 @@ export async function startEmbeddedMetering(options: {
   demoFleet: boolean;
   /** The tenants' time zone (TZ_DEFAULT): meter clocks and the days of daily usage follow it. */
   timeZone?: string;
+  /**
+   * Where the DTU port listens unless GATEWAY_HOST says otherwise: the HTTP host in the server, so
+   * a console kept on 127.0.0.1 does not open the gateway to the network behind its back.
+   */
+  host?: string;
   env?: NodeJS.ProcessEnv;
 }): Promise<EmbeddedMetering> {
   const { db, logger } = options;
   const settings = resolveSettings({
+    ...(options.host ? { host: options.host } : {}),
     ...settingsFromEnv(options.env),
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     rejectUnknownCollectors: true,
@@ -69,6 +75,7 @@ export async function startEmbeddedMetering(options: {
     fleet = await startFleet({
       ...DEMO_FLEET,
       gateway: { host, port: address.port },
+      dtuSecrets: await demoDtuSecrets(db, options.cipher),
       ...(site ? { runningSince: new Date(site.since).getTime() } : {}),
     });
     logger.log("info", "demo fleet started", { meters: DEMO_FLEET.meters, dtus: DEMO_FLEET.dtus });

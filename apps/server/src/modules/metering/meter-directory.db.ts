@@ -1,4 +1,4 @@
-import type { MeterDirectory, MeterInfo, MeterProtocol } from "@meterline/gateway";
+import type { CollectorCredentials, MeterDirectory, MeterInfo, MeterProtocol } from "@meterline/gateway";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Queryable } from "../../db/client.ts";
 
@@ -24,7 +24,8 @@ interface MeterRow {
 /**
  * The gateway's meter directory read from the registry: the live meters behind a collector
  * (registration id = collector_code) with their protocol, channel and per-model settings.
- * Relay credentials are decrypted here, in the server, and handed to the gateway in memory only.
+ * Relay credentials and the collectors' registration secrets are decrypted here, in the server, and
+ * handed to the gateway in memory only.
  */
 export class DbMeterDirectory implements MeterDirectory {
   constructor(
@@ -32,6 +33,21 @@ export class DbMeterDirectory implements MeterDirectory {
     private readonly cipher: FieldCipher,
     private readonly pollIntervalMs: number,
   ) {}
+
+  async credentialsOf(collectorId: string): Promise<CollectorCredentials | undefined> {
+    const [row] = await this.db.query<{
+      registration_secret: string | null;
+      allowed_networks: string | null;
+    }>(
+      `select registration_secret, allowed_networks from pms_collector
+        where collector_code = $1 and transport = 'tcp' and is_deleted = 0`,
+      [collectorId],
+    );
+    if (!row) return undefined;
+    const secret = row.registration_secret ? this.cipher.decrypt(row.registration_secret) : undefined;
+    const networks = (row.allowed_networks ?? "").split(/[\s,;]+/).filter(Boolean);
+    return { ...(secret ? { secret } : {}), ...(networks.length ? { allowedNetworks: networks } : {}) };
+  }
 
   metersOf(collectorId: string): Promise<MeterInfo[]> {
     return this.load("c.collector_code = $1 and c.transport = 'tcp'", [collectorId]);

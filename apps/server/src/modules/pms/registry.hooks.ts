@@ -1,5 +1,7 @@
+import type { ResourceDef } from "@meterline/contracts";
+import { NetworkListError, parseNetworks } from "@meterline/gateway";
 import { badRequest } from "../../contract/errors.ts";
-import { columnByName } from "../../crud/columns.ts";
+import { type Column, columnByName } from "../../crud/columns.ts";
 import type { HookContext, ResourceHooks } from "../../crud/hooks.ts";
 import type { SqlParams } from "../../crud/sql.ts";
 import { changedFields, writeOwnerLog } from "./owner-log.ts";
@@ -37,6 +39,7 @@ export const byRoomAreaHooks: ResourceHooks = {
 export const collectorHooks: ResourceHooks = {
   customFilters: { areaId: areaAndBelow },
   async beforeWrite({ db, def }, values, id) {
+    checkNetworks(values, def);
     const code = values.get(columnByName(def, "collectorCode")!);
     if (code === undefined) return;
     const taken = await db.query(
@@ -46,6 +49,18 @@ export const collectorHooks: ResourceHooks = {
     if (taken.length) throw badRequest(`collectorCode: 注册码 [${String(code)}] 已存在`);
   },
 };
+
+/** The gateway reads allowed source networks with the same parser: a list it cannot read is refused here. */
+function checkNetworks(values: Map<Column, unknown>, def: ResourceDef): void {
+  const networks = values.get(columnByName(def, "allowedNetworks")!);
+  if (typeof networks !== "string") return;
+  try {
+    parseNetworks(networks);
+  } catch (error) {
+    if (error instanceof NetworkListError) throw badRequest(`allowedNetworks: ${error.message}`);
+    throw error;
+  }
+}
 
 const OWNER_FIELDS = "owner_name, owner_code, owner_type, phone, id_card, balance, tenant_id";
 interface OwnerSnapshot {

@@ -105,6 +105,22 @@ export const collector = defineResource({
     onlineStatus: { type: "int", dictBiz: "ONLINE_STATUS", default: 0, form: false, search: "equal" },
     simNo: { type: "string", maxLength: 20, list: false },
     heartbeatSeconds: { type: "int", required: true, min: 10, max: 3600, default: 60, list: false },
+    // What a DTU proves itself with: its registration packet carries it after the code
+    // (REG:<code>,<secret>). A TCP collector without one is refused by the gateway.
+    registrationSecret: {
+      type: "string",
+      maxLength: 64,
+      list: false,
+      encrypted: true,
+      pattern: { regex: "^[A-Za-z0-9._~-]{16,64}$", message: "dtuSecret" },
+    },
+    // Source networks the DTU may dial from (CIDR or addresses, comma-separated); empty = any.
+    allowedNetworks: {
+      type: "string",
+      maxLength: 500,
+      list: false,
+      pattern: { regex: "^[0-9A-Fa-f:./,\\s]*$", message: "networks" },
+    },
     lastOnlineTime: { type: "datetime", form: false },
     remark: remarkField,
   },
