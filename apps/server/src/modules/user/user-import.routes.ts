@@ -5,7 +5,7 @@ import { badRequest } from "../../contract/errors.ts";
 import { optionalString, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
-import { importTemplate, importUsers } from "./user-import.ts";
+import { importTemplate, importUsers, readUserSheet } from "./user-import.ts";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -41,8 +41,9 @@ export async function userImportRoutes(app: FastifyInstance, opts: { db: Db; tim
         throw badRequest("file: 文件不能超过 5MB");
       });
       const covered = optionalString(readParams(request), "isCovered") === "1";
+      const sheet = await readUserSheet(content);
       const result = await opts.db.transaction((tx) =>
-        importUsers(tx, caller, content, { covered, timeZone: opts.timeZone }),
+        importUsers(tx, caller, sheet, { covered, timeZone: opts.timeZone }),
       );
       return ok(result, `导入完成: 新增 ${result.created},更新 ${result.updated},未导入 ${result.rejected}`);
     },
