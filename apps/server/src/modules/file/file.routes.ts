@@ -1,7 +1,7 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import { ok } from "../../contract/envelope.ts";
-import { badRequest, notFound } from "../../contract/errors.ts";
+import { badRequest, notFound, unauthorized } from "../../contract/errors.ts";
 import { optionalString, readParams } from "../../contract/params.ts";
 import type { Db } from "../../db/client.ts";
 import { FILE_LINK_BASE, storeFile } from "./file.store.ts";
@@ -72,16 +72,24 @@ export async function fileRoutes(app: FastifyInstance, opts: { db: Db }) {
 
   app.get(
     `${FILE_LINK_BASE}/*`,
-    // Stored names are unguessable; images in pages and the login background need no token.
-    { config: { public: true }, schema: { tags, summary: "A stored file" } },
+    // Public as a route so that a signed link works without a token; the handler decides who may read.
+    {
+      config: { public: true },
+      schema: { tags, summary: "A stored file, to its tenant or by a signed link" },
+    },
     async (request, reply) => {
       const name = (request.params as { "*": string })["*"];
+      const query = request.query as Record<string, unknown>;
+      const signed = app.fileLinks.verify(name, query.expires, query.signature);
+      if (!signed && !request.user) throw unauthorized("请登录后查看文件, 或使用未过期的文件链接");
       const [file] = await opts.db.query<{
+        tenant_id: string;
         content: Uint8Array;
         content_type: string;
         original_name: string;
-      }>("select content, content_type, original_name from res_file where name = $1", [name]);
-      if (!file) throw notFound("文件不存在");
+      }>("select tenant_id, content, content_type, original_name from res_file where name = $1", [name]);
+      // Another tenant's file answers as if it did not exist.
+      if (!file || (!signed && file.tenant_id !== request.user!.tenantId)) throw notFound("文件不存在");
       return reply
         .header("content-type", file.content_type)
         .header("cache-control", "private, max-age=86400")
