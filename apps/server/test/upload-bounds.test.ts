@@ -72,4 +72,15 @@ describe("spreadsheet uploads are bounded before they are parsed", () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().data.total, 10_000);
   });
+
+  test("uploads that are not multipart, or too large, are refused naming file", async () => {
+    for (const url of ["/api/blade-resource/oss/endpoint/put-file", "/api/blade-user/import-user"]) {
+      const json = await server.call("POST", url, token, { file: "x" });
+      assert.equal(json.statusCode, 400, `${url}: ${json.body}`);
+      assert.match(json.json().msg, /^file: /);
+    }
+    const big = await upload("/api/blade-user/import-user", Buffer.alloc(6 * 1024 * 1024));
+    assert.equal(big.statusCode, 400);
+    assert.equal(big.json().msg, "file: 文件不能超过 5MB");
+  });
 });

@@ -35,14 +35,17 @@ function looksLike(extension: string, bytes: Buffer): boolean {
  * `link`), backed by the database, and the route that serves what was stored.
  */
 export async function fileRoutes(app: FastifyInstance, opts: { db: Db }) {
-  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 10 } });
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 10, parts: 11 } });
   const tags = ["resource"];
 
   app.post(
     "/api/blade-resource/oss/endpoint/put-file",
     { schema: { tags, summary: "Upload one file" } },
     async (request) => {
-      const part = await request.file();
+      if (!request.isMultipart()) throw badRequest("file: 请以 multipart/form-data 上传文件");
+      const part = await request.file().catch(() => {
+        throw badRequest("file: 上传内容无法解析");
+      });
       if (!part) throw badRequest("file: 请选择要上传的文件");
       const originalName = part.filename.slice(0, 500);
       const extension = (originalName.split(".").pop() ?? "").toLowerCase();

@@ -11,7 +11,7 @@ const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 /** Excel import of users with a template and a sheet of the rejected rows (contract §10.1). */
 export async function userImportRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
-  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5 } });
+  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5, parts: 6 } });
   const tags = ["user"];
 
   app.get(
@@ -34,7 +34,10 @@ export async function userImportRoutes(app: FastifyInstance, opts: { db: Db; tim
     { schema: { tags, summary: "Import users from an Excel sheet" } },
     async (request) => {
       const caller = await requirePermission(opts.db, request, ["user_import"], "admin");
-      const part = await request.file();
+      if (!request.isMultipart()) throw badRequest("file: 请以 multipart/form-data 上传 .xlsx 文件");
+      const part = await request.file().catch(() => {
+        throw badRequest("file: 上传内容无法解析");
+      });
       if (!part) throw badRequest("file: 请选择要导入的文件");
       if (!part.filename.toLowerCase().endsWith(".xlsx")) throw badRequest("file: 只能导入 .xlsx 文件");
       const content = await part.toBuffer().catch(() => {
