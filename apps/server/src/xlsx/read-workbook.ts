@@ -6,8 +6,8 @@ import { refusalMessage, type SheetBounds, type SheetData, type SheetResult } fr
 const MAX_PARALLEL = 2;
 /** Heap of one parsing thread: a sheet within the bounds needs a fraction of it. */
 const WORKER_HEAP_MB = 256;
-/** A file within the bounds parses in seconds; one that has not finished by then is refused. */
-const DEADLINE_MS = 30_000;
+/** A file within the bounds parses in seconds even on a busy machine; one still parsing by then is refused. */
+const DEADLINE_MS = 50_000;
 
 let running = 0;
 const waiting: (() => void)[] = [];
