@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import ExcelJS from "exceljs";
 import { nextId } from "../src/db/ids.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { multipartFile, startTestServer, type TestServer } from "./helpers.ts";
+import { xlsxOf } from "./xlsx-fixtures.ts";
 
 describe("Excel exports", () => {
   let server: TestServer;
@@ -58,5 +59,41 @@ describe("Excel exports", () => {
     const cells = rows.slice(1).map((row) => row[titleAt]);
     // XML reads a carriage return back as a line feed; the apostrophe in front is what counts.
     assert.deepEqual(cells, ["'=1+1", "'+SUM(A1)", "'-2", "'@cmd", "'\tx", "'\nx", "plain", "a=b"]);
+  });
+
+  test("a sheet of rejected rows neutralises formulas and imports back as typed", async () => {
+    const importUsers = async (content: Buffer) => {
+      const body = multipartFile("users.xlsx", content);
+      const res = await server.inject({
+        method: "POST",
+        url: "/api/blade-user/import-user",
+        headers: { ...body.headers, "blade-auth": `bearer ${token}` },
+        payload: body.payload,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const file = await server.inject({ method: "GET", url: res.json().data.rejectedFile });
+      assert.equal(file.statusCode, 200);
+      return file.rawPayload;
+    };
+    const header = [
+      "登录账号",
+      "用户昵称",
+      "用户姓名",
+      "手机号码",
+      "电子邮箱",
+      "角色别名",
+      "部门名称",
+      "性别",
+    ];
+    const first = await importUsers(await xlsxOf(header, [["=cmd|' /C calc'!A0", "@SUM(1)", "n", "12345"]]));
+    const cells = async (content: Buffer) => {
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(content as unknown as ArrayBuffer);
+      const row = book.worksheets[0]!.getRow(2);
+      return [row.getCell(1).value, row.getCell(2).value];
+    };
+    assert.deepEqual(await cells(first), ["'=cmd|' /C calc'!A0", "'@SUM(1)"]);
+    // Imported again, the cells are read as the user typed them, and neutralised once, not twice.
+    assert.deepEqual(await cells(await importUsers(first)), ["'=cmd|' /C calc'!A0", "'@SUM(1)"]);
   });
 });

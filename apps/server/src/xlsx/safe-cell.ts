@@ -8,3 +8,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 export function safeCell(value: unknown): unknown {
   return typeof value === "string" && FORMULA_START.test(value) ? `'${value}` : value;
 }
+
+/** The text a user typed, from a cell `safeCell` wrote: our own rejected sheets are imported again. */
+export function typedText(text: string): string {
+  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+}

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import { openArchive, readerArchive } from "./archive.ts";
+import { typedText } from "./safe-cell.ts";
 import {
   columnLetters,
   type SheetBounds,
@@ -85,6 +86,7 @@ function* chunks(bytes: Uint8Array, size = 64 * 1024) {
 /** Rich text joined, a formula's cached result, a link's text; nothing of ExcelJS's objects remains. */
 function primitive(value: ExcelJS.CellValue | undefined): SheetCell {
   if (value === null || value === undefined) return null;
+  if (typeof value === "string") return typedText(value);
   if (typeof value !== "object" || value instanceof Date) return value;
   if ("richText" in value) return value.richText.map((part) => part.text).join("");
   if ("formula" in value || "sharedFormula" in value) return primitive(value.result as ExcelJS.CellValue);

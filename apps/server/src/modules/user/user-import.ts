@@ -2,6 +2,7 @@ import ExcelJS from "exceljs";
 import { ApiError } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import { readWorkbook } from "../../xlsx/read-workbook.ts";
+import { safeCell } from "../../xlsx/safe-cell.ts";
 import type { SheetBounds, SheetCell, SheetData } from "../../xlsx/sheet-bounds.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { asMd5, hashPassword } from "../auth/password.ts";
@@ -165,7 +166,7 @@ async function rejectedSheet(tx: Queryable, caller: CurrentUser, rows: string[][
     ...IMPORT_COLUMNS.map((c) => ({ header: c.header, width: 18 })),
     { header: "失败原因", width: 48 },
   ];
-  for (const row of rows) sheet.addRow(row);
+  for (const row of rows) sheet.addRow(row.map(safeCell));
   sheet.getRow(1).font = { bold: true };
   return storeFile(tx, {
     tenantId: caller.tenantId,
