@@ -53,6 +53,14 @@ describe("file upload (put-file)", () => {
       (await upload("a.gif", gif, "?purpose=avatar")).json().msg,
       "file: 头像只能是 jpg 或 png 格式",
     );
+    // A few hundred bytes that declare a picture of 100,000 × 100,000 pixels.
+    const huge = Buffer.from(renderCaptcha("AC234"));
+    huge.writeUInt32BE(100_000, 16);
+    huge.writeUInt32BE(100_000, 20);
+    assert.equal(
+      (await upload("huge.png", huge, "?purpose=avatar")).json().msg,
+      "file: 图片尺寸超过上限 8192×8192",
+    );
     const none = await server.inject({
       method: "POST",
       url: "/api/blade-resource/oss/endpoint/put-file",

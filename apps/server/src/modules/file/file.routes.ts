@@ -5,10 +5,13 @@ import { badRequest, notFound, unauthorized } from "../../contract/errors.ts";
 import { optionalString, readParams } from "../../contract/params.ts";
 import type { Db } from "../../db/client.ts";
 import { FILE_LINK_BASE, storeFile } from "./file.store.ts";
+import { declaredSize } from "./image-size.ts";
 
 /** Upload limit of the endpoint; avatars are held to their own, smaller limit below. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const AVATAR_MAX_BYTES = 500 * 1024;
+/** Widest and tallest picture accepted: far beyond any avatar or photo a page shows. */
+const MAX_IMAGE_SIDE = 8192;
 const ALLOWED: Record<string, string> = {
   png: "image/png",
   jpg: "image/jpeg",
@@ -60,6 +63,10 @@ export async function fileRoutes(app: FastifyInstance, opts: { db: Db }) {
         if (content.length > AVATAR_MAX_BYTES) throw badRequest("file: 头像大小不能超过 500kb");
       }
       if (!looksLike(extension, content)) throw badRequest(`file: 文件内容不是 .${extension} 格式`);
+      const size = declaredSize(extension, content);
+      if (size && (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE)) {
+        throw badRequest(`file: 图片尺寸超过上限 ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE}`);
+      }
       const user = request.user!;
       const stored = await storeFile(opts.db, {
         tenantId: user.tenantId,
