@@ -62,7 +62,10 @@ export class ResourceStore {
       [ids],
     );
     const byId = new Map(rows.map((row) => [String(row.id), row]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+    return ids.flatMap((id): Row[] => {
+      const row = byId.get(id);
+      return row ? [row] : [];
+    });
   }
 
   async count(query: ListQuery): Promise<number> {

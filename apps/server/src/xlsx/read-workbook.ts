@@ -9,8 +9,32 @@ const WORKER_HEAP_MB = 256;
 /** A file within the bounds parses in seconds even on a busy machine; one still parsing by then is refused. */
 const DEADLINE_MS = 50_000;
 
+/**
+ * Parsing threads are kept between uploads: starting one loads the Excel reader, which costs more
+ * than reading a sheet. A thread that ran out of time or memory is ended and replaced.
+ */
+const idle: Worker[] = [];
 let running = 0;
 const waiting: (() => void)[] = [];
+
+function startWorker(): Worker {
+  const worker = new Worker(new URL("./sheet-worker.mjs", import.meta.url), {
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
+  // An idle thread never keeps the process alive.
+  worker.unref();
+  worker.on("error", () => {});
+  worker.once("exit", () => {
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+  });
+  return worker;
+}
+
+/** Starts a parsing thread ahead of the first upload, so that upload does not wait for it. */
+export function warmSheetReader(): void {
+  if (idle.length === 0 && running === 0) idle.push(startWorker());
+}
 
 async function turn<T>(work: () => Promise<T>): Promise<T> {
   if (running >= MAX_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -40,33 +64,37 @@ export async function readWorkbook(
 }
 
 function parseOnWorker(file: Buffer, bounds: SheetBounds, requiredHeaders: readonly string[]) {
+  const worker = idle.pop() ?? startWorker();
+  worker.ref();
   return new Promise<SheetResult>((resolve, reject) => {
-    const worker = new Worker(new URL("./sheet-worker.mjs", import.meta.url), {
-      workerData: { file: new Uint8Array(file), bounds, requiredHeaders: [...requiredHeaders] },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-    });
     const tooComplex = () =>
       new ApiError(
         400,
         `file: 文件内容过于复杂, 未能在 ${DEADLINE_MS / 1000} 秒和 ${WORKER_HEAP_MB}MB 内存内读完`,
       );
+    const done = () => {
+      clearTimeout(deadline);
+      worker.off("message", onMessage);
+      worker.off("exit", onExit);
+    };
+    const onMessage = (result: SheetResult) => {
+      done();
+      worker.unref();
+      idle.push(worker);
+      resolve(result);
+    };
+    // Out of memory, or ended from outside: the thread is gone and the file refused.
+    const onExit = () => {
+      done();
+      reject(tooComplex());
+    };
     const deadline = setTimeout(() => {
+      done();
       void worker.terminate();
       reject(tooComplex());
     }, DEADLINE_MS);
-    worker.once("message", (result: SheetResult) => {
-      clearTimeout(deadline);
-      void worker.terminate();
-      resolve(result);
-    });
-    worker.once("error", (error: Error & { code?: string }) => {
-      clearTimeout(deadline);
-      reject(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? tooComplex() : error);
-    });
-    // A thread that ends without a word (killed from outside) must not leave the request hanging.
-    worker.once("exit", () => {
-      clearTimeout(deadline);
-      reject(tooComplex());
-    });
+    worker.on("message", onMessage);
+    worker.on("exit", onExit);
+    worker.postMessage({ file: new Uint8Array(file), bounds, requiredHeaders: [...requiredHeaders] });
   });
 }
