@@ -30,11 +30,11 @@ describe("spreadsheet uploads are bounded before they are parsed", () => {
     return res.json().msg as string;
   };
 
-  test("a sheet of 200,000 rows is refused at the row bound while /api/health keeps answering", async () => {
-    const bomb = await xlsxBomb(REGISTRY, 200_000);
-    assert.ok(bomb.length < 4 * 1024 * 1024);
+  test("a sheet of 50,000 rows is refused at the row bound while /api/health keeps answering", async () => {
+    const bomb = await xlsxBomb(REGISTRY, 50_000);
+    assert.ok(bomb.length < 1024 * 1024);
     const preview = upload("/api/blade-pms/room/import-preview", bomb);
-    const users = upload("/api/blade-user/import-user", await xlsxBomb(USERS, 200_000));
+    const users = upload("/api/blade-user/import-user", await xlsxBomb(USERS, 50_000));
     const health = await server.inject({ method: "GET", url: "/api/health" });
     assert.equal(health.statusCode, 200);
     assert.equal(health.json().success, true);

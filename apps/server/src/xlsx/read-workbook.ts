@@ -7,7 +7,7 @@ const MAX_PARALLEL = 2;
 /** Heap of one parsing thread: a sheet within the bounds needs a fraction of it. */
 const WORKER_HEAP_MB = 256;
 /** A file within the bounds parses in seconds even on a busy machine; one still parsing by then is refused. */
-const DEADLINE_MS = 50_000;
+const DEADLINE_MS = 120_000;
 
 /**
  * Parsing threads are kept between uploads: starting one loads the Excel reader, which costs more
