@@ -31,7 +31,9 @@ import apiScope from "./plugins/api-scope.ts";
 import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
 import errorHandler from "./plugins/error-handler.ts";
+import fileLinks from "./plugins/file-links.ts";
 import inputGuard from "./plugins/input-guard.ts";
+import logRetention from "./plugins/log-retention.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import { resourceRoutes } from "./resources/index.ts";
 
@@ -88,7 +90,9 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(inputGuard);
   await app.register(authentication, { auth });
   await app.register(apiLog, { db });
+  await app.register(logRetention, { db });
   await app.register(apiScope, { db });
+  await app.register(fileLinks, { serverSecret: config.jwtSecret });
   await app.register(swagger, {
     openapi: {
       info: {

@@ -8,6 +8,7 @@ import { migrate } from "./db/migrate.ts";
 import { seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
 import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
+import { warmSheetReader } from "./xlsx/read-workbook.ts";
 
 /** Starts Meterline: configuration, database, migrations, seed, then the HTTP server. */
 async function main() {
@@ -85,6 +86,8 @@ async function main() {
 
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info(`Meterline listening on ${address}`);
+  // The first spreadsheet upload should not wait for its parsing thread to start.
+  warmSheetReader();
 }
 
 main().catch((error: unknown) => {

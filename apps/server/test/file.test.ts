@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { renderCaptcha } from "../src/modules/auth/captcha-image.ts";
+import { FileLinks } from "../src/plugins/file-links.ts";
+import { provisionTenant } from "./fixtures.ts";
 import { multipartFile, startTestServer, type TestServer } from "./helpers.ts";
 
 describe("file upload (put-file)", () => {
@@ -27,7 +29,10 @@ describe("file upload (put-file)", () => {
     const res = await upload("me.png", png, "?purpose=avatar");
     assert.equal(res.statusCode, 200, res.body);
     const { link, originalName } = res.json().data;
-    assert.match(link, /^\/api\/blade-resource\/oss\/file\/upload\/\d{8}\/[0-9a-f]{32}\.png$/);
+    assert.match(
+      link,
+      /^\/api\/blade-resource\/oss\/file\/upload\/\d{8}\/[0-9a-f]{32}\.png\?expires=\d+&signature=[\w-]+$/,
+    );
     assert.equal(originalName, "me.png");
     const served = await server.inject({ method: "GET", url: link });
     assert.equal(served.statusCode, 200);
@@ -48,6 +53,14 @@ describe("file upload (put-file)", () => {
       (await upload("a.gif", gif, "?purpose=avatar")).json().msg,
       "file: 头像只能是 jpg 或 png 格式",
     );
+    // A few hundred bytes that declare a picture of 100,000 × 100,000 pixels.
+    const huge = Buffer.from(renderCaptcha("AC234"));
+    huge.writeUInt32BE(100_000, 16);
+    huge.writeUInt32BE(100_000, 20);
+    assert.equal(
+      (await upload("huge.png", huge, "?purpose=avatar")).json().msg,
+      "file: 图片尺寸超过上限 8192×8192",
+    );
     const none = await server.inject({
       method: "POST",
       url: "/api/blade-resource/oss/endpoint/put-file",
@@ -55,5 +68,53 @@ describe("file upload (put-file)", () => {
       payload: "--x--\r\n",
     });
     assert.equal(none.statusCode, 400);
+  });
+
+  test("a stored file is served to its tenant or through a signed, unexpired link only", async () => {
+    const png = renderCaptcha("AC234");
+    const { link } = (await upload("me.png", png, "?purpose=avatar")).json().data as { link: string };
+    const bare = link.slice(0, link.indexOf("?"));
+    const name = bare.slice("/api/blade-resource/oss/file/".length);
+    const get = (url: string, bearer?: string) =>
+      server.inject({ method: "GET", url, headers: bearer ? { "blade-auth": `bearer ${bearer}` } : {} });
+
+    assert.equal((await get(bare)).statusCode, 401);
+    assert.equal((await get(bare, token)).statusCode, 200);
+    const other = await provisionTenant(server, token, "别家物业");
+    assert.equal((await get(bare, other.token)).statusCode, 404);
+
+    const signed = await get(link);
+    assert.equal(signed.statusCode, 200);
+    assert.deepEqual(signed.rawPayload, png);
+    const url = new URL(link, "http://x");
+    const expires = Number(url.searchParams.get("expires"));
+    const signature = url.searchParams.get("signature")!;
+    const tampered = `${bare}?expires=${expires}&signature=${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`;
+    assert.equal((await get(tampered)).statusCode, 401);
+    assert.equal((await get(`${bare}?expires=${expires + 86_400}&signature=${signature}`)).statusCode, 401);
+    const expired = new FileLinks(server.jwtSecret).sign(name, Date.now() - 3 * 86_400_000);
+    assert.equal((await get(expired)).statusCode, 401);
+    const foreignKey = new FileLinks("another server's secret, long enough").sign(name);
+    assert.equal((await get(foreignKey)).statusCode, 401);
+  });
+
+  test("a profile keeps the bare link and hands out a freshly signed one", async () => {
+    const { link } = (await upload("me.png", renderCaptcha("AC234"), "?purpose=avatar")).json().data as {
+      link: string;
+    };
+    const bare = link.slice(0, link.indexOf("?"));
+    const saved = await server.call("POST", "/api/blade-user/update-info", token, { avatar: link });
+    assert.equal(saved.statusCode, 200, saved.body);
+    const [row] = await server.db.query<{ avatar: string }>(
+      "select avatar from sys_user where tenant_id = '000000' and account = 'admin'",
+    );
+    assert.equal(row!.avatar, bare);
+    const info = await server.call("GET", "/api/blade-user/info", token);
+    assert.match(
+      info.json().data.avatar,
+      new RegExp(`^${bare.replaceAll(".", "\\.")}\\?expires=\\d+&signature=`),
+    );
+    const login = await server.login();
+    assert.ok(login.avatar.startsWith(`${bare}?expires=`), login.avatar);
   });
 });

@@ -109,4 +109,46 @@ describe("log retention", () => {
     ).map((r) => r.id);
     assert.deepEqual(ids, [recent]);
   });
+
+  test("every log table is swept in every tenant, and the retention never drops below a week", async () => {
+    await server.db.query("update sys_param set param_value = '1' where param_key = 'log.retentionDays'");
+    const ages = { old: "10 days", kept: "3 days" };
+    const inserted: Record<string, string[]> = { old: [], kept: [] };
+    for (const table of ["log_api", "log_error", "log_usual"]) {
+      for (const tenant of ["000000", "100001"]) {
+        for (const [age, interval] of Object.entries(ages)) {
+          const id = nextId();
+          inserted[age]!.push(id);
+          await server.db.query(
+            `insert into ${table} (id, tenant_id, create_time) values ($1, $2, now() - $3::interval)`,
+            [id, tenant, interval],
+          );
+        }
+      }
+    }
+    // More old rows than one delete batch takes.
+    await server.db.query(
+      `insert into log_api (id, tenant_id, create_time)
+       select 9000000000000000000 + n, '000000', now() - interval '30 days' from generate_series(1, 12000) n`,
+    );
+    await server.app.sweepLogs();
+    const left = async (ids: string[]) => {
+      let n = 0;
+      for (const table of ["log_api", "log_error", "log_usual"]) {
+        const [row] = await server.db.query<{ n: string }>(
+          `select count(*) as n from ${table} where id = any($1::bigint[])`,
+          [ids],
+        );
+        n += Number(row!.n);
+      }
+      return n;
+    };
+    assert.equal(await left(inserted.old!), 0);
+    // A retention of 1 day is held to the floor of 7: rows of 3 days stay.
+    assert.equal(await left(inserted.kept!), inserted.kept!.length);
+    const [bulk] = await server.db.query<{ n: string }>(
+      "select count(*) as n from log_api where id > 9000000000000000000",
+    );
+    assert.equal(Number(bulk!.n), 0);
+  });
 });

@@ -525,7 +525,7 @@ describe("registry import from Excel", () => {
     bomb.writeUInt32LE(0x7fff_ffff, entry + 24);
     const inflated = await post("/api/blade-pms/room/import", tenantA.token, bomb);
     assert.equal(inflated.statusCode, 400);
-    assert.match(inflated.json().msg, /^file: 解压后的内容过大$/);
+    assert.match(inflated.json().msg, /^file: 解压后的内容超过上限 64MB$/);
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet("房间档案");
     sheet.addRow(["区域路径", "房间名称"]);
@@ -536,6 +536,6 @@ describe("registry import from Excel", () => {
       Buffer.from(await book.xlsx.writeBuffer()),
     );
     assert.equal(many.statusCode, 400);
-    assert.match(many.json().msg, /^file: 一次最多导入 10000 行, 本文件有 10001 行$/);
+    assert.match(many.json().msg, /^file: 文件行数超过上限 10000$/);
   });
 });

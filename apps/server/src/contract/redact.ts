@@ -1,5 +1,6 @@
-/** Query parameters whose values never reach a log: passwords and tokens. */
-const SECRET_PARAMS = /([?&](?:password|oldPassword|newPassword1?|refresh_token|blade-auth))=[^&]*/gi;
+/** Query parameters whose values never reach a log: passwords, tokens and file-link signatures. */
+const SECRET_PARAMS =
+  /([?&](?:password|oldPassword|newPassword1?|refresh_token|blade-auth|signature))=[^&]*/gi;
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_PARAMS, "$1=***");

@@ -45,6 +45,29 @@ export class ResourceStore {
     );
   }
 
+  /** Ids of the rows in list order, at most `limit`: an export's plan, read before its rows. */
+  async listIds(query: ListQuery, limit: number): Promise<string[]> {
+    const { sql } = query;
+    const rows = await this.db.query<{ id: string }>(
+      `select t.id from ${this.table} where ${and(query.conditions)} order by ${this.orderBy()} limit ${sql.bind(limit)}`,
+      sql.values,
+    );
+    return rows.map((r) => String(r.id));
+  }
+
+  /** The rows of these ids in the order given; ids gone meanwhile are left out. */
+  async byIds(ids: readonly string[]): Promise<Row[]> {
+    const rows = await this.db.query<Row>(
+      `select ${selectList(this.def)} from ${this.table} where t.id = any($1::bigint[])`,
+      [ids],
+    );
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return ids.flatMap((id): Row[] => {
+      const row = byId.get(id);
+      return row ? [row] : [];
+    });
+  }
+
   async count(query: ListQuery): Promise<number> {
     const rows = await this.db.query<{ n: string }>(
       `select count(*) as n from ${this.table} where ${and(query.conditions)}`,

@@ -8,13 +8,10 @@ import { nextId } from "../db/ids.ts";
 const HOST = hostname();
 /** Calls that would only drown the log: liveness probes and the API browser's own files. */
 const SKIPPED = /^\/api\/(health|docs|openapi\.json)/;
-const DAY_MS = 86_400_000;
-const DEFAULT_RETENTION_DAYS = 30;
 
 /**
  * Writes every API call to log_api (method, path, status, duration, user, tenant, ip) after the
- * answer is sent, and keeps the three log tables to the retention the `log.retentionDays`
- * parameter sets.
+ * answer is sent. Retention is the log-retention plugin's.
  */
 export default fp(
   async (app: FastifyInstance, opts: { db: Db }) => {
@@ -50,34 +47,9 @@ export default fp(
       pending.add(write);
     });
 
-    const sweep = async () => {
-      const [param] = await opts.db.query<{ param_value: string }>(
-        "select param_value from sys_param where param_key = 'log.retentionDays' and tenant_id = '000000' and is_deleted = 0",
-      );
-      const days = Math.max(1, Number(param?.param_value) || DEFAULT_RETENTION_DAYS);
-      for (const table of ["log_api", "log_error", "log_usual"]) {
-        await opts.db.query(`delete from ${table} where create_time < now() - make_interval(days => $1)`, [
-          days,
-        ]);
-      }
-    };
-    const timer = setInterval(() => {
-      sweep().catch((error: unknown) => app.log.warn({ err: error }, "log retention sweep failed"));
-    }, DAY_MS);
-    timer.unref();
-
-    app.decorate("sweepLogs", sweep);
     app.addHook("onClose", async () => {
-      clearInterval(timer);
       await Promise.allSettled([...pending]);
     });
   },
   { name: "api-log" },
 );
-
-declare module "fastify" {
-  interface FastifyInstance {
-    /** Deletes log rows older than the retention; runs daily by itself. */
-    sweepLogs(): Promise<void>;
-  }
-}

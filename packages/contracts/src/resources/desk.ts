@@ -42,6 +42,8 @@ const logBase = {
   audit: false,
   readOnly: true,
   sort: [{ field: "createTime", desc: true }],
+  // (tenant, create time): the screens' newest-first pages and the retention sweep both walk it.
+  indexes: [["createTime"]],
 } as const;
 
 /** Every API call: who, what, how long, with what outcome. Written by the server. */

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { FILE_LINK_BASE } from "../../plugins/file-links.ts";
 
-export const FILE_LINK_BASE = "/api/blade-resource/oss/file";
+export { FILE_LINK_BASE };
 
 export interface StoredFile {
   link: string;

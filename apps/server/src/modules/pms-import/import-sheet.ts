@@ -1,15 +1,15 @@
-import ExcelJS from "exceljs";
 import { badRequest } from "../../contract/errors.ts";
+import { readWorkbook } from "../../xlsx/read-workbook.ts";
+import type { SheetBounds, SheetCell } from "../../xlsx/sheet-bounds.ts";
+import { headerKey } from "../../xlsx/stream-rows.ts";
 import {
   type ColumnKey,
   headerOf,
   IMPORT_COLUMNS,
-  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   REQUIRED_COLUMNS,
   type RowText,
 } from "./import-columns.ts";
-import { checkArchive } from "./xlsx-bounds.ts";
 
 /** One non-blank data row: its number in the sheet (header = 1), its text, and cells unreadable as text. */
 export interface SheetRow {
@@ -18,62 +18,51 @@ export interface SheetRow {
   problems: string[];
 }
 
-/** Sheet XML of 10,000 rows is a few tens of MB; anything far beyond is not a registry sheet. */
-const MAX_INFLATED_BYTES = 20 * MAX_IMPORT_BYTES;
+/**
+ * Bounds of a registry sheet. Its 10,000 rows of 15 columns are about 10 MB of sheet XML with
+ * Excel's styles; 64 MB leaves room for that and refuses archives that inflate far beyond it.
+ */
+export const REGISTRY_SHEET_BOUNDS: SheetBounds = {
+  maxInflatedBytes: 64 * 1024 * 1024,
+  maxEntries: 500,
+  maxRows: MAX_IMPORT_ROWS,
+  maxColumns: 64,
+  maxCellChars: 1000,
+};
 
 /**
  * Reads the first sheet that carries the required headers. Problems of the file as a whole (not
- * an .xlsx, no such sheet, too many rows) answer 400 naming `file`; problems of single cells stay
+ * an .xlsx, no such sheet, a bound crossed) answer 400 naming `file`; problems of single cells stay
  * with their row so the rest of the file still imports.
  */
 export async function readImportSheet(file: Buffer): Promise<SheetRow[]> {
-  const archive = checkArchive(file, MAX_INFLATED_BYTES);
-  if (!archive.ok) {
-    throw badRequest(
-      archive.reason === "tooLarge" ? "file: 解压后的内容过大" : "file: 无法读取的 Excel 文件",
-    );
-  }
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.load(file as unknown as ArrayBuffer);
-  } catch {
-    throw badRequest("file: 无法读取的 Excel 文件");
-  }
-  const found = book.worksheets
-    .map((sheet) => ({ sheet, index: headerIndex(sheet) }))
-    .find(({ index }) => REQUIRED_COLUMNS.every((key) => index.has(key)));
-  if (!found) throw badRequest(`file: 缺少列 ${REQUIRED_COLUMNS.map(headerOf).join("、")}`);
-  const { sheet, index } = found;
+  const sheet = await readWorkbook(file, REGISTRY_SHEET_BOUNDS, REQUIRED_COLUMNS.map(headerOf));
+  if (!sheet) throw badRequest(`file: 缺少列 ${REQUIRED_COLUMNS.map(headerOf).join("、")}`);
+  const index = headerIndex(sheet.headers);
   const rows: SheetRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (rowNumber === 1) return;
-    const cells = row.values as ExcelJS.CellValue[];
+  for (const { row, cells } of sheet.rows) {
     const text = {} as RowText;
     const problems: string[] = [];
     for (const { key } of IMPORT_COLUMNS) {
       const at = index.get(key);
-      const cell = at === undefined ? "" : cellText(cells[at]);
+      const cell = at === undefined ? "" : cellText(cells[at] ?? null);
       if (cell === undefined) {
         problems.push(`${headerOf(key)}: 数字位数过多已失真, 请将该列设为文本格式后重新填写`);
         text[key] = "";
       } else text[key] = cell;
     }
-    if (problems.length === 0 && Object.values(text).every((v) => v === "")) return;
-    rows.push({ row: rowNumber, text, problems });
-  });
-  if (rows.length > MAX_IMPORT_ROWS) {
-    throw badRequest(`file: 一次最多导入 ${MAX_IMPORT_ROWS} 行, 本文件有 ${rows.length} 行`);
+    if (problems.length === 0 && Object.values(text).every((v) => v === "")) continue;
+    rows.push({ row, text, problems });
   }
   return rows;
 }
 
 /** Column number of each known header in the sheet's first row; a trailing `*` (required mark) is ignored. */
-function headerIndex(sheet: ExcelJS.Worksheet): Map<ColumnKey, number> {
+function headerIndex(headers: readonly string[]): Map<ColumnKey, number> {
   const byHeader = new Map<string, number>();
-  const values = sheet.getRow(1).values as ExcelJS.CellValue[];
-  values.forEach((value, at) => {
-    const header = (cellText(value) ?? "").replace(/[\s*]/g, "");
-    if (header && !byHeader.has(header)) byHeader.set(header, at);
+  headers.forEach((header, at) => {
+    const key = headerKey(header ?? "");
+    if (key && !byHeader.has(key)) byHeader.set(key, at);
   });
   const index = new Map<ColumnKey, number>();
   for (const { key, header } of IMPORT_COLUMNS) {
@@ -87,22 +76,13 @@ function headerIndex(sheet: ExcelJS.Worksheet): Map<ColumnKey, number> {
  * A cell as trimmed text. `undefined` when the cell is a whole number beyond 2^53: Excel stored a
  * long code (an id card, say) as a number and its last digits are already gone.
  */
-function cellText(value: ExcelJS.CellValue): string | undefined {
-  if (value === null || value === undefined) return "";
+function cellText(value: SheetCell): string | undefined {
+  if (value === null) return "";
   if (typeof value === "number") {
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) return undefined;
     return String(value);
   }
   if (typeof value === "string") return value.trim();
-  if (typeof value === "boolean") return String(value);
   if (value instanceof Date) return value.toISOString();
-  if ("richText" in value)
-    return value.richText
-      .map((part) => part.text)
-      .join("")
-      .trim();
-  if ("formula" in value || "sharedFormula" in value) return cellText(value.result ?? null);
-  if ("text" in value) return String(value.text).trim();
-  if ("error" in value) return String(value.error);
-  return "";
+  return String(value);
 }

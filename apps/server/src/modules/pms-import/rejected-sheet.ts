@@ -1,5 +1,6 @@
 import ExcelJS from "exceljs";
 import type { Queryable } from "../../db/client.ts";
+import { safeCell } from "../../xlsx/safe-cell.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { storeFile } from "../file/file.store.ts";
 import { IMPORT_COLUMNS } from "./import-columns.ts";
@@ -24,7 +25,9 @@ export async function storeRejectedSheet(db: Queryable, caller: CurrentUser, rej
   IMPORT_COLUMNS.forEach((c, index) => {
     if (c.text) sheet.getColumn(index + 1).numFmt = "@";
   });
-  for (const r of rejected) sheet.addRow([...IMPORT_COLUMNS.map((c) => r.text[c.key]), r.reason, r.row]);
+  for (const r of rejected) {
+    sheet.addRow([...IMPORT_COLUMNS.map((c) => safeCell(r.text[c.key])), safeCell(r.reason), r.row]);
+  }
   sheet.getRow(1).font = { bold: true };
   return storeFile(db, {
     tenantId: caller.tenantId,

@@ -5,13 +5,13 @@ import { badRequest } from "../../contract/errors.ts";
 import { optionalString, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
-import { importTemplate, importUsers } from "./user-import.ts";
+import { importTemplate, importUsers, readUserSheet } from "./user-import.ts";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** Excel import of users with a template and a sheet of the rejected rows (contract §10.1). */
 export async function userImportRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
-  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5 } });
+  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5, parts: 6 } });
   const tags = ["user"];
 
   app.get(
@@ -34,15 +34,19 @@ export async function userImportRoutes(app: FastifyInstance, opts: { db: Db; tim
     { schema: { tags, summary: "Import users from an Excel sheet" } },
     async (request) => {
       const caller = await requirePermission(opts.db, request, ["user_import"], "admin");
-      const part = await request.file();
+      if (!request.isMultipart()) throw badRequest("file: 请以 multipart/form-data 上传 .xlsx 文件");
+      const part = await request.file().catch(() => {
+        throw badRequest("file: 上传内容无法解析");
+      });
       if (!part) throw badRequest("file: 请选择要导入的文件");
       if (!part.filename.toLowerCase().endsWith(".xlsx")) throw badRequest("file: 只能导入 .xlsx 文件");
       const content = await part.toBuffer().catch(() => {
         throw badRequest("file: 文件不能超过 5MB");
       });
       const covered = optionalString(readParams(request), "isCovered") === "1";
+      const sheet = await readUserSheet(content);
       const result = await opts.db.transaction((tx) =>
-        importUsers(tx, caller, content, { covered, timeZone: opts.timeZone }),
+        importUsers(tx, caller, sheet, { covered, timeZone: opts.timeZone }),
       );
       return ok(result, `导入完成: 新增 ${result.created},更新 ${result.updated},未导入 ${result.rejected}`);
     },

@@ -1,6 +1,9 @@
 import ExcelJS from "exceljs";
 import { ApiError } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
+import { readWorkbook } from "../../xlsx/read-workbook.ts";
+import { safeCell } from "../../xlsx/safe-cell.ts";
+import type { SheetBounds, SheetCell, SheetData } from "../../xlsx/sheet-bounds.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { asMd5, hashPassword } from "../auth/password.ts";
 import { storeFile } from "../file/file.store.ts";
@@ -19,6 +22,14 @@ export const IMPORT_COLUMNS = [
   { header: "性别", field: "sex" },
 ] as const;
 export const MAX_IMPORT_ROWS = 5000;
+/** A user sheet is small: 5,000 rows of 8 short columns are well under a few MB of sheet XML. */
+export const USER_SHEET_BOUNDS: SheetBounds = {
+  maxInflatedBytes: 32 * 1024 * 1024,
+  maxEntries: 500,
+  maxRows: MAX_IMPORT_ROWS,
+  maxColumns: 64,
+  maxCellChars: 1000,
+};
 const SEX: Record<string, number> = { 男: 1, 女: 2, 未知: 3 };
 
 export interface ImportResult {
@@ -29,12 +40,8 @@ export interface ImportResult {
   rejectedFile: string;
 }
 
-const cellText = (value: ExcelJS.CellValue): string => {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "object" && "text" in value) return String(value.text).trim();
-  if (typeof value === "object" && "result" in value) return String(value.result ?? "").trim();
-  return String(value).trim();
-};
+const cellText = (value: SheetCell | undefined): string =>
+  value === null || value === undefined ? "" : String(value).trim();
 
 export async function importTemplate(): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
@@ -54,6 +61,16 @@ export async function importTemplate(): Promise<Buffer> {
 }
 
 /**
+ * The uploaded sheet, read within the bounds. Read before the import's transaction opens, so a
+ * slow or refused file never holds a database connection.
+ */
+export async function readUserSheet(file: Buffer): Promise<SheetData> {
+  const sheet = await readWorkbook(file, USER_SHEET_BOUNDS);
+  if (!sheet) throw new ApiError(400, "file: 文件中没有工作表");
+  return sheet;
+}
+
+/**
  * Imports users from a sheet: each row lands whole or not at all (a savepoint per row), good rows
  * land even when others fail, and the failures come back as a sheet with a reason per row.
  * With `covered`, rows whose account exists update that user's profile instead of failing.
@@ -61,23 +78,13 @@ export async function importTemplate(): Promise<Buffer> {
 export async function importUsers(
   tx: Queryable,
   caller: CurrentUser,
-  file: Buffer,
+  sheet: SheetData,
   options: { covered: boolean; timeZone: string },
 ): Promise<ImportResult> {
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.load(file as unknown as ArrayBuffer);
-  } catch {
-    throw new ApiError(400, "file: 无法读取的 Excel 文件");
-  }
-  const sheet = book.worksheets[0];
-  if (!sheet) throw new ApiError(400, "file: 文件中没有工作表");
-  const headers = (sheet.getRow(1).values as ExcelJS.CellValue[]).map(cellText);
+  const headers = sheet.headers.map((h) => cellText(h));
   const index = new Map<string, number>(IMPORT_COLUMNS.map((c) => [c.field, headers.indexOf(c.header)]));
   const missing = IMPORT_COLUMNS.filter((c) => (index.get(c.field) ?? -1) < 0 && c.field !== "sex");
   if (missing.length) throw new ApiError(400, `file: 缺少列 ${missing.map((c) => c.header).join("、")}`);
-  if (sheet.rowCount - 1 > MAX_IMPORT_ROWS)
-    throw new ApiError(400, `file: 一次最多导入 ${MAX_IMPORT_ROWS} 行`);
 
   const users = new UserService(tx, options.timeZone);
   // Everyone imported starts with the tenant's known password until they change it: hash it once.
@@ -85,8 +92,7 @@ export async function importUsers(
   const initialHash = await hashPassword(asMd5(initial || "123456"));
   const result = { created: 0, updated: 0, rejected: 0 };
   const rejectedRows: string[][] = [];
-  for (let r = 2; r <= sheet.rowCount; r++) {
-    const cells = sheet.getRow(r).values as ExcelJS.CellValue[];
+  for (const { cells } of sheet.rows) {
     const text = (field: string) => cellText(cells[index.get(field) ?? -1]);
     const raw = IMPORT_COLUMNS.map((c) => text(c.field));
     if (raw.every((v) => v === "")) continue;
@@ -159,7 +165,7 @@ async function rejectedSheet(tx: Queryable, caller: CurrentUser, rows: string[][
     ...IMPORT_COLUMNS.map((c) => ({ header: c.header, width: 18 })),
     { header: "失败原因", width: 48 },
   ];
-  for (const row of rows) sheet.addRow(row);
+  for (const row of rows) sheet.addRow(row.map(safeCell));
   sheet.getRow(1).font = { bold: true };
   return storeFile(tx, {
     tenantId: caller.tenantId,
