@@ -112,6 +112,7 @@ export class AuthService {
   private async checkTenant(tenantId: string): Promise<void> {
     const tenant = await this.repo.tenant(tenantId);
     if (!tenant) throw denied(AuthMessage.noTenant);
+    if (tenant.status !== 1) throw denied(AuthMessage.tenantDisabled);
     if (tenantId !== PLATFORM_TENANT_ID && tenant.expire_time && tenant.expire_time.getTime() < Date.now()) {
       throw denied(AuthMessage.tenantExpired);
     }
@@ -193,25 +194,28 @@ export class AuthService {
     };
   }
 
-  /** The caller behind an access token, or undefined when it is invalid, expired or revoked. */
+  /**
+   * The caller behind an access token, or undefined when it is invalid, expired or revoked, or its
+   * user or tenant no longer may sign in. Everything that grants powers is read live, never from the
+   * token, so changes to a user's roles, depts, status or tenant hold from the next request on.
+   */
   async authenticate(token: string): Promise<CurrentUser | undefined> {
     const claims = verifyJwt(token, this.options.jwtSecret);
     if (claims?.token_type !== "access_token") return undefined;
-    const row = await this.repo.token(claims.jti);
-    if (!row || row.revoked_at || row.kind !== "access") return undefined;
-    const text = (name: string) => (typeof claims[name] === "string" ? (claims[name] as string) : "");
+    const live = await this.repo.liveSession(claims.jti);
+    if (!live || live.role_ids.length === 0) return undefined;
     return {
-      userId: text("user_id"),
-      tenantId: text("tenant_id"),
-      account: text("account"),
-      userName: text("user_name"),
-      realName: text("real_name"),
-      roleIds: csv(text("role_id")),
-      roleAliases: csv(text("role_name")),
-      deptIds: csv(text("dept_id")),
-      postIds: csv(text("post_id")),
-      clientId: text("client_id"),
-      sessionId: text("sid"),
+      userId: live.user_id,
+      tenantId: live.tenant_id,
+      account: live.account,
+      userName: live.account,
+      realName: live.real_name ?? "",
+      roleIds: live.role_ids,
+      roleAliases: live.role_aliases,
+      deptIds: csv(live.dept_id),
+      postIds: csv(live.post_id),
+      clientId: typeof claims.client_id === "string" ? claims.client_id : "",
+      sessionId: live.session_id,
       jti: claims.jti,
     };
   }

@@ -17,6 +17,7 @@ export const AuthMessage = {
   noTenantId: "租户ID未找到",
   noTenant: "未获得用户的租户信息",
   tenantExpired: "租户授权已过期,请联系管理员",
+  tenantDisabled: "租户已被停用,请联系管理员",
   noRoles: "未获得用户的角色信息",
   locked: "登录错误次数过多,请稍后再试",
   disabled: "账号已被停用,请联系管理员",

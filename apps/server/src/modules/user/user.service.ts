@@ -153,6 +153,12 @@ export class UserService {
       caller.userId,
       await hashPassword(asMd5(newPassword)),
     ]);
+    // Whoever knew the old password is signed out everywhere; the console that changed it stays in.
+    await this.db.query(
+      `update auth_token set revoked_at = now()
+        where user_id = $1 and session_id <> $2 and revoked_at is null`,
+      [caller.userId, caller.sessionId],
+    );
   }
 
   /** The caller's own profile: only these fields, whatever else the body carries. */
