@@ -10,6 +10,7 @@ import { ResourceStore } from "../../crud/store.ts";
 import type { Queryable } from "../../db/client.ts";
 import { type CurrentUser, csv, isAdministrator } from "../auth/current-user.ts";
 import { asMd5, hashPassword, verifyPassword } from "../auth/password.ts";
+import { assertPlatformAdministratorRemains } from "./platform-administrator.ts";
 
 const def = resources.user;
 
@@ -108,12 +109,14 @@ export class UserService {
     await this.assertLinks(values, target!.tenant_id);
     await assertDictionaryValues(this.db, values, target!.tenant_id);
     await this.store.update(id, values, caller, (s) => visibleRows(def, caller, s));
+    if (values.has(column("roleId"))) await assertPlatformAdministratorRemains(this.db);
   }
 
   async remove(caller: CurrentUser, ids: string[]): Promise<void> {
     if (ids.includes(caller.userId)) throw forbidden("不能删除本账号!");
     await this.visible(caller, ids);
     await this.store.remove(ids, caller);
+    await assertPlatformAdministratorRemains(this.db);
     await this.revokeSessions(ids);
   }
 
@@ -126,6 +129,7 @@ export class UserService {
       "update sys_user set role_id = $2, update_time = now() where id = any($1::bigint[])",
       [userIds, roleIds.join(",")],
     );
+    await assertPlatformAdministratorRemains(this.db);
     // Roles are read from the token: sign the users out so their next session carries the new ones.
     await this.revokeSessions(userIds);
   }
