@@ -61,7 +61,7 @@ const idArray = (column: string) =>
 const USER_COLUMNS =
   "id, tenant_id, account, password, name, real_name, avatar, email, phone, role_id, dept_id, post_id, user_type, status";
 
-/** The SQL of sign-in: clients, tenants, users, roles, failure counters, tokens and captchas. */
+/** The SQL of sign-in: clients, tenants, users, roles, tokens and captchas. */
 export class AuthRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -115,38 +115,6 @@ export class AuthRepository {
       [key],
     );
     return rows[0]?.param_value;
-  }
-
-  /** Failures counted within the lock window; older ones have expired. */
-  async recentFailures(tenantId: string, account: string, windowSeconds: number): Promise<number> {
-    const rows = await this.db.query<{ fail_count: number }>(
-      `select fail_count from auth_login_failure
-        where tenant_id = $1 and account = $2 and last_failure_at > now() - make_interval(secs => $3)`,
-      [tenantId, account, windowSeconds],
-    );
-    return rows[0]?.fail_count ?? 0;
-  }
-
-  /** Counts a failure; the window restarts with each one, as the contract's counter TTL does. */
-  async recordFailure(tenantId: string, account: string, windowSeconds: number): Promise<number> {
-    const rows = await this.db.query<{ fail_count: number }>(
-      `insert into auth_login_failure as f (tenant_id, account, fail_count, last_failure_at)
-            values ($1, $2, 1, now())
-       on conflict (tenant_id, account) do update
-          set fail_count = case when f.last_failure_at > now() - make_interval(secs => $3)
-                                then f.fail_count + 1 else 1 end,
-              last_failure_at = now()
-       returning fail_count`,
-      [tenantId, account, windowSeconds],
-    );
-    return rows[0]!.fail_count;
-  }
-
-  async clearFailures(tenantId: string, account: string): Promise<void> {
-    await this.db.query("delete from auth_login_failure where tenant_id = $1 and account = $2", [
-      tenantId,
-      account,
-    ]);
   }
 
   async insertToken(row: {

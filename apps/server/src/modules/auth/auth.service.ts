@@ -1,15 +1,18 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import type { TokenResponse } from "@meterline/contracts";
 import { PLATFORM_TENANT_ID } from "@meterline/contracts";
+import type { Queryable } from "../../db/client.ts";
 import type { AuthRepository, ClientRow, UserRow } from "./auth.repository.ts";
 import { randomCaptchaText, renderCaptcha } from "./captcha-image.ts";
 import { type CurrentUser, csv } from "./current-user.ts";
 import { signJwt, verifyJwt } from "./jwt.ts";
 import { AuthMessage, OAuthError } from "./oauth-error.ts";
-import { asMd5, verifyPassword } from "./password.ts";
+import { asMd5, hashPassword, md5Hex, passwordVerifier } from "./password.ts";
+import { accountSubject, SignInThrottle } from "./sign-in-throttle.ts";
 
 export const CAPTCHA_TTL_SECONDS = 5 * 60;
-export const LOCK_WINDOW_SECONDS = 30 * 60;
+/** The OAuth error of a sign-in that may go on only with a captcha; the console then shows one. */
+export const CAPTCHA_REQUIRED = "captcha_required";
 const DEFAULT_FAIL_COUNT = 5;
 const LICENSE = "powered by meterline";
 
@@ -23,6 +26,8 @@ export interface TokenRequest {
   refreshToken?: string;
   captchaKey?: string;
   captchaCode?: string;
+  /** The caller's network address: failures are counted and locked per address. */
+  address?: string;
 }
 
 const denied = (description: string) => new OAuthError(400, "access_denied", description);
@@ -30,10 +35,16 @@ const invalidGrant = (description: string) => new OAuthError(400, "invalid_grant
 
 /** Sign-in, token issue, rotation and revocation, and captchas (contract §5). */
 export class AuthService {
+  private readonly throttle: SignInThrottle;
+  private dummy: Promise<string> | undefined;
+
   constructor(
     private readonly repo: AuthRepository,
     private readonly options: { jwtSecret: string; captchaEnabled: boolean },
-  ) {}
+    db: Queryable,
+  ) {
+    this.throttle = new SignInThrottle(db);
+  }
 
   async token(request: TokenRequest): Promise<TokenResponse> {
     const client = await this.checkClient(request);
@@ -61,33 +72,54 @@ export class AuthService {
     return client;
   }
 
-  /** The checks of contract §5.7, in its order. */
+  /**
+   * The checks of contract §5.7, hardened: the lock counts per account and address, and the attempt
+   * is counted before the password is checked; addresses and accounts with many failures wait; an
+   * unknown account costs the same password check as a known one.
+   */
   private async passwordGrant(request: TokenRequest, client: ClientRow): Promise<TokenResponse> {
-    if (request.grantType === "captcha" || this.options.captchaEnabled) {
-      const stored = request.captchaKey ? await this.repo.takeCaptcha(request.captchaKey) : undefined;
-      if (!stored || stored !== (request.captchaCode ?? "").trim().toLowerCase()) {
-        throw denied(AuthMessage.badCaptcha);
-      }
-    }
+    const captchaRequired = request.grantType === "captcha" || this.options.captchaEnabled;
+    const captchaPassed = request.captchaKey ? await this.captchaPassed(request) : false;
+    if (captchaRequired && !captchaPassed) throw denied(AuthMessage.badCaptcha);
     const tenantId = request.tenantId;
     if (!tenantId) throw denied(AuthMessage.noTenantId);
     const account = request.username ?? "";
     if (!account) throw invalidGrant(AuthMessage.missing("username"));
-    const failCount = Number((await this.repo.param("account.failCount")) ?? DEFAULT_FAIL_COUNT);
-    if ((await this.repo.recentFailures(tenantId, account, LOCK_WINDOW_SECONDS)) >= failCount) {
-      throw denied(AuthMessage.locked);
+    const address = request.address ?? "";
+    const accountKey = accountSubject(tenantId, account);
+    const waiting = await this.throttle.waiting(address, accountKey);
+    if (waiting.has("address")) throw denied(AuthMessage.addressThrottled);
+    // Many failures from many addresses slow the account down for everyone, but a person who
+    // solves a captcha still gets through: nobody can keep an administrator out that way.
+    if (waiting.has("account") && !captchaPassed) {
+      throw new OAuthError(400, CAPTCHA_REQUIRED, AuthMessage.captchaRequired);
     }
     await this.checkTenant(tenantId);
+    const failCount = Number((await this.repo.param("account.failCount")) ?? DEFAULT_FAIL_COUNT);
+    if ((await this.throttle.reserveAttempt(tenantId, account, address)) > failCount) {
+      throw denied(AuthMessage.locked);
+    }
     const user = await this.repo.userByAccount(tenantId, account);
-    const passwordOk =
-      user && request.password ? await verifyPassword(asMd5(request.password), user.password) : false;
-    if (!user || !passwordOk) {
-      await this.repo.recordFailure(tenantId, account, LOCK_WINDOW_SECONDS);
+    const stored = user?.password ?? (await this.dummyHash());
+    const passwordOk = await passwordVerifier.verify(asMd5(request.password ?? ""), stored);
+    if (!user || !request.password || !passwordOk) {
+      await this.throttle.failed("address", address);
+      await this.throttle.failed("account", accountKey);
       throw invalidGrant(AuthMessage.badCredentials);
     }
-    const response = await this.issue(user, client, randomUUID());
-    await this.repo.clearFailures(tenantId, account);
-    return response;
+    await this.throttle.succeeded(tenantId, account, address);
+    return this.issue(user, client, randomUUID());
+  }
+
+  private async captchaPassed(request: TokenRequest): Promise<boolean> {
+    const stored = request.captchaKey ? await this.repo.takeCaptcha(request.captchaKey) : undefined;
+    return stored !== undefined && stored === (request.captchaCode ?? "").trim().toLowerCase();
+  }
+
+  /** A hash no password matches, checked for unknown accounts so they answer as slowly as known ones. */
+  private dummyHash(): Promise<string> {
+    this.dummy ??= hashPassword(md5Hex(randomUUID()));
+    return this.dummy;
   }
 
   /** Rotation: each refresh token works once; a second use revokes the whole session. */

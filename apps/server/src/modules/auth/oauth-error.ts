@@ -20,6 +20,8 @@ export const AuthMessage = {
   tenantDisabled: "租户已被停用,请联系管理员",
   noRoles: "未获得用户的角色信息",
   locked: "登录错误次数过多,请稍后再试",
+  addressThrottled: "该地址登录失败次数过多,请稍后再试",
+  captchaRequired: "该账号登录失败次数过多,请输入验证码后再试",
   disabled: "账号已被停用,请联系管理员",
   badClient: "Bad client credentials",
   grantNotAllowed: "客户端不支持此授权类型",

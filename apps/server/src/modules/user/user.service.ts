@@ -10,6 +10,7 @@ import { ResourceStore } from "../../crud/store.ts";
 import type { Queryable } from "../../db/client.ts";
 import { type CurrentUser, csv, isAdministrator } from "../auth/current-user.ts";
 import { asMd5, hashPassword, verifyPassword } from "../auth/password.ts";
+import { SignInThrottle } from "../auth/sign-in-throttle.ts";
 import { assertPlatformAdministratorRemains } from "./platform-administrator.ts";
 
 const def = resources.user;
@@ -178,12 +179,8 @@ export class UserService {
 
   async unlock(caller: CurrentUser, userIds: string[]): Promise<void> {
     const users = await this.visible(caller, userIds);
-    for (const u of users) {
-      await this.db.query("delete from auth_login_failure where tenant_id = $1 and account = $2", [
-        u.tenant_id,
-        u.account,
-      ]);
-    }
+    const throttle = new SignInThrottle(this.db);
+    for (const u of users) await throttle.unlock(u.tenant_id, u.account);
   }
 
   private async revokeSessions(userIds: string[]) {
