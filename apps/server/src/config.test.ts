@@ -6,16 +6,58 @@ import { test } from "node:test";
 import { ConfigError, loadConfig } from "./config.ts";
 
 const secret = "p".repeat(40);
+// Random-looking values of the kind `openssl rand -base64 48` prints.
+const strongKey = "q7Vt9Lx2Rk4Pz8Wm3Nc6Hb1Jd5Fg0Ys7Ue2Ia9Ko4Tr6Qw8";
+const strongPassword = "Lantern-Orbit-Maple-41";
+const clientSecret = "c3Xr8Pw1Zk6Nv9Tq2Lm5";
+const production = { NODE_ENV: "production", JWT_SECRET: strongKey, ADMIN_PASSWORD: strongPassword };
 
 test("production refuses to start without its secrets", async () => {
   await assert.rejects(loadConfig({ NODE_ENV: "production" }), ConfigError);
-  await assert.rejects(loadConfig({ DATABASE_URL: "postgres://x/y", JWT_SECRET: secret }), /ADMIN_PASSWORD/);
   await assert.rejects(
-    loadConfig({ NODE_ENV: "production", JWT_SECRET: "short", ADMIN_PASSWORD: "x" }),
+    loadConfig({ DATABASE_URL: "postgres://x/y", JWT_SECRET: strongKey }),
+    /ADMIN_PASSWORD/,
+  );
+  await assert.rejects(
+    loadConfig({ ...production, CLIENT_SECRET: clientSecret, JWT_SECRET: "short" }),
     /at least 32/,
   );
-  const ok = await loadConfig({ NODE_ENV: "production", JWT_SECRET: secret, ADMIN_PASSWORD: "Str0ng!" });
+  await assert.rejects(loadConfig(production), /CLIENT_SECRET/);
+  const ok = await loadConfig({ ...production, CLIENT_SECRET: clientSecret });
   assert.equal(ok.production, true);
+  assert.equal(ok.clientSecret, clientSecret);
+});
+
+test("production refuses a guessable signing key", async () => {
+  for (const weak of [
+    secret,
+    "ab".repeat(20),
+    "abcdefghijklmnopqrstuvwxyz0123456789",
+    `saber_secret${strongKey}`,
+    "1234567890".repeat(4),
+  ]) {
+    await assert.rejects(
+      loadConfig({ ...production, CLIENT_SECRET: clientSecret, JWT_SECRET: weak }),
+      /JWT_SECRET/,
+      weak,
+    );
+  }
+});
+
+test("production refuses a weak or default administrator password", async () => {
+  for (const weak of ["admin", "123456", "password", "admin1234", "Str0ng!", "Password1", "meterline"]) {
+    await assert.rejects(
+      loadConfig({ ...production, CLIENT_SECRET: clientSecret, ADMIN_PASSWORD: weak }),
+      /ADMIN_PASSWORD/,
+      weak,
+    );
+  }
+});
+
+test("production refuses the published client secret and weak ones", async () => {
+  for (const weak of ["saber_secret", "x".repeat(24), "short"]) {
+    await assert.rejects(loadConfig({ ...production, CLIENT_SECRET: weak }), /CLIENT_SECRET/, weak);
+  }
 });
 
 test("the embedded default generates its signing key once and keeps it in DATA_DIR", async () => {

@@ -4,7 +4,7 @@ import { redactUrl } from "./contract/redact.ts";
 import { FieldCipher } from "./crud/field-cipher.ts";
 import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
-import { seed } from "./db/seed.ts";
+import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
 import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 
@@ -14,6 +14,7 @@ async function main() {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(db);
   const { createdAdmin } = await seed(db, { adminPassword: config.adminPassword });
+  if (config.clientSecret) await applyClientSecret(db, config.clientSecret);
   const demoSeeded = config.demoData && (await seedDemoSite(db, { adminPassword: config.adminPassword }));
   const app = await buildApp({
     config,

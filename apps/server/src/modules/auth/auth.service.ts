@@ -1,9 +1,10 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { TokenResponse } from "@meterline/contracts";
 import { PLATFORM_TENANT_ID } from "@meterline/contracts";
 import type { Queryable } from "../../db/client.ts";
 import type { AuthRepository, ClientRow, UserRow } from "./auth.repository.ts";
 import { randomCaptchaText, renderCaptcha } from "./captcha-image.ts";
+import { clientSecretMatches } from "./client-secret.ts";
 import { type CurrentUser, csv } from "./current-user.ts";
 import { signJwt, verifyJwt } from "./jwt.ts";
 import { AuthMessage, OAuthError } from "./oauth-error.ts";
@@ -63,7 +64,7 @@ export class AuthService {
 
   private async checkClient(request: TokenRequest): Promise<ClientRow> {
     const client = request.clientId ? await this.repo.client(request.clientId) : undefined;
-    if (!client || !sameText(client.client_secret, request.clientSecret)) {
+    if (!client || !clientSecretMatches(client.client_secret, request.clientSecret)) {
       throw new OAuthError(401, "invalid_client", AuthMessage.badClient);
     }
     if (!csv(client.authorized_grant_types).includes(request.grantType)) {
@@ -263,10 +264,4 @@ export class AuthService {
     await this.repo.insertCaptcha(key, text.toLowerCase(), CAPTCHA_TTL_SECONDS);
     return { key, image: `data:image/png;base64,${renderCaptcha(text).toString("base64")}` };
   }
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
