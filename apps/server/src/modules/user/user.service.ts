@@ -17,6 +17,8 @@ const def = resources.user;
 
 export type ScopeFilter = (sql: SqlParams, alias: string) => string | undefined;
 const column = (name: string) => columnByName(def, name)!;
+/** Only changes to platform users can leave the platform without its administrator. */
+const onPlatform = (user: { tenant_id: string }) => user.tenant_id === PLATFORM_TENANT_ID;
 
 /** The rules of user accounts (contract §10.1): quota, unique account, hashed passwords, own tenant. */
 export class UserService {
@@ -110,14 +112,16 @@ export class UserService {
     await this.assertLinks(values, target!.tenant_id);
     await assertDictionaryValues(this.db, values, target!.tenant_id);
     await this.store.update(id, values, caller, (s) => visibleRows(def, caller, s));
-    if (values.has(column("roleId"))) await assertPlatformAdministratorRemains(this.db);
+    if (values.has(column("roleId")) && target!.tenant_id === PLATFORM_TENANT_ID) {
+      await assertPlatformAdministratorRemains(this.db);
+    }
   }
 
   async remove(caller: CurrentUser, ids: string[]): Promise<void> {
     if (ids.includes(caller.userId)) throw forbidden("不能删除本账号!");
-    await this.visible(caller, ids);
+    const users = await this.visible(caller, ids);
     await this.store.remove(ids, caller);
-    await assertPlatformAdministratorRemains(this.db);
+    if (users.some(onPlatform)) await assertPlatformAdministratorRemains(this.db);
     await this.revokeSessions(ids);
   }
 
@@ -130,7 +134,7 @@ export class UserService {
       "update sys_user set role_id = $2, update_time = now() where id = any($1::bigint[])",
       [userIds, roleIds.join(",")],
     );
-    await assertPlatformAdministratorRemains(this.db);
+    if (users.some(onPlatform)) await assertPlatformAdministratorRemains(this.db);
     // Roles are read from the token: sign the users out so their next session carries the new ones.
     await this.revokeSessions(userIds);
   }
