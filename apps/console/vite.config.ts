@@ -17,6 +17,8 @@ const vendorGroups = [
 
 export default defineConfig({
   plugins: [react()],
+  // CLIENT_SECRET is the one server setting the console needs at build time (the Basic header).
+  envPrefix: ["VITE_", "CLIENT_SECRET"],
   server: {
     port: 5173,
     proxy: { "/api": { target: "http://127.0.0.1:8080", changeOrigin: true } },

@@ -74,7 +74,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     clientErrorHandler: answerClientError,
   });
   const authRepository = new AuthRepository(db);
-  const auth = new AuthService(authRepository, config);
+  const auth = new AuthService(authRepository, config, db);
   // Dead tokens and captchas are only kept a day for audit; sweep them hourly.
   const sweeper = setInterval(() => {
     authRepository

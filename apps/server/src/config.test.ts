@@ -6,40 +6,84 @@ import { test } from "node:test";
 import { ConfigError, loadConfig } from "./config.ts";
 
 const secret = "p".repeat(40);
-const dataKey = "d".repeat(40);
+// Random-looking values of the kind `openssl rand -base64 48` prints.
+const strongKey = "q7Vt9Lx2Rk4Pz8Wm3Nc6Hb1Jd5Fg0Ys7Ue2Ia9Ko4Tr6Qw8";
+const dataKey = "Hn4Wc8Zp1Ks6Vb3Mx9Rt2Lq7Jf5Dg0Ye8Ua3Io6Tw1Pz4Nc";
+const strongPassword = "Lantern-Orbit-Maple-41";
+const clientSecret = "c3Xr8Pw1Zk6Nv9Tq2Lm5";
+const production = {
+  NODE_ENV: "production",
+  JWT_SECRET: strongKey,
+  DATA_ENCRYPTION_KEY: dataKey,
+  ADMIN_PASSWORD: strongPassword,
+};
 
 test("production refuses to start without its secrets", async () => {
   await assert.rejects(loadConfig({ NODE_ENV: "production" }), ConfigError);
-  await assert.rejects(loadConfig({ DATABASE_URL: "postgres://x/y", JWT_SECRET: secret }), /ADMIN_PASSWORD/);
   await assert.rejects(
-    loadConfig({
-      NODE_ENV: "production",
-      JWT_SECRET: "short",
-      DATA_ENCRYPTION_KEY: dataKey,
-      ADMIN_PASSWORD: "x",
-    }),
+    loadConfig({ DATABASE_URL: "postgres://x/y", JWT_SECRET: strongKey }),
+    /ADMIN_PASSWORD/,
+  );
+  await assert.rejects(
+    loadConfig({ ...production, CLIENT_SECRET: clientSecret, JWT_SECRET: "short" }),
     /at least 32/,
   );
+  await assert.rejects(loadConfig(production), /CLIENT_SECRET/);
   const ok = await loadConfig({
-    NODE_ENV: "production",
-    JWT_SECRET: secret,
-    DATA_ENCRYPTION_KEY: dataKey,
+    ...production,
+    CLIENT_SECRET: clientSecret,
     DATA_ENCRYPTION_KEY_PREVIOUS: `${"o".repeat(40)},${"q".repeat(40)}`,
-    ADMIN_PASSWORD: "Str0ng!",
   });
   assert.equal(ok.production, true);
+  assert.equal(ok.clientSecret, clientSecret);
   assert.equal(ok.dataKey, dataKey);
   assert.deepEqual(ok.previousDataKeys, ["o".repeat(40), "q".repeat(40)]);
 });
 
-test("production refuses to start without its own data-encryption key", async () => {
-  const base = { NODE_ENV: "production", JWT_SECRET: secret, ADMIN_PASSWORD: "Str0ng!" };
+test("production refuses to start without its own, strong data-encryption key", async () => {
+  const { DATA_ENCRYPTION_KEY: _, ...base } = { ...production, CLIENT_SECRET: clientSecret };
   await assert.rejects(loadConfig(base), /needs DATA_ENCRYPTION_KEY;/);
   await assert.rejects(
     loadConfig({ ...base, DATA_ENCRYPTION_KEY: "short" }),
     /DATA_ENCRYPTION_KEY must be at least 32/,
   );
-  await assert.rejects(loadConfig({ ...base, DATA_ENCRYPTION_KEY: secret }), /must differ from JWT_SECRET/);
+  await assert.rejects(
+    loadConfig({ ...base, DATA_ENCRYPTION_KEY: strongKey }),
+    /must differ from JWT_SECRET/,
+  );
+  await assert.rejects(loadConfig({ ...base, DATA_ENCRYPTION_KEY: "d".repeat(40) }), /DATA_ENCRYPTION_KEY/);
+});
+
+test("production refuses a guessable signing key", async () => {
+  for (const weak of [
+    secret,
+    "ab".repeat(20),
+    "abcdefghijklmnopqrstuvwxyz0123456789",
+    `saber_secret${strongKey}`,
+    "1234567890".repeat(4),
+  ]) {
+    await assert.rejects(
+      loadConfig({ ...production, CLIENT_SECRET: clientSecret, JWT_SECRET: weak }),
+      /JWT_SECRET/,
+      weak,
+    );
+  }
+});
+
+test("production refuses a weak or default administrator password", async () => {
+  for (const weak of ["admin", "123456", "password", "admin1234", "Str0ng!", "Password1", "meterline"]) {
+    await assert.rejects(
+      loadConfig({ ...production, CLIENT_SECRET: clientSecret, ADMIN_PASSWORD: weak }),
+      /ADMIN_PASSWORD/,
+      weak,
+    );
+  }
+});
+
+test("production refuses the published client secret and weak ones", async () => {
+  for (const weak of ["saber_secret", "x".repeat(24), "short"]) {
+    await assert.rejects(loadConfig({ ...production, CLIENT_SECRET: weak }), /CLIENT_SECRET/, weak);
+  }
 });
 
 test("the embedded default generates its signing key once and keeps it in DATA_DIR", async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { weakPasswordReason, weakSecretReason } from "./secret-strength.ts";
 
 export interface ServerConfig {
   host: string;
@@ -18,6 +19,11 @@ export interface ServerConfig {
   previousDataKeys: string[];
   /** Password of the platform `admin` when it is first seeded. */
   adminPassword: string;
+  /**
+   * Secret of the console's OAuth client `saber`, stored hashed in its place at every start; the
+   * console must be built with the same CLIENT_SECRET. Unset: the published `saber_secret` (embedded only).
+   */
+  clientSecret?: string;
   captchaEnabled: boolean;
   /** Seed the demo site (tenant 100001); on by default in the embedded mode, never in production. */
   demoData: boolean;
@@ -33,6 +39,7 @@ export interface ServerConfig {
 
 const DEFAULT_CONSOLE_DIST = fileURLToPath(new URL("../../console/dist/", import.meta.url));
 const MIN_SECRET_LENGTH = 32;
+const MIN_CLIENT_SECRET_LENGTH = 16;
 
 export class ConfigError extends Error {}
 
@@ -54,17 +61,20 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
   let jwtSecret = env.JWT_SECRET || undefined;
   let dataKey = env.DATA_ENCRYPTION_KEY || undefined;
   let adminPassword = env.ADMIN_PASSWORD;
+  const clientSecret = env.CLIENT_SECRET || undefined;
   if (production) {
     const missing = [
       !jwtSecret && "JWT_SECRET",
       !dataKey && "DATA_ENCRYPTION_KEY",
       !adminPassword && "ADMIN_PASSWORD",
+      !clientSecret && "CLIENT_SECRET",
     ].filter(Boolean) as string[];
     if (missing.length) {
       const names =
         missing.length > 1 ? `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)}` : missing[0];
       throw new ConfigError(`Production mode needs ${names}; refusing to start with defaults.`);
     }
+    await refuseWeakProductionSecrets(jwtSecret!, adminPassword!);
   } else {
     const embedded = await embeddedSecrets(dataDir);
     jwtSecret ??= embedded.jwtSecret;
@@ -79,7 +89,13 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
   }
   // One key for both would make rotating the signing secret a rotation of stored secrets too.
   if (dataKey === jwtSecret) throw new ConfigError("DATA_ENCRYPTION_KEY must differ from JWT_SECRET.");
+  if (production) {
+    const weakDataKey = await weakSecretReason(dataKey!, MIN_SECRET_LENGTH, 128);
+    if (weakDataKey) throw new ConfigError(`DATA_ENCRYPTION_KEY ${weakDataKey}; refusing to start with it.`);
+  }
   const previousDataKeys = (env.DATA_ENCRYPTION_KEY_PREVIOUS ?? "").split(",").filter(Boolean);
+  const weakClient = clientSecret && (await weakSecretReason(clientSecret, MIN_CLIENT_SECRET_LENGTH, 64));
+  if (weakClient) throw new ConfigError(`CLIENT_SECRET ${weakClient}; refusing to start with it.`);
   const consoleDist = env.CONSOLE_DIST ?? DEFAULT_CONSOLE_DIST;
   const demoData = !production && (env.DEMO_DATA === undefined || truthy(env.DEMO_DATA));
   // The demo polls every minute so its screens move; a real site every 15 minutes by default.
@@ -96,6 +112,7 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
     dataKey: dataKey!,
     previousDataKeys,
     adminPassword: adminPassword!,
+    ...(clientSecret ? { clientSecret } : {}),
     captchaEnabled: truthy(env.CAPTCHA_ENABLED),
     demoData,
     gatewayEmbedded: env.GATEWAY_EMBEDDED === undefined ? !production : truthy(env.GATEWAY_EMBEDDED),
@@ -104,6 +121,14 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
     logLevel: env.LOG_LEVEL ?? "info",
     timeZone: env.TZ_DEFAULT ?? "Asia/Shanghai",
   };
+}
+
+/** Production signs tokens and guards the platform with these: guessable ones are refused. */
+async function refuseWeakProductionSecrets(jwtSecret: string, adminPassword: string): Promise<void> {
+  const weakKey = await weakSecretReason(jwtSecret, MIN_SECRET_LENGTH, 128);
+  if (weakKey) throw new ConfigError(`JWT_SECRET ${weakKey}; refusing to start with it.`);
+  const weakPassword = await weakPasswordReason(adminPassword, "admin");
+  if (weakPassword) throw new ConfigError(`ADMIN_PASSWORD ${weakPassword}; refusing to start with it.`);
 }
 
 /**

@@ -5,7 +5,7 @@ import { fieldCipherOf } from "./crud/field-cipher.ts";
 import { reencryptStoredSecrets } from "./crud/reencrypt.ts";
 import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
-import { seed } from "./db/seed.ts";
+import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
 import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 import { warmSheetReader } from "./xlsx/read-workbook.ts";
@@ -16,6 +16,7 @@ async function main() {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(db);
   const { createdAdmin } = await seed(db, { adminPassword: config.adminPassword });
+  if (config.clientSecret) await applyClientSecret(db, config.clientSecret);
   const cipher = fieldCipherOf(config);
   // Stored secrets an older key wrote (a rotated data key, or the signing secret before the data
   // key existed) move to the current key before anything reads them.

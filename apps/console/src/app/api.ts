@@ -10,6 +10,9 @@ const statusWhitelist: number[] = [];
 
 const options: ApiClientOptions = {
   baseUrl: "",
+  // A production server refuses the published client secret: the console is built with the
+  // server's CLIENT_SECRET (`CLIENT_SECRET=… npm run build`); without it, the embedded default's.
+  ...(import.meta.env.CLIENT_SECRET ? { clientSecret: import.meta.env.CLIENT_SECRET } : {}),
   getToken: () => store.getState().token?.content ?? "",
   onUnauthorized: clearSession,
   onError: (message) => {

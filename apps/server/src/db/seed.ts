@@ -1,4 +1,5 @@
 import { PLATFORM_TENANT_ID } from "@meterline/contracts";
+import { hashClientSecret } from "../modules/auth/client-secret.ts";
 import { hashPassword, md5Hex } from "../modules/auth/password.ts";
 import type { Db } from "./client.ts";
 import { nextId } from "./ids.ts";
@@ -23,4 +24,18 @@ export async function seed(db: Db, options: { adminPassword: string }): Promise<
     [nextId(), PLATFORM_TENANT_ID, password, ADMINISTRATOR_ROLE_ID, PLATFORM_DEPT_ID],
   );
   return { createdAdmin: true };
+}
+
+/** The OAuth client the console signs in with; its published secret works only until one is set. */
+export const CONSOLE_CLIENT_ID = "saber";
+
+/**
+ * Replaces the console client's secret with a hash of the operator's own, at every start, so the
+ * published `saber_secret` stops working and a changed CLIENT_SECRET takes over.
+ */
+export async function applyClientSecret(db: Db, clientSecret: string): Promise<void> {
+  await db.query(
+    "update sys_client set client_secret = $2, update_time = now() where client_id = $1 and is_deleted = 0",
+    [CONSOLE_CLIENT_ID, hashClientSecret(clientSecret)],
+  );
 }

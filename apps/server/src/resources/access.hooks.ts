@@ -3,6 +3,10 @@ import { badRequest, forbidden } from "../contract/errors.ts";
 import { columnByName } from "../crud/columns.ts";
 import type { ResourceHooks } from "../crud/hooks.ts";
 import { isAdministrator } from "../modules/auth/current-user.ts";
+import { platformAdministratorRoles } from "../modules/user/platform-administrator.ts";
+
+const REMOVE_MESSAGE = "不可删除超级管理员角色!";
+const RENAME_MESSAGE = "不可修改超级管理员角色的别名!";
 
 /** Only the platform administrator creates or changes a role aliased `administrator` (contract §8.1). */
 export const roleHooks: ResourceHooks = {
@@ -11,8 +15,12 @@ export const roleHooks: ResourceHooks = {
     return isAdministrator(user) ? [] : [`t.role_alias <> ${sql.bind(ROLE_ADMINISTRATOR)}`];
   },
   async beforeWrite({ db, def, user }, values, id) {
-    if (isAdministrator(user)) return;
     const alias = values.get(columnByName(def, "roleAlias")!);
+    if (id && alias !== undefined && alias !== ROLE_ADMINISTRATOR) {
+      // Renaming the platform's administrator role would leave nobody able to manage the platform.
+      if ((await platformAdministratorRoles(db, [id])).length > 0) throw badRequest(RENAME_MESSAGE);
+    }
+    if (isAdministrator(user)) return;
     const [stored] = id
       ? await db.query<{ role_alias: string }>("select role_alias from sys_role where id = $1", [id])
       : [];
@@ -21,6 +29,7 @@ export const roleHooks: ResourceHooks = {
     }
   },
   async beforeRemove({ db, user }, ids) {
+    if ((await platformAdministratorRoles(db, ids)).length > 0) throw badRequest(REMOVE_MESSAGE);
     if (isAdministrator(user)) return;
     const rows = await db.query("select 1 from sys_role where id = any($1::bigint[]) and role_alias = $2", [
       ids,

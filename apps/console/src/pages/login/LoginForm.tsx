@@ -7,6 +7,7 @@ import { api, describeError } from "../../app/api.ts";
 import { login } from "../../app/session.ts";
 import { useT } from "../../i18n/index.tsx";
 import { Captcha } from "./Captcha.tsx";
+import { asksForCaptcha } from "./captcha-request.ts";
 
 interface Values {
   tenantId: string;
@@ -22,20 +23,25 @@ interface Props {
   tenantDerived: boolean;
 }
 
-/** Account login; Enter submits. The captcha is refreshed after every failed attempt. */
+/**
+ * Account login; Enter submits. The captcha shows when the server is configured for it or asks for
+ * it after many failures, and is refreshed after every failed attempt.
+ */
 export function LoginForm({ options, tenantId, tenantDerived }: Props) {
   const t = useT();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
   const [captcha, setCaptcha] = useState<CaptchaResponse>({ key: "", image: "" });
+  const [captchaAsked, setCaptchaAsked] = useState(false);
+  const captchaMode = options.captchaMode || captchaAsked;
   const showTenant = options.tenantMode && !tenantDerived;
 
   const refreshCaptcha = useCallback(() => {
-    if (!options.captchaMode) return;
+    if (!captchaMode) return;
     form.setFieldValue("code", "");
     api.captcha().then(setCaptcha, (error: unknown) => message.error(describeError(error)));
-  }, [options.captchaMode, form, message]);
+  }, [captchaMode, form, message]);
 
   useEffect(refreshCaptcha, [refreshCaptcha]);
 
@@ -46,12 +52,14 @@ export function LoginForm({ options, tenantId, tenantDerived }: Props) {
         tenantId: showTenant ? values.tenantId.trim() : tenantId,
         username: values.username.trim(),
         password: values.password,
-        captcha: options.captchaMode ? { key: captcha.key, code: values.code.trim() } : undefined,
+        captcha: captchaMode ? { key: captcha.key, code: values.code.trim() } : undefined,
       });
     } catch (error) {
       // Server refusals were already shown by the API client; transport failures are not.
       if (!isApiError(error) || error.kind !== "http") message.error(describeError(error));
-      refreshCaptcha();
+      // Switching the captcha on fetches one through the effect; otherwise fetch a fresh one.
+      if (asksForCaptcha(error) && !captchaMode) setCaptchaAsked(true);
+      else refreshCaptcha();
     } finally {
       setBusy(false);
     }
@@ -94,7 +102,7 @@ export function LoginForm({ options, tenantId, tenantDerived }: Props) {
           data-testid="login-password"
         />
       </Form.Item>
-      {options.captchaMode ? (
+      {captchaMode ? (
         <Form.Item>
           <Space.Compact block>
             <Form.Item

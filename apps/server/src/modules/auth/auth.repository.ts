@@ -1,3 +1,4 @@
+import { PLATFORM_TENANT_ID } from "@meterline/contracts";
 import type { Queryable } from "../../db/client.ts";
 
 export interface ClientRow {
@@ -40,10 +41,27 @@ export interface TokenRow {
   revoked_at: Date | null;
 }
 
+/** The session behind an access token, with the user, roles and tenant as they are now. */
+export interface LiveSessionRow {
+  session_id: string;
+  user_id: string;
+  tenant_id: string;
+  account: string;
+  real_name: string | null;
+  dept_id: string;
+  post_id: string;
+  role_ids: string[];
+  role_aliases: string[];
+}
+
+/** A CSV id column as a bigint array; anything that is not an id (blank, -1) is left out. */
+const idArray = (column: string) =>
+  `array(select trim(x)::bigint from unnest(string_to_array(${column}, ',')) x where trim(x) ~ '^[0-9]{1,18}$')`;
+
 const USER_COLUMNS =
   "id, tenant_id, account, password, name, real_name, avatar, email, phone, role_id, dept_id, post_id, user_type, status";
 
-/** The SQL of sign-in: clients, tenants, users, roles, failure counters, tokens and captchas. */
+/** The SQL of sign-in: clients, tenants, users, roles, tokens and captchas. */
 export class AuthRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -99,38 +117,6 @@ export class AuthRepository {
     return rows[0]?.param_value;
   }
 
-  /** Failures counted within the lock window; older ones have expired. */
-  async recentFailures(tenantId: string, account: string, windowSeconds: number): Promise<number> {
-    const rows = await this.db.query<{ fail_count: number }>(
-      `select fail_count from auth_login_failure
-        where tenant_id = $1 and account = $2 and last_failure_at > now() - make_interval(secs => $3)`,
-      [tenantId, account, windowSeconds],
-    );
-    return rows[0]?.fail_count ?? 0;
-  }
-
-  /** Counts a failure; the window restarts with each one, as the contract's counter TTL does. */
-  async recordFailure(tenantId: string, account: string, windowSeconds: number): Promise<number> {
-    const rows = await this.db.query<{ fail_count: number }>(
-      `insert into auth_login_failure as f (tenant_id, account, fail_count, last_failure_at)
-            values ($1, $2, 1, now())
-       on conflict (tenant_id, account) do update
-          set fail_count = case when f.last_failure_at > now() - make_interval(secs => $3)
-                                then f.fail_count + 1 else 1 end,
-              last_failure_at = now()
-       returning fail_count`,
-      [tenantId, account, windowSeconds],
-    );
-    return rows[0]!.fail_count;
-  }
-
-  async clearFailures(tenantId: string, account: string): Promise<void> {
-    await this.db.query("delete from auth_login_failure where tenant_id = $1 and account = $2", [
-      tenantId,
-      account,
-    ]);
-  }
-
   async insertToken(row: {
     jti: string;
     sessionId: string;
@@ -155,6 +141,30 @@ export class AuthRepository {
     return rows[0];
   }
 
+  /**
+   * One round trip per request: the token must be live and unrevoked, its user present and active,
+   * the tenant present, active and (but for the platform) unexpired. Roles and depts are read from
+   * the user as they are now, so a demotion, a move or a lock counts from the next request on.
+   */
+  async liveSession(jti: string): Promise<LiveSessionRow | undefined> {
+    const rows = await this.db.query<LiveSessionRow>(
+      `select t.session_id, u.id as user_id, u.tenant_id, u.account, u.real_name, u.dept_id, u.post_id,
+              array(select r.id::text from sys_role r
+                     where r.id = any(${idArray("u.role_id")}) and r.tenant_id = u.tenant_id and r.is_deleted = 0
+                     order by r.id) as role_ids,
+              array(select r.role_alias from sys_role r
+                     where r.id = any(${idArray("u.role_id")}) and r.tenant_id = u.tenant_id and r.is_deleted = 0
+                     order by r.id) as role_aliases
+         from auth_token t
+         join sys_user u on u.id = t.user_id and u.tenant_id = t.tenant_id and u.is_deleted = 0 and u.status = 1
+         join sys_tenant n on n.tenant_id = u.tenant_id and n.is_deleted = 0 and n.status = 1
+        where t.jti = $1 and t.kind = 'access' and t.revoked_at is null and t.expires_at > now()
+          and (n.tenant_id = $2 or n.expire_time is null or n.expire_time > now())`,
+      [jti, PLATFORM_TENANT_ID],
+    );
+    return rows[0];
+  }
+
   /** Marks a refresh token used; false when someone else used it first. */
   async consumeToken(jti: string): Promise<boolean> {
     const rows = await this.db.query(
@@ -168,13 +178,6 @@ export class AuthRepository {
     await this.db.query(
       "update auth_token set revoked_at = now() where session_id = $1 and revoked_at is null",
       [sessionId],
-    );
-  }
-
-  async revokeUser(userId: string): Promise<void> {
-    await this.db.query(
-      "update auth_token set revoked_at = now() where user_id = $1 and revoked_at is null",
-      [userId],
     );
   }
 

@@ -55,6 +55,7 @@ export async function authRoutes(
         refreshToken: text("refresh_token"),
         captchaKey: header(request, "captcha-key") ?? text("key"),
         captchaCode: header(request, "captcha-code") ?? text("code"),
+        address: request.ip,
       });
     },
   );

@@ -1,15 +1,19 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { TokenResponse } from "@meterline/contracts";
 import { PLATFORM_TENANT_ID } from "@meterline/contracts";
+import type { Queryable } from "../../db/client.ts";
 import type { AuthRepository, ClientRow, UserRow } from "./auth.repository.ts";
 import { randomCaptchaText, renderCaptcha } from "./captcha-image.ts";
+import { clientSecretMatches } from "./client-secret.ts";
 import { type CurrentUser, csv } from "./current-user.ts";
 import { signJwt, verifyJwt } from "./jwt.ts";
 import { AuthMessage, OAuthError } from "./oauth-error.ts";
-import { asMd5, verifyPassword } from "./password.ts";
+import { asMd5, hashPassword, md5Hex, passwordVerifier } from "./password.ts";
+import { accountSubject, SignInThrottle } from "./sign-in-throttle.ts";
 
 export const CAPTCHA_TTL_SECONDS = 5 * 60;
-export const LOCK_WINDOW_SECONDS = 30 * 60;
+/** The OAuth error of a sign-in that may go on only with a captcha; the console then shows one. */
+export const CAPTCHA_REQUIRED = "captcha_required";
 const DEFAULT_FAIL_COUNT = 5;
 const LICENSE = "powered by meterline";
 
@@ -23,6 +27,8 @@ export interface TokenRequest {
   refreshToken?: string;
   captchaKey?: string;
   captchaCode?: string;
+  /** The caller's network address: failures are counted and locked per address. */
+  address?: string;
 }
 
 const denied = (description: string) => new OAuthError(400, "access_denied", description);
@@ -30,10 +36,16 @@ const invalidGrant = (description: string) => new OAuthError(400, "invalid_grant
 
 /** Sign-in, token issue, rotation and revocation, and captchas (contract §5). */
 export class AuthService {
+  private readonly throttle: SignInThrottle;
+  private dummy: Promise<string> | undefined;
+
   constructor(
     private readonly repo: AuthRepository,
     private readonly options: { jwtSecret: string; captchaEnabled: boolean },
-  ) {}
+    db: Queryable,
+  ) {
+    this.throttle = new SignInThrottle(db);
+  }
 
   async token(request: TokenRequest): Promise<TokenResponse> {
     const client = await this.checkClient(request);
@@ -52,7 +64,7 @@ export class AuthService {
 
   private async checkClient(request: TokenRequest): Promise<ClientRow> {
     const client = request.clientId ? await this.repo.client(request.clientId) : undefined;
-    if (!client || !sameText(client.client_secret, request.clientSecret)) {
+    if (!client || !clientSecretMatches(client.client_secret, request.clientSecret)) {
       throw new OAuthError(401, "invalid_client", AuthMessage.badClient);
     }
     if (!csv(client.authorized_grant_types).includes(request.grantType)) {
@@ -61,33 +73,54 @@ export class AuthService {
     return client;
   }
 
-  /** The checks of contract §5.7, in its order. */
+  /**
+   * The checks of contract §5.7, hardened: the lock counts per account and address, and the attempt
+   * is counted before the password is checked; addresses and accounts with many failures wait; an
+   * unknown account costs the same password check as a known one.
+   */
   private async passwordGrant(request: TokenRequest, client: ClientRow): Promise<TokenResponse> {
-    if (request.grantType === "captcha" || this.options.captchaEnabled) {
-      const stored = request.captchaKey ? await this.repo.takeCaptcha(request.captchaKey) : undefined;
-      if (!stored || stored !== (request.captchaCode ?? "").trim().toLowerCase()) {
-        throw denied(AuthMessage.badCaptcha);
-      }
-    }
+    const captchaRequired = request.grantType === "captcha" || this.options.captchaEnabled;
+    const captchaPassed = request.captchaKey ? await this.captchaPassed(request) : false;
+    if (captchaRequired && !captchaPassed) throw denied(AuthMessage.badCaptcha);
     const tenantId = request.tenantId;
     if (!tenantId) throw denied(AuthMessage.noTenantId);
     const account = request.username ?? "";
     if (!account) throw invalidGrant(AuthMessage.missing("username"));
-    const failCount = Number((await this.repo.param("account.failCount")) ?? DEFAULT_FAIL_COUNT);
-    if ((await this.repo.recentFailures(tenantId, account, LOCK_WINDOW_SECONDS)) >= failCount) {
-      throw denied(AuthMessage.locked);
+    const address = request.address ?? "";
+    const accountKey = accountSubject(tenantId, account);
+    const waiting = await this.throttle.waiting(address, accountKey);
+    if (waiting.has("address")) throw denied(AuthMessage.addressThrottled);
+    // Many failures from many addresses slow the account down for everyone, but a person who
+    // solves a captcha still gets through: nobody can keep an administrator out that way.
+    if (waiting.has("account") && !captchaPassed) {
+      throw new OAuthError(400, CAPTCHA_REQUIRED, AuthMessage.captchaRequired);
     }
     await this.checkTenant(tenantId);
+    const failCount = Number((await this.repo.param("account.failCount")) ?? DEFAULT_FAIL_COUNT);
+    if ((await this.throttle.reserveAttempt(tenantId, account, address)) > failCount) {
+      throw denied(AuthMessage.locked);
+    }
     const user = await this.repo.userByAccount(tenantId, account);
-    const passwordOk =
-      user && request.password ? await verifyPassword(asMd5(request.password), user.password) : false;
-    if (!user || !passwordOk) {
-      await this.repo.recordFailure(tenantId, account, LOCK_WINDOW_SECONDS);
+    const stored = user?.password ?? (await this.dummyHash());
+    const passwordOk = await passwordVerifier.verify(asMd5(request.password ?? ""), stored);
+    if (!user || !request.password || !passwordOk) {
+      await this.throttle.failed("address", address);
+      await this.throttle.failed("account", accountKey);
       throw invalidGrant(AuthMessage.badCredentials);
     }
-    const response = await this.issue(user, client, randomUUID());
-    await this.repo.clearFailures(tenantId, account);
-    return response;
+    await this.throttle.succeeded(tenantId, account, address);
+    return this.issue(user, client, randomUUID());
+  }
+
+  private async captchaPassed(request: TokenRequest): Promise<boolean> {
+    const stored = request.captchaKey ? await this.repo.takeCaptcha(request.captchaKey) : undefined;
+    return stored !== undefined && stored === (request.captchaCode ?? "").trim().toLowerCase();
+  }
+
+  /** A hash no password matches, checked for unknown accounts so they answer as slowly as known ones. */
+  private dummyHash(): Promise<string> {
+    this.dummy ??= hashPassword(md5Hex(randomUUID()));
+    return this.dummy;
   }
 
   /** Rotation: each refresh token works once; a second use revokes the whole session. */
@@ -112,6 +145,7 @@ export class AuthService {
   private async checkTenant(tenantId: string): Promise<void> {
     const tenant = await this.repo.tenant(tenantId);
     if (!tenant) throw denied(AuthMessage.noTenant);
+    if (tenant.status !== 1) throw denied(AuthMessage.tenantDisabled);
     if (tenantId !== PLATFORM_TENANT_ID && tenant.expire_time && tenant.expire_time.getTime() < Date.now()) {
       throw denied(AuthMessage.tenantExpired);
     }
@@ -193,25 +227,28 @@ export class AuthService {
     };
   }
 
-  /** The caller behind an access token, or undefined when it is invalid, expired or revoked. */
+  /**
+   * The caller behind an access token, or undefined when it is invalid, expired or revoked, or its
+   * user or tenant no longer may sign in. Everything that grants powers is read live, never from the
+   * token, so changes to a user's roles, depts, status or tenant hold from the next request on.
+   */
   async authenticate(token: string): Promise<CurrentUser | undefined> {
     const claims = verifyJwt(token, this.options.jwtSecret);
     if (claims?.token_type !== "access_token") return undefined;
-    const row = await this.repo.token(claims.jti);
-    if (!row || row.revoked_at || row.kind !== "access") return undefined;
-    const text = (name: string) => (typeof claims[name] === "string" ? (claims[name] as string) : "");
+    const live = await this.repo.liveSession(claims.jti);
+    if (!live || live.role_ids.length === 0) return undefined;
     return {
-      userId: text("user_id"),
-      tenantId: text("tenant_id"),
-      account: text("account"),
-      userName: text("user_name"),
-      realName: text("real_name"),
-      roleIds: csv(text("role_id")),
-      roleAliases: csv(text("role_name")),
-      deptIds: csv(text("dept_id")),
-      postIds: csv(text("post_id")),
-      clientId: text("client_id"),
-      sessionId: text("sid"),
+      userId: live.user_id,
+      tenantId: live.tenant_id,
+      account: live.account,
+      userName: live.account,
+      realName: live.real_name ?? "",
+      roleIds: live.role_ids,
+      roleAliases: live.role_aliases,
+      deptIds: csv(live.dept_id),
+      postIds: csv(live.post_id),
+      clientId: typeof claims.client_id === "string" ? claims.client_id : "",
+      sessionId: live.session_id,
       jti: claims.jti,
     };
   }
@@ -227,10 +264,4 @@ export class AuthService {
     await this.repo.insertCaptcha(key, text.toLowerCase(), CAPTCHA_TTL_SECONDS);
     return { key, image: `data:image/png;base64,${renderCaptcha(text).toString("base64")}` };
   }
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -10,12 +10,16 @@ import { ResourceStore } from "../../crud/store.ts";
 import type { Queryable } from "../../db/client.ts";
 import { type CurrentUser, csv, isAdministrator } from "../auth/current-user.ts";
 import { asMd5, hashPassword, verifyPassword } from "../auth/password.ts";
+import { SignInThrottle } from "../auth/sign-in-throttle.ts";
 import { paramValue } from "../param/param-values.ts";
+import { assertPlatformAdministratorRemains } from "./platform-administrator.ts";
 
 const def = resources.user;
 
 export type ScopeFilter = (sql: SqlParams, alias: string) => string | undefined;
 const column = (name: string) => columnByName(def, name)!;
+/** Only changes to platform users can leave the platform without its administrator. */
+const onPlatform = (user: { tenant_id: string }) => user.tenant_id === PLATFORM_TENANT_ID;
 
 /** The rules of user accounts (contract §10.1): quota, unique account, hashed passwords, own tenant. */
 export class UserService {
@@ -109,12 +113,16 @@ export class UserService {
     await this.assertLinks(values, target!.tenant_id);
     await assertDictionaryValues(this.db, values, target!.tenant_id);
     await this.store.update(id, values, caller, (s) => visibleRows(def, caller, s));
+    if (values.has(column("roleId")) && target!.tenant_id === PLATFORM_TENANT_ID) {
+      await assertPlatformAdministratorRemains(this.db);
+    }
   }
 
   async remove(caller: CurrentUser, ids: string[]): Promise<void> {
     if (ids.includes(caller.userId)) throw forbidden("不能删除本账号!");
-    await this.visible(caller, ids);
+    const users = await this.visible(caller, ids);
     await this.store.remove(ids, caller);
+    if (users.some(onPlatform)) await assertPlatformAdministratorRemains(this.db);
     await this.revokeSessions(ids);
   }
 
@@ -127,6 +135,7 @@ export class UserService {
       "update sys_user set role_id = $2, update_time = now() where id = any($1::bigint[])",
       [userIds, roleIds.join(",")],
     );
+    if (users.some(onPlatform)) await assertPlatformAdministratorRemains(this.db);
     // Roles are read from the token: sign the users out so their next session carries the new ones.
     await this.revokeSessions(userIds);
   }
@@ -156,6 +165,12 @@ export class UserService {
       caller.userId,
       await hashPassword(asMd5(newPassword)),
     ]);
+    // Whoever knew the old password is signed out everywhere; the console that changed it stays in.
+    await this.db.query(
+      `update auth_token set revoked_at = now()
+        where user_id = $1 and session_id <> $2 and revoked_at is null`,
+      [caller.userId, caller.sessionId],
+    );
   }
 
   /** The caller's own profile: only these fields, whatever else the body carries. */
@@ -171,12 +186,8 @@ export class UserService {
 
   async unlock(caller: CurrentUser, userIds: string[]): Promise<void> {
     const users = await this.visible(caller, userIds);
-    for (const u of users) {
-      await this.db.query("delete from auth_login_failure where tenant_id = $1 and account = $2", [
-        u.tenant_id,
-        u.account,
-      ]);
-    }
+    const throttle = new SignInThrottle(this.db);
+    for (const u of users) await throttle.unlock(u.tenant_id, u.account);
   }
 
   private async revokeSessions(userIds: string[]) {
