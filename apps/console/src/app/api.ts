@@ -12,7 +12,8 @@ const options: ApiClientOptions = {
   baseUrl: "",
   // A production server refuses the published client secret: the console is built with the
   // server's CLIENT_SECRET (`CLIENT_SECRET=… npm run build`); without it, the embedded default's.
-  ...(import.meta.env.CLIENT_SECRET ? { clientSecret: import.meta.env.CLIENT_SECRET } : {}),
+  // (`import.meta.env` exists only in Vite's build; unit tests import this module without it.)
+  ...(import.meta.env?.CLIENT_SECRET ? { clientSecret: import.meta.env.CLIENT_SECRET } : {}),
   getToken: () => store.getState().token?.content ?? "",
   onUnauthorized: clearSession,
   onError: (message) => {
