@@ -123,7 +123,7 @@ test("production mode without secrets refuses to start and says why", async () =
   child.stderr!.on("data", (d) => (output += d));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   assert.equal(code, 1);
-  assert.match(output, /JWT_SECRET, DATA_ENCRYPTION_KEY and ADMIN_PASSWORD/);
+  assert.match(output, /JWT_SECRET, DATA_ENCRYPTION_KEY, ADMIN_PASSWORD and CLIENT_SECRET/);
 });
 
 test("the embedded demo seeds its site, its fleet reports live readings, and a restart carries the registers on", async () => {

@@ -76,6 +76,12 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       },
     },
     async (request) => {
+      // Any money button first, so a caller without one learns nothing from the input's checks.
+      await requirePermission(db, request, [
+        ...MONEY_CODES.recharge,
+        ...MONEY_CODES.refund,
+        ...MONEY_CODES.correct,
+      ]);
       const params = readParams(request);
       const header = request.headers["idempotency-key"];
       if (typeof header === "string" && params.idempotencyKey === undefined) params.idempotencyKey = header;
