@@ -124,6 +124,8 @@ const darkSurface = "#141414";
 const darkSolidText = "#141414";
 /** antd's red for danger buttons and errors: 3.26:1 on white, so light themes use a darker red. */
 const errorRed = "#ff4d4f";
+/** The dark algorithm dims its red toward the surface (#ff4d4f ends as #dc4446, 4.34:1): start lighter. */
+const darkErrorRed = "#ff7875";
 
 /**
  * The theme colour as it is drawn (WCAG 2.1 AA, 4.5:1 for text). In light themes filled controls
@@ -147,7 +149,7 @@ export function antdThemeFor(name: ThemeName, color: string, motion = true): The
       colorPrimary: accent,
       colorLink: accent,
       colorInfo: accent,
-      colorError: look.dark ? errorRed : shadeFor(errorRed, palestBackground),
+      colorError: look.dark ? darkErrorRed : shadeFor(errorRed, palestBackground),
       // antd's hint grey (45 % black, 3.3:1 on white) fails AA: hints use the secondary grey.
       colorTextDescription: look.dark ? "rgba(255, 255, 255, 0.65)" : "rgba(0, 0, 0, 0.65)",
       colorTextTertiary: look.dark ? "rgba(255, 255, 255, 0.65)" : "rgba(0, 0, 0, 0.65)",
@@ -167,6 +169,10 @@ export function antdThemeFor(name: ThemeName, color: string, motion = true): The
         darkPopupBg: look.siderBg,
         darkItemSelectedBg: selected,
         darkItemSelectedColor: "#ffffff",
+        // Sidebar entries keep light text on the dark sidebar, whatever filled controls use.
+        darkItemColor: "rgba(255, 255, 255, 0.65)",
+        darkItemHoverColor: "#ffffff",
+        darkGroupTitleColor: "rgba(255, 255, 255, 0.65)",
         itemBg: look.siderBg,
         subMenuItemBg: look.siderBg,
       },
