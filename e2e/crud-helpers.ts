@@ -1,4 +1,5 @@
 import type { Locator, Page } from "playwright-core";
+import { expectAccessible } from "./axe.ts";
 
 /** The generic resource screen of `resource`, once its first load has finished. */
 export async function openResource(page: Page, path: string, resource: string): Promise<Locator> {
@@ -7,7 +8,19 @@ export async function openResource(page: Page, path: string, resource: string): 
   await screen.waitFor();
   await screen.locator(".ant-table-tbody").waitFor();
   await screen.locator(".ant-spin-spinning").waitFor({ state: "detached" });
+  // Every screen a test opens is checked against WCAG 2.1 A/AA as it first shows.
+  await expectAccessible(page, `screen ${path}`);
   return screen;
+}
+
+/** Opens the screen's add dialog with 新增 and checks it against WCAG 2.1 A/AA. */
+export async function openAddDialog(screen: Locator): Promise<Locator> {
+  const page = screen.page();
+  await screen.getByTestId("crud-add").click();
+  await dialog(page).waitFor();
+  await page.waitForLoadState("networkidle");
+  await expectAccessible(page, "add dialog");
+  return dialog(page);
 }
 
 /** The open add / edit / view dialog. */

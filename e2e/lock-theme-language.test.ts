@@ -77,13 +77,14 @@ test("theme and colour: each theme restyles the shell; the colour drives the pri
   const { page } = suite.session;
   // Colour: the picked primary colour restyles the selected menu entry.
   const selected = ".ml-sider .ant-menu-item-selected";
-  assert.equal(await style(page, selected, "backgroundColor"), "rgb(64, 158, 255)");
-  await page.locator('[data-testid="color-picker"] .ant-color-picker-trigger').click();
+  // The spec colour #409EFF is drawn as its AA shade #006bd9 (white text 4.5:1), #52c41a as #347c10.
+  assert.equal(await style(page, selected, "backgroundColor"), "rgb(0, 107, 217)");
+  await page.getByTestId("color-picker").click();
   // Presets: #409EFF, #1677ff, #13c2c2, #52c41a, …
   await page.locator(".ant-color-picker-presets-color").nth(3).click();
   await page.waitForFunction(
     (selector) =>
-      getComputedStyle(document.querySelector(selector) as Element).backgroundColor === "rgb(82, 196, 26)",
+      getComputedStyle(document.querySelector(selector) as Element).backgroundColor === "rgb(52, 124, 16)",
     selected,
   );
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("saber-color") ?? "{}").content);

@@ -46,13 +46,13 @@ test("two tabs open; close others keeps the active one and home; close all retur
 test("closing the active tab activates the previous one; a lone tab cannot be closed", async () => {
   const { page } = suite.session;
   await openTwoTabs(page);
-  await page.locator(".ant-tabs-tab-active .ant-tabs-tab-remove").click();
+  await page.locator('.ant-tabs-tab-active [data-testid="tab-close"]').click();
   assert.deepEqual(await tabs(page), ["首页", "控制台"]);
   await page.getByTestId("dashboard-page").waitFor();
   assert.equal(pathname(page), "/wel/dashboard");
-  await page.locator(".ant-tabs-tab-active .ant-tabs-tab-remove").click();
+  await page.locator('.ant-tabs-tab-active [data-testid="tab-close"]').click();
   assert.deepEqual(await tabs(page), ["首页"]);
-  assert.equal(await page.locator(".ant-tabs-tab-remove").count(), 0);
+  assert.equal(await page.getByTestId("tab-close").count(), 0);
 });
 
 test("clear cache asks first, then confirms success", async () => {

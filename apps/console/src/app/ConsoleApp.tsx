@@ -27,7 +27,7 @@ export function ConsoleApp() {
   return (
     <ConfigProvider locale={language === "en" ? enUS : zhCN} theme={theme}>
       {/* Theme colours as CSS variables at the root, so full-page screens (login, lock, 403/404/500) follow them too. */}
-      <App className={`ml-app ${themeName}`} style={cssVariablesFor(themeName) as CSSProperties}>
+      <App className={`ml-app ${themeName}`} style={cssVariablesFor(themeName, color) as CSSProperties}>
         <FeedbackBridge />
         <RouterProvider router={router} />
       </App>

@@ -1,6 +1,6 @@
 import type { ResourceDef } from "@meterline/contracts";
 import { Col, Form, Row as GridRow, Modal } from "antd";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useI18n } from "../i18n/index.tsx";
 import { FieldInput } from "./FieldInput.tsx";
 import { formFields } from "./fields.ts";
@@ -51,6 +51,15 @@ export function ResourceDialog({
   const open = initial !== null;
   const fields = useMemo(() => formFields(def, mode === "add"), [def, mode]);
   const visible = customization?.visible;
+  // The page unmounts this dialog as it closes, before antd could hand focus back: keep what was
+  // focused when it opened (新增, a row's 编辑) and return focus there on the way out.
+  const [opener] = useState(() => document.activeElement);
+  useEffect(
+    () => () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    },
+    [opener],
+  );
 
   // Only the names of the fields that apply are watched, so typing re-renders nothing else.
   const shownOf = useCallback(

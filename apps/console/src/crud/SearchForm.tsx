@@ -1,9 +1,10 @@
 import type { QueryParams } from "@meterline/api-client";
 import type { FieldDef, ResourceDef } from "@meterline/contracts";
-import { Button, DatePicker, Form, Input, Select, Space } from "antd";
+import { Button, Form, Input, Select, Space } from "antd";
 import type { Dayjs } from "dayjs";
 import { useMemo } from "react";
 import { useI18n } from "../i18n/index.tsx";
+import { DateRangeInput } from "./DateRangeInput.tsx";
 import { useDictionary } from "./dictionary.ts";
 import { DATE_TIME, searchFields } from "./fields.ts";
 import { ResourceFormProvider, type ResourceFormScope } from "./form-context.ts";
@@ -75,6 +76,9 @@ export function SearchForm({ def, onSearch, omit = [] }: Props) {
       <Form
         form={form}
         layout="inline"
+        // Field ids become search_<field>: the add dialog's form on the same page keeps the bare
+        // names, so each label points at its own control.
+        name="search"
         onFinish={submit}
         onValuesChange={onValuesChange}
         data-testid="crud-search"
@@ -95,7 +99,7 @@ export function SearchForm({ def, onSearch, omit = [] }: Props) {
           ))}
         {rangeNames(def).map((name) => (
           <Form.Item key={name} name={name} label={fieldLabel(def, name, language)}>
-            <DatePicker.RangePicker showTime placeholder={[t("crud.startTime"), t("crud.endTime")]} />
+            <DateRangeInput startLabel={t("crud.startTime")} endLabel={t("crud.endTime")} />
           </Form.Item>
         ))}
         <Form.Item>

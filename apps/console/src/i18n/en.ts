@@ -46,6 +46,8 @@ export const en: Record<MessageKey, string> = {
   "top.lock": "Lock screen",
   "top.theme": "Theme",
   "top.color": "Primary colour",
+  "top.colorContrastWarning":
+    "White text on this colour has a contrast of only {ratio}:1, below 4.5:1; filled controls such as buttons use the shade {shade} of the same hue instead.",
   "top.logs": "Error log",
   "top.notice": "Alarms",
   "top.language": "Language",

@@ -44,6 +44,8 @@ export const zh = {
   "top.lock": "锁屏",
   "top.theme": "主题",
   "top.color": "主题色",
+  "top.colorContrastWarning":
+    "白色文字在此颜色上的对比度仅 {ratio}:1，低于 4.5:1；按钮等填充控件将改用同色系的 {shade}。",
   "top.logs": "错误日志",
   "top.notice": "告警通知",
   "top.language": "语言",

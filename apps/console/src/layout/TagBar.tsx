@@ -1,4 +1,6 @@
+import { CloseOutlined } from "@ant-design/icons";
 import { Dropdown, type MenuProps, Tabs } from "antd";
+import { useEffect, useRef } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useI18n } from "../i18n/index.tsx";
 import { isClosable, type Tab, tabHref } from "../store/tabs.ts";
@@ -6,8 +8,12 @@ import { useConsole } from "../store/useConsole.ts";
 import { TagActions } from "./TagActions.tsx";
 import { useTabActions } from "./useTabActions.ts";
 
-/** Right-click menu of one tab: the actions apply to that tab. */
-function TabLabel({ tab, label }: { tab: Tab; label: string }) {
+/**
+ * Right-click menu of one tab: the actions apply to that tab. A closable tab shows a close mark
+ * for the mouse; keyboard users close the focused tab with Delete (WAI-ARIA tabs pattern). The
+ * mark is no button of its own: a tab list may hold only tabs.
+ */
+function TabLabel({ tab, label, onClose }: { tab: Tab; label: string; onClose?: () => void }) {
   const { t } = useI18n();
   const actions = useTabActions();
   const items: MenuProps["items"] = [
@@ -25,8 +31,22 @@ function TabLabel({ tab, label }: { tab: Tab; label: string }) {
   };
   return (
     <Dropdown menu={{ items, onClick }} trigger={["contextMenu"]}>
-      <span data-testid="tab" data-value={tab.value}>
-        {label}
+      <span className="ml-tab-label">
+        <span data-testid="tab" data-value={tab.value}>
+          {label}
+        </span>
+        {onClose ? (
+          <CloseOutlined
+            className="ml-tab-close"
+            aria-hidden
+            data-testid="tab-close"
+            onClick={(event) => {
+              // The click must not also select the tab being closed.
+              event.stopPropagation();
+              onClose();
+            }}
+          />
+        ) : null}
       </span>
     </Dropdown>
   );
@@ -40,12 +60,25 @@ export function TagBar() {
   const { t, tr } = useI18n();
   const { close } = useTabActions();
   const closable = isClosable(tabs);
+  const bar = useRef<HTMLDivElement>(null);
+  // Delete on a focused tab closes it; antd marks each tab with the page path it holds.
+  useEffect(() => {
+    const node = bar.current;
+    if (!node || !closable) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Delete" || !(event.target instanceof HTMLElement)) return;
+      const tab = event.target.closest("[role=tab]");
+      const value = tab?.closest("[data-node-key]")?.getAttribute("data-node-key");
+      if (value) close(value);
+    };
+    node.addEventListener("keydown", onKeyDown);
+    return () => node.removeEventListener("keydown", onKeyDown);
+  }, [closable, close]);
 
   return (
-    <div className="ml-tags" data-testid="tag-bar">
+    <div className="ml-tags" data-testid="tag-bar" ref={bar}>
       <Tabs
-        type="editable-card"
-        hideAdd
+        type="card"
         size="small"
         activeKey={pathname}
         aria-label={t("tags.label")}
@@ -53,16 +86,18 @@ export function TagBar() {
           const tab = tabs.find((item) => item.value === value);
           if (tab) navigate(tabHref(tab));
         }}
-        onEdit={(value, action) => {
-          if (action === "remove" && typeof value === "string") close(value);
-        }}
         items={tabs.map((tab) => ({
           key: tab.value,
-          label: <TabLabel tab={tab} label={tr(tab.meta.i18n, tab.label)} />,
-          closable,
+          label: (
+            <TabLabel
+              tab={tab}
+              label={tr(tab.meta.i18n, tab.label)}
+              onClose={closable ? () => close(tab.value) : undefined}
+            />
+          ),
         }))}
-        tabBarExtraContent={<TagActions />}
       />
+      <TagActions />
     </div>
   );
 }

@@ -106,5 +106,6 @@ export function iconKey(source: string): string {
 
 export function MenuIcon({ source }: { source: string }) {
   const Icon = icons[iconKey(source)] ?? DefaultMenuIcon;
-  return <Icon />;
+  // Decorative beside the menu's name: antd would otherwise name it ("thunderbolt 电表管理").
+  return <Icon aria-hidden />;
 }

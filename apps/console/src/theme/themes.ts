@@ -1,5 +1,6 @@
 import type { ThemeName } from "@meterline/contracts";
 import { theme as antdTheme, type ThemeConfig } from "antd";
+import { shadeFor } from "./contrast.ts";
 
 /** Shell colours of one theme. The header/sider colours reach the DOM as CSS variables and antd tokens. */
 export interface ThemeLook {
@@ -116,13 +117,45 @@ export const themeLooks: Record<ThemeName, ThemeLook> = {
   },
 };
 
+/** The palest background text sits on in the light themes (the content area). */
+const palestBackground = "#f0f2f5";
+/** The darkest surface of the dark theme (antd's dark container), and the text on filled controls there. */
+const darkSurface = "#141414";
+const darkSolidText = "#141414";
+/** antd's red for danger buttons and errors: 3.26:1 on white, so light themes use a darker red. */
+const errorRed = "#ff4d4f";
+/** The dark algorithm dims its red toward the surface (#ff4d4f ends as #dc4446, 4.34:1): start lighter. */
+const darkErrorRed = "#ff7875";
+
+/**
+ * The theme colour as it is drawn (WCAG 2.1 AA, 4.5:1 for text). In light themes filled controls
+ * carry white text and links sit on white or pale grey, so both use the darkest of those needs: a
+ * shade of the same hue (#409EFF becomes #006bd9). In the dark theme the colour itself reads well
+ * on the dark surfaces, and filled controls carry dark text instead of white.
+ */
+export function accentOf(name: ThemeName, color: string): string {
+  return themeLooks[name].dark ? shadeFor(color, darkSurface) : shadeFor(color, palestBackground);
+}
+
 /** antd theme for a shell theme plus the user's primary colour; `motion: false` stills animations. */
 export function antdThemeFor(name: ThemeName, color: string, motion = true): ThemeConfig {
   const look = themeLooks[name];
-  const selected = look.menuSelectedBg || color;
+  const accent = accentOf(name, color);
+  // The sidebar's selected entry has white text on it in every theme.
+  const selected = shadeFor(look.menuSelectedBg || accent, "#ffffff");
   return {
     algorithm: look.dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
-    token: { colorPrimary: color, motion },
+    token: {
+      colorPrimary: accent,
+      colorLink: accent,
+      colorInfo: accent,
+      colorError: look.dark ? darkErrorRed : shadeFor(errorRed, palestBackground),
+      // antd's hint grey (45 % black, 3.3:1 on white) fails AA: hints use the secondary grey.
+      colorTextDescription: look.dark ? "rgba(255, 255, 255, 0.65)" : "rgba(0, 0, 0, 0.65)",
+      colorTextTertiary: look.dark ? "rgba(255, 255, 255, 0.65)" : "rgba(0, 0, 0, 0.65)",
+      ...(look.dark ? { colorTextLightSolid: darkSolidText } : {}),
+      motion,
+    },
     components: {
       Layout: {
         headerBg: look.headerBg,
@@ -135,17 +168,26 @@ export function antdThemeFor(name: ThemeName, color: string, motion = true): The
         darkSubMenuItemBg: look.siderBg,
         darkPopupBg: look.siderBg,
         darkItemSelectedBg: selected,
+        darkItemSelectedColor: "#ffffff",
+        // Sidebar entries keep light text on the dark sidebar, whatever filled controls use.
+        darkItemColor: "rgba(255, 255, 255, 0.65)",
+        darkItemHoverColor: "#ffffff",
+        darkGroupTitleColor: "rgba(255, 255, 255, 0.65)",
         itemBg: look.siderBg,
         subMenuItemBg: look.siderBg,
       },
+      // Tooltips keep white text on their dark grey in every theme.
+      Tooltip: { colorTextLightSolid: "#ffffff" },
     },
   };
 }
 
 /** CSS variables the shell stylesheet reads. */
-export function cssVariablesFor(name: ThemeName): Record<string, string> {
+export function cssVariablesFor(name: ThemeName, color: string): Record<string, string> {
   const look = themeLooks[name];
   return {
+    // The active top-menu entry is drawn in the theme colour on the header's own background.
+    "--ml-header-accent": shadeFor(accentOf(name, color), look.headerBg),
     "--ml-header-bg": look.headerBg,
     "--ml-header-text": look.headerText,
     "--ml-sider-bg": look.siderBg,

@@ -49,7 +49,8 @@ export function UserMenu() {
       <Button
         type="text"
         className="ml-user-button"
-        aria-label={t("top.userMenu")}
+        // The name read out starts with the name shown (WCAG 2.5.3), then says what opens.
+        aria-label={screen >= 1 && name ? `${name}, ${t("top.userMenu")}` : t("top.userMenu")}
         data-testid="user-dropdown"
       >
         <UserAvatar />

@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { axeViolations, describeViolations, expectAccessible } from "./axe.ts";
+import { useBrowserSuite } from "./harness.ts";
+import { signInOperator } from "./registry-helpers.ts";
+
+// The demo site: its tenant has every registry, reading and system screen, with rows in them.
+const suite = useBrowserSuite({ env: { DEMO_DATA: "1" } });
+const demo = { tenantId: "100001", password: "admin", token: "" };
+
+/** Stores a console setting the way the console does, to take effect on the next load. */
+const remember = (page: Page, key: string, value: string) =>
+  page.evaluate(
+    ({ name, content }) => localStorage.setItem(name, JSON.stringify({ dataType: "string", content })),
+    { name: key, content: value },
+  );
+
+/** Unfolds every group of the side menu and answers the codes of all its entries. */
+async function menuCodes(page: Page): Promise<string[]> {
+  const folded = page.locator(
+    ".ml-sider .ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title",
+  );
+  while ((await folded.count()) > 0) await folded.first().click();
+  return page
+    .getByTestId("menu-item")
+    .evaluateAll((items) => items.map((item) => item.getAttribute("data-code") ?? ""));
+}
+
+/** Waits until the page shown has loaded what it loads. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await page.locator(".ant-spin-spinning:visible").first().waitFor({ state: "detached" });
+}
+
+/**
+ * Visits every screen of the side menu and opens each one's add dialog where it has one, and
+ * answers the violations found, screen by screen, so one run lists them all.
+ */
+async function sweep(page: Page, variant: string, withDialogs: boolean): Promise<string[]> {
+  const failures: string[] = [];
+  const check = async (where: string) => {
+    const found = await axeViolations(page);
+    if (found.length > 0) failures.push(`${variant} ${where}:\n${describeViolations(found)}`);
+  };
+  await check("home");
+  for (const code of await menuCodes(page)) {
+    const entry = page.locator(`[data-testid="menu-item"][data-code="${code}"]`);
+    const path = await entry.getAttribute("data-path");
+    await entry.click();
+    await page.waitForURL((url) => url.pathname.startsWith(path ?? "/"));
+    await settle(page);
+    await check(`screen ${code}`);
+    // Kept-alive screens stay in the page, hidden: only the shown screen's button counts.
+    const add = page.locator('[data-testid="crud-add"]:visible');
+    if (!withDialogs || (await add.count()) === 0) continue;
+    // By keyboard, which also rules out a pointer landing on a screen still settling.
+    await add.first().focus();
+    await page.keyboard.press("Enter");
+    const open = page.locator(".ant-modal-wrap:visible");
+    await open.waitFor();
+    await settle(page);
+    await check(`add dialog of ${code}`);
+    await page.keyboard.press("Escape");
+    await open.waitFor({ state: "detached" });
+  }
+  return failures;
+}
+
+// Each language and each theme, the add dialogs once per language and once per theme, which
+// covers their names and their colours while keeping the sweep's time modest.
+const variants = [
+  { language: "zh", theme: "theme-default", withDialogs: true },
+  { language: "en", theme: "theme-dark", withDialogs: true },
+  { language: "zh", theme: "theme-dark", withDialogs: false },
+];
+
+for (const { language, theme, withDialogs } of variants) {
+  test(`axe finds no serious or critical WCAG 2.1 AA violation on any screen: ${language}, ${theme}`, async () => {
+    const { page } = suite.session;
+    await page.goto("/login");
+    await remember(page, "saber-language", language);
+    await remember(page, "saber-theme", theme);
+    await page.reload();
+    await expectAccessible(page, `${language} ${theme} login`);
+    await signInOperator(page, demo);
+    const failures = await sweep(page, `${language} ${theme}`, withDialogs);
+    assert.equal(failures.length, 0, failures.join("\n\n"));
+  });
+}
