@@ -58,7 +58,12 @@ async function sweep(page: Page, variant: string, withDialogs: boolean): Promise
     await add.first().focus();
     await page.keyboard.press("Enter");
     const open = page.locator(".ant-modal-wrap:visible");
-    await open.waitFor();
+    // A screen still loading may take the first key press for itself: press once more if so.
+    await open.waitFor({ timeout: 5_000 }).catch(async () => {
+      await add.first().focus();
+      await page.keyboard.press("Enter");
+      await open.waitFor().catch(() => assert.fail(`the add dialog of ${code} did not open from 新增`));
+    });
     await settle(page);
     await check(`add dialog of ${code}`);
     await page.keyboard.press("Escape");

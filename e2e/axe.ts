@@ -54,7 +54,10 @@ export async function axeViolations(page: Page): Promise<Finding[]> {
             (node) =>
               !(
                 violation.id === "color-contrast" &&
-                document.querySelector(node.target.join(" "))?.closest(inactiveControls)
+                // The selector axe wrote names the disabled state it saw; a control that was
+                // disabled only while loading may be enabled again by the time this runs.
+                (/ant-(select|picker|input)-disabled|aria-disabled/.test(node.target.join(" ")) ||
+                  document.querySelector(node.target.join(" "))?.closest(inactiveControls))
               ),
           ),
       }))
