@@ -46,9 +46,17 @@ export class DbReadingsSink implements ReadingsSink {
   ) {}
 
   async record(reading: MeterReading): Promise<void> {
-    const [meter] = await this.db.query<{ tenant_id: string; energy_type: number; room_id: string | null }>(
+    const [meter] = await this.db.query<{
+      tenant_id: string;
+      energy_type: number;
+      room_id: string | null;
+      /** The server keeps this meter's balance: its readings are priced. */
+      priced: boolean;
+    }>(
       `select m.tenant_id, m.energy_type, (select rm.room_id from pms_room_meter rm
-          where rm.meter_id = m.id and rm.energy_type = m.energy_type and rm.is_deleted = 0 limit 1) as room_id
+          where rm.meter_id = m.id and rm.energy_type = m.energy_type and rm.is_deleted = 0 limit 1) as room_id,
+              exists (select 1 from pms_account a where a.tenant_id = m.tenant_id and a.energy_type = m.energy_type
+                         and a.meter_id = m.id and a.status = 1 and a.control_status = 1) as priced
          from (select id, tenant_id, 1 as energy_type from pms_meter where id = $1
                union all select id, tenant_id, 2 from pms_water where id = $1) m`,
       [reading.meterId],
@@ -109,7 +117,7 @@ export class DbReadingsSink implements ReadingsSink {
     };
     if (meter.energy_type === 1) await this.electricHistory(target, reading, supply);
     else await this.waterHistory(target, reading, supply);
-    await this.price(meter.tenant_id, meter.energy_type, reading);
+    if (meter.priced) await this.price(meter.tenant_id, meter.energy_type, reading);
   }
 
   /**

@@ -1,11 +1,9 @@
 import { fenToYuan } from "@meterline/billing";
 import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
-import { lockAccount, openAccountOf } from "./account.repository.ts";
+import { lockAccount, METER_TABLE, openAccountOf } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
 import { priceReading } from "./usage-pricing.ts";
-
-const METER_TABLE = { 1: "pms_meter", 2: "pms_water" } as const;
 
 export interface ClosedAccount {
   accountId: string;

@@ -3,11 +3,9 @@ import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { localDay } from "../metering/usage-periods.ts";
-import { lockAccount } from "./account.repository.ts";
+import { lockAccount, METER_TABLE } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
 import { settleSupply } from "./arrears.ts";
-
-const METER_TABLE = { 1: "pms_meter", 2: "pms_water" } as const;
 
 interface MeterForOpening {
   id: string;

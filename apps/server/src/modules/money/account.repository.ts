@@ -1,5 +1,8 @@
 import type { Queryable } from "../../db/client.ts";
 
+/** The table of each energy type's meters: 1 electric, 2 water. */
+export const METER_TABLE = { 1: "pms_meter", 2: "pms_water" } as const;
+
 /** An account row locked for a balance change, with its alarm scheme's thresholds joined. */
 export interface LockedAccount {
   id: string;

@@ -88,12 +88,6 @@ export async function priceReading(
   reading: { tenantId: string; energyType: 1 | 2; meterId: string; at: Date; registers: ReadRegisters },
   timeZone: string,
 ): Promise<PricingOutcome | undefined> {
-  // Most meters read have no account the server keeps: one plain look before any transaction.
-  const [held] = await db.query(
-    "select 1 from pms_account where tenant_id = $1 and energy_type = $2 and meter_id = $3 and status = 1 and control_status = 1",
-    [reading.tenantId, reading.energyType, reading.meterId],
-  );
-  if (!held) return undefined;
   return db.transaction(async (tx) => {
     const account = await lockPricedAccount(tx, reading.tenantId, reading.energyType, reading.meterId);
     if (!account || account.price_mode === null) return undefined;
