@@ -72,12 +72,13 @@ async function sweep(page: Page, variant: string, withDialogs: boolean): Promise
   return failures;
 }
 
-// Each language and each theme, the add dialogs once per language and once per theme, which
+// Every language with every theme; the add dialogs once per language and once per theme, which
 // covers their names and their colours while keeping the sweep's time modest.
 const variants = [
   { language: "zh", theme: "theme-default", withDialogs: true },
   { language: "en", theme: "theme-dark", withDialogs: true },
   { language: "zh", theme: "theme-dark", withDialogs: false },
+  { language: "en", theme: "theme-default", withDialogs: false },
 ];
 
 for (const { language, theme, withDialogs } of variants) {
