@@ -23,12 +23,20 @@ import { accountStatement } from "./statement.ts";
 const pms = "/api/blade-pms";
 const tags = ["money"];
 
-/**
- * Button codes of the money operations (seed 013). Until the money screens of their own come, the
- * owner screen carries them: whoever sees owners sees their accounts and recharges.
- */
+/** The money screens (seed 015): whoever sees one of them, or the owner screen, reads accounts and recharges. */
+const MONEY_SCREENS = [
+  "money",
+  "ownerRecharge",
+  "dataRecharge",
+  "payment",
+  "dataOpenAccount",
+  "dataCloseAccount",
+  "accountStatement",
+];
+
+/** Button codes of the money operations (seeds 014 and 015). */
 export const MONEY_CODES = {
-  rechargeRead: readCodesOf(resources.owner),
+  rechargeRead: [...readCodesOf(resources.owner), ...MONEY_SCREENS],
   recharge: ["ownerRecharge_recharge"],
   refund: ["ownerRecharge_refund"],
   correct: ["ownerRecharge_correct"],
