@@ -3,7 +3,7 @@ import { fenToYuan } from "@meterline/billing";
 import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db } from "../../db/client.ts";
 import type { Actor } from "./account-book.ts";
-import { bookRecharge } from "./recharge.service.ts";
+import { takeRecharge, within } from "./recharge.service.ts";
 
 export interface GroupRechargeRequest {
   ownerGroupId: string;
@@ -76,8 +76,8 @@ export function rechargeGroup(
     const recharges = [];
     let replayed = 0;
     for (const target of targets) {
-      const result = await bookRecharge(
-        tx,
+      const result = await takeRecharge(
+        within(tx),
         tenantId,
         {
           accountId: target.accountId,

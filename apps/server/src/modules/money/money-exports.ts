@@ -158,7 +158,7 @@ type StatementDay = Statement["days"][number];
 export function statementSheet(statement: Statement): MoneySheet<StatementDay> {
   const unit = statement.account.energyType === 2 ? "m³" : "kWh";
   return {
-    title: `对账单 ${statement.account.productCode} ${statement.from}~${statement.to}`.slice(0, 31),
+    title: `对账单 ${statement.account.productCode} ${statement.from}~${statement.to}`,
     columns: [
       { header: "日期", value: (d) => d.day ?? "", width: 12 },
       { header: "期初余额(元)", value: (d) => d.openingBalance, money: true },

@@ -45,7 +45,8 @@ export async function sendMoneySheet<R>(
   const cut = sheetOf.count > limit;
   const stream = new PassThrough();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
-  const sheet = book.addWorksheet(sheetOf.title);
+  // Excel refuses these characters and more than 31 of them in a sheet's name.
+  const sheet = book.addWorksheet(sheetOf.title.replace(/[:\\/?*[\]]/g, " ").slice(0, 31));
   sheet.columns = sheetOf.columns.map((c, i) => ({
     header: c.header,
     key: String(i),

@@ -12,7 +12,7 @@ import {
   updatePayment,
 } from "./payment.repository.ts";
 import type { PaymentInput } from "./payment-input.ts";
-import { bookRecharge } from "./recharge.service.ts";
+import { takeRecharge, within } from "./recharge.service.ts";
 
 export interface PaymentOutcome {
   id: string;
@@ -47,8 +47,8 @@ async function paymentAccount(tx: Queryable, tenantId: string, input: PaymentInp
 /** Marks a locked unpaid (or failed) payment paid and books its recharge, in the caller's transaction. */
 async function confirm(tx: Queryable, tenantId: string, row: PaymentRow, actor: Actor, timeZone: string) {
   if (!row.transaction_no) throw badRequest("transactionNo: 确认到账需填写交易号");
-  await bookRecharge(
-    tx,
+  await takeRecharge(
+    within(tx),
     tenantId,
     {
       accountId: row.account_id,

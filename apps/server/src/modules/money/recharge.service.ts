@@ -43,100 +43,90 @@ const receiptNumber = (id: string) =>
  * Books a recharge, refund or correction on an account held by the server (remote control). One
  * transaction: the operation row (unique per idempotency key, so a double submit books once), the
  * account lock, the rules, the ledger entry. A mistake is never deleted; it is reversed by a
- * correction, and both stay in the ledger.
+ * correction, and both stay in the ledger. A recharge paid at the counter records its paid payment
+ * in the same transaction; a recharge a payment pays for (`paymentId`, its confirmation) is linked
+ * to that payment instead. `db` may be a caller's transaction (see `within`).
  */
-export function takeRecharge(
-  db: Db,
-  tenantId: string,
-  request: RechargeRequest,
-  actor: Actor,
-  timeZone: string,
-): Promise<RechargeResult> {
-  return db.transaction((tx) => bookRecharge(tx, tenantId, request, actor, timeZone));
-}
-
-/**
- * takeRecharge inside the caller's transaction (a group recharge, a payment's confirmation). A
- * recharge paid at the counter records its paid payment in the same transaction; a recharge that a
- * payment pays for (`paymentId`) is linked to it instead.
- */
-export async function bookRecharge(
-  tx: Queryable,
+export async function takeRecharge(
+  db: Pick<Db, "transaction">,
   tenantId: string,
   request: RechargeRequest,
   actor: Actor,
   timeZone: string,
   options: { paymentId?: string } = {},
 ): Promise<RechargeResult> {
-  const accountId = await resolveAccount(tx, tenantId, request);
-  // The lock comes first: two submits of one key queue here, and the second finds the first's row.
-  const account = await lockAccount(tx, tenantId, accountId);
-  if (!account) throw notFound("accountId: 账户不存在");
-  const id = nextId();
-  const key = request.idempotencyKey ?? `auto-${id}`;
-  const [inserted] = await tx.query<{ id: string }>(
-    `insert into pms_recharge (id, tenant_id, account_id, owner_id, energy_type, meter_id, recharge_type,
+  return db.transaction(async (tx) => {
+    const accountId = await resolveAccount(tx, tenantId, request);
+    // The lock comes first: two submits of one key queue here, and the second finds the first's row.
+    const account = await lockAccount(tx, tenantId, accountId);
+    if (!account) throw notFound("accountId: 账户不存在");
+    const id = nextId();
+    const key = request.idempotencyKey ?? `auto-${id}`;
+    const [inserted] = await tx.query<{ id: string }>(
+      `insert into pms_recharge (id, tenant_id, account_id, owner_id, energy_type, meter_id, recharge_type,
                                  payment_method, amount, state, receipt_no, idempotency_key, operator, remark, create_user)
        select $1, a.tenant_id, a.id, a.owner_id, a.energy_type, a.meter_id, $4, $5, $6, 1, $7, $8, $9, $10, $11
          from pms_account a where a.id = $2 and a.tenant_id = $3
        on conflict (tenant_id, idempotency_key) do nothing
        returning id`,
-    [
+      [
+        id,
+        accountId,
+        tenantId,
+        request.rechargeType,
+        request.paymentMethod,
+        request.amount.toString(),
+        receiptNumber(id),
+        key,
+        actor.name.slice(0, 64),
+        request.remark,
+        actor.userId || null,
+      ],
+    );
+    if (!inserted) return replay(tx, tenantId, key, accountId, request);
+    if (account.status !== 1) throw badRequest("accountId: 账户已销户");
+    if (account.control_status !== 1)
+      throw badRequest("accountId: 本地费控表的余额在表内,请用表计充值(写表)");
+    const sign = SIGN[request.rechargeType];
+    if (request.rechargeType === 2 && request.amount > BigInt(account.balance))
+      throw badRequest(`amount: 退款金额不能超过余额 ${fenToYuan(BigInt(account.balance))} 元`);
+    const booked = await book(tx, account, {
+      type: LEDGER_OF[request.rechargeType],
+      amount: sign * request.amount,
+      cause: request.remark,
+      actor,
+      rechargeId: id,
+    });
+    await settleSupply(tx, account, new Date(), timeZone);
+    // Money taken at the counter is a paid payment of its own; a confirmed order already is one.
+    const paymentId =
+      options.paymentId ??
+      (request.rechargeType === 1
+        ? await insertPayment(tx, {
+            tenantId,
+            accountId,
+            amount: request.amount,
+            paymentMethod: request.paymentMethod,
+            channel: COUNTER_CHANNEL,
+            state: 1,
+            transactionNo: receiptNumber(id),
+            remark: request.remark,
+            actor,
+          })
+        : null);
+    await tx.query(
+      "update pms_recharge set ledger_id = $2, balance_after = $3, payment_id = $4 where id = $1",
+      [id, booked.ledgerId, booked.balanceAfter.toString(), paymentId],
+    );
+    return {
       id,
+      receiptNo: receiptNumber(id),
       accountId,
-      tenantId,
-      request.rechargeType,
-      request.paymentMethod,
-      request.amount.toString(),
-      receiptNumber(id),
-      key,
-      actor.name.slice(0, 64),
-      request.remark,
-      actor.userId || null,
-    ],
-  );
-  if (!inserted) return replay(tx, tenantId, key, accountId, request);
-  if (account.status !== 1) throw badRequest("accountId: 账户已销户");
-  if (account.control_status !== 1) throw badRequest("accountId: 本地费控表的余额在表内,请用表计充值(写表)");
-  const sign = SIGN[request.rechargeType];
-  if (request.rechargeType === 2 && request.amount > BigInt(account.balance))
-    throw badRequest(`amount: 退款金额不能超过余额 ${fenToYuan(BigInt(account.balance))} 元`);
-  const booked = await book(tx, account, {
-    type: LEDGER_OF[request.rechargeType],
-    amount: sign * request.amount,
-    cause: request.remark,
-    actor,
-    rechargeId: id,
+      amount: fenToYuan(request.amount),
+      balanceAfter: fenToYuan(booked.balanceAfter),
+      replayed: false,
+    };
   });
-  await settleSupply(tx, account, new Date(), timeZone);
-  // Money taken at the counter is a paid payment of its own; a confirmed order already is one.
-  const paymentId =
-    options.paymentId ??
-    (request.rechargeType === 1
-      ? await insertPayment(tx, {
-          tenantId,
-          accountId,
-          amount: request.amount,
-          paymentMethod: request.paymentMethod,
-          channel: COUNTER_CHANNEL,
-          state: 1,
-          transactionNo: receiptNumber(id),
-          remark: request.remark,
-          actor,
-        })
-      : null);
-  await tx.query(
-    "update pms_recharge set ledger_id = $2, balance_after = $3, payment_id = $4 where id = $1",
-    [id, booked.ledgerId, booked.balanceAfter.toString(), paymentId],
-  );
-  return {
-    id,
-    receiptNo: receiptNumber(id),
-    accountId,
-    amount: fenToYuan(request.amount),
-    balanceAfter: fenToYuan(booked.balanceAfter),
-    replayed: false,
-  };
 }
 
 /** The operation an idempotency key already booked; the same key for a different operation is refused. */
@@ -175,3 +165,6 @@ async function replay(
     replayed: true,
   };
 }
+
+/** A caller's open transaction as a `db` for takeRecharge: its work joins that transaction (all or nothing). */
+export const within = (tx: Queryable): Pick<Db, "transaction"> => ({ transaction: (fn) => fn(tx) });
