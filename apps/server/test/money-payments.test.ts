@@ -330,6 +330,16 @@ describe("payments, group recharges, scheme changes, place filters and money exp
       2,
     );
 
+    // The same group recharge sent twice at once (a double click): one books, the other finds it.
+    const twice = { ...body, idempotencyKey: "group-2026-0002" };
+    const pair = await Promise.all([
+      post("ownerRecharge/rechargeGroup", twice),
+      post("ownerRecharge/rechargeGroup", twice),
+    ]);
+    for (const res of pair) assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(pair.map((res) => res.json().data.replayed).sort(), [false, true]);
+    assert.equal(await count("from pms_ledger"), ledger + 4);
+
     const again = await server.call("POST", `${pms}/ownerRecharge/rechargeGroup`, tenant.token, {
       ...body,
       idempotencyKey: undefined,
@@ -354,7 +364,7 @@ describe("payments, group recharges, scheme changes, place filters and money exp
         .sort(),
       [...ids].sort(),
     );
-    assert.equal(await count("from pms_ledger"), ledger + 4);
+    assert.equal(await count("from pms_ledger"), ledger + 6);
 
     // An owner without an electric account: the whole group is refused by name, nothing booked.
     const owner3 = await created(server, tenant.token, "owner/submit", {
@@ -365,7 +375,7 @@ describe("payments, group recharges, scheme changes, place filters and money exp
     const refused = await post("ownerRecharge/rechargeGroup", { ownerGroupId: group, amount: "5" });
     assert.equal(refused.statusCode, 400);
     assert.match(refused.json().msg, /^ownerGroupId: .*王五/);
-    assert.equal(await count("from pms_ledger"), ledger + 4);
+    assert.equal(await count("from pms_ledger"), ledger + 6);
     const water = await post("ownerRecharge/rechargeGroup", {
       ownerGroupId: group,
       amount: "5",
@@ -387,7 +397,7 @@ describe("payments, group recharges, scheme changes, place filters and money exp
         .statusCode,
       404,
     );
-    assert.equal(await count("from pms_ledger"), ledger + 4);
+    assert.equal(await count("from pms_ledger"), ledger + 6);
   });
 
   test("ownerRecharge/update changes an account's schemes, never its money", async () => {
@@ -541,6 +551,19 @@ describe("payments, group recharges, scheme changes, place filters and money exp
       (await get(`account/statementExport?accountId=${account1}&startDay=${today}`)).statusCode,
       400,
     );
+
+    // Bounded like every export: past export.maxRows the sheet stops, says so, and still ends with the totals.
+    await server.db.query(
+      `insert into sys_param (id, tenant_id, param_name, param_key, param_value, platform_wide)
+       values (990201, '000000', '导出行数上限', 'export.maxRows', '2', 1)`,
+    );
+    const cut = await get("datarecharge/export");
+    assert.equal(cut.headers["x-export-truncated"], "2");
+    const bounded = await sheetOf("datarecharge/export");
+    assert.equal(bounded.rows.length, 5);
+    assert.match(String(bounded.rows[3]![0]), /仅导出前 2 行/);
+    assert.equal(bounded.rows[4]![0], "合计");
+    await server.db.query("delete from sys_param where id = 990201");
   });
 
   test("permissions: reading is not paying, paying is not removing, exporting needs its button", async () => {
