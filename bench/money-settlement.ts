@@ -6,9 +6,10 @@
  * number of rows into a copy of the account-day table: the cost of writing the rows at all.
  *   tsx bench/money-settlement.ts [--database both|postgres|pglite] [--accounts 100000]
  *     [--pglite-accounts 10000] [--entries-per-day 8] [--history-days 1] [--batch 2000]
+ *     [--explain yes] (prints the plan of a middle batch of closeDay, run with EXPLAIN ANALYZE)
  *   (or the same as environment variables: DATABASE=postgres ACCOUNTS=5000 …)
  */
-import type { Db } from "../apps/server/src/db/client.ts";
+import type { Db, Queryable } from "../apps/server/src/db/client.ts";
 import { closeDay } from "../apps/server/src/modules/money/daily-close.ts";
 import {
   type BenchDatabase,
@@ -30,6 +31,7 @@ const options = settings({
   "entries-per-day": "8",
   "history-days": "1",
   batch: "2000",
+  explain: "no",
 });
 const ENTRIES_PER_DAY = count(options["entries-per-day"], "entries-per-day");
 const HISTORY_DAYS = count(options["history-days"], "history-days");
@@ -127,6 +129,40 @@ async function plainInsert(db: Db): Promise<number> {
   return ms;
 }
 
+/**
+ * The plan of closeDay's statement for a batch in the middle of the accounts: closeDay runs once with
+ * its statements recorded, the rows are removed again, and that batch's statement is explained in a
+ * transaction with the same settings (`set local …`) closeDay gave its own.
+ */
+async function explainBatch(db: Db): Promise<void> {
+  await db.query("delete from pms_account_day where day = $1::date", [DAY]);
+  const statements: { sql: string; params: readonly unknown[] }[] = [];
+  const recorded = (q: Queryable): Queryable => ({
+    query: (sql, params) => {
+      statements.push({ sql, params: params ?? [] });
+      return q.query(sql, params);
+    },
+  });
+  await closeDay(
+    { ...db, ...recorded(db), transaction: (fn) => db.transaction((tx) => fn(recorded(tx))) },
+    DAY,
+    TIME_ZONE,
+    { batch: BATCH },
+  );
+  await db.query("delete from pms_account_day where day = $1::date", [DAY]);
+  const batches = statements.filter((s) => s.sql.includes("insert into pms_account_day"));
+  const settings = [...new Set(statements.filter((s) => /^\s*set /.test(s.sql)).map((s) => s.sql))];
+  const middle = batches[Math.floor(batches.length / 2)]!;
+  const plan = await db.transaction(async (tx) => {
+    for (const sql of settings) await tx.query(sql);
+    return tx.query<{ "QUERY PLAN": string }>(`explain (analyze, buffers) ${middle.sql}`, middle.params);
+  });
+  console.log(
+    `  plan of batch ${Math.floor(batches.length / 2) + 1} of ${batches.length}${settings.length ? ` (${settings.join("; ")})` : ""}:`,
+  );
+  for (const row of plan) console.log(`    ${row["QUERY PLAN"]}`);
+}
+
 async function runOn(kind: DatabaseKind, accounts: number): Promise<void> {
   const started = await timed(() => freshDatabase(kind));
   const bench: BenchDatabase = started.value;
@@ -159,6 +195,7 @@ async function runOn(kind: DatabaseKind, accounts: number): Promise<void> {
     if (single.value !== accounts) fail(`one-batch closeDay wrote ${single.value} account-days`);
     await verify(db, accounts);
     line("closeDay in one batch of all accounts (for comparison)", single.ms, accounts);
+    if (options.explain === "yes") await explainBatch(db);
     if (kind === "postgres")
       console.log(
         `  settlement goal ≤ 60 s for 100,000 accounts: ${accounts >= 100_000 ? (first.ms <= 60_000 ? "met" : "NOT met") : `not judged at ${accounts} accounts`}`,
