@@ -1,6 +1,7 @@
 /**
  * What the money benchmarks share: a fresh database of either kind (a database of its own on the
- * local PostgreSQL server, dropped at the end, or a file-backed PGlite in a temporary DATA_DIR),
+ * PostgreSQL server at BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres,
+ * dropped at the end; or a file-backed PGlite in a temporary DATA_DIR, removed at the end),
  * settings from flags or environment variables, and the printed lines with their conditions.
  */
 import { randomBytes } from "node:crypto";
