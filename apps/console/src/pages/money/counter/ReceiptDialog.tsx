@@ -35,6 +35,9 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
         </Button>,
       ]}
     >
+      {receipt.partial && (
+        <Alert type="warning" showIcon title={t("counter.receiptFailed")} style={{ marginBottom: 12 }} />
+      )}
       {receipt.replayed && (
         <Alert type="info" showIcon title={t("counter.receiptReplayed")} style={{ marginBottom: 12 }} />
       )}

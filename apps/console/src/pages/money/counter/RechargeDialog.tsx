@@ -3,9 +3,11 @@ import { useEffect, useRef, useState } from "react";
 import { describeError } from "../../../app/api.ts";
 import { useT } from "../../../i18n/index.tsx";
 import {
+  type BookedRecharge,
   newIdempotencyKey,
   type OwnerAccount,
   type OwnerWithAccounts,
+  type RechargeInput,
   type RechargeType,
   rechargeDetail,
   submitMeterRecharge,
@@ -15,7 +17,7 @@ import { waitForMeter } from "./meter-wait.ts";
 import { amountProblem, yuanToFen } from "./money-text.ts";
 import type { CounterAction } from "./OwnerPanel.tsx";
 import { usePaymentMethods } from "./payment-methods.ts";
-import { type ReceiptData, receiptOf } from "./receipt-data.ts";
+import { type ReceiptData, receiptFromAnswer, receiptOf } from "./receipt-data.ts";
 
 interface Values {
   accountId: string;
@@ -66,9 +68,13 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
   const energyOf = (a: OwnerAccount) => t(a.energyType === 2 ? "counter.energy.2" : "counter.energy.1");
   const title = t(`counter.${action}`);
 
-  const finish = async (id: string, target: OwnerAccount, replayed: boolean) => {
-    const detail = await rechargeDetail(id);
-    onBooked(receiptOf(detail, target, replayed));
+  /** The receipt as the server holds the booking; if that read fails, the booking's own answer. */
+  const finish = async (booked: BookedRecharge, input: RechargeInput, target: OwnerAccount) => {
+    try {
+      onBooked(receiptOf(await rechargeDetail(booked.id), target, booked.replayed));
+    } catch {
+      onBooked(receiptFromAnswer(booked, input, target, owner.ownerName));
+    }
   };
 
   const book = async (values: Values, target: OwnerAccount) => {
@@ -97,15 +103,16 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
         setPhase({ kind: "waiting", receiptNo: sent.receiptNo });
         const controller = new AbortController();
         waiting.current = controller;
-        const outcome = await waitForMeter(sent.id, controller.signal);
+        const outcome = await waitForMeter(() => rechargeDetail(sent.id), controller.signal);
         if (controller.signal.aborted) return;
         if (outcome.state === "booked") onBooked(receiptOf(outcome.detail, target, false));
         else if (outcome.state === "failed") setPhase({ kind: "meterFailed", receiptNo: sent.receiptNo });
         else setPhase({ kind: "meterTimeout", receiptNo: sent.receiptNo });
         return;
       }
-      const booked = await submitRecharge({ ...input, rechargeType });
-      await finish(booked.id, target, booked.replayed);
+      const sentInput = { ...input, rechargeType };
+      const booked = await submitRecharge(sentInput);
+      await finish(booked, sentInput, target);
     } catch (error) {
       setPhase({ kind: "form", error: describeError(error) });
     } finally {

@@ -61,9 +61,17 @@ export interface Booked {
   state?: number;
 }
 
+/** The answer of a booking: `replayed` when the key had booked before (the answer is of that booking). */
+export interface BookedRecharge extends Booked {
+  accountId: string;
+  amount: string;
+  balanceAfter: string;
+  replayed: boolean;
+}
+
 /** A recharge, refund or correction booked by the server (remote-control accounts). */
 export const submitRecharge = (input: RechargeInput) =>
-  api.post<Booked & { balanceAfter: string; replayed: boolean }>(`${pms}/datarecharge/submit`, input);
+  api.post<BookedRecharge>(`${pms}/datarecharge/submit`, input);
 
 /**
  * A purchase written to a local-prepaid meter (the meter keeps the balance): the server answers at
