@@ -1,11 +1,20 @@
 import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
 import { expectAccessible } from "./axe.ts";
-import { textOf, useBrowserSuite } from "./harness.ts";
+import { repoRoot, textOf, useBrowserSuite } from "./harness.ts";
 import { call, eventually, newOperator, signInOperator } from "./registry-helpers.ts";
 
 const suite = useBrowserSuite();
+
+/** A path under e2e/artifacts for a screenshot kept for a look when a run fails. */
+async function artifact(name: string): Promise<string> {
+  const folder = path.join(repoRoot, "e2e", "artifacts");
+  await mkdir(folder, { recursive: true });
+  return path.join(folder, name);
+}
 
 const METER = "000000001001";
 const PHONE = "13900001001";
@@ -107,15 +116,33 @@ test("the front desk finds an owner by phone, recharges by cash, corrects with a
     .or(counter.getByTestId("counter-usage-electric"))
     .waitFor();
   await expectAccessible(page, "recharge counter with an owner chosen");
+  await page.screenshot({ path: await artifact("money-counter.png") });
 
-  // Recharge 100.00 by cash; a double click on the button books once.
+  // Recharge 100.00 by cash. The first answer is lost on the way back (booked, but the counter
+  // cannot know): retrying the same submission books nothing more and hands over that receipt.
+  let submits = 0;
+  await page.route("**/api/blade-pms/datarecharge/submit", async (route) => {
+    submits += 1;
+    if (submits > 1) return route.continue();
+    await route.fetch();
+    return route.abort("connectionreset");
+  });
   await account.getByTestId("counter-recharge").click();
   const form = page.getByTestId("counter-form");
   await form.getByLabel("金额").fill("100.00");
   assert.match(await textOf(form.locator(".ant-select", { hasText: "现金" })), /现金/);
   await expectAccessible(page, "recharge dialog");
-  await page.getByTestId("counter-submit").dblclick();
+  await page.getByTestId("counter-submit").click();
+  await page.getByTestId("counter-error").waitFor();
+  assert.match(await textOf(page.getByTestId("counter-error")), /同一次提交不会重复入账/);
+  await page.getByTestId("counter-submit").click();
   await page.getByTestId("counter-receipt").waitFor();
+  await page.unroute("**/api/blade-pms/datarecharge/submit");
+  assert.equal(submits, 2);
+  assert.match(
+    await textOf(page.locator(".ant-modal", { has: page.getByTestId("counter-receipt") })),
+    /之前已入账/,
+  );
   const receiptNo = await onReceipt(page, "receipt-no");
   assert.ok(receiptNo.length > 0, "the receipt has its number");
   assert.equal(await onReceipt(page, "receipt-amount"), "100.00");
@@ -126,6 +153,7 @@ test("the front desk finds an owner by phone, recharges by cash, corrects with a
   assert.match(await textOf(page.getByTestId("counter-receipt")), /C-101/);
   assert.match(await textOf(page.getByTestId("counter-receipt")), /柜台业主/);
   await expectAccessible(page, "receipt");
+  await page.screenshot({ path: await artifact("money-counter-receipt.png") });
   // Printing shows the receipt alone: the console around it is hidden on paper.
   await page.emulateMedia({ media: "print" });
   const visibility = (selector: string) =>
