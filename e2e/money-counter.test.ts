@@ -92,6 +92,10 @@ test("the front desk finds an owner by phone, recharges by cash, corrects with a
   const counter = page.getByTestId("counter-page");
   await counter.getByTestId("counter-owner").first().waitFor();
   await expectAccessible(page, "recharge counter");
+  // An owner without an open account has no level to show, and says so.
+  const stranger = counter.getByTestId("counter-owners").locator(".ant-table-row", { hasText: "旁人业主" });
+  assert.equal(await textOf(stranger.locator(".counter-level")), "未开户");
+  assert.equal(await textOf(stranger.getByTestId("counter-owner-balance")), "—");
 
   // One search box: the phone finds the owner alone, with the balance and level at a glance.
   await counter.getByLabel("查找业主").fill(PHONE.slice(-6));

@@ -27,6 +27,7 @@ export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
   "counter.control": "Control model",
   "counter.balance": "Balance (yuan)",
   "counter.actions": "Actions",
+  "counter.noAccount": "No account",
   "counter.level.0": "Normal",
   "counter.level.1": "Low",
   "counter.level.2": "Severely low",

@@ -24,6 +24,7 @@ export const moneyCounterZh = {
   "counter.control": "控制方式",
   "counter.balance": "余额(元)",
   "counter.actions": "操作",
+  "counter.noAccount": "未开户",
   "counter.level.0": "正常",
   "counter.level.1": "余额不足",
   "counter.level.2": "余额严重不足",

@@ -99,11 +99,15 @@ export function OwnerPanel({ owner, onAction }: Props) {
             label: t("counter.totalBalance"),
             children: (
               <span className="counter-code" data-testid="counter-total-balance">
-                {sumTwoPlaces(owner.accounts.map((a) => a.balance))}
+                {owner.accounts.length > 0 ? sumTwoPlaces(owner.accounts.map((a) => a.balance)) : "—"}
               </span>
             ),
           },
-          { key: "level", label: t("counter.level"), children: <LevelTag level={owner.alarmLevel} /> },
+          {
+            key: "level",
+            label: t("counter.level"),
+            children: <LevelTag level={owner.alarmLevel} noAccount={owner.accounts.length === 0} />,
+          },
         ]}
       />
       <Table<OwnerAccount>

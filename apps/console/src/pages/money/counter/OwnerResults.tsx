@@ -48,14 +48,14 @@ export function OwnerResults({ page, loading, chosenId, onChoose, onPage }: Prop
       align: "right",
       render: (_: unknown, owner) => (
         <span className="counter-code" data-testid="counter-owner-balance">
-          {sumTwoPlaces(owner.accounts.map((a) => a.balance))}
+          {owner.accounts.length > 0 ? sumTwoPlaces(owner.accounts.map((a) => a.balance)) : "—"}
         </span>
       ),
     },
     {
       title: t("counter.level"),
       dataIndex: "alarmLevel",
-      render: (level: number) => <LevelTag level={level} />,
+      render: (level: number, owner) => <LevelTag level={level} noAccount={owner.accounts.length === 0} />,
     },
   ];
   return (
