@@ -177,6 +177,15 @@ test("the front desk finds an owner by phone, recharges by cash, corrects with a
   );
   assert.equal(await textOf(account.locator(".counter-level")), "正常");
 
+  // A refund never exceeds the balance: the form says so before anything is sent.
+  await account.getByTestId("counter-refund").click();
+  await form.getByLabel("金额").fill("500");
+  await form.getByLabel("原因").fill("业主搬离");
+  await page.getByTestId("counter-submit").click();
+  await form.getByText("退费不能超过账户余额 140.00 元").waitFor();
+  await page.locator(".ant-modal", { has: form }).getByRole("button", { name: "取 消" }).click();
+  await form.waitFor({ state: "detached" });
+
   // A correction needs its reason, then a confirmation naming the amount and the account.
   await account.getByTestId("counter-correct").click();
   await form.getByText("冲正减").click();
