@@ -57,6 +57,7 @@ export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
   "counter.usageFailed": "Usage could not be loaded",
   "counter.form.account": "Account",
   "counter.form.direction": "Direction",
+  "counter.form.directionRequired": "Choose the direction of the correction",
   "counter.form.amount": "Amount",
   "counter.form.yuan": "yuan",
   "counter.form.method": "Payment method",

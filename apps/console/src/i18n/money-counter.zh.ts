@@ -54,6 +54,7 @@ export const moneyCounterZh = {
   "counter.usageFailed": "用量加载失败",
   "counter.form.account": "账户",
   "counter.form.direction": "冲正方向",
+  "counter.form.directionRequired": "请选择冲正方向",
   "counter.form.amount": "金额",
   "counter.form.yuan": "元",
   "counter.form.method": "支付方式",

@@ -231,7 +231,7 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
           <Form.Item
             name="direction"
             label={t("counter.form.direction")}
-            rules={[{ required: true, message: t("counter.form.direction") }]}
+            rules={[{ required: true, message: t("counter.form.directionRequired") }]}
           >
             <Radio.Group
               options={[
