@@ -18,6 +18,10 @@ export const pages = {
   ),
   dictVertical: page(() => import("../pages/dict/DictVerticalPage.tsx"), "pages/dict/DictVerticalPage.tsx"),
   iframe: page(() => import("../pages/iframe/IframePage.tsx"), "pages/iframe/IframePage.tsx"),
+  moneyCounter: page(
+    () => import("../pages/money/counter/CounterPage.tsx"),
+    "pages/money/counter/CounterPage.tsx",
+  ),
 } satisfies Record<string, PageEntry>;
 
 /** A console path with a page of its own, its tab label and whether its tab is kept alive. */
@@ -42,4 +46,5 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
     keepAlive: false,
   },
   "/dict-vertical/index": { entry: pages.dictVertical, titleKey: "route.dictVertical", keepAlive: false },
+  "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
 };
