@@ -307,6 +307,10 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     const blocked = await post("message/recharge", { accountId: prepaidAccount, amount: "1" });
     assert.equal(blocked.statusCode, 400);
     assert.match(blocked.json().msg, /^accountId: .*尚未确认/);
+    // Nor a closing: the purchase would be booked after the closing refund.
+    const closing = await post("message/closeAccount", { meterId: ids[prepaid!.address] });
+    assert.equal(closing.statusCode, 400, closing.body);
+    assert.match(closing.json().msg, /^meterIds: .*未确认的写表充值/);
     // The next gateway adopts the open write and reads the purchase count back; it never writes again.
     const port = metering.gateway.address().port;
     await metering.close();
