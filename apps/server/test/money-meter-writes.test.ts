@@ -31,7 +31,8 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
   const post = (path: string, body: Record<string, unknown>, token = admin) =>
     server.call("POST", `${pms}/${path}`, token, body);
   const sim = (address: string) => fleet.meter(address) as ElectricMeter;
-  const startGateway = (port: string) =>
+  /** `recheckMs`: how soon a write left "timeout" is read back again by the same gateway. */
+  const startGateway = (port: string, recheckMs = 600_000) =>
     startEmbeddedMetering({
       db: server.db,
       cipher: new FieldCipher(server.dataKey),
@@ -39,7 +40,12 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
       // Polls only when asked: a fault injected for a write must meet that write.
       pollIntervalMs: 3_600_000,
       demoFleet: false,
-      env: { GATEWAY_PORT: port, GATEWAY_HOST: "127.0.0.1", GATEWAY_REQUEST_TIMEOUT_MS: "700" },
+      env: {
+        GATEWAY_PORT: port,
+        GATEWAY_HOST: "127.0.0.1",
+        GATEWAY_REQUEST_TIMEOUT_MS: "700",
+        GATEWAY_TIMEOUT_RECHECK_MS: String(recheckMs),
+      },
     });
   const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
     for (let i = 0; i < 300; i++) {
@@ -314,11 +320,31 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     // The next gateway adopts the open write and reads the purchase count back; it never writes again.
     const port = metering.gateway.address().port;
     await metering.close();
-    metering = await startGateway(String(port));
+    metering = await startGateway(String(port), 3_000);
     const done = await settled(commandId);
     assert.equal(done.state, "success", done.evidence ?? "");
     assert.equal(JSON.parse(done.evidence!).readBack.value, "4");
     assert.equal(meter.counters.recharges, recharges + 1);
+    assert.equal((await recharge(id)).state, 1);
+    assert.equal((await entries(prepaidAccount, 2)).filter((e) => e.recharge_id === id).length, 1);
+  });
+
+  test("a live gateway reads a timed-out write back again until the purchase count settles it", async () => {
+    const meter = sim(prepaid!.address);
+    const recharges = meter.counters.recharges;
+    fleet.injectFault(prepaid!.address, "noReply");
+    fleet.injectFault(prepaid!.address, "ignore", 3);
+    const res = await post("message/recharge", { accountId: prepaidAccount, amount: "3" });
+    const { id, commandId } = res.json().data;
+    await waitFor("the write timed out", async () =>
+      (await command(commandId)).state === "timeout" ? true : undefined,
+    );
+    assert.equal((await recharge(id)).state, 0);
+    // No restart, no reconnection: the gateway reads the count again a few seconds later.
+    const done = await settled(commandId);
+    assert.equal(done.state, "success", done.evidence ?? "");
+    assert.match(JSON.parse(done.evidence!).detail, /read-back shows the command took effect/);
+    assert.equal(meter.counters.recharges, recharges + 1, "written once");
     assert.equal((await recharge(id)).state, 1);
     assert.equal((await entries(prepaidAccount, 2)).filter((e) => e.recharge_id === id).length, 1);
   });
