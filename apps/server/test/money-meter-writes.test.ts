@@ -370,6 +370,33 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     assert.equal(meter.purchaseCount, count + 1);
   });
 
+  test("the account follows the meter's own balance down as usage, levels included", async () => {
+    const readBalance = async () =>
+      (
+        await server.db.query<{ balance: string }>(
+          "select balance::text as balance from pms_meter_current_data where meter_id = $1",
+          [ids[prepaid!.address]],
+        )
+      )[0]!.balance;
+    const fen = (yuan: string) => String(Math.round(Number(yuan) * 100));
+    await poll(prepaid!.address);
+    assert.equal((await account(prepaidAccount)).balance, fen(await readBalance()));
+    const charges = (await entries(prepaidAccount, 6)).length;
+    // The meter spends down to 30 yuan (below its first alarm of 50): the drop is booked as usage.
+    sim(prepaid!.address).balanceFen = 3_000;
+    await poll(prepaid!.address);
+    const after = await account(prepaidAccount);
+    assert.equal(after.balance, fen(await readBalance()));
+    assert.ok(Number(after.balance) <= 3_000 && Number(after.balance) > 2_900, after.balance);
+    const usage = await entries(prepaidAccount, 6);
+    assert.equal(usage.length, charges + 1);
+    assert.match(usage.at(-1)!.cause, /^表内扣费 \d{4}-\d{2}-\d{2}$/);
+    assert.equal(after.alarm_level, 1, "low, as the alarm scheme says");
+    assert.equal(after.arrears_cut, 0, "the server never cuts a meter that trips itself");
+    const check = await server.call("GET", `${pms}/ledger/check`, admin);
+    assert.equal(check.json().data.consistent, true, check.body);
+  });
+
   test("bad input names the field and stores nothing", async () => {
     const other = await provisionTenant(server, admin, "别家物业");
     const opened = await post("message/openAccount", { meterId: ids[remote!.address], deposit: "100" });
