@@ -14,6 +14,7 @@ import { openAccounts } from "./account-opening.ts";
 import { runHeldCuts } from "./arrears.ts";
 import { closeDay, closeYesterdayIfDue } from "./daily-close.ts";
 import { checkLedger } from "./ledger-check.ts";
+import { meterRechargeRoutes } from "./meter-recharge.routes.ts";
 import { moneyRatio, ownerRechargePath, ownerUsagePath, periodDays } from "./money-overview.ts";
 import { accountOperationsPage, ownerAccountsPage, rechargeDetail, rechargePage } from "./money-reads.ts";
 import { takeRecharge } from "./recharge.service.ts";
@@ -74,6 +75,7 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
   }, 60_000);
   sweeper.unref();
   app.addHook("onClose", async () => clearInterval(sweeper));
+  await meterRechargeRoutes(app, opts);
 
   app.post(
     `${pms}/datarecharge/submit`,
