@@ -71,8 +71,13 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     });
   const recharge = async (id: string) =>
     (
-      await server.db.query<{ state: number; balance_after: string | null; ledger_id: string | null }>(
-        "select state, balance_after::text as balance_after, ledger_id::text as ledger_id from pms_recharge where id = $1",
+      await server.db.query<{
+        state: number;
+        balance_after: string | null;
+        ledger_id: string | null;
+        payment_id: string | null;
+      }>(
+        "select state, balance_after::text as balance_after, ledger_id::text as ledger_id, payment_id::text as payment_id from pms_recharge where id = $1",
         [id],
       )
     )[0]!;
@@ -259,6 +264,12 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
       [["5000", taken.id]],
     );
     assert.equal(booked.balance_after, (await account(prepaidAccount)).balance);
+    // Money the meter holds is money received: a paid payment by the method taken, linked to it.
+    const [payment] = await server.db.query<{ state: number; amount: string; payment_method: number }>(
+      "select state, amount::text as amount, payment_method from pms_payment where id = $1",
+      [booked.payment_id],
+    );
+    assert.deepEqual(payment, { state: 1, amount: "5000", payment_method: 3 });
     // The replay after the booking answers the booked recharge.
     const later = await post("message/recharge", body);
     assert.deepEqual([later.json().data.state, later.json().data.balanceAfter !== null], [1, true]);
@@ -358,6 +369,7 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     const done = await settled(commandId);
     assert.equal(done.state, "fail", done.evidence ?? "");
     assert.deepEqual([(await recharge(id)).state, (await recharge(id)).ledger_id], [2, null]);
+    assert.equal((await recharge(id)).payment_id, null, "a refused write records no money received");
     assert.equal((await account(prepaidAccount)).balance, balance, "nothing booked");
     assert.equal(meter.purchaseCount, count);
     // rechargeNew routes a local-prepaid account to the meter too.

@@ -4,6 +4,7 @@ import type { Queryable } from "../../db/client.ts";
 import { lockAccount } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
 import { type PurchasePayload, rememberPurchaseCount } from "./meter-purchase.ts";
+import { COUNTER_CHANNEL, insertPayment } from "./payment.repository.ts";
 
 const METER_WRITE: Actor = { name: "写表" };
 
@@ -49,11 +50,39 @@ export async function settlePurchase(
     actor: METER_WRITE,
     rechargeId: payload.rechargeId,
   });
-  if (payload.rechargeId)
-    await tx.query(
-      "update pms_recharge set state = 1, ledger_id = $2, balance_after = $3, update_time = now() where id = $1 and state = 0",
+  if (payload.rechargeId) {
+    // The money taken at the counter counts as received once the meter holds it: a refused write
+    // hands it back, so only a confirmed purchase records its paid payment.
+    const [recharge] = await tx.query<{
+      payment_method: number;
+      receipt_no: string;
+      remark: string;
+      operator: string;
+      create_user: string | null;
+    }>(
+      `update pms_recharge set state = 1, ledger_id = $2, balance_after = $3, update_time = now()
+        where id = $1 and state = 0
+        returning payment_method, receipt_no, remark, operator, create_user::text as create_user`,
       [payload.rechargeId, booked.ledgerId, booked.balanceAfter.toString()],
     );
+    if (recharge) {
+      const paymentId = await insertPayment(tx, {
+        tenantId: command.tenant_id,
+        accountId: account.id,
+        amount: yuanToFen(payload.amount),
+        paymentMethod: recharge.payment_method,
+        channel: COUNTER_CHANNEL,
+        state: 1,
+        transactionNo: recharge.receipt_no,
+        remark: recharge.remark,
+        actor: { name: recharge.operator, ...(recharge.create_user ? { userId: recharge.create_user } : {}) },
+      });
+      await tx.query("update pms_recharge set payment_id = $2 where id = $1", [
+        payload.rechargeId,
+        paymentId,
+      ]);
+    }
+  }
   await rememberPurchaseCount(
     tx,
     command.tenant_id,
