@@ -157,7 +157,7 @@ export function AccountBatchDialog({ energy, verb, selected, onClose }: Props) {
           {t(failed.length > 0 ? "meterAccount.batch.retry" : "meterAccount.batch.resume")}
         </Button>
       ) : null}
-      <Button type="primary" onClick={() => onClose(changed)} data-testid="account-batch-close">
+      <Button type="primary" onClick={() => onClose(changed)} data-testid="account-batch-finish">
         {t("meterAccount.finish")}
       </Button>
     </Space>
@@ -220,12 +220,14 @@ export function AccountBatchDialog({ energy, verb, selected, onClose }: Props) {
           <>
             <Progress
               percent={counts?.percent ?? 0}
-              format={(percent) => `${percent ?? 0}%`}
-              status={!running && failed.length > 0 ? "exception" : undefined}
+              // The share is written in the counts below: antd's own text turns a green too light to read.
+              showInfo={false}
+              status={!running && failed.length > 0 ? "exception" : "normal"}
               aria-label={t(`meterAccount.batch.title.${verb}`)}
               data-testid="account-batch-progress"
             />
             <Space size="large" data-testid="account-batch-counts">
+              <Statistic title={t("meterAccount.batch.share")} value={`${counts?.percent ?? 0}%`} />
               <Statistic title={t("meterAccount.batch.done")} value={counts?.done ?? 0} />
               <Statistic title={t("meterAccount.batch.failed")} value={counts?.failed ?? 0} />
               <Statistic title={t("meterAccount.batch.waiting")} value={counts?.waiting ?? 0} />

@@ -21,7 +21,10 @@ export function AccountOpenDialog({ energy, meter, onClose }: Props) {
   const [refusal, setRefusal] = useState<string>();
 
   const send = async () => {
-    const { deposit } = await form.validateFields();
+    // An invalid deposit is shown under its field; nothing is sent.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    const { deposit } = values;
     setSending(true);
     setRefusal(undefined);
     try {
@@ -53,14 +56,14 @@ export function AccountOpenDialog({ energy, meter, onClose }: Props) {
           {t("meterAccount.open.meter", { meter: meter.productCode })}
         </Typography.Paragraph>
         <Typography.Paragraph type="secondary">{t("meterAccount.open.rule")}</Typography.Paragraph>
-        <Form form={form} layout="vertical" onFinish={() => void send()}>
+        <Form form={form} name="accountOpen" layout="vertical" onFinish={() => void send()}>
           <Form.Item
             name="deposit"
             label={t("meterAccount.deposit")}
             extra={t("meterAccount.depositHint")}
             rules={[{ pattern: DEPOSIT_PATTERN, message: t("meterAccount.depositInvalid") }]}
           >
-            <Input id="account-deposit" inputMode="decimal" suffix={t("meterAccount.yuan")} autoFocus />
+            <Input inputMode="decimal" suffix={t("meterAccount.yuan")} autoFocus />
           </Form.Item>
         </Form>
         {refusal ? (
