@@ -105,6 +105,26 @@ test("the home page's pies show the money taken by each payment method and type,
   assert.equal(series["充值 (元)"]?.at(-1), "54.75");
   assert.equal(series["退费 (元)"]?.at(-1), "10.00");
   await expectAccessible(page, "owner paths");
+
+  // In English with the dark theme: the dictionary's English names, and still readable.
+  for (const [key, content] of [
+    ["saber-language", "en"],
+    ["saber-theme", "theme-dark"],
+  ] as const)
+    await page.evaluate(
+      ({ name, value }) => localStorage.setItem(name, JSON.stringify({ dataType: "string", content: value })),
+      { name: key, value: content },
+    );
+  await page.reload();
+  await page.getByTestId("money-paymentMethod-table").waitFor();
+  await eventually(async () =>
+    assert.deepEqual(
+      (await sliceRows(page, "paymentMethod")).map((row) => row[0]),
+      ["Cash", "WeChat"],
+    ),
+  );
+  await page.waitForLoadState("networkidle");
+  await expectAccessible(page, "home page with money charts, en, dark");
   assert.deepEqual(suite.session.errors, []);
 });
 
