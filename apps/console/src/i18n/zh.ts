@@ -1,4 +1,5 @@
 import { moneyCounterZh } from "./money-counter.zh.ts";
+import { moneyMetersZh } from "./money-meters.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
@@ -515,6 +516,7 @@ export const zh = {
   "menu.wxConfig": "微信支付配置",
   "menu.wxBind": "微信绑定",
   ...moneyCounterZh,
+  ...moneyMetersZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;

@@ -18,6 +18,7 @@ import { meterRechargeRoutes } from "./meter-recharge.routes.ts";
 import { moneyRatio, ownerRechargePath, ownerUsagePath, periodDays } from "./money-overview.ts";
 import { accountOperationsPage, ownerAccountsPage, rechargeDetail, rechargePage } from "./money-reads.ts";
 import { takeRecharge } from "./recharge.service.ts";
+import { rechargesPerPeriod } from "./recharge-chart.ts";
 import { amountOf, rechargeRequestOf } from "./recharge-input.ts";
 import { accountStatement } from "./statement.ts";
 
@@ -248,6 +249,22 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       },
     );
   }
+  // Not in the spec's call list: the tenant's money per period, for the bars beside the usage chart.
+  app.get(
+    `${homepage}/rechargeChart`,
+    {
+      schema: {
+        tags,
+        summary: "Recharges and refunds per day (dateType 1: 7 days, 2: 30 days) or per month (3: 12 months)",
+      },
+    },
+    async (request) => {
+      const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+      const params = readParams(request);
+      const tenantId = registryTenant(user, params);
+      return ok(await rechargesPerPeriod(db, tenantId, dateTypeOf(params), new Date(), timeZone));
+    },
+  );
   for (const [verb, path] of [
     ["getOwnerPath", ownerUsagePath],
     ["getOwnerRechargePath", ownerRechargePath],
