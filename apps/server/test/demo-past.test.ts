@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ElectricMeter, ManualClock, planFleet, startFleet, type WaterMeter } from "@meterline/simulator";
 import { DEMO_FLEET, DEMO_TENANT_ID, seedDemoSite } from "../src/demo/demo-site.ts";
+import { closeDay } from "../src/modules/money/daily-close.ts";
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from "./helpers.ts";
 import { get } from "./registry-fixtures.ts";
 
@@ -76,6 +77,22 @@ describe("the demo site's 60 days of past", () => {
     assert.ok(Number(statement.totals.usageCharge) > 0);
   });
 
+  test("its closed days are exactly what the daily close writes from the ledger", async () => {
+    for (const day of [daysBack(60), daysBack(33), daysBack(1)]) {
+      const rows = () =>
+        server.db.query(
+          `select account_id::text, opening_balance::text, usage::text, usage_charge::text, fee::text, credit::text,
+                  debit::text, closing_balance::text, entries from pms_account_day where day = $1::date order by account_id`,
+          [day],
+        );
+      const seeded = await rows();
+      assert.equal(seeded.length, DEMO_FLEET.meters, day);
+      await server.db.query("delete from pms_account_day where day = $1::date", [day]);
+      assert.equal(await closeDay(server.db, day, "Asia/Shanghai"), DEMO_FLEET.meters);
+      assert.deepEqual(await rows(), seeded, day);
+    }
+  });
+
   test("the home page's pies have every recharge type and payment method in every period; the ledger agrees", async () => {
     for (const dateType of [1, 2, 3]) {
       const types = await get(server, token, `homepage/rechargeTypeRatio?dateType=${dateType}`);
@@ -109,7 +126,8 @@ describe("the demo site's 60 days of past", () => {
       );
     }
     const reads = await get(server, token, "dataread/page?size=1");
-    assert.ok(reads.total >= 140 * 60 * 4, `reads: ${reads.total}`);
+    // Every 6 hours over the last week, at midnight and 18:00 before that.
+    assert.ok(reads.total >= 140 * (53 * 2 + 7 * 4), `reads: ${reads.total}`);
   });
 
   test("the account in arrears is cut outside the protection windows; its cut waits in the command log for the gateway", async () => {

@@ -8,6 +8,12 @@ const DAY_MS = 24 * HOUR_MS;
 /** Days of history before the first start, and how often the gateway read each meter in them. */
 export const HISTORY_DAYS = 60;
 const READ_EVERY_MS = 6 * HOUR_MS;
+/**
+ * The last days are read every 6 hours; the days before at midnight and 18:00 only, which keeps
+ * daily usage the same and the reading log (and first start) small.
+ */
+const RECENT_DAYS = 7;
+const OLDER_READS = [0, 18 * HOUR_MS];
 /** The demo's meters keep Beijing time, as the fleet's clocks do (utcOffsetMinutes 480). */
 export const DEMO_UTC_OFFSET_MINUTES = 480;
 const OFFSET_MS = DEMO_UTC_OFFSET_MINUTES * 60_000;
@@ -33,11 +39,18 @@ export interface MeterHistory {
 /** The local day (yyyy-MM-dd) of an instant in the demo's zone. */
 export const demoDay = (at: number) => new Date(at + OFFSET_MS).toISOString().slice(0, 10);
 
-/** Every read instant of the history: local midnight 60 days back, then every 6 hours before `startsAt`. */
+/** Every read instant of the history, from local midnight 60 days back to just before `startsAt`. */
 export function readTimes(startsAt: number): number[] {
-  const localMidnight = Math.floor((startsAt + OFFSET_MS) / DAY_MS) * DAY_MS - OFFSET_MS;
+  const today = Math.floor((startsAt + OFFSET_MS) / DAY_MS) * DAY_MS - OFFSET_MS;
   const times: number[] = [];
-  for (let t = localMidnight - HISTORY_DAYS * DAY_MS; t < startsAt; t += READ_EVERY_MS) times.push(t);
+  for (let back = HISTORY_DAYS; back >= 0; back--) {
+    const midnight = today - back * DAY_MS;
+    const reads =
+      back > RECENT_DAYS
+        ? OLDER_READS
+        : Array.from({ length: DAY_MS / READ_EVERY_MS }, (_, i) => i * READ_EVERY_MS);
+    for (const offset of reads) if (midnight + offset < startsAt) times.push(midnight + offset);
+  }
   return times;
 }
 
@@ -194,13 +207,19 @@ const CURRENT_COLUMNS = [
   ["missing", "text"],
 ] as const;
 
-/** Reads per local day: the history starts at a local midnight and reads every 6 hours. */
-const PER_DAY = DAY_MS / READ_EVERY_MS;
+/** The index of the first read of each local day, in order (every day starts with its midnight read). */
+function dayStarts(times: readonly number[]): number[] {
+  const starts: number[] = [];
+  times.forEach((t, i) => {
+    if (i === 0 || demoDay(t) !== demoDay(times[i - 1]!)) starts.push(i);
+  });
+  return starts;
+}
 
 const dailyKey = (
   tenantId: string,
   h: MeterHistory,
-  day: number,
+  first: number,
   updatedAt: number,
   source: string,
   closed: number,
@@ -210,7 +229,7 @@ const dailyKey = (
   h.meter.id,
   h.meter.roomId,
   h.meter.planned.address,
-  demoDay(h.times[day * PER_DAY]!),
+  demoDay(h.times[first]!),
   new Date(updatedAt),
   source,
   closed,
@@ -222,17 +241,16 @@ const dailyKey = (
  */
 const electricDays = (tenantId: string) => (h: MeterHistory) => {
   const rows: unknown[][] = [];
-  for (let day = 0; day * PER_DAY < h.times.length; day++) {
-    const first = day * PER_DAY;
-    const next = first + PER_DAY;
-    const closed = next < h.times.length;
-    const end = closed ? next : h.times.length - 1;
+  const starts = dayStarts(h.times);
+  for (const [day, first] of starts.entries()) {
+    const next = starts[day + 1];
+    const end = next ?? h.times.length - 1;
     const start = h.registers[first]!;
     const finish = h.registers[end]!;
     const registers = (r: number[]) => [stepsText(totalOf(r)), ...r.map(stepsText)];
     const used = [totalOf(finish) - totalOf(start), ...finish.map((v, band) => v - start[band]!)];
     rows.push([
-      ...dailyKey(tenantId, h, day, h.times[end]!, "frozen", closed ? 1 : 0),
+      ...dailyKey(tenantId, h, first, h.times[end]!, "frozen", next === undefined ? 0 : 1),
       ...registers(start),
       ...registers(finish),
       ...used.map(stepsText),
@@ -245,13 +263,14 @@ const electricDays = (tenantId: string) => (h: MeterHistory) => {
 const waterDays = (tenantId: string) => (h: MeterHistory) => {
   const rows: unknown[][] = [];
   let previousEnd: number | undefined;
-  for (let day = 0; day * PER_DAY < h.times.length; day++) {
-    const last = Math.min(h.times.length, (day + 1) * PER_DAY) - 1;
-    const closed = (day + 1) * PER_DAY < h.times.length;
+  const starts = dayStarts(h.times);
+  for (const [day, first] of starts.entries()) {
+    const next = starts[day + 1];
+    const last = (next ?? h.times.length) - 1;
     const end = h.registers[last]![0]!;
-    const start = previousEnd ?? h.registers[day * PER_DAY]![0]!;
+    const start = previousEnd ?? h.registers[first]![0]!;
     rows.push([
-      ...dailyKey(tenantId, h, day, h.times[last]!, "reading", closed ? 1 : 0),
+      ...dailyKey(tenantId, h, first, h.times[last]!, "reading", next === undefined ? 0 : 1),
       stepsText(start),
       stepsText(end),
       stepsText(end - start),

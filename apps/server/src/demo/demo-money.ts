@@ -43,6 +43,9 @@ export interface DemoAccount {
 }
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** The demo's days are Beijing days (UTC+8). */
+const OFFSET_MS = 8 * HOUR_MS;
 /** A remote-control owner recharges when the balance falls below this (fen), within a few hours. */
 const RECHARGE_BELOW = 8_000n;
 const AMOUNTS = [10_000n, 20_000n, 30_000n, 50_000n];
@@ -76,6 +79,8 @@ function chargeEvents(history: MeterHistory, tariff: Tariff | undefined, openedA
   let key = "";
   let feeMonth: string | null = null;
   let micro = 0n;
+  let taken = 0n;
+  let dayUsage = 0n;
   for (let i = first; i < history.times.length; i++) {
     const at = history.times[i]!;
     const day = demoDay(at);
@@ -111,22 +116,27 @@ function chargeEvents(history: MeterHistory, tariff: Tariff | undefined, openedA
           });
       }
     } else {
-      const before = micro / 10_000n;
+      // The meter takes whole fen as its cost reaches them; its account shadows that once a day.
       micro += BANDS.reduce(
         (sum, band, b) => sum + (step.bands?.[band] ?? 0n) * BigInt(DEFAULT_METER_PRICES[b]!),
         0n,
       );
-      const charge = micro / 10_000n - before;
-      if (charge > 0n)
+      dayUsage += step.total;
+      const endOfDay = i === history.times.length - 1 || demoDay(history.times[i + 1]!) !== day;
+      const charge = micro / 10_000n - taken;
+      if (endOfDay && charge > 0n) {
+        taken += charge;
         events.push({
           at,
           type: LEDGER_TYPE.usageCharge,
           amount: -charge,
           cause: `表内扣费 ${day}`,
           creator: METER_DEDUCTION,
-          usage: step.total,
+          usage: dayUsage,
           usageDay: day,
         });
+      }
+      if (endOfDay) dayUsage = 0n;
     }
   }
   const last = history.times.length - 1;
@@ -267,8 +277,15 @@ export async function writeAccounts(
   db: Queryable,
   tenantId: string,
   accounts: readonly DemoAccount[],
-  options: { alarmSchemeId: string; thresholds: Thresholds; operator: { id: string; name: string } },
+  options: {
+    alarmSchemeId: string;
+    thresholds: Thresholds;
+    operator: { id: string; name: string };
+    /** Days (yyyy-MM-dd) to close, oldest first: one pms_account_day row per account and day. */
+    closeDays: readonly string[];
+  },
 ): Promise<void> {
+  const closed: unknown[][] = [];
   const ledger: unknown[][] = [];
   const recharges: unknown[][] = [];
   const rows: unknown[][] = [];
@@ -319,6 +336,7 @@ export async function writeAccounts(
           new Date(e.at),
         ]);
     }
+    for (const row of closeDays(account.id, events, options.closeDays)) closed.push([tenantId, ...row]);
     const level = balanceLevel(balance, options.thresholds);
     const { cycle } = account;
     const water = meter.energyType === 2;
@@ -350,12 +368,57 @@ export async function writeAccounts(
   await insertRows(db, "pms_account", ACCOUNT_COLUMNS, rows);
   await insertRows(db, "pms_ledger", LEDGER_COLUMNS, ledger);
   await insertRows(db, "pms_recharge", RECHARGE_COLUMNS, recharges);
+  await insertRows(db, "pms_account_day", ACCOUNT_DAY_COLUMNS, closed);
   await db.query(
     `update pms_owner o set balance = s.total / 100.0
        from (select owner_id, sum(balance) as total from pms_account where tenant_id = $1 group by owner_id) s
       where o.id = s.owner_id and o.tenant_id = $1`,
     [tenantId],
   );
+}
+
+/**
+ * The daily close of an account's days, by the rules of closeDay (daily-close.ts): the day's usage
+ * and usage charges, fixed fees, money in, money out otherwise, the balances before and after it and
+ * the number of entries. Worked out here from the entries the demo writes rather than by 60 runs of
+ * the close, which would take longer than the rest of the demo's start together.
+ */
+function closeDays(accountId: string, events: readonly MoneyEvent[], days: readonly string[]) {
+  const rows: unknown[][] = [];
+  let i = 0;
+  let balance = 0n;
+  for (const day of days) {
+    const end = Date.parse(`${day}T00:00:00Z`) + DAY_MS - OFFSET_MS;
+    const opening = balance;
+    const sums = { usage: 0n, charge: 0n, fee: 0n, credit: 0n, debit: 0n, entries: 0 };
+    for (; i < events.length && events[i]!.at < end; i++) {
+      const e = events[i]!;
+      balance += e.amount;
+      sums.entries++;
+      if (e.type === LEDGER_TYPE.usageCharge) {
+        sums.usage += e.usage ?? 0n;
+        sums.charge -= e.amount;
+      } else if (e.type === LEDGER_TYPE.monthlyFee) sums.fee -= e.amount;
+      if (e.amount > 0n) sums.credit += e.amount;
+      else if (e.type !== LEDGER_TYPE.usageCharge && e.type !== LEDGER_TYPE.monthlyFee)
+        sums.debit -= e.amount;
+    }
+    rows.push(
+      [
+        accountId,
+        day,
+        opening,
+        sums.usage,
+        sums.charge,
+        sums.fee,
+        sums.credit,
+        sums.debit,
+        balance,
+        sums.entries,
+      ].map(String),
+    );
+  }
+  return rows;
 }
 
 const cols = (spec: string) =>
@@ -368,6 +431,9 @@ const ACCOUNT_COLUMNS = cols(
 );
 const LEDGER_COLUMNS = cols(
   "id bigint, tenant_id text, account_id bigint, owner_id bigint, entry_type int, amount bigint, balance_after bigint, recharge_id bigint, usage bigint, usage_day date, cause text, create_user bigint, creator text, create_time timestamptz",
+);
+const ACCOUNT_DAY_COLUMNS = cols(
+  "tenant_id text, account_id bigint, day date, opening_balance bigint, usage bigint, usage_charge bigint, fee bigint, credit bigint, debit bigint, closing_balance bigint, entries int",
 );
 const RECHARGE_COLUMNS = cols(
   "id bigint, tenant_id text, account_id bigint, owner_id bigint, energy_type int, meter_id bigint, recharge_type int, payment_method int, amount bigint, balance_after bigint, ledger_id bigint, receipt_no text, idempotency_key text, operator text, remark text, create_user bigint, create_time timestamptz, update_time timestamptz",

@@ -3,7 +3,6 @@ import type { PlanOptions } from "@meterline/simulator";
 import type { Queryable } from "../db/client.ts";
 import { lockAccount } from "../modules/money/account.repository.ts";
 import { settleSupply } from "../modules/money/arrears.ts";
-import { closeDay } from "../modules/money/daily-close.ts";
 import { type DemoMeter, demoDay, HISTORY_DAYS, meterHistories, writeReadings } from "./demo-history.ts";
 import { accountPast, addAdjustments, assignMethods, type DemoRole, writeAccounts } from "./demo-money.ts";
 
@@ -66,17 +65,20 @@ export async function seedDemoPast(db: Queryable, site: DemoSiteFacts): Promise<
       ]),
   );
   await writeReadings(db, site.tenantId, histories, balances);
+  const today = demoDay(site.startsAt);
+  const closeDays = Array.from({ length: HISTORY_DAYS }, (_, i) =>
+    demoDay(Date.parse(`${today}T12:00:00Z`) - (HISTORY_DAYS - i) * 86_400_000),
+  );
   await writeAccounts(db, site.tenantId, accounts, {
     alarmSchemeId: site.alarmSchemeId,
     thresholds: alarm.thresholds,
     operator: site.operator,
+    closeDays,
   });
-  const today = demoDay(site.startsAt);
-  for (let back = HISTORY_DAYS; back >= 1; back--) {
-    const day = demoDay(Date.parse(`${today}T12:00:00Z`) - back * 86_400_000);
-    await closeDay(db, day, ZONE);
-    await db.query("insert into pms_day_close (day) values ($1::date) on conflict do nothing", [day]);
-  }
+  // The days are closed: the minute tick's daily close finds them done.
+  await db.query("insert into pms_day_close (day) select unnest($1::date[]) on conflict do nothing", [
+    closeDays,
+  ]);
   const account = accounts.find((a) => a.cutAt !== undefined)!;
   const locked = await lockAccount(db, site.tenantId, account.id);
   if (!locked) throw new Error("the demo's arrears account vanished");
