@@ -195,13 +195,14 @@ export function accountPast(
   }
   const events = [deposit(20_000n + BigInt(random.int(4)) * 10_000n)];
   let balance = events[0]!.amount;
-  const startsAt = history.times.at(-1)! + 6 * HOUR_MS;
+  const lastRead = history.times.at(-1)!;
   for (const charge of charges) {
     events.push(charge);
     balance += charge.amount;
     if (balance >= RECHARGE_BELOW || charge.type === LEDGER_TYPE.monthlyFee) continue;
     const at = charge.at + HOUR_MS + random.int(4 * 60) * 60_000;
-    if (at >= Math.min(startsAt, history.times.at(-1)!)) continue;
+    // The past ends at the last read: a visit due after it is left to the live demo.
+    if (at >= lastRead) continue;
     const amount = AMOUNTS[random.int(AMOUNTS.length)]!;
     events.push({
       at,
