@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { silentLogger } from "@meterline/gateway";
 import { ElectricMeter, ManualClock, planFleet, startFleet, type WaterMeter } from "@meterline/simulator";
+import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { DEMO_FLEET, DEMO_TENANT_ID, seedDemoSite } from "../src/demo/demo-site.ts";
+import { startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
 import { closeDay } from "../src/modules/money/daily-close.ts";
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from "./helpers.ts";
 import { get } from "./registry-fixtures.ts";
@@ -191,6 +194,68 @@ describe("the demo site's 60 days of past", () => {
       }
     } finally {
       await fleet.close();
+    }
+  });
+
+  test("started with its fleet, the gateway trips the meter in arrears and the first live polls go on from the past", async () => {
+    const lastBefore = async () =>
+      server.db.query<{ product_code: string; total_value: string; read_time: Date | string }>(
+        `select distinct on (product_code) product_code, total_value::text as total_value, read_time from pms_data_read
+          where tenant_id = $1 order by product_code, read_time desc`,
+        [DEMO_TENANT_ID],
+      );
+    const past = new Map((await lastBefore()).map((r) => [r.product_code, Number(r.total_value)]));
+    const lastRead = new Date((await lastBefore())[0]!.read_time).getTime();
+    const metering = await startEmbeddedMetering({
+      db: server.db,
+      cipher: new FieldCipher(server.dataKey),
+      logger: silentLogger,
+      pollIntervalMs: 60_000,
+      demoFleet: true,
+      timeZone: "Asia/Shanghai",
+      env: { GATEWAY_PORT: "0", GATEWAY_HOST: "127.0.0.1" },
+    });
+    try {
+      const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
+        for (let i = 0; i < 900; i++) {
+          const value = await probe();
+          if (value !== undefined) return value;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        throw new Error(`timed out waiting for ${what}`);
+      };
+      const cut = await waitFor("the arrears cut carried out", async () => {
+        const [row] = await server.db.query<{ state: string; product_code: string; switch_status: number }>(
+          `select c.state, c.product_code, m.switch_status from pms_meter_command c join pms_meter m on m.id = c.meter_id
+            where c.tenant_id = $1 and c.source = 'arrears/cut'`,
+          [DEMO_TENANT_ID],
+        );
+        return row?.state === "success" ? row : undefined;
+      });
+      assert.equal(cut.switch_status, 1, "supply off");
+      const meter = metering.fleet!.meter(cut.product_code)!;
+      assert.ok(meter instanceof ElectricMeter && meter.relayOpen, "the simulated meter's relay is open");
+      // Every electric meter's first live read starts where its past ended.
+      const live = await waitFor("a live read of every electric meter", async () => {
+        const rows = await server.db.query<{ product_code: string; total_value: string }>(
+          `select distinct on (product_code) product_code, total_value::text as total_value from pms_data_read
+            where tenant_id = $1 and read_time > $2 order by product_code, read_time`,
+          [DEMO_TENANT_ID, new Date(startsAt)],
+        );
+        return rows.length === 140 ? rows : undefined;
+      });
+      // At most ~3 kWh an hour for the heaviest user of the fleet, since the past's last read.
+      const most = ((Date.now() - lastRead) / 3_600_000) * 3;
+      for (const read of live) {
+        const step = Number(read.total_value) - past.get(read.product_code)!;
+        assert.ok(
+          step >= 0 && step <= most,
+          `${read.product_code}: ${past.get(read.product_code)} → ${read.total_value}`,
+        );
+      }
+      assert.deepEqual(await get(server, token, "ledger/check"), { consistent: true, mismatches: [] });
+    } finally {
+      await metering.close();
     }
   });
 });
