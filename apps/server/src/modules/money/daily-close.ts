@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "../../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import { daysBack, localDay } from "../metering/usage-periods.ts";
 
 /** Accounts closed per statement: small enough that a crash loses little, large enough to be quick. */
@@ -12,7 +12,7 @@ const BATCH = 2000;
  * Returns the number of account-days written by this run.
  */
 export async function closeDay(
-  db: Queryable,
+  db: Db,
   day: string,
   timeZone: string,
   options: { batch?: number; afterBatch?: (written: number) => Promise<void> } = {},
