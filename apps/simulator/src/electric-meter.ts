@@ -5,6 +5,8 @@ import { bandAt, nextSlotStart, type TariffSlot } from "./tariff.ts";
 /** Registers show XXXXXX.XX: they roll over at 1,000,000.00 kWh (10^8 steps). */
 export const REGISTER_MODULUS = 100_000_000;
 const DAY_MS = 86_400_000;
+/** Tip, peak, flat and valley prices a local-prepaid meter charges unless written otherwise (0.0001 yuan/kWh). */
+export const DEFAULT_METER_PRICES: readonly number[] = [12_000, 8_000, 5_500, 3_000];
 /** After a longer silence (a paused demo) only this much history is integrated. */
 const MAX_CATCH_UP_MS = 62 * DAY_MS;
 
@@ -85,7 +87,7 @@ export class ElectricMeter {
     this.energy = newAccumulator(4, config.initialSteps);
     this.lastAt = config.runningSince ?? null;
     this.balanceFen = config.balanceFen ?? 0;
-    this.prices = [...(config.prices ?? [12_000, 8_000, 5_500, 3_000])];
+    this.prices = [...(config.prices ?? DEFAULT_METER_PRICES)];
     this.schedule = {
       bandAt: (m) => bandAt(config.slots, m),
       nextChange: (m) => nextSlotStart(config.slots, m),

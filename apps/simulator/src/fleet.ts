@@ -1,9 +1,10 @@
 import { DEFAULT_SETTINGS, type MeterInfo, mqttTopics, parseTemplate } from "@meterline/gateway";
 import { type SimClock, scaledClock } from "./clock.ts";
 import { SimulatedDtu } from "./dtu.ts";
-import { ElectricMeter, REGISTER_MODULUS } from "./electric-meter.ts";
+import { ElectricMeter } from "./electric-meter.ts";
 import { checkRates, type Fault, FaultPlan, type FaultRates } from "./faults.ts";
 import { type FleetStats, fleetStats } from "./fleet-stats.ts";
+import { startingSteps } from "./history.ts";
 import { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
 import { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
 import {
@@ -64,7 +65,6 @@ export interface FleetHandle {
 function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: number, seed: string): SimMeter {
   const localOffsetMs = offsetMs + planned.clockDriftMs;
   const profile = { mean: planned.meanRate, seed: `${seed}:${planned.address}` };
-  const nearTop = REGISTER_MODULUS - 200;
   if (planned.kind === "water")
     return new WaterMeter({
       address: planned.address,
@@ -72,7 +72,7 @@ function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: numb
       diOrder: planned.diOrder,
       profile,
       localOffsetMs,
-      initialSteps: planned.rollover ? nearTop : planned.index * 37,
+      initialSteps: startingSteps(planned)[0],
       valveTravelMs: options.valveTravelMs ?? 2_000,
       runningSince: options.runningSince,
     });
@@ -83,7 +83,7 @@ function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: numb
     profile,
     slots: options.slots ?? DEFAULT_SLOTS,
     localOffsetMs,
-    initialSteps: planned.rollover ? [nearTop, nearTop, nearTop, nearTop] : [],
+    initialSteps: startingSteps(planned),
     balanceFen: planned.balanceFen,
     buttonDelayMs: options.buttonDelayMs,
     runningSince: options.runningSince,

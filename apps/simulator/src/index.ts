@@ -4,11 +4,18 @@
  */
 export { calendar, ManualClock, type SimClock, scaledClock } from "./clock.ts";
 export { SimulatedDtu } from "./dtu.ts";
-export { type ElectricConfig, ElectricMeter, type Operation, REGISTER_MODULUS } from "./electric-meter.ts";
+export {
+  DEFAULT_METER_PRICES,
+  type ElectricConfig,
+  ElectricMeter,
+  type Operation,
+  REGISTER_MODULUS,
+} from "./electric-meter.ts";
 export { answerElectric } from "./electric-protocol.ts";
 export { checkRates, FAULTS, type Fault, FaultPlan, type FaultRates, isFault } from "./faults.ts";
 export { type FleetHandle, type FleetOptions, startFleet } from "./fleet.ts";
 export type { FleetStats } from "./fleet-stats.ts";
+export { type HistoryOptions, registerHistory, startingSteps } from "./history.ts";
 export { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
 export { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
 export {

@@ -8,6 +8,8 @@ import type { Db, Queryable } from "../db/client.ts";
 import { serviceUser } from "../modules/auth/current-user.ts";
 import { hashPassword, md5Hex } from "../modules/auth/password.ts";
 import { provisionTenant } from "../modules/tenant/tenant.service.ts";
+import type { DemoMeter } from "./demo-history.ts";
+import { seedDemoPast } from "./demo-past.ts";
 
 /** The demo tenant's code, named in the README so people can sign in to it. */
 export const DEMO_TENANT_ID = "100001";
@@ -46,7 +48,24 @@ export async function seedDemoSite(db: Db, options: { adminPassword: string }): 
       DEMO_TENANT_ID,
       await hashPassword(md5Hex(options.adminPassword)),
     ]);
-    await new DemoSite(tx).build();
+    const site = await new DemoSite(tx).build();
+    // The fleet runs from the tenant's creation (embedded-gateway.ts): the past ends exactly there.
+    const [tenant] = await tx.query<{ since: Date | string }>(
+      "select create_time as since from sys_tenant where tenant_id = $1",
+      [DEMO_TENANT_ID],
+    );
+    const [admin] = await tx.query<{ id: string; real_name: string | null }>(
+      "select id::text as id, real_name from sys_user where tenant_id = $1 and account = 'admin'",
+      [DEMO_TENANT_ID],
+    );
+    await seedDemoPast(tx, {
+      tenantId: DEMO_TENANT_ID,
+      plan: planFleet(DEMO_FLEET).options,
+      meters: site.meters,
+      alarmSchemeId: site.alarmSchemeId,
+      operator: { id: admin!.id, name: admin!.real_name || "管理员" },
+      startsAt: new Date(tenant!.since).getTime(),
+    });
   });
   return true;
 }
@@ -88,7 +107,7 @@ class DemoSite {
     return new ResourceStore(this.db, def).insert(values, this.user, DEMO_TENANT_ID);
   }
 
-  async build(): Promise<void> {
+  async build(): Promise<{ meters: DemoMeter[]; alarmSchemeId: string }> {
     const { chargingScheme, alarmScheme } = resources;
     const ladder = await this.insert(chargingScheme, {
       schemeName: "居民阶梯电价",
@@ -178,6 +197,7 @@ class DemoSite {
       }
     }
 
+    const owners: string[] = [];
     for (let i = 0; i < OCCUPIED; i++) {
       const name = `${SURNAMES[i % SURNAMES.length]}${GIVEN[(i * 7) % GIVEN.length]}`;
       const owner = await this.insert(resources.owner, {
@@ -185,6 +205,7 @@ class DemoSite {
         ownerCode: `Y${String(i + 1).padStart(4, "0")}`,
         phone: `139${String(10_000_000 + i * 7919).slice(-8)}`,
       });
+      owners.push(owner);
       await this.insert(resources.ownerRoom, {
         ownerId: owner,
         roomId: rooms[i],
@@ -205,6 +226,7 @@ class DemoSite {
         }),
       );
     }
+    const meters: DemoMeter[] = [];
     let electricRoom = 0;
     let waterRoom = 0;
     for (const meter of plan.meters) {
@@ -220,20 +242,30 @@ class DemoSite {
         installTime: "2026-01-01 08:00:00",
         alarmSchemeId: alarm,
       };
+      const chargingSchemeId = electric ? (roomIndex % 10 === 9 ? tou : ladder) : waterPrice;
       const id = electric
         ? await this.insert(resources.meter, {
             ...common,
             protocol: meter.protocol === "dlt645-1997" ? "dlt645_1997" : "dlt645_2007",
             meterType: meter.localPrepaid ? 1 : 2,
             controlStatus: meter.localPrepaid ? 0 : 1,
-            chargingSchemeId: roomIndex % 10 === 9 ? tou : ladder,
+            chargingSchemeId,
           })
         : await this.insert(resources.water, {
             ...common,
             protocol: "cjt188_2004",
             diOrder: meter.diOrder,
-            chargingSchemeId: waterPrice,
+            chargingSchemeId,
           });
+      meters.push({
+        planned: meter,
+        id,
+        energyType: electric ? 1 : 2,
+        roomId: rooms[roomIndex]!,
+        ownerId: occupied ? owners[roomIndex]! : null,
+        controlStatus: electric && meter.localPrepaid ? 0 : 1,
+        chargingSchemeId,
+      });
       await this.insert(resources.roomMeter, {
         roomId: rooms[roomIndex],
         energyType: electric ? 1 : 2,
@@ -245,5 +277,6 @@ class DemoSite {
           [id],
         );
     }
+    return { meters, alarmSchemeId: alarm };
   }
 }

@@ -1,0 +1,261 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { silentLogger } from "@meterline/gateway";
+import { ElectricMeter, ManualClock, planFleet, startFleet, type WaterMeter } from "@meterline/simulator";
+import { FieldCipher } from "../src/crud/field-cipher.ts";
+import { DEMO_FLEET, DEMO_TENANT_ID, seedDemoSite } from "../src/demo/demo-site.ts";
+import { startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
+import { closeDay } from "../src/modules/money/daily-close.ts";
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from "./helpers.ts";
+import { get } from "./registry-fixtures.ts";
+
+const DAY = 86_400_000;
+const localDay = (at: number) => new Date(at + 8 * 3_600_000).toISOString().slice(0, 10);
+
+describe("the demo site's 60 days of past", () => {
+  let server: TestServer;
+  let token: string;
+  let startsAt: number;
+  let seedMs: number;
+  before(async () => {
+    server = await startTestServer();
+    const started = performance.now();
+    assert.equal(await seedDemoSite(server.db, { adminPassword: ADMIN_PASSWORD }), true);
+    seedMs = performance.now() - started;
+    token = (await server.login("admin", ADMIN_PASSWORD, DEMO_TENANT_ID)).access_token;
+    const [tenant] = await server.db.query<{ since: Date | string }>(
+      "select create_time as since from sys_tenant where tenant_id = $1",
+      [DEMO_TENANT_ID],
+    );
+    startsAt = new Date(tenant!.since).getTime();
+  });
+  after(() => server.close());
+  const daysBack = (n: number) => localDay(startsAt - n * DAY);
+  const owners = async () =>
+    (await get(server, token, "ownerRecharge/page?size=500")).records as {
+      accounts: {
+        id: string;
+        productCode: string;
+        balance: string;
+        alarmLevel: number;
+        arrearsStatus: number;
+        controlStatus: number;
+      }[];
+    }[];
+
+  test("every meter has an account opened with a deposit; some are low, one is in arrears", async () => {
+    console.log(`seeding the demo site with its past took ${Math.round(seedMs)} ms on ${server.db.kind}`);
+    const accounts = (await owners()).flatMap((o) => o.accounts);
+    assert.equal(accounts.length, DEMO_FLEET.meters);
+    const levels = accounts.map((a) => a.alarmLevel);
+    assert.ok(levels.filter((l) => l === 1).length >= 2, `low: ${levels}`);
+    assert.ok(levels.filter((l) => l === 2).length >= 1, `severely low: ${levels}`);
+    assert.equal(accounts.filter((a) => a.arrearsStatus === 1).length, 1);
+    assert.ok(levels.filter((l) => l === 0).length > 150);
+    const openings = await get(server, token, "dataopenaccount/page?size=1");
+    assert.equal(openings.total, DEMO_FLEET.meters);
+    assert.equal(openings.records[0].openTime.slice(0, 10), daysBack(60));
+    assert.ok(Number(openings.records[0].deposit) > 0);
+  });
+
+  test("all 60 days are closed: a statement chains each day's balances and ends at the balance the day before today", async () => {
+    const account = (await owners())
+      .flatMap((o) => o.accounts)
+      .find((a) => a.controlStatus === 1 && a.alarmLevel === 0)!;
+    const statement = await get(
+      server,
+      token,
+      `account/statement?accountId=${account.id}&startDay=${daysBack(60)}&endDay=${daysBack(1)}`,
+    );
+    assert.equal(statement.days.length, 60);
+    assert.equal(statement.days[0].day, daysBack(60));
+    assert.equal(statement.days[0].openingBalance, "0.00", "opened that day");
+    for (let i = 1; i < 60; i++)
+      assert.equal(statement.days[i].openingBalance, statement.days[i - 1].closingBalance);
+    assert.ok(
+      statement.days.every((d: { usage: string }) => Number(d.usage) > 0),
+      "usage every day",
+    );
+    assert.ok(statement.recharges.length > 0, "recharged over the period");
+    assert.ok(Number(statement.totals.usageCharge) > 0);
+  });
+
+  test("its closed days are exactly what the daily close writes from the ledger", async () => {
+    for (const day of [daysBack(60), daysBack(33), daysBack(1)]) {
+      const rows = () =>
+        server.db.query(
+          `select account_id::text, opening_balance::text, usage::text, usage_charge::text, fee::text, credit::text,
+                  debit::text, closing_balance::text, entries from pms_account_day where day = $1::date order by account_id`,
+          [day],
+        );
+      const seeded = await rows();
+      assert.equal(seeded.length, DEMO_FLEET.meters, day);
+      await server.db.query("delete from pms_account_day where day = $1::date", [day]);
+      assert.equal(await closeDay(server.db, day, "Asia/Shanghai"), DEMO_FLEET.meters);
+      assert.deepEqual(await rows(), seeded, day);
+    }
+  });
+
+  test("the home page's pies have every recharge type and payment method in every period; the ledger agrees", async () => {
+    for (const dateType of [1, 2, 3]) {
+      const types = await get(server, token, `homepage/rechargeTypeRatio?dateType=${dateType}`);
+      assert.deepEqual(
+        types
+          .filter((t: { amount: string }) => Number(t.amount) > 0)
+          .map((t: { rechargeType: number }) => t.rechargeType),
+        [1, 2, 3, 4],
+        `dateType ${dateType}`,
+      );
+      const methods = await get(server, token, `homepage/paymentMethodRatio?dateType=${dateType}`);
+      assert.deepEqual(
+        methods
+          .filter((m: { amount: string }) => Number(m.amount) > 0)
+          .map((m: { paymentMethod: number }) => m.paymentMethod),
+        [0, 1, 2, 3, 4, 5],
+        `dateType ${dateType}`,
+      );
+    }
+    const check = await get(server, token, "ledger/check");
+    assert.deepEqual(check, { consistent: true, mismatches: [] });
+  });
+
+  test("the usage trends show 60 days of use, electric and water", async () => {
+    for (const path of ["datadailydd", "waterdatadaily"]) {
+      const days = await get(server, token, `${path}/trend?from=${daysBack(60)}&to=${daysBack(1)}`);
+      assert.equal(days.length, 60, path);
+      assert.ok(
+        days.every((d: { usage: string }) => Number(d.usage) > 0),
+        `${path}: ${JSON.stringify(days.slice(0, 3))}`,
+      );
+    }
+    const reads = await get(server, token, "dataread/page?size=1");
+    // Every 6 hours over the last week, at midnight and 18:00 before that.
+    assert.ok(reads.total >= 140 * (53 * 2 + 7 * 4), `reads: ${reads.total}`);
+  });
+
+  test("the account in arrears is cut outside the protection windows; its cut waits in the command log for the gateway", async () => {
+    const account = (await owners()).flatMap((o) => o.accounts).find((a) => a.arrearsStatus === 1)!;
+    assert.ok(Number(account.balance) <= -10, account.balance);
+    const commands = await get(server, token, `metercommand/list?size=50&productCode=${account.productCode}`);
+    const cut = commands.records.find((c: { source?: string; state: string }) => c.state === "queued");
+    assert.ok(cut, JSON.stringify(commands.records));
+    assert.equal(
+      JSON.parse(
+        (
+          await server.db.query<{ payload: string }>("select payload from pms_meter_command where id = $1", [
+            cut.id,
+          ])
+        )[0]!.payload,
+      ).switchType,
+      2,
+    );
+    const [row] = await server.db.query<{ arrears_cut: number; source: string; create_time: Date | string }>(
+      `select a.arrears_cut, c.source, c.create_time from pms_account a join pms_meter_command c on c.meter_id = a.meter_id
+        where a.id = $1`,
+      [account.id],
+    );
+    assert.equal(row!.arrears_cut, 2);
+    assert.equal(row!.source, "arrears/cut");
+    // Queued when the balance reached the line: a weekday between 07:00 and 22:00 Beijing time.
+    const at = new Date(new Date(row!.create_time).getTime() + 8 * 3_600_000);
+    assert.ok(at.getUTCDay() >= 1 && at.getUTCDay() <= 5, at.toISOString());
+    assert.ok(at.getUTCHours() >= 7 && at.getUTCHours() < 22, at.toISOString());
+    assert.ok(new Date(row!.create_time).getTime() < startsAt);
+  });
+
+  test("the simulated fleet goes on from the last read of the past: no jump in any register", async () => {
+    const clock = new ManualClock(startsAt);
+    const fleet = await startFleet({ ...DEMO_FLEET, runningSince: startsAt, clock });
+    try {
+      const last = await server.db.query<{
+        product_code: string;
+        read_time: Date | string;
+        total_value: string;
+      }>(
+        `select distinct on (product_code) product_code, read_time, total_value::text as total_value
+           from (select product_code, read_time, total_value from pms_data_read where tenant_id = $1
+                 union all select product_code, read_time, total_value from pms_water_data_read where tenant_id = $1) r
+          order by product_code, read_time desc`,
+        [DEMO_TENANT_ID],
+      );
+      assert.equal(last.length, planFleet(DEMO_FLEET).meters.length);
+      for (const read of last) {
+        const meter = fleet.meter(read.product_code)!;
+        // The first live poll, a minute after the start.
+        meter.advance(startsAt + 60_000);
+        const steps =
+          meter instanceof ElectricMeter ? meter.shownTotal() : (meter as WaterMeter).shownVolume();
+        const before = Math.round(Number(read.total_value) * 100);
+        const hours = (startsAt + 60_000 - new Date(read.read_time).getTime()) / 3_600_000;
+        assert.ok(hours <= 6.1, `${read.product_code}: last read ${hours} h before`);
+        // At most ~3 kWh (or 0.1 m³) an hour for the heaviest user of the fleet.
+        const most = Math.ceil(hours * (meter instanceof ElectricMeter ? 300 : 10));
+        assert.ok(steps >= before && steps - before <= most, `${read.product_code}: ${before} → ${steps}`);
+      }
+    } finally {
+      await fleet.close();
+    }
+  });
+
+  test("started with its fleet, the gateway trips the meter in arrears and the first live polls go on from the past", async () => {
+    const lastBefore = async () =>
+      server.db.query<{ product_code: string; total_value: string; read_time: Date | string }>(
+        `select distinct on (product_code) product_code, total_value::text as total_value, read_time from pms_data_read
+          where tenant_id = $1 order by product_code, read_time desc`,
+        [DEMO_TENANT_ID],
+      );
+    const past = new Map((await lastBefore()).map((r) => [r.product_code, Number(r.total_value)]));
+    const lastRead = new Date((await lastBefore())[0]!.read_time).getTime();
+    const metering = await startEmbeddedMetering({
+      db: server.db,
+      cipher: new FieldCipher(server.dataKey),
+      logger: silentLogger,
+      pollIntervalMs: 60_000,
+      demoFleet: true,
+      timeZone: "Asia/Shanghai",
+      env: { GATEWAY_PORT: "0", GATEWAY_HOST: "127.0.0.1" },
+    });
+    try {
+      const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
+        for (let i = 0; i < 900; i++) {
+          const value = await probe();
+          if (value !== undefined) return value;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        throw new Error(`timed out waiting for ${what}`);
+      };
+      const cut = await waitFor("the arrears cut carried out", async () => {
+        const [row] = await server.db.query<{ state: string; product_code: string; switch_status: number }>(
+          `select c.state, c.product_code, m.switch_status from pms_meter_command c join pms_meter m on m.id = c.meter_id
+            where c.tenant_id = $1 and c.source = 'arrears/cut'`,
+          [DEMO_TENANT_ID],
+        );
+        return row?.state === "success" ? row : undefined;
+      });
+      assert.equal(cut.switch_status, 1, "supply off");
+      const meter = metering.fleet!.meter(cut.product_code)!;
+      assert.ok(meter instanceof ElectricMeter && meter.relayOpen, "the simulated meter's relay is open");
+      // Every electric meter's first live read starts where its past ended.
+      const live = await waitFor("a live read of every electric meter", async () => {
+        const rows = await server.db.query<{ product_code: string; total_value: string }>(
+          `select distinct on (product_code) product_code, total_value::text as total_value from pms_data_read
+            where tenant_id = $1 and read_time > $2 order by product_code, read_time`,
+          [DEMO_TENANT_ID, new Date(startsAt)],
+        );
+        return rows.length === 140 ? rows : undefined;
+      });
+      // At most ~3 kWh an hour for the heaviest user of the fleet, since the past's last read.
+      const most = ((Date.now() - lastRead) / 3_600_000) * 3;
+      for (const read of live) {
+        const step = Number(read.total_value) - past.get(read.product_code)!;
+        assert.ok(
+          step >= 0 && step <= most,
+          `${read.product_code}: ${past.get(read.product_code)} → ${read.total_value}`,
+        );
+      }
+      assert.deepEqual(await get(server, token, "ledger/check"), { consistent: true, mismatches: [] });
+    } finally {
+      await metering.close();
+    }
+  });
+});
