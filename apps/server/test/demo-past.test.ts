@@ -117,6 +117,12 @@ describe("the demo site's 60 days of past", () => {
     }
     const check = await get(server, token, "ledger/check");
     assert.deepEqual(check, { consistent: true, mismatches: [] });
+    // Every recharge taken is money received: the payments sum to the recharges, all paid.
+    const recharges = await get(server, token, "datarecharge/page?rechargeType=1&size=1");
+    const payments = await get(server, token, "payment/list?size=1");
+    assert.ok(payments.total > 100, `${payments.total} payments`);
+    assert.equal(payments.total, recharges.total);
+    assert.deepEqual(payments.totals, { paid: recharges.totals.credit, unpaid: "0.00", failed: "0.00" });
   });
 
   test("the usage trends show 60 days of use, electric and water", async () => {

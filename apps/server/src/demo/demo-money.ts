@@ -369,6 +369,7 @@ export async function writeAccounts(
   await insertRows(db, "pms_account", ACCOUNT_COLUMNS, rows);
   await insertRows(db, "pms_ledger", LEDGER_COLUMNS, ledger);
   await insertRows(db, "pms_recharge", RECHARGE_COLUMNS, recharges);
+  await recordDemoPayments(db, tenantId);
   await insertRows(db, "pms_account_day", ACCOUNT_DAY_COLUMNS, closed);
   await db.query(
     `update pms_owner o set balance = s.total / 100.0
@@ -439,3 +440,29 @@ const ACCOUNT_DAY_COLUMNS = cols(
 const RECHARGE_COLUMNS = cols(
   "id bigint, tenant_id text, account_id bigint, owner_id bigint, energy_type int, meter_id bigint, recharge_type int, payment_method int, amount bigint, balance_after bigint, ledger_id bigint, receipt_no text, idempotency_key text, operator text, remark text, create_user bigint, create_time timestamptz, update_time timestamptz",
 );
+
+/**
+ * Money the demo's past took in is money received: each recharge gets its paid payment, dated with
+ * it, as one taken at the counter (or online for WeChat online) would have recorded it.
+ */
+async function recordDemoPayments(db: Queryable, tenantId: string): Promise<void> {
+  const taken = await db.query<{ id: string }>(
+    "select id::text as id from pms_recharge where tenant_id = $1 and recharge_type = 1 and payment_id is null",
+    [tenantId],
+  );
+  if (taken.length === 0) return;
+  await db.query(
+    `with m as (select unnest($2::bigint[]) as recharge_id, unnest($3::bigint[]) as payment_id),
+          paid as (
+            insert into pms_payment (id, tenant_id, owner_id, account_id, energy_type, meter_id, amount, payment_method,
+                                     channel, state, transaction_no, paid_time, remark, operator, create_user,
+                                     create_time, update_time)
+            select m.payment_id, r.tenant_id, r.owner_id, r.account_id, r.energy_type, r.meter_id, r.amount,
+                   r.payment_method, case when r.payment_method = 5 then 'online' else 'counter' end, 1,
+                   r.receipt_no, r.create_time, r.remark, r.operator, r.create_user, r.create_time, r.create_time
+              from m join pms_recharge r on r.id = m.recharge_id and r.tenant_id = $1
+            returning id)
+     update pms_recharge r set payment_id = m.payment_id from m where r.id = m.recharge_id and r.tenant_id = $1`,
+    [tenantId, taken.map((row) => row.id), taken.map(() => nextId())],
+  );
+}
