@@ -1,3 +1,4 @@
+import { moneyListsEn } from "./money-lists.en.ts";
 import type { MessageKey } from "./zh.ts";
 
 /** English catalogue. Typed against the zh keys: a missing or extra key fails type-checking. */
@@ -523,4 +524,5 @@ export const en: Record<MessageKey, string> = {
   "menu.alarmScheme": "Alarm schemes",
   "menu.wxConfig": "WeChat Pay settings",
   "menu.wxBind": "WeChat bindings",
+  ...moneyListsEn,
 };

@@ -1,3 +1,5 @@
+import { moneyListsZh } from "./money-lists.zh.ts";
+
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
   "app.title": "Meterline 运维控制台",
@@ -512,6 +514,7 @@ export const zh = {
   "menu.alarmScheme": "告警方案",
   "menu.wxConfig": "微信支付配置",
   "menu.wxBind": "微信绑定",
+  ...moneyListsZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;
