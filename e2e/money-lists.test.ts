@@ -194,3 +194,28 @@ test("the openings list shows each opening with its deposit and links to the acc
     .first()
     .waitFor();
 });
+
+test("a list whose call fails says so in place of the table and loads again on 重试", async () => {
+  const { page } = suite.session;
+  const operator = await newOperator(suite.server.baseUrl, "失败重试公司");
+  await seedAccounts(operator);
+  await signInOperator(page, operator);
+  // The server is unreachable for the recharges page until the operator retries.
+  const failing = "**/api/blade-pms/datarecharge/page?**";
+  await page.route(failing, (route) => route.abort("connectionrefused"));
+  await openMoneyMenu(page, "dataRecharge");
+  const recharges = page.locator('[data-testid="money-list"][data-list="recharges"]');
+  const failure = recharges.getByTestId("money-error");
+  await failure.waitFor();
+  assert.equal(
+    await recharges.locator(".ant-table").count(),
+    0,
+    "no stale or empty table beside the failure",
+  );
+  await expectAccessible(page, "failed 充值记录");
+  await page.unroute(failing);
+  await failure.getByRole("button").click();
+  await recharges.locator(".ant-table-row").first().waitFor();
+  assert.equal((await rowTexts(recharges)).length, 4);
+  await recharges.getByTestId("money-totals").waitFor();
+});

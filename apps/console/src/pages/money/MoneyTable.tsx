@@ -14,12 +14,13 @@ import { ScrollRegion } from "./ScrollRegion.tsx";
 import { useMoneyPage } from "./useMoneyPage.ts";
 
 /**
- * A column of a money list. `id` columns (receipt and meter numbers) and `money` columns never
- * wrap or cut: the table scrolls sideways instead, so an identifier is always read whole.
+ * A column of a money list. No column wraps or cuts (the table scrolls sideways instead), so
+ * receipt and meter numbers always read whole; only a `cut` free text is shortened.
  */
 export interface MoneyColumn {
   key: string;
   title: string;
+  /** Money is aligned right, as figures are compared by their last digits. */
   kind?: "id" | "money" | "text";
   /** What the cell shows; the row's value under `key` by default. */
   render?: (row: Row) => ReactNode;
@@ -62,27 +63,26 @@ export function MoneyTable({ name, title, calls, filters, columns, totalsCells, 
   const reload = () => load();
 
   const tableColumns = useMemo<TableColumnsType<Row>>(() => {
-    const data = columns.map((column) => {
-      const whole = column.kind === "id" || column.kind === "money";
-      return {
-        key: column.key,
-        dataIndex: column.key,
-        title: column.title,
-        align: column.kind === "money" ? ("right" as const) : undefined,
-        className: whole ? "ml-nowrap" : undefined,
-        render: (_: unknown, row: Row) => {
-          if (column.render) return column.render(row);
-          const text = cellText(row[column.key]);
-          return column.cut ? (
-            <span className="ml-cut-text" title={text}>
-              {text}
-            </span>
-          ) : (
-            text
-          );
-        },
-      };
-    });
+    // No cell wraps: Chinese names would break a character per line in a wide table, and an
+    // identifier must read whole; the region scrolls sideways instead.
+    const data = columns.map((column) => ({
+      key: column.key,
+      dataIndex: column.key,
+      title: column.title,
+      align: column.kind === "money" ? ("right" as const) : undefined,
+      className: "ml-nowrap",
+      render: (_: unknown, row: Row) => {
+        if (column.render) return column.render(row);
+        const text = cellText(row[column.key]);
+        return column.cut ? (
+          <span className="ml-cut-text" title={text}>
+            {text}
+          </span>
+        ) : (
+          text
+        );
+      },
+    }));
     return [indexColumn(current, size, t("crud.index")), ...data];
   }, [columns, current, size, t]);
 
@@ -116,7 +116,12 @@ export function MoneyTable({ name, title, calls, filters, columns, totalsCells, 
               );
             const money = columns.find((c) => c.key === key)?.kind === "money";
             return (
-              <Table.Summary.Cell key={key} index={index} align={money ? "right" : undefined}>
+              <Table.Summary.Cell
+                key={key}
+                index={index}
+                align={money ? "right" : undefined}
+                className="ml-nowrap"
+              >
                 {content}
               </Table.Summary.Cell>
             );

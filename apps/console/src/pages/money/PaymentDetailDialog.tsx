@@ -60,6 +60,7 @@ export function PaymentDetailDialog({ id, onClose }: { id: string; onClose: () =
               {
                 key: "rechargeType",
                 title: t("moneyList.rechargeType"),
+                className: "ml-nowrap",
                 render: (_, row) => rechargeType(row.rechargeType),
               },
               { key: "amount", dataIndex: "amount", title: t("moneyList.amount"), align: "right" },

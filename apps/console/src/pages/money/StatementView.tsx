@@ -125,11 +125,16 @@ export function StatementView({ statement }: { statement: Statement }) {
               data-testid="statement-days"
               summary={() => (
                 <Table.Summary.Row data-testid="statement-totals">
-                  <Table.Summary.Cell index={0}>
+                  <Table.Summary.Cell index={0} className="ml-nowrap">
                     <Typography.Text strong>{t("moneyList.totals")}</Typography.Text>
                   </Table.Summary.Cell>
                   {totalCells.map((value, i) => (
-                    <Table.Summary.Cell key={dayColumns[i + 1]?.key} index={i + 1} align="right">
+                    <Table.Summary.Cell
+                      key={dayColumns[i + 1]?.key}
+                      index={i + 1}
+                      align="right"
+                      className="ml-nowrap"
+                    >
                       <Typography.Text strong>{value}</Typography.Text>
                     </Table.Summary.Cell>
                   ))}
@@ -165,11 +170,13 @@ export function StatementView({ statement }: { statement: Statement }) {
             {
               key: "rechargeType",
               title: t("moneyList.rechargeType"),
+              className: "ml-nowrap",
               render: (_, row) => rechargeType(row.rechargeType),
             },
             {
               key: "paymentMethod",
               title: t("moneyList.paymentMethod"),
+              className: "ml-nowrap",
               render: (_, row) => method(row.paymentMethod),
             },
             {
@@ -179,7 +186,12 @@ export function StatementView({ statement }: { statement: Statement }) {
               align: "right",
               className: "ml-nowrap",
             },
-            { key: "operator", dataIndex: "operator", title: t("moneyList.operator") },
+            {
+              key: "operator",
+              dataIndex: "operator",
+              title: t("moneyList.operator"),
+              className: "ml-nowrap",
+            },
           ]}
         />
       </ScrollRegion>
