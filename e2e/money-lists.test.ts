@@ -162,7 +162,14 @@ test("recharges of an owner are listed with the totals of the search; the statem
   await statement.getByTestId("statement-chart").waitFor();
   await page.waitForLoadState("networkidle");
   await expectAccessible(page, "statement of 李对账");
-  assert.equal(await statementPage.getByTestId("statement-print").isEnabled(), true);
+
+  // 打印 prints the statement alone: the console's frame and the statement's controls drop out.
+  await statementPage.getByTestId("statement-print").click();
+  await page.emulateMedia({ media: "print" });
+  assert.equal(await page.getByTestId("sidebar").isVisible(), false, "no side menu on paper");
+  assert.equal(await statementPage.getByTestId("statement-show").isVisible(), false, "no controls on paper");
+  assert.equal(await statement.isVisible(), true);
+  await page.emulateMedia({ media: "screen" });
 });
 
 test("the openings list shows each opening with its deposit and links to the account's statement", async () => {

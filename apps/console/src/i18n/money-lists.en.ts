@@ -76,4 +76,5 @@ export const moneyListsEn: Record<keyof typeof moneyListsZh, string> = {
   "statement.periodTooLong": "A statement covers at most 366 days",
   "statement.badPeriod": "The start date must not be after the end date",
   "statement.yuan": "CNY",
+  "statement.accountRequired": "Choose an account",
 };

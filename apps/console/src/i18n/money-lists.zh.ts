@@ -74,4 +74,5 @@ export const moneyListsZh = {
   "statement.periodTooLong": "对账期间最多 366 天",
   "statement.badPeriod": "开始日期不能晚于结束日期",
   "statement.yuan": "元",
+  "statement.accountRequired": "请选择账户",
 } as const;

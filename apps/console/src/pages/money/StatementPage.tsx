@@ -106,7 +106,7 @@ export default function StatementPage() {
           <Form.Item
             name="accountId"
             label={t("statement.account")}
-            rules={[{ required: true, message: t("statement.pickAccount") }]}
+            rules={[{ required: true, message: t("statement.accountRequired") }]}
           >
             <AccountPicker known={known} />
           </Form.Item>
