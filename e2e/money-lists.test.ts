@@ -131,6 +131,8 @@ test("recharges of an owner are listed with the totals of the search; the statem
   );
   assert.ok(rows.some((row) => row.includes("退费")));
   await eventually(async () => assert.match(await textOf(allTotals), /收入 80\.00.*支出 20\.00/s));
+  // The same sums above the table, seen without scrolling to the amount column.
+  assert.equal(await textOf(recharges.getByTestId("money-totals-line")), "合计: 收入 80.00 · 支出 20.00");
   await recharges.locator(".ant-pagination-total-text", { hasText: "共 3 条" }).waitFor();
 
   // A search that finds nothing says so, and has no totals row.

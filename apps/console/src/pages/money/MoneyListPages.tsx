@@ -96,6 +96,9 @@ export function RechargesPage() {
       ]}
       columns={columns}
       totalsCells={totalsCells}
+      totalsLine={(totals) =>
+        `${t("moneyList.credit")} ${String(totals.credit ?? "0.00")} · ${t("moneyList.debit")} ${String(totals.debit ?? "0.00")}`
+      }
     />
   );
 }

@@ -40,6 +40,8 @@ interface Props {
   columns: readonly MoneyColumn[];
   /** What the totals row shows under each column; by default the totals named like a column. */
   totalsCells?: (totals: Totals) => Partial<Record<string, ReactNode>>;
+  /** The totals in one line above the table, seen without scrolling to their columns. */
+  totalsLine?: (totals: Totals) => string;
   /** Row buttons (details, remove, statement); `reload` refreshes the page shown. */
   rowActions?: (row: Row, reload: () => Promise<void>) => ReactNode;
 }
@@ -55,12 +57,19 @@ const matchingTotals = (totals: Totals) =>
  * a paged table whose last row sums the whole search (from the page's `totals`), and clear empty
  * and failure states.
  */
-export function MoneyTable({ name, title, calls, filters, columns, totalsCells, rowActions }: Props) {
+export function MoneyTable(props: Props) {
+  const { name, title, calls, filters, columns, totalsCells, totalsLine, rowActions } = props;
   const { t } = useI18n();
   const permission = useConsole((state) => state.permission);
   const [query, setQuery] = useState<QueryParams>({});
   const { rows, total, current, size, totals, loading, error, load } = useMoneyPage(calls.page, query);
   const reload = () => load();
+  // Totals named like a column, by the column's title.
+  const defaultLine = (sums: Totals) =>
+    columns
+      .filter((column) => column.key in sums)
+      .map((column) => `${column.title} ${cellText(sums[column.key])}`)
+      .join(" · ");
 
   const tableColumns = useMemo<TableColumnsType<Row>>(() => {
     // No cell wraps: Chinese names would break a character per line in a wide table, and an
@@ -135,13 +144,18 @@ export function MoneyTable({ name, title, calls, filters, columns, totalsCells, 
     <Card data-testid="money-list" data-list={name}>
       <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
         <MoneyFilters fields={filters} onSearch={setQuery} />
-        {permission[calls.exportCode] && (
-          <Space wrap>
+        <Space wrap size="large">
+          {permission[calls.exportCode] && (
             <Button onClick={() => startDownload(moneyExportHref(calls, query))} data-testid="money-export">
               {t("crud.export")}
             </Button>
-          </Space>
-        )}
+          )}
+          {totals && !error && rows.length > 0 && (
+            <Typography.Text data-testid="money-totals-line">
+              {`${t("moneyList.totals")}: ${(totalsLine ?? defaultLine)(totals)}`}
+            </Typography.Text>
+          )}
+        </Space>
         {error ? (
           <LoadFailed error={error} onRetry={reload} testId="money-error" />
         ) : (
