@@ -101,7 +101,12 @@ export class CommandWork {
   private async settle(tracker: CommandTracker, meterId: string, acknowledged: boolean): Promise<void> {
     const meter = this.deps.meter(meterId);
     if (!meter) return this.later(tracker, meterId, acknowledged);
-    this.follow(await reconcile(this.deps.ctx, meter, tracker, acknowledged), tracker, meterId);
+    const recheckMs = this.deps.settings.timeoutRecheckMs;
+    this.follow(
+      await reconcile(this.deps.ctx, meter, tracker, acknowledged, undefined, recheckMs),
+      tracker,
+      meterId,
+    );
   }
 
   private follow(followUp: FollowUp, tracker: CommandTracker, meterId: string): void {

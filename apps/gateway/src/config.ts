@@ -53,6 +53,11 @@ export interface GatewaySettings {
   valveSettleMs: number;
   /** Validity deadline written into relay frames (plain-text replay protection, §1.7). */
   relayValidityMs: number;
+  /**
+   * A write whose reply and read-back were both lost stays "timeout"; the meter is read back again
+   * this often while its collector is online, until the read-back settles it (never written again).
+   */
+  timeoutRecheckMs: number;
   /** How often queued commands are claimed when the source gives no wake-up. */
   commandClaimIntervalMs: number;
   /** Claimed-but-unsent commands held per collector. */
@@ -97,6 +102,7 @@ export const DEFAULT_SETTINGS: GatewaySettings = {
   firstPollDelayMs: 1_000,
   valveSettleMs: 15_000,
   relayValidityMs: 10 * 60_000,
+  timeoutRecheckMs: 60_000,
   commandClaimIntervalMs: 1_000,
   commandQueuePerCollector: 100,
   leaseTtlMs: 30_000,
@@ -123,6 +129,7 @@ const NUMERIC_ENV: Partial<Record<keyof GatewaySettings, string>> = {
   maxPendingPerIp: "GATEWAY_MAX_PENDING_PER_IP",
   leaseTtlMs: "GATEWAY_LEASE_TTL_MS",
   valveSettleMs: "GATEWAY_VALVE_SETTLE_MS",
+  timeoutRecheckMs: "GATEWAY_TIMEOUT_RECHECK_MS",
   clockToleranceMs: "GATEWAY_CLOCK_TOLERANCE_MS",
 };
 
@@ -152,6 +159,7 @@ export function resolveSettings(overrides: Partial<GatewaySettings> = {}): Gatew
   if (settings.port < 0 || settings.port > 65535)
     throw new GatewayConfigError(`port ${settings.port} is not a port`);
   if (settings.requestTimeoutMs <= 0) throw new GatewayConfigError("requestTimeoutMs must be > 0");
+  if (settings.timeoutRecheckMs <= 0) throw new GatewayConfigError("timeoutRecheckMs must be > 0");
   if (settings.maxFrameLength < 24 || settings.maxFrameLength > 268)
     throw new GatewayConfigError("maxFrameLength must be within 24..268 bytes");
   checkPacketTemplates(settings);

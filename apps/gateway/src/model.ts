@@ -113,6 +113,8 @@ export interface MeterReading {
   energy?: EnergyRegisters;
   balance?: string;
   overdraft?: string;
+  /** Local prepaid: purchases the meter has accepted (03330201). */
+  purchaseCount?: number;
   relay?: dlt645.RelayState;
   /** Status word 3, 4 hex digits. */
   statusWord3?: string;

@@ -17,6 +17,9 @@ import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { dailyTrendRoutes } from "./modules/metering/daily-trend.routes.ts";
 import { homepageRoutes } from "./modules/metering/homepage.routes.ts";
 import { moneyRoutes } from "./modules/money/money.routes.ts";
+import { moneyExportRoutes } from "./modules/money/money-export.routes.ts";
+import { ownerRechargeRoutes } from "./modules/money/owner-recharge.routes.ts";
+import { paymentRoutes } from "./modules/money/payment.routes.ts";
 import { switchRoutes } from "./modules/operations/switch.routes.ts";
 import { paramRoutes } from "./modules/param/param.routes.ts";
 import { registryRoutes } from "./modules/pms/index.ts";
@@ -142,6 +145,9 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(homepageRoutes, { db, timeZone: config.timeZone });
   await app.register(switchRoutes, { db });
   await app.register(moneyRoutes, { db, timeZone: config.timeZone });
+  await app.register(paymentRoutes, { db, timeZone: config.timeZone });
+  await app.register(ownerRechargeRoutes, { db, timeZone: config.timeZone });
+  await app.register(moneyExportRoutes, { db, timeZone: config.timeZone });
   await app.register(resourceRoutes, {
     db,
     timeZone: config.timeZone,

@@ -29,6 +29,10 @@ export const pages = {
   openings: moneyList("OpeningsPage"),
   closings: moneyList("ClosingsPage"),
   statement: page(() => import("../pages/money/StatementPage.tsx"), "pages/money/StatementPage.tsx"),
+  moneyCounter: page(
+    () => import("../pages/money/counter/CounterPage.tsx"),
+    "pages/money/counter/CounterPage.tsx",
+  ),
 } satisfies Record<string, PageEntry>;
 
 /** A console path with a page of its own, its tab label and whether its tab is kept alive. */
@@ -58,4 +62,5 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/money/dataopenaccount": { entry: pages.openings, titleKey: "menu.dataOpenAccount", keepAlive: true },
   "/money/datacloseaccount": { entry: pages.closings, titleKey: "menu.dataCloseAccount", keepAlive: true },
   "/money/statement": { entry: pages.statement, titleKey: "menu.accountStatement", keepAlive: true },
+  "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
 };

@@ -1,4 +1,6 @@
+import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
+import { moneyMetersZh } from "./money-meters.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
@@ -515,6 +517,8 @@ export const zh = {
   "menu.wxConfig": "微信支付配置",
   "menu.wxBind": "微信绑定",
   ...moneyListsZh,
+  ...moneyCounterZh,
+  ...moneyMetersZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;

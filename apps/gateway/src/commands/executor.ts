@@ -22,6 +22,7 @@ export interface CommandSettings {
   relayValidityMs: number;
   valveSettleMs: number;
   timeZone: string;
+  timeoutRecheckMs: number;
 }
 
 const DONE: FollowUp = { kind: "done" };
@@ -86,7 +87,7 @@ export async function executeCommand(
   if (exchange.outcome === "timeout") {
     if (command.action.kind === "valve")
       return { kind: "verify", at: Date.now() + settings.valveSettleMs, acknowledged: false };
-    return reconcile(ctx, meter, tracker, false);
+    return reconcile(ctx, meter, tracker, false, undefined, settings.timeoutRecheckMs);
   }
   const reply = exchange.reply;
   const replyHex = toHex(exchange.frame, "");
@@ -107,7 +108,7 @@ export async function executeCommand(
     default:
       // Relay, recharge and write acknowledgements carry no identifier a stale reply could be told
       // apart by (§1.7 "always verify"): the read-back confirms what the meter really did.
-      return reconcile(ctx, meter, tracker, true, replyHex);
+      return reconcile(ctx, meter, tracker, true, replyHex, settings.timeoutRecheckMs);
   }
 }
 
@@ -148,7 +149,8 @@ async function runRead(
 /**
  * Settle a write by reading the meter back. After a timeout the read-back decides; after an
  * acknowledgement it verifies. A read-back that fails leaves the command "timeout" (to be
- * confirmed), or hands it back for later when the link itself went away.
+ * confirmed) and, given `recheckMs`, reads back again that much later; it hands the command back
+ * for later when the link itself went away.
  */
 export async function reconcile(
   ctx: BusContext,
@@ -156,6 +158,7 @@ export async function reconcile(
   tracker: CommandTracker,
   acknowledged: boolean,
   reply?: string,
+  recheckMs?: number,
 ): Promise<FollowUp> {
   const action = tracker.command.action;
   const item = readBackItemFor(action);
@@ -173,7 +176,11 @@ export async function reconcile(
       });
     return { kind: "reconcile-later", acknowledged };
   }
-  if (decision.state === "timeout" && tracker.state === "timeout") return DONE;
+  const recheck: FollowUp =
+    decision.state === "timeout" && recheckMs !== undefined
+      ? { kind: "verify", at: Date.now() + recheckMs, acknowledged }
+      : DONE;
+  if (decision.state === "timeout" && tracker.state === "timeout") return recheck;
   await tracker.to(decision.state, { reply, detail: decision.detail, readBack: result.record });
-  return DONE;
+  return recheck;
 }

@@ -11,6 +11,8 @@ export type PollItem =
   | "energy"
   | "balance"
   | "overdraft"
+  /** Local prepaid: the purchase count tells a balance a purchase raised from one nobody explained. */
+  | "purchase-count"
   | "status"
   | "frozen-time"
   | "frozen-energy"
@@ -23,6 +25,7 @@ const DI_2007: Record<Exclude<PollItem, "water">, string> = {
   energy: dlt645.DI.FORWARD_ENERGY_BLOCK,
   balance: dlt645.DI.BALANCE,
   overdraft: dlt645.DI.OVERDRAFT,
+  "purchase-count": dlt645.DI.PURCHASE_COUNT,
   status: dlt645.DI.STATUS_WORD_3,
   "frozen-time": dlt645.DI.DAILY_FROZEN_TIME,
   "frozen-energy": dlt645.DI.DAILY_FROZEN_FORWARD,
@@ -34,7 +37,7 @@ export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
   if (meter.protocol === "cjt188") return ["water"];
   if (meter.protocol === "dlt645-1997") return ["energy"];
   const plan: PollItem[] = ["energy", "status"];
-  if (meter.model.localPrepaid) plan.push("balance");
+  if (meter.model.localPrepaid) plan.push("balance", "purchase-count");
   if (withFrozen) plan.push("frozen-time", "frozen-energy", "clock-date", "clock-time");
   return plan;
 }
@@ -67,6 +70,12 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
       const value = okValue(reply.fields[0]);
       if (value === null) return false;
       reading[item] = value;
+      return true;
+    }
+    case "purchase-count": {
+      const value = okValue(reply.fields[0]);
+      if (value === null || !/^\d+$/.test(value)) return false;
+      reading.purchaseCount = Number(value);
       return true;
     }
     case "status": {

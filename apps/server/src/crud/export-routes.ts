@@ -18,7 +18,7 @@ const CHUNK = 1_000;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** The row bound of an export: the `export.maxRows` parameter, else EXPORT_LIMIT. */
-async function exportLimit(db: Db): Promise<number> {
+export async function exportLimit(db: Db): Promise<number> {
   const [param] = await db.query<{ param_value: string }>(
     "select param_value from sys_param where param_key = 'export.maxRows' and is_deleted = 0",
   );
@@ -101,7 +101,12 @@ export function registerExportRoute(r: ResourceContext) {
   );
 }
 
-function sendStream(reply: FastifyReply, stream: PassThrough, file: string, cutAt: number | undefined) {
+export function sendStream(
+  reply: FastifyReply,
+  stream: PassThrough,
+  file: string,
+  cutAt: number | undefined,
+) {
   if (cutAt !== undefined) reply.header("x-export-truncated", String(cutAt));
   reply
     .header("content-type", XLSX)

@@ -9,12 +9,24 @@ import { useOpenMenu } from "../../layout/useOpenMenu.ts";
 import { useConsole } from "../../store/useConsole.ts";
 import { greetingKey } from "./greeting.ts";
 
-// ECharts comes with the overview, loaded only for users who see it.
+// ECharts comes with the overviews, loaded only for users who see them.
 const MeteringOverview = lazy(() => import("./overview/MeteringOverview.tsx"));
+const MoneyOverview = lazy(() => import("./overview/MoneyOverview.tsx"));
+
+/** The screens whose users may read accounts and recharges (the server's money read codes). */
+const MONEY_SCREENS = new Set([
+  "owner",
+  "ownerRecharge",
+  "dataRecharge",
+  "payment",
+  "dataOpenAccount",
+  "dataCloseAccount",
+  "accountStatement",
+]);
 
 /**
  * /wel/index: greeting, tenant, today's date, roles, the metering overview (for users of the metering
- * screens) and shortcuts to the user's menu pages.
+ * screens), the money overview (for users of the money screens) and shortcuts to the user's menu pages.
  */
 export default function HomePage() {
   const { t, tr, language } = useI18n();
@@ -33,6 +45,10 @@ export default function HomePage() {
     const codes = new Set<string>(meteringOverviewSources);
     return menuLeaves(menuAll).some((leaf) => codes.has(leaf.code));
   }, [menuAll]);
+  const showsMoney = useMemo(
+    () => menuLeaves(menuAll).some((leaf) => MONEY_SCREENS.has(leaf.code)),
+    [menuAll],
+  );
   const now = new Date();
   const today = new Intl.DateTimeFormat(language === "en" ? "en-US" : "zh-CN", { dateStyle: "full" }).format(
     now,
@@ -68,7 +84,12 @@ export default function HomePage() {
       </Card>
       {showsOverview ? (
         <Suspense fallback={<Spin />}>
-          <MeteringOverview />
+          <MeteringOverview showsMoney={showsMoney} />
+        </Suspense>
+      ) : null}
+      {showsMoney ? (
+        <Suspense fallback={<Spin />}>
+          <MoneyOverview />
         </Suspense>
       ) : null}
       <Card title={t("home.shortcuts")}>

@@ -8,7 +8,8 @@ import type {
   OrphanedCommand,
   RelayAction,
 } from "@meterline/gateway";
-import type { Queryable } from "../../db/client.ts";
+import type { Db, Queryable } from "../../db/client.ts";
+import { settlePurchase } from "../money/purchase-settlement.ts";
 
 /** The states a command may come from, per target state (the gateway's lifecycle, enforced in SQL). */
 const FROM: Record<CommandState, CommandState[]> = {
@@ -68,7 +69,7 @@ export function actionOf(type: string, payload: Record<string, unknown>): Comman
  */
 export class DbCommandSource implements CommandSource {
   constructor(
-    private readonly db: Queryable,
+    private readonly db: Db,
     private readonly claimTtlSeconds = 60,
   ) {}
 
@@ -153,8 +154,22 @@ export class DbCommandSource implements CommandSource {
   }
 
   private async settle(id: string, state: CommandState, at: Date, evidence: CommandUpdate["evidence"]) {
+    // A final state and what it sets off (a booking, the meter's supply state) commit together.
+    if (state === "success" || state === "fail")
+      return this.db.transaction((tx) => this.settleIn(tx, id, state, at, evidence));
+    return this.settleIn(this.db, id, state, at, evidence);
+  }
+
+  private async settleIn(
+    q: Queryable,
+    id: string,
+    state: CommandState,
+    at: Date,
+    evidence: CommandUpdate["evidence"],
+  ) {
     const sent = state === "sent";
-    const rows = await this.db.query<{
+    const rows = await q.query<{
+      tenant_id: string;
       meter_id: string;
       energy_type: number;
       command_type: string;
@@ -169,7 +184,7 @@ export class DbCommandSource implements CommandSource {
               reply = coalesce($7, reply),
               evidence = $8
         where id = $1 and state = any($9::text[])
-        returning meter_id::text as meter_id, energy_type, command_type, payload`,
+        returning tenant_id, meter_id::text as meter_id, energy_type, command_type, payload`,
       [
         id,
         state,
@@ -184,16 +199,22 @@ export class DbCommandSource implements CommandSource {
     );
     const [row] = rows;
     if (!row) throw new Error(`command ${id} cannot become ${state}`);
-    if (state === "success") await this.applyOutcome(row);
+    if (state === "success") await this.applyOutcome(q, row);
+    // A purchase written to a local-prepaid meter is booked when, and only when, the meter has it.
+    if (row.command_type === "recharge" && (state === "success" || state === "fail"))
+      await settlePurchase(q, row, state, evidence, at);
   }
 
   /** A confirmed switch or valve command is the meter's new supply state (SWITCH_STATUS 0 on, 1 off). */
-  private async applyOutcome(row: {
-    meter_id: string;
-    energy_type: number;
-    command_type: string;
-    payload: string;
-  }) {
+  private async applyOutcome(
+    q: Queryable,
+    row: {
+      meter_id: string;
+      energy_type: number;
+      command_type: string;
+      payload: string;
+    },
+  ) {
     const payload = JSON.parse(row.payload) as { switchType?: number; open?: boolean };
     let status: number | undefined;
     if (row.command_type === "switch" && payload.switchType === 1) status = 0;
@@ -201,7 +222,7 @@ export class DbCommandSource implements CommandSource {
     if (row.command_type === "valve") status = payload.open ? 0 : 1;
     if (status === undefined) return;
     const table = row.energy_type === 1 ? "pms_meter" : "pms_water";
-    await this.db.query(`update ${table} set switch_status = $2, update_time = now() where id = $1`, [
+    await q.query(`update ${table} set switch_status = $2, update_time = now() where id = $1`, [
       row.meter_id,
       status,
     ]);

@@ -73,7 +73,7 @@ async function deviceStatus(db: Queryable, tenantId: string): Promise<DeviceStat
 /**
  * The home page's metering overview (spec §7 homepage): device status, usage per period by energy
  * type, and the day's usage rank, for the caller's tenant (or the one the platform administrator
- * names). Recharge and payment ratios and owner paths come with the ledger.
+ * names). The money charts (ratios, owner paths, recharges per period) live in the money module.
  */
 export async function homepageRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   const { db, timeZone } = opts;

@@ -1,6 +1,7 @@
 import type { EnergyRegisters, MeterReading, PresenceEvent, ReadingsSink } from "@meterline/gateway";
 import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { shadowReading } from "../money/shadow-balance.ts";
 import { priceReading } from "../money/usage-pricing.ts";
 import {
   type DailyTarget,
@@ -118,6 +119,20 @@ export class DbReadingsSink implements ReadingsSink {
     if (meter.energy_type === 1) await this.electricHistory(target, reading, supply);
     else await this.waterHistory(target, reading, supply);
     if (meter.priced) await this.price(meter.tenant_id, meter.energy_type, reading);
+    // A local-prepaid meter keeps its own balance: the account shadows it (and learns its purchase count).
+    else if (reading.balance !== undefined || reading.purchaseCount !== undefined)
+      await shadowReading(
+        this.db,
+        {
+          tenantId: meter.tenant_id,
+          meterId: reading.meterId,
+          at: reading.at,
+          balance: reading.balance,
+          overdraft: reading.overdraft,
+          purchaseCount: reading.purchaseCount,
+        },
+        this.timeZone,
+      );
   }
 
   /**

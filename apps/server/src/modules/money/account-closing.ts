@@ -3,6 +3,7 @@ import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import { lockAccount, METER_TABLE, openAccountOf } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
+import { openPurchase } from "./meter-purchase.ts";
 import { priceReading } from "./usage-pricing.ts";
 
 export interface ClosedAccount {
@@ -61,6 +62,9 @@ async function closeOne(tx: Queryable, tenantId: string, energyType: 1 | 2, mete
   const accountId = await openAccountOf(tx, tenantId, energyType, meterId);
   if (!accountId) throw badRequest(`meterIds: 表计 ${meterId} 未开户`);
   const account = await lockAccount(tx, tenantId, accountId);
+  // A purchase still on its way to the meter would be booked after the closing refund.
+  if (energyType === 1 && (await openPurchase(tx, tenantId, meterId)))
+    throw badRequest(`meterIds: 表计 ${meterId} 仍有未确认的写表充值,请待表计确认后再销户`);
   if (!account) throw notFound();
   const balance = BigInt(account.balance);
   if (balance > 0n)

@@ -6,6 +6,8 @@ import { localDay } from "../metering/usage-periods.ts";
 import { lockAccount, METER_TABLE } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
 import { settleSupply } from "./arrears.ts";
+import { purchaseWrite, queueMeterWrites } from "./meter-purchase.ts";
+import { schemeWrites } from "./scheme-writes.ts";
 
 interface MeterForOpening {
   id: string;
@@ -51,6 +53,11 @@ export interface OpenedAccount {
   accountId: string;
   meterId: string;
   balance: string;
+  /**
+   * Local-prepaid meters: the commands queued to write the schemes and then the deposit (the last
+   * one, when there is a deposit) to the meter; the deposit is booked once the meter confirms it.
+   */
+  meterWrites?: { commandIds: string[]; depositCommandId: string | null };
 }
 
 /**
@@ -106,6 +113,10 @@ export async function openAccount(
   ]);
   const account = await lockAccount(tx, tenantId, accountId);
   if (!account) throw new Error(`account ${accountId} vanished inside its own transaction`);
+  if (account.control_status === 0 && account.energy_type === 1) {
+    const meterWrites = await writeToMeter(tx, account, meter, target.deposit, actor);
+    return { accountId, meterId: target.meterId, balance: fenToYuan(BigInt(account.balance)), meterWrites };
+  }
   if (target.deposit > 0n) {
     await book(tx, account, {
       type: LEDGER_TYPE.openingDeposit,
@@ -117,6 +128,24 @@ export async function openAccount(
   // Opened without enough to cover the overdraft line: supply goes off like any account in arrears.
   if (account.control_status === 1) await settleSupply(tx, account, new Date(), timeZone);
   return { accountId, meterId: target.meterId, balance: fenToYuan(BigInt(account.balance)) };
+}
+
+/**
+ * A local-prepaid meter keeps the balance itself: its schemes' prices and limits are written to it,
+ * and the deposit goes in as a purchase (booked when the meter confirms it, see purchase-settlement.ts).
+ */
+async function writeToMeter(
+  tx: Queryable,
+  account: NonNullable<Awaited<ReturnType<typeof lockAccount>>>,
+  meter: MeterForOpening,
+  deposit: bigint,
+  actor: Actor,
+): Promise<NonNullable<OpenedAccount["meterWrites"]>> {
+  const writes = await schemeWrites(tx, meter.charging_scheme_id, meter.alarm_scheme_id);
+  if (deposit > 0n) writes.push(await purchaseWrite(tx, account, deposit, { deposit: true }, "deposit"));
+  if (writes.length === 0) return { commandIds: [], depositCommandId: null };
+  const commandIds = await queueMeterWrites(tx, account, writes, "account/open", actor);
+  return { commandIds, depositCommandId: deposit > 0n ? commandIds.at(-1)! : null };
 }
 
 /** Opens several meters' accounts, all or nothing (a batch from the open-account tree). */

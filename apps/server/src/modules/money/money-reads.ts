@@ -5,13 +5,14 @@ import { badParam } from "../../contract/errors.ts";
 import { optionalId, optionalString, paging } from "../../contract/params.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
+import { areaSubtree } from "../pms/registry.hooks.ts";
 import { meterCodeJoin } from "./account.repository.ts";
 
 type Params = Record<string, unknown>;
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const yuan = (fen: string | null) => (fen === null ? null : fenToYuan(BigInt(fen)));
+export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const yuan = (fen: string | null) => (fen === null ? null : fenToYuan(BigInt(fen)));
 
-function smallInt(params: Params, name: string, max: number): number | undefined {
+export function smallInt(params: Params, name: string, max: number): number | undefined {
   const text = optionalString(params, name);
   if (text === undefined) return undefined;
   if (!/^\d{1,2}$/.test(text) || Number(text) > max) throw badParam(name);
@@ -19,7 +20,7 @@ function smallInt(params: Params, name: string, max: number): number | undefined
 }
 
 /** `startTime` / `endTime` (yyyy-MM-dd, or with HH:mm:ss) in the tenant's zone, on `column`. */
-function timeRange(params: Params, sql: SqlParams, column: string, timeZone: string, where: string[]) {
+export function timeRange(params: Params, sql: SqlParams, column: string, timeZone: string, where: string[]) {
   for (const [name, op] of [
     ["startTime", ">="],
     ["endTime", "<="],
@@ -32,12 +33,28 @@ function timeRange(params: Params, sql: SqlParams, column: string, timeZone: str
   }
 }
 
-interface RechargeRow {
+/**
+ * `roomId` (one room) and `areaId` (an area and every area below it) on `roomColumn`, the room an
+ * account was opened in: the money screens filter by place like the registry's.
+ */
+export function placeFilter(params: Params, sql: SqlParams, roomColumn: string, where: string[]) {
+  const roomId = optionalId(params, "roomId");
+  if (roomId) where.push(`${roomColumn} = ${sql.bind(roomId)}::bigint`);
+  const areaId = optionalId(params, "areaId");
+  if (areaId)
+    where.push(
+      `${roomColumn} in (select pr.id from pms_room pr where pr.area_id in (${areaSubtree(sql.bind(areaId))}))`,
+    );
+}
+
+export interface RechargeRow {
   id: string;
   account_id: string;
   owner_id: string;
   owner_name: string | null;
   phone: string | null;
+  room_name: string | null;
+  area_name: string | null;
   energy_type: number;
   meter_id: string;
   product_code: string | null;
@@ -54,14 +71,19 @@ interface RechargeRow {
 
 const RECHARGE_FROM = `from pms_recharge r
   left join pms_owner o on o.id = r.owner_id
+  left join pms_account ra on ra.id = r.account_id
+  left join pms_room rr on rr.id = ra.room_id
+  left join pms_area rar on rar.id = rr.area_id
   ${meterCodeJoin("r", "m")}`;
 
-const rechargeView = (r: RechargeRow, timeZone: string) => ({
+export const rechargeView = (r: RechargeRow, timeZone: string) => ({
   id: r.id,
   accountId: r.account_id,
   ownerId: r.owner_id,
   ownerName: r.owner_name ?? "",
   phone: r.phone ?? "",
+  roomName: r.room_name ?? "",
+  areaName: r.area_name ?? "",
   energyType: r.energy_type,
   meterId: r.meter_id,
   productCode: r.product_code ?? "",
@@ -77,16 +99,15 @@ const rechargeView = (r: RechargeRow, timeZone: string) => ({
 });
 
 const RECHARGE_COLUMNS = `r.id::text as id, r.account_id::text as account_id, r.owner_id::text as owner_id, o.owner_name, o.phone,
-  r.energy_type, r.meter_id::text as meter_id, m.product_code, r.recharge_type, r.payment_method, r.amount::text as amount,
+  rr.room_name, rar.area_name, r.energy_type, r.meter_id::text as meter_id, m.product_code, r.recharge_type, r.payment_method, r.amount::text as amount,
   r.balance_after::text as balance_after, r.state, r.receipt_no, r.operator, r.remark, r.create_time`;
 
 /**
- * Recharges, refunds and corrections (spec §7 datarecharge/page) with owner and meter joined and a
- * totals row of the whole search: filters ownerName, phone, productCode, ownerId, meterId,
- * energyType, rechargeType, paymentMethod, and a create-time range (startTime, endTime).
+ * The search of datarecharge/page and its export: filters ownerName, phone, productCode, receiptNo,
+ * ownerId, meterId, accountId, energyType, rechargeType, paymentMethod, areaId, roomId, and a
+ * create-time range (startTime, endTime). Bad filters answer 400 naming the parameter.
  */
-export async function rechargePage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
-  const { current, size, offset } = paging(params);
+export function rechargeSearch(tenantId: string, params: Params, timeZone: string) {
   const sql = new SqlParams();
   const where = [`r.tenant_id = ${sql.bind(tenantId)}`];
   const text = (name: string, column: string) => {
@@ -101,6 +122,7 @@ export async function rechargePage(db: Queryable, tenantId: string, params: Para
     ["ownerId", "r.owner_id"],
     ["meterId", "r.meter_id"],
     ["accountId", "r.account_id"],
+    ["paymentId", "r.payment_id"],
   ] as const) {
     const id = optionalId(params, name);
     if (id) where.push(`${column} = ${sql.bind(id)}::bigint`);
@@ -114,8 +136,14 @@ export async function rechargePage(db: Queryable, tenantId: string, params: Para
     if (value !== undefined) where.push(`${column} = ${sql.bind(value)}`);
   }
   timeRange(params, sql, "r.create_time", timeZone, where);
-  const filter = `${RECHARGE_FROM} where ${where.join(" and ")}`;
-  // One pass for the count and the totals: money in (recharges, corrections plus) and out.
+  placeFilter(params, sql, "ra.room_id", where);
+  return { sql, filter: `${RECHARGE_FROM} where ${where.join(" and ")}` };
+}
+
+export type Search = ReturnType<typeof rechargeSearch>;
+
+/** The count and the money in (recharges, corrections plus) and out of a recharge search, in one pass. */
+export async function rechargeTotals(db: Queryable, { sql, filter }: Search) {
   const [totals] = await db.query<{ n: string; credit: string; debit: string }>(
     `select count(*)::text as n,
             coalesce(sum(r.amount) filter (where r.recharge_type in (1, 3) and r.state = 1), 0)::text as credit,
@@ -123,19 +151,37 @@ export async function rechargePage(db: Queryable, tenantId: string, params: Para
        ${filter}`,
     sql.values,
   );
-  const rows = await db.query<RechargeRow>(
+  return {
+    count: Number(totals?.n ?? 0),
+    credit: yuan(totals?.credit ?? "0"),
+    debit: yuan(totals?.debit ?? "0"),
+  };
+}
+
+/** Rows of a recharge search, newest first, from `offset`. */
+export function rechargeRows(db: Queryable, { sql, filter }: Search, limit: number, offset: number) {
+  const values = [...sql.values, limit, offset];
+  return db.query<RechargeRow>(
     `select ${RECHARGE_COLUMNS} ${filter} order by r.create_time desc, r.id desc
-      limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
-    sql.values,
+      limit $${values.length - 1} offset $${values.length}`,
+    values,
   );
+}
+
+/** Recharges, refunds and corrections (spec §7 datarecharge/page) with owner, meter and place joined and totals. */
+export async function rechargePage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
+  const { current, size, offset } = paging(params);
+  const search = rechargeSearch(tenantId, params, timeZone);
+  const totals = await rechargeTotals(db, search);
+  const rows = await rechargeRows(db, search, size, offset);
   return {
     ...page(
       rows.map((r) => rechargeView(r, timeZone)),
-      Number(totals?.n ?? 0),
+      totals.count,
       current,
       size,
     ),
-    totals: { credit: yuan(totals?.credit ?? "0"), debit: yuan(totals?.debit ?? "0") },
+    totals: { credit: totals.credit, debit: totals.debit },
   };
 }
 
@@ -200,6 +246,9 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string, params:
   if (productCode) where.push(accountMatch(`mm.product_code like ${sql.bind(like(productCode))}`));
   const level = smallInt(params, "alarmLevel", 3);
   if (level !== undefined) where.push(accountMatch(`a.alarm_level = ${sql.bind(level)}`));
+  const place: string[] = [];
+  placeFilter(params, sql, "a.room_id", place);
+  if (place.length > 0) where.push(accountMatch(place.join(" and ")));
   const filter = `from pms_owner o where ${where.join(" and ")}`;
   const [count] = await db.query<{ n: string }>(`select count(*)::text as n ${filter}`, sql.values);
   const rows = await db.query<OwnerAccountsRow>(
@@ -256,7 +305,7 @@ interface AccountOperationRow {
 /**
  * Account openings (dataopenaccount/page) or closings (datacloseaccount/page) with their outcome:
  * the opening deposit, or the closing refund and the debt left. Filters: ownerName, productCode,
- * energyType and a time range (startTime, endTime) on the opening or closing time.
+ * energyType, areaId, roomId and a time range (startTime, endTime) on the opening or closing time.
  */
 export async function accountOperationsPage(
   db: Queryable,
@@ -266,6 +315,22 @@ export async function accountOperationsPage(
   timeZone: string,
 ) {
   const { current, size, offset } = paging(params);
+  const search = accountOperationsSearch(tenantId, params, closing, timeZone);
+  const [count] = await db.query<{ n: string }>(
+    `select count(*)::text as n ${search.from}`,
+    search.sql.values,
+  );
+  const records = await accountOperationRows(db, search, size, offset, timeZone);
+  return page(records, Number(count?.n ?? 0), current, size);
+}
+
+/** The search of the openings or closings page and its export. */
+export function accountOperationsSearch(
+  tenantId: string,
+  params: Params,
+  closing: boolean,
+  timeZone: string,
+) {
   const sql = new SqlParams();
   const time = closing ? "a.closed_time" : "a.opened_time";
   const where = [`a.tenant_id = ${sql.bind(tenantId)}`, closing ? "a.status = 2" : "true"];
@@ -276,6 +341,7 @@ export async function accountOperationsPage(
   const energyType = smallInt(params, "energyType", 2);
   if (energyType !== undefined) where.push(`a.energy_type = ${sql.bind(energyType)}`);
   timeRange(params, sql, time, timeZone, where);
+  placeFilter(params, sql, "a.room_id", where);
   const entryType = closing ? 8 : 1;
   const from = `from pms_account a
     left join pms_owner o on o.id = a.owner_id
@@ -283,17 +349,29 @@ export async function accountOperationsPage(
     ${meterCodeJoin("a", "m")}
     left join sys_user u on u.id = ${closing ? "a.close_user" : "a.open_user"}
     where ${where.join(" and ")}`;
-  const [count] = await db.query<{ n: string }>(`select count(*)::text as n ${from}`, sql.values);
+  return { sql, from, time, entryType, closing };
+}
+
+/** Openings or closings of a search, newest first, from `offset`, as the page shows them. */
+export async function accountOperationRows(
+  db: Queryable,
+  search: ReturnType<typeof accountOperationsSearch>,
+  limit: number,
+  offset: number,
+  timeZone: string,
+) {
+  const { sql, from, time, entryType, closing } = search;
+  const values = [...sql.values, limit, offset];
   const rows = await db.query<AccountOperationRow>(
     `select a.id::text as id, a.owner_id::text as owner_id, o.owner_name, r.room_name, a.energy_type,
             a.meter_id::text as meter_id, m.product_code, a.control_status, ${time} as at, u.real_name as operator,
             coalesce((select abs(l.amount) from pms_ledger l where l.account_id = a.id and l.entry_type = ${entryType}
                        order by l.create_time limit 1), 0)::text as amount,
             a.balance::text as balance
-       ${from} order by ${time} desc, a.id desc limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
-    sql.values,
+       ${from} order by ${time} desc, a.id desc limit $${values.length - 1} offset $${values.length}`,
+    values,
   );
-  const records = rows.map((r) => ({
+  return rows.map((r) => ({
     id: r.id,
     ownerId: r.owner_id,
     ownerName: r.owner_name ?? "",
@@ -311,5 +389,4 @@ export async function accountOperationsPage(
         }
       : { openTime: formatDateTime(r.at, timeZone), deposit: yuan(r.amount) }),
   }));
-  return page(records, Number(count?.n ?? 0), current, size);
 }

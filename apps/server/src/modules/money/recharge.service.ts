@@ -5,6 +5,7 @@ import { nextId } from "../../db/ids.ts";
 import { lockAccount, openAccountOf } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE, type LedgerType } from "./account-book.ts";
 import { settleSupply } from "./arrears.ts";
+import { COUNTER_CHANNEL, insertPayment } from "./payment.repository.ts";
 import type { RechargeRequest, RechargeType } from "./recharge-input.ts";
 
 const LEDGER_OF: Record<RechargeType, LedgerType> = {
@@ -42,14 +43,17 @@ const receiptNumber = (id: string) =>
  * Books a recharge, refund or correction on an account held by the server (remote control). One
  * transaction: the operation row (unique per idempotency key, so a double submit books once), the
  * account lock, the rules, the ledger entry. A mistake is never deleted; it is reversed by a
- * correction, and both stay in the ledger.
+ * correction, and both stay in the ledger. A recharge paid at the counter records its paid payment
+ * in the same transaction; a recharge a payment pays for (`paymentId`, its confirmation) is linked
+ * to that payment instead. `db` may be a caller's transaction (see `within`).
  */
 export async function takeRecharge(
-  db: Db,
+  db: Pick<Db, "transaction">,
   tenantId: string,
   request: RechargeRequest,
   actor: Actor,
   timeZone: string,
+  options: { paymentId?: string } = {},
 ): Promise<RechargeResult> {
   return db.transaction(async (tx) => {
     const accountId = await resolveAccount(tx, tenantId, request);
@@ -94,11 +98,26 @@ export async function takeRecharge(
       rechargeId: id,
     });
     await settleSupply(tx, account, new Date(), timeZone);
-    await tx.query("update pms_recharge set ledger_id = $2, balance_after = $3 where id = $1", [
-      id,
-      booked.ledgerId,
-      booked.balanceAfter.toString(),
-    ]);
+    // Money taken at the counter is a paid payment of its own; a confirmed order already is one.
+    const paymentId =
+      options.paymentId ??
+      (request.rechargeType === 1
+        ? await insertPayment(tx, {
+            tenantId,
+            accountId,
+            amount: request.amount,
+            paymentMethod: request.paymentMethod,
+            channel: COUNTER_CHANNEL,
+            state: 1,
+            transactionNo: receiptNumber(id),
+            remark: request.remark,
+            actor,
+          })
+        : null);
+    await tx.query(
+      "update pms_recharge set ledger_id = $2, balance_after = $3, payment_id = $4 where id = $1",
+      [id, booked.ledgerId, booked.balanceAfter.toString(), paymentId],
+    );
     return {
       id,
       receiptNo: receiptNumber(id),
@@ -146,3 +165,6 @@ async function replay(
     replayed: true,
   };
 }
+
+/** A caller's open transaction as a `db` for takeRecharge: its work joins that transaction (all or nothing). */
+export const within = (tx: Queryable): Pick<Db, "transaction"> => ({ transaction: (fn) => fn(tx) });

@@ -75,8 +75,15 @@ export async function registryTreeRoutes(app: FastifyInstance, opts: { db: Db })
   tree("meter/treeOpenAccountNew", "Electric and water meters whose account can be opened", "meter", (repo) =>
     meterTree(repo, "openableAny"),
   );
-  tree("meter/treeCloseAccount", "Meters whose account can be closed", "meter", (repo) =>
-    meterTree(repo, "closable"),
+  tree(
+    "meter/treeCloseAccount",
+    "Meters whose account can be closed (energyType 1 electric, the default; 2 water)",
+    "meter",
+    (repo, params) => {
+      const energyType = optionalString(params, "energyType") ?? "1";
+      if (energyType !== "1" && energyType !== "2") throw badParam("energyType");
+      return meterTree(repo, energyType === "2" ? "closableWater" : "closable");
+    },
   );
   tree("meter/unbindTree", "Electric meters not installed in a room, by collector", "meter", async (repo) =>
     buildRegistryTree(await repo.collectors(), await repo.meters("unbound"), {

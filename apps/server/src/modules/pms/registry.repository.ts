@@ -4,7 +4,14 @@ import type { Branch, Leaf } from "./tree-builder.ts";
 /** Which rooms a room tree lists. */
 export type RoomFilter = "all" | "withoutOwner" | { withoutMeterOf: 1 | 2 };
 /** Which electric (or, for `openableAny`, electric and water) meters a meter tree lists. */
-export type MeterFilter = "all" | "unbound" | "unboundWater" | "openable" | "openableAny" | "closable";
+export type MeterFilter =
+  | "all"
+  | "unbound"
+  | "unboundWater"
+  | "openable"
+  | "openableAny"
+  | "closable"
+  | "closableWater";
 
 const ELECTRIC = 1;
 const WATER = 2;
@@ -73,11 +80,16 @@ export class RegistryRepository {
 
   /**
    * Meters as leaves of the rooms they are installed in (unbound ones under their collector).
-   * `openable`: account not opened, in a room that has an owner; `closable`: account opened.
+   * `openable`: account not opened, in a room that has an owner; `closable`: account opened
+   * (`closableWater`: the water meters whose account is opened).
    */
   async meters(filter: MeterFilter): Promise<Leaf[]> {
     const kinds =
-      filter === "openableAny" ? [ELECTRIC, WATER] : filter === "unboundWater" ? [WATER] : [ELECTRIC];
+      filter === "openableAny"
+        ? [ELECTRIC, WATER]
+        : filter === "unboundWater" || filter === "closableWater"
+          ? [WATER]
+          : [ELECTRIC];
     const leaves: Leaf[] = [];
     for (const kind of kinds) {
       const table = kind === ELECTRIC ? "pms_meter" : "pms_water";
@@ -89,7 +101,7 @@ export class RegistryRepository {
           "exists (select 1 from pms_owner_room l where l.room_id = rm.room_id and l.is_deleted = 0)",
         );
       }
-      if (filter === "closable") conditions.push("t.account_status = 1");
+      if (filter === "closable" || filter === "closableWater") conditions.push("t.account_status = 1");
       const rows = await this.db.query<{
         id: string;
         parent: string | null;

@@ -5,6 +5,7 @@ import { useRef, useState } from "react";
 import { ResourcePage } from "../../../crud/ResourcePage.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
+import { useMeterAccounts } from "./account/useMeterAccounts.tsx";
 import { SupplySwitchDialog } from "./SupplySwitchDialog.tsx";
 import type { Energy } from "./switch-calls.ts";
 
@@ -16,8 +17,9 @@ interface Props {
 }
 
 /**
- * A meter screen with remote switching: the generic table, a switch button on each row and one
- * for the ticked rows, both behind the screen's switch permission.
+ * A meter screen with remote switching and account opening / closing: the generic table, a switch
+ * button on each row and one for the ticked rows behind the screen's switch permission, and the
+ * account buttons behind their own.
  */
 function MeterSwitchPage({ def, energy, permission }: Props) {
   const t = useT();
@@ -26,6 +28,7 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
   // Rows seen on the current page, so ticked ids can be shown by their addresses.
   const seen = useRef(new Map<string, string>());
   const reloadTable = useRef<() => Promise<void>>(async () => undefined);
+  const accounts = useMeterAccounts(energy, seen);
 
   const open = (ids: readonly string[], reload: () => Promise<void>) => {
     reloadTable.current = reload;
@@ -43,32 +46,41 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
     <>
       <ResourcePage
         def={def}
-        toolbar={(reload, selected) =>
-          allowed ? (
-            <Button
-              disabled={selected.length === 0}
-              onClick={() => open(selected, reload)}
-              data-testid="switch-batch"
-            >
-              {t(`switch.${energy}.batch`)}
-            </Button>
-          ) : null
-        }
+        toolbar={(reload, selected) => (
+          <>
+            {allowed ? (
+              <Button
+                disabled={selected.length === 0}
+                onClick={() => open(selected, reload)}
+                data-testid="switch-batch"
+              >
+                {t(`switch.${energy}.batch`)}
+              </Button>
+            ) : null}
+            {accounts.toolbar(reload, selected)}
+          </>
+        )}
         rowActions={(row, reload) => {
           note(row);
-          return allowed ? (
-            <Button
-              type="link"
-              size="small"
-              onClick={() => open([String(row.id)], reload)}
-              data-testid="row-switch"
-            >
-              {t(`switch.${energy}.row`)}
-            </Button>
-          ) : null;
+          return (
+            <>
+              {allowed ? (
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={() => open([String(row.id)], reload)}
+                  data-testid="row-switch"
+                >
+                  {t(`switch.${energy}.row`)}
+                </Button>
+              ) : null}
+              {accounts.rowActions(row, reload)}
+            </>
+          );
         }}
       />
       {switching ? <SupplySwitchDialog energy={energy} meters={switching} onClose={close} /> : null}
+      {accounts.dialog}
     </>
   );
 }

@@ -4,6 +4,7 @@ import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../components/useLoaded.ts";
 import { useT } from "../../../i18n/index.tsx";
+import { loadRechargeChart, periodLabel } from "./money-calls.ts";
 import { type EnergyType, loadDeviceStatus, loadUsageChart, loadUsageRank } from "./overview-calls.ts";
 
 const UsageBarsChart = lazy(() => import("../../../components/charts/UsageBarsChart.tsx"));
@@ -86,7 +87,33 @@ function EnergySwitch({ value, onChange }: { value: EnergyType; onChange: (value
   );
 }
 
-function UsageChartCard() {
+/** The money taken per period under the usage of the same period, for users of the money screens. */
+function RechargeBars({ period }: { period: ChartPeriod }) {
+  const t = useT();
+  const { token } = theme.useToken();
+  const load = useCallback(() => loadRechargeChart(period), [period]);
+  const { data, error, loading } = useLoaded(load);
+  const bars = (data ?? []).map((b) => ({ label: periodLabel(b.day, period), value: b.recharge }));
+  return (
+    <>
+      <Typography.Title level={5}>{t("homeMoney.rechargeBars")}</Typography.Title>
+      <Loaded loading={loading} error={error} empty={(data ?? []).every((b) => b.count === 0)}>
+        <Suspense fallback={<Spin />}>
+          <UsageBarsChart
+            bars={bars}
+            unit={t("meterAccount.yuan")}
+            color={token.colorSuccess}
+            textColor={token.colorTextSecondary}
+            summary={t("homeMoney.rechargeBars")}
+            testId="overview-recharge-chart"
+          />
+        </Suspense>
+      </Loaded>
+    </>
+  );
+}
+
+function UsageChartCard({ showsMoney }: { showsMoney: boolean }) {
   const t = useT();
   const { token } = theme.useToken();
   const [energy, setEnergy] = useState<EnergyType>("1");
@@ -125,6 +152,7 @@ function UsageChartCard() {
           />
         </Suspense>
       </Loaded>
+      {showsMoney ? <RechargeBars period={period} /> : null}
     </Card>
   );
 }
@@ -164,15 +192,18 @@ function UsageRankCard() {
   );
 }
 
-/** The home page's metering overview: device status, usage by energy type, today's rank. */
-export default function MeteringOverview() {
+/**
+ * The home page's metering overview: device status, usage by energy type (with the money taken in
+ * the same periods when `showsMoney`), today's rank.
+ */
+export default function MeteringOverview({ showsMoney = false }: { showsMoney?: boolean }) {
   return (
     <Row gutter={[16, 16]} data-testid="metering-overview">
       <Col span={24}>
         <DeviceStatusCard />
       </Col>
       <Col xs={24} xl={14}>
-        <UsageChartCard />
+        <UsageChartCard showsMoney={showsMoney} />
       </Col>
       <Col xs={24} xl={10}>
         <UsageRankCard />

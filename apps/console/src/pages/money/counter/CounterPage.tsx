@@ -1,0 +1,133 @@
+import { Button, Card, Col, Empty, Input, Row, Select, Space } from "antd";
+import { useCallback, useState } from "react";
+import { LoadFailed } from "../../../components/LoadFailed.tsx";
+import { useLoaded } from "../../../components/useLoaded.ts";
+import { useT } from "../../../i18n/index.tsx";
+import { useConsole } from "../../../store/useConsole.ts";
+import { type OwnerAccount, type OwnerWithAccounts, searchOwners } from "./counter-calls.ts";
+import { GroupRechargeDialog } from "./GroupRechargeDialog.tsx";
+import { type CounterAction, OwnerPanel } from "./OwnerPanel.tsx";
+import { OwnerResults } from "./OwnerResults.tsx";
+import { ReceiptDialog } from "./ReceiptDialog.tsx";
+import { RechargeDialog } from "./RechargeDialog.tsx";
+import type { ReceiptData } from "./receipt-data.ts";
+import "./money-counter.css";
+
+interface Query {
+  keyword: string;
+  alarmLevel: string;
+  current: number;
+}
+
+/**
+ * The front desk's recharge counter (充值收费): one search box across name, phone, room and meter;
+ * owners with their balances and levels at a glance; the chosen owner's accounts and usage; and
+ * recharge, refund and correction with a printable receipt.
+ */
+export default function CounterPage() {
+  const t = useT();
+  const canGroup = useConsole((state) => state.permission.ownerRecharge_group === true);
+  const [text, setText] = useState("");
+  const [query, setQuery] = useState<Query>({ keyword: "", alarmLevel: "", current: 1 });
+  const [picked, setPicked] = useState<OwnerWithAccounts>();
+  const [acting, setActing] = useState<{ action: CounterAction; account: OwnerAccount }>();
+  const [receipt, setReceipt] = useState<ReceiptData>();
+  const [grouping, setGrouping] = useState(false);
+
+  const load = useCallback(() => searchOwners(query.keyword, query.current, query.alarmLevel), [query]);
+  const found = useLoaded(load);
+  const reload = () => setQuery((q) => ({ ...q }));
+  // The chosen owner stays on screen through a new search; a reload brings their fresh balances.
+  const chosen = found.data?.records.find((o) => o.id === picked?.id) ?? picked;
+
+  const search = (keyword: string) => {
+    setQuery((q) => ({ ...q, keyword, current: 1 }));
+  };
+  const booked = (done: ReceiptData) => {
+    setActing(undefined);
+    setReceipt(done);
+    reload();
+  };
+
+  return (
+    <Card data-testid="counter-page">
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={9}>
+          <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
+            <Input.Search
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+              onSearch={search}
+              placeholder={t("counter.searchPlaceholder")}
+              aria-label={t("counter.searchLabel")}
+              enterButton={t("counter.search")}
+              allowClear
+              autoFocus
+              data-testid="counter-search"
+            />
+            <Space wrap>
+              <Select
+                value={query.alarmLevel}
+                onChange={(alarmLevel: string) => setQuery((q) => ({ ...q, alarmLevel, current: 1 }))}
+                aria-label={t("counter.levelFilter")}
+                style={{ minWidth: 160 }}
+                options={[
+                  { value: "", label: t("counter.levelAll") },
+                  ...([1, 2, 3] as const).map((level) => ({
+                    value: String(level),
+                    label: t(`counter.level.${level}`),
+                  })),
+                ]}
+                data-testid="counter-level-filter"
+              />
+              {canGroup && (
+                <Button onClick={() => setGrouping(true)} data-testid="counter-group">
+                  {t("counter.group")}
+                </Button>
+              )}
+            </Space>
+            {found.error && !found.data ? (
+              <LoadFailed error={found.error} onRetry={reload} testId="counter-load-failed" />
+            ) : (
+              <OwnerResults
+                page={found.data}
+                loading={found.loading}
+                chosenId={chosen?.id}
+                onChoose={setPicked}
+                onPage={(current) => setQuery((q) => ({ ...q, current }))}
+              />
+            )}
+          </Space>
+        </Col>
+        <Col xs={24} xl={15}>
+          {chosen ? (
+            <OwnerPanel owner={chosen} onAction={(action, account) => setActing({ action, account })} />
+          ) : (
+            <Empty description={t("counter.pickOwner")} data-testid="counter-pick-owner" />
+          )}
+        </Col>
+      </Row>
+      {acting && chosen && (
+        <RechargeDialog
+          owner={chosen}
+          action={acting.action}
+          accountId={acting.account.id}
+          onBooked={booked}
+          onClose={() => {
+            setActing(undefined);
+            reload();
+          }}
+        />
+      )}
+      {receipt && <ReceiptDialog receipt={receipt} onClose={() => setReceipt(undefined)} />}
+      {grouping && (
+        <GroupRechargeDialog
+          onClose={(didBook) => {
+            setGrouping(false);
+            if (didBook) reload();
+          }}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,128 @@
+import { Button, Card, Descriptions, Empty, Space, Table, type TableColumnsType } from "antd";
+import { useT } from "../../../i18n/index.tsx";
+import { useConsole } from "../../../store/useConsole.ts";
+import type { OwnerAccount, OwnerWithAccounts } from "./counter-calls.ts";
+import { LevelTag } from "./LevelTag.tsx";
+import { sumTwoPlaces } from "./money-text.ts";
+import { OwnerUsage } from "./OwnerUsage.tsx";
+
+/** What the desk is about to do on an account: take money, give it back, or correct a mistake. */
+export type CounterAction = "recharge" | "refund" | "correct";
+
+interface Props {
+  owner: OwnerWithAccounts;
+  onAction: (action: CounterAction, account: OwnerAccount) => void;
+}
+
+/** The chosen owner: who they are, each account with its balance and level, and 30 days of usage. */
+export function OwnerPanel({ owner, onAction }: Props) {
+  const t = useT();
+  const permission = useConsole((state) => state.permission);
+  const allowed: { action: CounterAction; code: string; danger?: boolean }[] = [
+    { action: "recharge", code: "ownerRecharge_recharge" },
+    { action: "refund", code: "ownerRecharge_refund", danger: true },
+    { action: "correct", code: "ownerRecharge_correct" },
+  ];
+  const actions = allowed.filter((a) => permission[a.code]);
+  const columns: TableColumnsType<OwnerAccount> = [
+    {
+      title: t("counter.energy"),
+      dataIndex: "energyType",
+      render: (energy: number) => t(energy === 2 ? "counter.energy.2" : "counter.energy.1"),
+    },
+    {
+      title: t("counter.meter"),
+      dataIndex: "productCode",
+      render: (code: string) => <span className="counter-code">{code}</span>,
+    },
+    { title: t("counter.room"), dataIndex: "roomName" },
+    {
+      title: t("counter.control"),
+      dataIndex: "controlStatus",
+      render: (control: number) => t(control === 0 ? "counter.control.0" : "counter.control.1"),
+    },
+    {
+      title: t("counter.balance"),
+      dataIndex: "balance",
+      align: "right",
+      render: (balance: string) => (
+        <span className="counter-code" data-testid="counter-account-balance">
+          {balance}
+        </span>
+      ),
+    },
+    {
+      title: t("counter.level"),
+      dataIndex: "alarmLevel",
+      render: (level: number) => <LevelTag level={level} />,
+    },
+    ...(actions.length > 0
+      ? [
+          {
+            title: t("counter.actions"),
+            key: "actions",
+            render: (_: unknown, account: OwnerAccount) => (
+              <Space size={0} wrap>
+                {actions.map((a) => (
+                  <Button
+                    key={a.action}
+                    type="link"
+                    size="small"
+                    danger={a.danger}
+                    onClick={() => onAction(a.action, account)}
+                    aria-label={`${t(`counter.${a.action}`)} ${account.productCode}`}
+                    data-testid={`counter-${a.action}`}
+                  >
+                    {t(`counter.${a.action}`)}
+                  </Button>
+                ))}
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: "100%" }} data-testid="counter-owner-panel">
+      <Descriptions
+        size="small"
+        column={{ xs: 1, sm: 2, lg: 4 }}
+        items={[
+          { key: "owner", label: t("counter.owner"), children: owner.ownerName },
+          {
+            key: "phone",
+            label: t("counter.phone"),
+            children: <span className="counter-code">{owner.phone}</span>,
+          },
+          {
+            key: "balance",
+            label: t("counter.totalBalance"),
+            children: (
+              <span className="counter-code" data-testid="counter-total-balance">
+                {owner.accounts.length > 0 ? sumTwoPlaces(owner.accounts.map((a) => a.balance)) : "—"}
+              </span>
+            ),
+          },
+          {
+            key: "level",
+            label: t("counter.level"),
+            children: <LevelTag level={owner.alarmLevel} noAccount={owner.accounts.length === 0} />,
+          },
+        ]}
+      />
+      <Table<OwnerAccount>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={owner.accounts}
+        pagination={false}
+        scroll={{ x: "max-content" }}
+        locale={{ emptyText: <Empty description={t("counter.noAccounts")} /> }}
+        data-testid="counter-accounts"
+      />
+      <Card size="small" title={t("counter.usageTitle")}>
+        <OwnerUsage ownerId={owner.id} hasWater={owner.accounts.some((a) => a.energyType === 2)} />
+      </Card>
+    </Space>
+  );
+}

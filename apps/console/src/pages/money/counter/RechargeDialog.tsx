@@ -1,0 +1,274 @@
+import { Alert, App, Form, Input, Modal, Radio, Result, Select, Spin } from "antd";
+import { useEffect, useRef, useState } from "react";
+import { describeError } from "../../../app/api.ts";
+import { useT } from "../../../i18n/index.tsx";
+import {
+  type BookedRecharge,
+  newIdempotencyKey,
+  type OwnerAccount,
+  type OwnerWithAccounts,
+  type RechargeInput,
+  type RechargeType,
+  rechargeDetail,
+  submitMeterRecharge,
+  submitRecharge,
+} from "./counter-calls.ts";
+import { waitForMeter } from "./meter-wait.ts";
+import { amountProblem, yuanToFen } from "./money-text.ts";
+import type { CounterAction } from "./OwnerPanel.tsx";
+import { usePaymentMethods } from "./payment-methods.ts";
+import { type ReceiptData, receiptFromAnswer, receiptOf } from "./receipt-data.ts";
+
+interface Values {
+  accountId: string;
+  direction?: 3 | 4;
+  amount: string;
+  paymentMethod?: string;
+  remark?: string;
+}
+
+interface Props {
+  owner: OwnerWithAccounts;
+  action: CounterAction;
+  accountId: string;
+  onBooked: (receipt: ReceiptData) => void;
+  onClose: () => void;
+}
+
+type Phase =
+  | { kind: "form"; error?: string; unavailable?: boolean }
+  | { kind: "waiting"; receiptNo: string }
+  | { kind: "meterFailed"; receiptNo: string }
+  | { kind: "meterTimeout"; receiptNo: string };
+
+const typeOf = (action: CounterAction, values: Values): RechargeType =>
+  action === "recharge" ? 1 : action === "refund" ? 2 : (values.direction ?? 3);
+
+/**
+ * Takes a recharge, a refund or a correction on one of the owner's accounts. The idempotency key is
+ * made when the dialog opens and kept across retries, so a double click or a retry after a lost
+ * answer books once. Refunds and corrections need a reason and a confirmation naming the amount and
+ * the account. A purchase for a prepaid-in-meter account waits for the meter to confirm it.
+ */
+export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: Props) {
+  const t = useT();
+  const { modal } = App.useApp();
+  const methods = usePaymentMethods();
+  const [form] = Form.useForm<Values>();
+  const [key] = useState(newIdempotencyKey);
+  const [busy, setBusy] = useState(false);
+  const [phase, setPhase] = useState<Phase>({ kind: "form" });
+  const waiting = useRef<AbortController | null>(null);
+  useEffect(() => () => waiting.current?.abort(), []);
+
+  const chosenId = Form.useWatch("accountId", form) ?? accountId;
+  const account = owner.accounts.find((a) => a.id === chosenId);
+  const needsReason = action !== "recharge";
+  const takesMethod = action !== "correct";
+  const energyOf = (a: OwnerAccount) => t(a.energyType === 2 ? "counter.energy.2" : "counter.energy.1");
+  const title = t(`counter.${action}`);
+
+  /** The receipt as the server holds the booking; if that read fails, the booking's own answer. */
+  const finish = async (booked: BookedRecharge, input: RechargeInput, target: OwnerAccount) => {
+    try {
+      onBooked(receiptOf(await rechargeDetail(booked.id), target, booked.replayed));
+    } catch {
+      onBooked(receiptFromAnswer(booked, input, target, owner.ownerName));
+    }
+  };
+
+  const book = async (values: Values, target: OwnerAccount) => {
+    const rechargeType = typeOf(action, values);
+    const input = {
+      accountId: target.id,
+      paymentMethod: takesMethod ? (values.paymentMethod ?? "1") : "0",
+      amount: values.amount.trim(),
+      remark: (values.remark ?? "").trim(),
+      idempotencyKey: key,
+    };
+    setBusy(true);
+    setPhase({ kind: "form" });
+    // The meter keeps a prepaid-in-meter balance: only a purchase goes to the meter, and it is done
+    // when the meter says so.
+    const toMeter = target.controlStatus === 0 && rechargeType === 1;
+    try {
+      if (toMeter) {
+        let sent: Awaited<ReturnType<typeof submitMeterRecharge>>;
+        try {
+          sent = await submitMeterRecharge(input);
+        } catch (error) {
+          setPhase({ kind: "form", error: describeError(error), unavailable: true });
+          return;
+        }
+        setPhase({ kind: "waiting", receiptNo: sent.receiptNo });
+        const controller = new AbortController();
+        waiting.current = controller;
+        const outcome = await waitForMeter(() => rechargeDetail(sent.id), controller.signal);
+        if (controller.signal.aborted) return;
+        if (outcome.state === "booked") onBooked(receiptOf(outcome.detail, target, false));
+        else if (outcome.state === "failed") setPhase({ kind: "meterFailed", receiptNo: sent.receiptNo });
+        else setPhase({ kind: "meterTimeout", receiptNo: sent.receiptNo });
+        return;
+      }
+      const sentInput = { ...input, rechargeType };
+      const booked = await submitRecharge(sentInput);
+      await finish(booked, sentInput, target);
+    } catch (error) {
+      setPhase({ kind: "form", error: describeError(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = (values: Values) => {
+    const target = owner.accounts.find((a) => a.id === values.accountId);
+    if (!target) return;
+    if (!needsReason) {
+      void book(values, target);
+      return;
+    }
+    const type = t(`counter.type.${typeOf(action, values)}`);
+    modal.confirm({
+      title: t("counter.confirmTitle", { type }),
+      content: t("counter.confirmText", {
+        type,
+        amount: values.amount.trim(),
+        energy: energyOf(target),
+        meter: target.productCode,
+        room: target.roomName,
+        owner: owner.ownerName,
+        reason: (values.remark ?? "").trim(),
+      }),
+      okText: t("counter.form.submit", { type }),
+      okButtonProps: { danger: action === "refund", "data-testid": "counter-confirm-ok" },
+      onOk: () => book(values, target),
+    });
+  };
+
+  const validateAmount = async (_: unknown, value: string | undefined) => {
+    const problem = amountProblem(value ?? "");
+    if (problem) throw new Error(t(`counter.amount.${problem}`));
+    // A refund never exceeds the balance (the server refuses it too; saying so here saves a trip).
+    if (action === "refund" && account && (yuanToFen(value ?? "") ?? 0n) > (yuanToFen(account.balance) ?? 0n))
+      throw new Error(t("counter.amount.overBalance", { balance: account.balance }));
+  };
+
+  const inForm = phase.kind === "form";
+  return (
+    <Modal
+      open
+      title={t("counter.form.title", { type: title, owner: owner.ownerName })}
+      onCancel={onClose}
+      onOk={inForm ? () => form.submit() : onClose}
+      okText={inForm ? t("counter.form.submit", { type: title }) : t("counter.close")}
+      okButtonProps={{ loading: busy, disabled: phase.kind === "waiting", "data-testid": "counter-submit" }}
+      cancelButtonProps={{ style: inForm ? undefined : { display: "none" } }}
+      cancelText={t("common.cancel")}
+      maskClosable={false}
+      destroyOnHidden
+      data-testid="counter-dialog"
+    >
+      {phase.kind === "waiting" && (
+        <Result
+          icon={<Spin size="large" />}
+          title={t("counter.waiting")}
+          subTitle={t("counter.waitingHint", { receiptNo: phase.receiptNo })}
+          data-testid="counter-waiting"
+        />
+      )}
+      {phase.kind === "meterFailed" && (
+        <Result
+          status="error"
+          title={t("counter.meterFailed")}
+          subTitle={t("counter.meterFailedHint", { receiptNo: phase.receiptNo })}
+        />
+      )}
+      {phase.kind === "meterTimeout" && (
+        <Result
+          status="warning"
+          title={t("counter.meterTimeout")}
+          subTitle={t("counter.meterTimeoutHint", { receiptNo: phase.receiptNo })}
+        />
+      )}
+      {inForm && phase.error && (
+        <Alert
+          type={phase.unavailable ? "warning" : "error"}
+          showIcon
+          role="alert"
+          title={t(phase.unavailable ? "counter.meterUnavailable" : "counter.failed")}
+          description={phase.unavailable ? phase.error : `${phase.error} · ${t("counter.failedHint")}`}
+          style={{ marginBottom: 12 }}
+          data-testid="counter-error"
+        />
+      )}
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        hidden={!inForm}
+        disabled={busy}
+        initialValues={{ accountId, paymentMethod: "1" }}
+        onFinish={submit}
+        data-testid="counter-form"
+      >
+        <Form.Item
+          name="accountId"
+          label={t("counter.form.account")}
+          rules={[{ required: true, message: t("counter.form.accountRequired") }]}
+        >
+          <Select
+            options={owner.accounts.map((a) => ({
+              value: a.id,
+              label: t("counter.accountOption", {
+                energy: energyOf(a),
+                meter: a.productCode,
+                room: a.roomName,
+                balance: a.balance,
+              }),
+            }))}
+          />
+        </Form.Item>
+        {action === "correct" && (
+          <Form.Item
+            name="direction"
+            label={t("counter.form.direction")}
+            rules={[{ required: true, message: t("counter.form.directionRequired") }]}
+          >
+            <Radio.Group
+              options={[
+                { value: 3, label: t("counter.type.3") },
+                { value: 4, label: t("counter.type.4") },
+              ]}
+            />
+          </Form.Item>
+        )}
+        <Form.Item
+          name="amount"
+          label={t("counter.form.amount")}
+          extra={t("counter.form.amountHelp")}
+          rules={[{ validator: validateAmount }]}
+        >
+          <Input inputMode="decimal" autoComplete="off" suffix={t("counter.form.yuan")} autoFocus />
+        </Form.Item>
+        {takesMethod && (
+          <Form.Item
+            name="paymentMethod"
+            label={t("counter.form.method")}
+            rules={[{ required: true, message: t("counter.form.methodRequired") }]}
+          >
+            <Select options={methods} />
+          </Form.Item>
+        )}
+        <Form.Item
+          name="remark"
+          label={t(needsReason ? "counter.form.reason" : "counter.form.remark")}
+          rules={[
+            { required: needsReason, whitespace: true, message: t("counter.form.reasonRequired") },
+            { max: 255 },
+          ]}
+        >
+          <Input.TextArea rows={2} maxLength={255} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

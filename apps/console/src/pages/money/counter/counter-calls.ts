@@ -1,0 +1,157 @@
+import type { Page } from "@meterline/contracts";
+import { api } from "../../../app/api.ts";
+
+const pms = "/api/blade-pms";
+
+/** One open account of an owner (ownerRecharge/page); balance in yuan text. */
+export interface OwnerAccount {
+  id: string;
+  /** 1 electric, 2 water. */
+  energyType: number;
+  meterId: string;
+  productCode: string;
+  roomName: string;
+  /** CONTROL_STATUS: 1 the server keeps the balance (remote control), 0 the meter does (local prepaid). */
+  controlStatus: number;
+  balance: string;
+  /** ALARM_LEVEL: 0 normal, 1 low, 2 severely low, 3 arrears. */
+  alarmLevel: number;
+  arrearsStatus: number;
+}
+
+export interface OwnerWithAccounts {
+  id: string;
+  ownerName: string;
+  ownerCode: string;
+  phone: string;
+  balance: string;
+  alarmLevel: number;
+  accounts: OwnerAccount[];
+}
+
+export const PAGE_SIZE = 10;
+
+/**
+ * Owners whose name, phone, room or meter number contains `keyword`, with their accounts; with
+ * `alarmLevel`, only owners with an account at that level.
+ */
+export const searchOwners = (keyword: string, current: number, alarmLevel = "") =>
+  api.page<OwnerWithAccounts>("blade-pms", "ownerRecharge", {
+    keyword: keyword.trim(),
+    alarmLevel,
+    current,
+    size: PAGE_SIZE,
+  });
+
+/** RECHARGE_TYPE of the counter: 1 recharge, 2 refund, 3 correction plus, 4 correction minus. */
+export type RechargeType = 1 | 2 | 3 | 4;
+
+export interface RechargeInput {
+  accountId: string;
+  rechargeType: RechargeType;
+  paymentMethod: string;
+  amount: string;
+  remark: string;
+  idempotencyKey: string;
+}
+
+export interface Booked {
+  id: string;
+  receiptNo: string;
+  state?: number;
+}
+
+/** The answer of a booking: `replayed` when the key had booked before (the answer is of that booking). */
+export interface BookedRecharge extends Booked {
+  accountId: string;
+  amount: string;
+  balanceAfter: string;
+  replayed: boolean;
+}
+
+/** A recharge, refund or correction booked by the server (remote-control accounts). */
+export const submitRecharge = (input: RechargeInput) =>
+  api.post<BookedRecharge>(`${pms}/datarecharge/submit`, input);
+
+/**
+ * A purchase written to a local-prepaid meter (the meter keeps the balance): the server answers at
+ * once with state 0 and the recharge is done when the meter confirms it.
+ */
+export const submitMeterRecharge = (input: Omit<RechargeInput, "rechargeType">) =>
+  api.post<Booked & { commandId?: string }>(`${pms}/message/recharge`, input);
+
+/** RECHARGE state: 1 booked, 0 waiting for the meter, 2 failed. */
+export interface RechargeDetail {
+  id: string;
+  accountId: string;
+  ownerName: string;
+  energyType: number;
+  meterId: string;
+  productCode: string;
+  rechargeType: number;
+  paymentMethod: number;
+  amount: string;
+  balanceAfter: string | null;
+  state: number;
+  receiptNo: string;
+  operator: string;
+  remark: string;
+  createTime: string;
+}
+
+export const rechargeDetail = (id: string) => api.get<RechargeDetail>(`${pms}/datarecharge/detail`, { id });
+
+export interface UsageDay {
+  day: string;
+  electric: string;
+  water: string;
+}
+
+/** The owner's usage per day over the last `days` days (electric kWh, water m³). */
+export const ownerUsage = (ownerId: string, days: number) =>
+  api.get<UsageDay[]>(`${pms}/homepage/getOwnerPath`, { ownerId, days: String(days) });
+
+export interface OwnerGroup {
+  id: string;
+  groupName: string;
+}
+
+export const ownerGroups = () => api.get<OwnerGroup[]>(`${pms}/ownerGroup/list`);
+
+export interface GroupRechargeInput {
+  ownerGroupId: string;
+  energyType: string;
+  amount: string;
+  paymentMethod: string;
+  remark: string;
+  idempotencyKey: string;
+}
+
+export interface GroupRecharged {
+  count: number;
+  total: string;
+  recharges: {
+    id: string;
+    receiptNo: string;
+    ownerName: string;
+    productCode: string;
+    amount: string;
+    balanceAfter: string;
+  }[];
+}
+
+/** Every owner of a group recharged in one operation, all or nothing. */
+export const submitGroupRecharge = (input: GroupRechargeInput) =>
+  api.post<GroupRecharged>(`${pms}/ownerRecharge/rechargeGroup`, input);
+
+/**
+ * A fresh key per opened form: a retry of the same submission reuses it, so it books once.
+ * randomUUID exists only in secure contexts; a counter on plain http in a LAN still gets 128 random bits.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export type OwnerPage = Page<OwnerWithAccounts>;

@@ -1,0 +1,85 @@
+import type { TreeNode } from "@meterline/contracts";
+import { api } from "../../../../app/api.ts";
+import type { Energy } from "../switch-calls.ts";
+
+const pms = "/api/blade-pms";
+
+/** An opened account as message/openAccount answers it (balance in yuan). */
+export interface OpenedAccount {
+  accountId: string;
+  meterId: string;
+  balance: string;
+}
+
+/** A closing as message/closeAccount answers it: what was paid back, or what is left owing (yuan). */
+export interface ClosedAccount {
+  accountId: string;
+  meterId: string;
+  refunded: string;
+  debt: string;
+}
+
+export type AccountVerb = "open" | "close";
+
+/** A deposit of nothing: empty, or zero in any spelling ("0", "0.00"). */
+export const isZero = (deposit: string) => /^0*(\.0*)?$/.test(deposit.trim());
+
+/** A deposit as the server takes it: yuan with at most two decimals, below a billion. */
+export const DEPOSIT_PATTERN = /^\d{1,9}(\.\d{1,2})?$/;
+
+const paths: Record<AccountVerb, Record<Energy, string>> = {
+  open: { electric: "message/openAccount", water: "waterparam/openAccount" },
+  close: { electric: "message/closeAccount", water: "waterparam/overAccountBatch" },
+};
+
+/** The button codes of the operations (seed 015); a user without one never sees its button. */
+export const accountPermission: Record<AccountVerb, Record<Energy, string>> = {
+  open: { electric: "meter_open_account", water: "water_open_account" },
+  close: { electric: "meter_close_account", water: "water_close_account" },
+};
+
+/**
+ * Opens the meters' accounts with the same deposit each (none when empty: the server takes only
+ * deposits above zero), all or nothing. Silent: the caller shows the server's reason beside the
+ * meters it concerns.
+ */
+export const openAccounts = (energy: Energy, meterIds: readonly string[], deposit: string) =>
+  api
+    .request(`${pms}/${paths.open[energy]}`, {
+      method: "POST",
+      body: { meterIds: meterIds.join(","), ...(isZero(deposit) ? {} : { deposit }) },
+      silent: true,
+    })
+    .then((answer) => (answer as { data: OpenedAccount[] }).data);
+
+/** Closes the meters' accounts: settled to the last reading, the balance refunded or the debt recorded. */
+export const closeAccounts = (energy: Energy, meterIds: readonly string[]) =>
+  api
+    .request(`${pms}/${paths.close[energy]}`, {
+      method: "POST",
+      body: { meterIds: meterIds.join(",") },
+      silent: true,
+    })
+    .then((answer) => (answer as { data: ClosedAccount[] }).data);
+
+/** A registry tree node: `type` says what it stands for, `selectable` marks the meters. */
+export interface MeterTreeNode extends TreeNode {
+  type: string;
+  selectable: boolean;
+  children?: MeterTreeNode[];
+}
+
+/**
+ * The area / room / meter tree of the meters that can be opened or closed. Electric meters have their
+ * own trees; water meters come from the combined opening tree and the closing tree's water variant.
+ */
+export function loadAccountTree(verb: AccountVerb, energy: Energy): Promise<MeterTreeNode[]> {
+  if (verb === "open")
+    return api.get<MeterTreeNode[]>(
+      `${pms}/meter/${energy === "electric" ? "treeOpenAccount" : "treeOpenAccountNew"}`,
+    );
+  return api.get<MeterTreeNode[]>(
+    `${pms}/meter/treeCloseAccount`,
+    energy === "water" ? { energyType: "2" } : {},
+  );
+}

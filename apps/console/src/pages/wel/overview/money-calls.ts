@@ -1,0 +1,78 @@
+import type { ChartPeriod } from "@meterline/contracts";
+import { api } from "../../../app/api.ts";
+
+const base = "/api/blade-pms/homepage";
+
+/** A pie slice as rechargeTypeRatio / paymentMethodRatio answer it: the key, yuan, how many. */
+export interface RatioSlice {
+  rechargeType?: number;
+  paymentMethod?: number;
+  amount: string;
+  count: number;
+}
+
+export type RatioKind = "rechargeType" | "paymentMethod";
+
+/** The dictionary that names each kind's keys. */
+export const ratioDictionary: Record<RatioKind, string> = {
+  rechargeType: "RECHARGE_TYPE",
+  paymentMethod: "PAYMENT_METHOD",
+};
+
+export const loadRatio = (kind: RatioKind, dateType: ChartPeriod) =>
+  api.get<RatioSlice[]>(`${base}/${kind}Ratio`, { dateType: String(dateType) });
+
+/** The tenant's money per day or month, on the usage chart's axis (homepage/rechargeChart). */
+export interface RechargeSum {
+  day: string;
+  recharge: string;
+  refund: string;
+  count: number;
+}
+
+export const loadRechargeChart = (dateType: ChartPeriod) =>
+  api.get<RechargeSum[]>(`${base}/rechargeChart`, { dateType: String(dateType) });
+
+export interface OwnerUsageDay {
+  day: string;
+  electric: string;
+  water: string;
+}
+export interface OwnerRechargeDay {
+  day: string;
+  recharge: string;
+  refund: string;
+}
+
+export const loadOwnerUsage = (ownerId: string, days: number) =>
+  api.get<OwnerUsageDay[]>(`${base}/getOwnerPath`, { ownerId, days: String(days) });
+export const loadOwnerRecharges = (ownerId: string, days: number) =>
+  api.get<OwnerRechargeDay[]>(`${base}/getOwnerRechargePath`, { ownerId, days: String(days) });
+
+export interface OwnerChoice {
+  id: string;
+  ownerName: string;
+  phone: string;
+}
+
+/** Owners whose name, phone, room or meter contains `keyword` (the recharge counter's search). */
+export const searchOwners = (keyword: string) =>
+  api
+    .get<{ records: OwnerChoice[] }>("/api/blade-pms/ownerRecharge/page", {
+      current: "1",
+      size: "20",
+      ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
+    })
+    .then((page) => page.records);
+
+/** The period's axis label: month for the 12-month view, month-day otherwise. */
+export const periodLabel = (day: string, dateType: ChartPeriod) =>
+  dateType === 3 ? day.slice(0, 7) : day.slice(5);
+
+/** The exact sum of yuan amounts written with two decimals ("12.30"), as text with two decimals. */
+export function yuanTotal(amounts: readonly string[]): string {
+  const fen = amounts.reduce((sum, amount) => sum + BigInt(amount.replace(".", "")), 0n);
+  const negative = fen < 0n;
+  const text = (negative ? -fen : fen).toString().padStart(3, "0");
+  return `${negative ? "-" : ""}${text.slice(0, -2)}.${text.slice(-2)}`;
+}

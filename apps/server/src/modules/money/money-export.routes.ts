@@ -1,0 +1,82 @@
+import type { FastifyInstance } from "fastify";
+import { badRequest, notFound } from "../../contract/errors.ts";
+import { optionalId, readParams } from "../../contract/params.ts";
+import { requirePermission } from "../../crud/permissions.ts";
+import type { Db } from "../../db/client.ts";
+import { dayParam } from "../metering/usage-periods.ts";
+import { registryTenant } from "../pms/registry-access.ts";
+import { accountOperationsSheet, rechargeSheet, statementSheet } from "./money-exports.ts";
+import { sendMoneySheet } from "./money-sheet.ts";
+import { accountStatement } from "./statement.ts";
+
+const pms = "/api/blade-pms";
+const tags = ["money"];
+
+/** Excel exports of the money screens: the same parameters as their pages, each with its own button. */
+export async function moneyExportRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
+  const { db, timeZone } = opts;
+
+  app.get(
+    `${pms}/datarecharge/export`,
+    { schema: { tags, summary: "Recharges of the current search as .xlsx, with money in and out" } },
+    async (request, reply) => {
+      const user = await requirePermission(db, request, ["dataRecharge_export"]);
+      const params = readParams(request);
+      const sheet = await rechargeSheet(db, registryTenant(user, params), params, timeZone);
+      return sendMoneySheet(db, request, reply, sheet);
+    },
+  );
+  for (const [path, closing, code] of [
+    ["dataopenaccount", false, "dataOpenAccount_export"],
+    ["datacloseaccount", true, "dataCloseAccount_export"],
+  ] as const) {
+    app.get(
+      `${pms}/${path}/export`,
+      {
+        schema: {
+          tags,
+          summary: closing
+            ? "Account closings of the current search as .xlsx, with refunds and debts"
+            : "Account openings of the current search as .xlsx, with deposits",
+        },
+      },
+      async (request, reply) => {
+        const user = await requirePermission(db, request, [code]);
+        const params = readParams(request);
+        const tenantId = registryTenant(user, params);
+        const sheet = await accountOperationsSheet(db, tenantId, params, closing, timeZone);
+        return sendMoneySheet(db, request, reply, sheet);
+      },
+    );
+  }
+  app.get(
+    `${pms}/account/statementExport`,
+    {
+      schema: {
+        tags,
+        summary: "An account's statement (as account/statement) as .xlsx, with the period's totals",
+      },
+    },
+    async (request, reply) => {
+      const user = await requirePermission(db, request, ["accountStatement_export"]);
+      const params = readParams(request);
+      const accountId = optionalId(params, "accountId");
+      if (!accountId) throw badRequest("accountId: 请选择账户");
+      const from = dayParam(params, "startDay");
+      const to = dayParam(params, "endDay");
+      if (!from || !to) throw badRequest(`${from ? "endDay" : "startDay"}: 请选择日期 (yyyy-MM-dd)`);
+      if (from > to) throw badRequest("startDay: 开始日期不能晚于结束日期");
+      if ((Date.parse(to) - Date.parse(from)) / 86_400_000 > 366) throw badRequest("endDay: 一次最多 366 天");
+      const statement = await accountStatement(
+        db,
+        registryTenant(user, params),
+        accountId,
+        from,
+        to,
+        timeZone,
+      );
+      if (!statement) throw notFound();
+      return sendMoneySheet(db, request, reply, statementSheet(statement));
+    },
+  );
+}

@@ -1,0 +1,78 @@
+import { fenToYuan, toUnits } from "@meterline/billing";
+import type { Db } from "../../db/client.ts";
+import { localDay } from "../metering/usage-periods.ts";
+import { LOCKED_COLUMNS, type LockedAccount } from "./account.repository.ts";
+import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
+import { knownPurchaseCount, openPurchase, rememberPurchaseCount } from "./meter-purchase.ts";
+
+const METER_REGISTERS: Actor = { name: "表内余额" };
+
+export interface PrepaidReading {
+  tenantId: string;
+  meterId: string;
+  at: Date;
+  /** The meter's remaining amount (00900200) and overdraft (00900201), yuan as read. */
+  balance?: string | undefined;
+  overdraft?: string | undefined;
+  purchaseCount?: number | undefined;
+}
+
+/** The meter's own balance in fen: the remaining amount, or minus the overdraft once it is spent. */
+export function meterBalanceFen(balance?: string, overdraft?: string): bigint | undefined {
+  if (balance === undefined) return undefined;
+  const remaining = toUnits(balance, 2);
+  if (remaining > 0n) return remaining;
+  // A zero remaining amount says nothing about the overdraft: without that register, wait.
+  if (overdraft === undefined) return undefined;
+  return -toUnits(overdraft, 2);
+}
+
+/**
+ * Keeps the account of a local-prepaid meter (CONTROL_STATUS 0) equal to the meter's own balance
+ * (design.md §5): a drop is the meter's usage charge, an unexplained rise (a purchase made at the
+ * meter, a correction there) is booked as a correction naming its cause, so the balance stays the
+ * sum of its ledger. Levels follow as for any account; the server never cuts such a meter, it
+ * trips itself. Readings the server cannot place are left alone: older than what the account
+ * already reflects, or taken while one of our purchases is unconfirmed (the meter may hold money
+ * the ledger does not yet), or showing fewer purchases than the meter confirmed.
+ */
+export async function shadowReading(db: Db, reading: PrepaidReading, timeZone: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { tenantId, meterId, at } = reading;
+    const known = await knownPurchaseCount(tx, meterId);
+    if (reading.purchaseCount !== undefined)
+      await rememberPurchaseCount(tx, tenantId, meterId, reading.purchaseCount, at);
+    const meterFen = meterBalanceFen(reading.balance, reading.overdraft);
+    if (meterFen === undefined) return;
+    const [account] = await tx.query<LockedAccount & { priced_time: Date | null }>(
+      `select ${LOCKED_COLUMNS}, a.priced_time
+         from pms_account a
+         left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
+        where a.tenant_id = $1 and a.energy_type = 1 and a.meter_id = $2 and a.status = 1 and a.control_status = 0
+          for update of a`,
+      [tenantId, meterId],
+    );
+    if (!account) return;
+    if (account.priced_time && at.getTime() <= account.priced_time.getTime()) return;
+    if (reading.purchaseCount !== undefined && known !== undefined && reading.purchaseCount < known) return;
+    if (await openPurchase(tx, tenantId, meterId)) return;
+    const difference = meterFen - BigInt(account.balance);
+    const day = localDay(at, timeZone);
+    if (difference < 0n)
+      await book(tx, account, {
+        type: LEDGER_TYPE.usageCharge,
+        amount: difference,
+        cause: `表内扣费 ${day}`,
+        actor: METER_REGISTERS,
+        usageDay: day,
+      });
+    if (difference > 0n)
+      await book(tx, account, {
+        type: LEDGER_TYPE.correctionPlus,
+        amount: difference,
+        cause: `表内余额 ${fenToYuan(meterFen)} 元高于账面 ${fenToYuan(meterFen - difference)} 元(购电次数 ${reading.purchaseCount ?? "未读到"}),按表计更正`,
+        actor: METER_REGISTERS,
+      });
+    await tx.query("update pms_account set priced_time = $2 where id = $1", [account.id, at]);
+  });
+}

@@ -1,0 +1,495 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { silentLogger } from "@meterline/gateway";
+import {
+  type ElectricMeter,
+  type FleetHandle,
+  planFleet,
+  plannedSecret,
+  startFleet,
+} from "@meterline/simulator";
+import { FieldCipher } from "../src/crud/field-cipher.ts";
+import { type EmbeddedMetering, startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
+import { provisionTenant } from "./fixtures.ts";
+import { startTestServer, type TestServer } from "./helpers.ts";
+import { created } from "./registry-fixtures.ts";
+
+// Three electric meters on one DTU: the plan makes the second one local prepaid, the others not.
+const PLAN = { meters: 3, dtus: 1, waterRatio: 0, prepaidRatio: 0.5, seed: "meter-writes" } as const;
+const pms = "/api/blade-pms";
+
+describe("money written to meters: local-prepaid purchases and the arrears cut, on the simulated fleet", () => {
+  let server: TestServer;
+  let admin: string;
+  let metering: EmbeddedMetering;
+  let fleet: FleetHandle;
+  const plan = planFleet(PLAN);
+  const [remote, prepaid, protectedMeter] = plan.meters;
+  const ids: Record<string, string> = {};
+  let prepaidAccount: string;
+
+  const post = (path: string, body: Record<string, unknown>, token = admin) =>
+    server.call("POST", `${pms}/${path}`, token, body);
+  const sim = (address: string) => fleet.meter(address) as ElectricMeter;
+  /** `recheckMs`: how soon a write left "timeout" is read back again by the same gateway. */
+  const startGateway = (port: string, recheckMs = 600_000) =>
+    startEmbeddedMetering({
+      db: server.db,
+      cipher: new FieldCipher(server.dataKey),
+      logger: silentLogger,
+      // Polls only when asked: a fault injected for a write must meet that write.
+      pollIntervalMs: 3_600_000,
+      demoFleet: false,
+      env: {
+        GATEWAY_PORT: port,
+        GATEWAY_HOST: "127.0.0.1",
+        GATEWAY_REQUEST_TIMEOUT_MS: "700",
+        GATEWAY_TIMEOUT_RECHECK_MS: String(recheckMs),
+      },
+    });
+  const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
+    for (let i = 0; i < 300; i++) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  };
+  const command = async (id: string) =>
+    (
+      await server.db.query<{
+        state: string;
+        evidence: string | null;
+        command_type: string;
+        payload: string;
+      }>("select state, evidence, command_type, payload from pms_meter_command where id = $1", [id])
+    )[0]!;
+  const settled = (id: string) =>
+    waitFor(`command ${id} settled`, async () => {
+      const row = await command(id);
+      return row.state === "success" || row.state === "fail" ? row : undefined;
+    });
+  const recharge = async (id: string) =>
+    (
+      await server.db.query<{
+        state: number;
+        balance_after: string | null;
+        ledger_id: string | null;
+        payment_id: string | null;
+      }>(
+        "select state, balance_after::text as balance_after, ledger_id::text as ledger_id, payment_id::text as payment_id from pms_recharge where id = $1",
+        [id],
+      )
+    )[0]!;
+  const entries = async (accountId: string, type?: number) =>
+    server.db.query<{ entry_type: number; amount: string; recharge_id: string | null; cause: string }>(
+      `select entry_type, amount::text as amount, recharge_id::text as recharge_id, cause from pms_ledger
+        where account_id = $1 and ($2::int is null or entry_type = $2) order by create_time, id`,
+      [accountId, type ?? null],
+    );
+  const account = async (id: string) =>
+    (
+      await server.db.query<{ balance: string; arrears_cut: number; alarm_level: number }>(
+        "select balance::text as balance, arrears_cut, alarm_level from pms_account where id = $1",
+        [id],
+      )
+    )[0]!;
+  const commandsOf = (meterId: string) =>
+    server.db.query<{ id: string; source: string; state: string }>(
+      "select id::text as id, source, state from pms_meter_command where meter_id = $1 order by create_time, id",
+      [meterId],
+    );
+  /** Polls the meter and waits for the reading to land (its read time moves). */
+  const poll = async (address: string) => {
+    const readTime = async () =>
+      (
+        await server.db.query<{ t: Date | null }>(
+          "select max(read_time) as t from pms_meter_current_data where product_code = $1",
+          [address],
+        )
+      )[0]?.t?.getTime() ?? 0;
+    const before = await readTime();
+    metering.gateway.pollNow([ids[address]!]);
+    await waitFor(`a reading of ${address}`, async () => ((await readTime()) > before ? true : undefined));
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    admin = (await server.login()).access_token;
+    const collector = await created(server, admin, "collector/submit", {
+      collectorName: "DTU",
+      collectorCode: plan.dtuIds[0],
+      registrationSecret: plannedSecret(plan, plan.dtuIds[0]!),
+    });
+    const area = await created(server, admin, "area/save", { areaName: "写表园区", areaType: 1 });
+    const owner = await created(server, admin, "owner/submit", { ownerName: "李四", ownerCode: "MW1" });
+    const scheme = await created(server, admin, "chargingscheme/submit", {
+      schemeName: "本地费控电价",
+      energyType: 1,
+      priceMode: 1,
+      price: "0.5883",
+    });
+    const alarm = await created(server, admin, "alarmscheme/submit", {
+      schemeName: "断电告警",
+      energyType: 1,
+      firstAlarm: "50",
+      secondAlarm: "20",
+      arrearsLimit: "10",
+      tripOnArrears: 1,
+    });
+    const guarded = await created(server, admin, "alarmscheme/submit", {
+      schemeName: "保电告警",
+      energyType: 1,
+      firstAlarm: "50",
+      secondAlarm: "20",
+      arrearsLimit: "10",
+      tripOnArrears: 1,
+      // Supply is never cut from midnight to 23:59 local time.
+      protectTimes: JSON.stringify([{ start: "00:00", end: "23:59" }]),
+    });
+    for (const [meter, controlStatus, alarmSchemeId] of [
+      [remote!, 1, alarm],
+      [prepaid!, 0, alarm],
+      [protectedMeter!, 1, guarded],
+    ] as const) {
+      const room = await created(server, admin, "room/save", {
+        areaId: area,
+        roomName: meter.address.slice(-3),
+      });
+      await created(server, admin, "ownerroom/submit", { ownerId: owner, roomId: room });
+      ids[meter.address] = await created(server, admin, "meter/save", {
+        productCode: meter.address,
+        collectorId: collector,
+        controlStatus,
+        chargingSchemeId: scheme,
+        alarmSchemeId,
+      });
+      await created(server, admin, "roommeter/submit", {
+        roomId: room,
+        energyType: 1,
+        meterId: ids[meter.address],
+      });
+    }
+    assert.deepEqual(
+      plan.meters.map((m) => m.localPrepaid),
+      [false, true, false],
+    );
+    metering = await startGateway("0");
+    fleet = await startFleet({ ...PLAN, gateway: metering.gateway.address() });
+    // The first poll reads every meter, the prepaid one's purchase count among them.
+    await waitFor("the prepaid meter's purchase count", async () => {
+      const [row] = await server.db.query<{ purchase_count: number }>(
+        "select purchase_count from pms_meter_purchase_count where meter_id = $1",
+        [ids[prepaid!.address]],
+      );
+      return row ? row.purchase_count : undefined;
+    });
+  });
+  after(async () => {
+    await fleet?.close();
+    await metering?.close();
+    await server.close();
+  });
+
+  test("opening a local-prepaid meter writes its prices and limits, then the deposit as its first purchase", async () => {
+    const meter = sim(prepaid!.address);
+    const balanceBefore = meter.balanceFen;
+    const res = await post("message/openAccount", { meterId: ids[prepaid!.address], deposit: "100" });
+    assert.equal(res.statusCode, 200, res.body);
+    const [opened] = res.json().data;
+    prepaidAccount = opened.accountId;
+    assert.equal(opened.balance, "0.00", "nothing is booked before the meter confirms");
+    assert.equal(opened.meterWrites.commandIds.length, 8, "4 prices, 3 limits and the deposit");
+    assert.equal(opened.meterWrites.depositCommandId, opened.meterWrites.commandIds[7]);
+    for (const id of opened.meterWrites.commandIds) {
+      const done = await settled(id);
+      assert.equal(done.state, "success", done.evidence ?? "");
+    }
+    assert.deepEqual(meter.prices, [5883, 5883, 5883, 5883]);
+    assert.deepEqual([meter.alarm1Fen, meter.alarm2Fen, meter.overdraftLimitFen], [5000, 2000, 1000]);
+    assert.equal(meter.purchaseCount, 1);
+    assert.ok(meter.balanceFen > balanceBefore + 10_000 - 100 && meter.balanceFen <= balanceBefore + 10_000);
+    const deposits = await entries(prepaidAccount, 1);
+    assert.deepEqual(
+      deposits.map((e) => e.amount),
+      ["10000"],
+    );
+    assert.equal((await account(prepaidAccount)).balance, "10000");
+
+    // The next reading makes the account the meter's balance: the money already in the meter is an
+    // unexplained rise (a correction naming it), and the ledger still adds up.
+    await poll(prepaid!.address);
+    const [read] = await server.db.query<{ balance: string }>(
+      "select balance::text as balance from pms_meter_current_data where meter_id = $1",
+      [ids[prepaid!.address]],
+    );
+    const shadow = await account(prepaidAccount);
+    assert.equal(shadow.balance, String(Math.round(Number(read!.balance) * 100)));
+    const corrections = await entries(prepaidAccount, 4);
+    assert.equal(corrections.length, 1);
+    assert.match(corrections[0]!.cause, /^表内余额 [\d.]+ 元高于账面 100\.00 元/);
+    const check = await server.call("GET", `${pms}/ledger/check`, admin);
+    assert.equal(check.json().data.consistent, true, check.body);
+  });
+
+  test("a recharge is written to the meter and booked once when the meter confirms it", async () => {
+    const meter = sim(prepaid!.address);
+    const balanceBefore = meter.balanceFen;
+    const body = {
+      meterId: ids[prepaid!.address],
+      amount: "50",
+      paymentMethod: 3,
+      idempotencyKey: "meter-0001-aaaa",
+    };
+    const first = await post("message/recharge", body);
+    assert.equal(first.statusCode, 200, first.body);
+    const taken = first.json().data;
+    assert.deepEqual([taken.state, taken.balanceAfter, taken.amount], [0, null, "50.00"]);
+    assert.match(taken.receiptNo, /^R\d{8}/);
+    const replay = await post("message/recharge", body);
+    assert.equal(replay.json().data.id, taken.id);
+    assert.equal(replay.json().data.commandId, taken.commandId);
+    assert.equal(replay.json().data.replayed, true);
+    const done = await settled(taken.commandId);
+    assert.equal(done.state, "success", done.evidence ?? "");
+    assert.deepEqual(JSON.parse(done.payload).purchaseCount, 2);
+    const booked = await recharge(taken.id);
+    assert.equal(booked.state, 1);
+    assert.equal(meter.purchaseCount, 2);
+    assert.equal(meter.counters.recharges, 2, "the deposit and this one: never a second write");
+    assert.ok(meter.balanceFen > balanceBefore + 5_000 - 100 && meter.balanceFen <= balanceBefore + 5_000);
+    const recharges = await entries(prepaidAccount, 2);
+    assert.deepEqual(
+      recharges.map((e) => [e.amount, e.recharge_id]),
+      [["5000", taken.id]],
+    );
+    assert.equal(booked.balance_after, (await account(prepaidAccount)).balance);
+    // Money the meter holds is money received: a paid payment by the method taken, linked to it.
+    const [payment] = await server.db.query<{ state: number; amount: string; payment_method: number }>(
+      "select state, amount::text as amount, payment_method from pms_payment where id = $1",
+      [booked.payment_id],
+    );
+    assert.deepEqual(payment, { state: 1, amount: "5000", payment_method: 3 });
+    // The replay after the booking answers the booked recharge.
+    const later = await post("message/recharge", body);
+    assert.deepEqual([later.json().data.state, later.json().data.balanceAfter !== null], [1, true]);
+    assert.equal(
+      (await commandsOf(ids[prepaid!.address]!)).filter((c) => c.source === "recharge/meter").length,
+      1,
+    );
+  });
+
+  test("a lost reply is settled by reading the purchase count back: booked exactly once", async () => {
+    const meter = sim(prepaid!.address);
+    const recharges = meter.counters.recharges;
+    fleet.injectFault(prepaid!.address, "noReply");
+    const res = await post("message/recharge", {
+      accountId: prepaidAccount,
+      amount: "12.34",
+      idempotencyKey: "meter-0002-lost",
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const { id, commandId } = res.json().data;
+    const done = await settled(commandId);
+    assert.equal(done.state, "success", done.evidence ?? "");
+    const evidence = JSON.parse(done.evidence!);
+    assert.match(evidence.detail, /no reply; read-back shows the command took effect/);
+    assert.deepEqual([evidence.readBack.item, evidence.readBack.value], ["purchase-count", "3"]);
+    assert.equal(meter.counters.recharges, recharges + 1, "the meter received exactly one purchase");
+    assert.equal((await recharge(id)).state, 1);
+    assert.equal((await entries(prepaidAccount, 2)).filter((e) => e.recharge_id === id).length, 1);
+  });
+
+  test("a write whose reply and read-back are both lost waits as timeout until a read-back settles it", async () => {
+    const meter = sim(prepaid!.address);
+    const recharges = meter.counters.recharges;
+    // The write's reply, then all three read-back attempts, are lost.
+    fleet.injectFault(prepaid!.address, "noReply");
+    fleet.injectFault(prepaid!.address, "ignore", 3);
+    const res = await post("message/recharge", {
+      accountId: prepaidAccount,
+      amount: "7",
+      idempotencyKey: "meter-0003-dark",
+    });
+    const { id, commandId } = res.json().data;
+    const open = await waitFor("the write timed out", async () => {
+      const row = await command(commandId);
+      return row.state === "timeout" ? row : undefined;
+    });
+    assert.match(JSON.parse(open.evidence!).detail, /no reply/);
+    assert.equal(meter.counters.recharges, recharges + 1, "the meter did take it");
+    assert.equal((await recharge(id)).state, 0, "not done until proven");
+    assert.equal((await entries(prepaidAccount, 2)).filter((e) => e.recharge_id === id).length, 0);
+    // No second purchase while this one's outcome is open.
+    const blocked = await post("message/recharge", { accountId: prepaidAccount, amount: "1" });
+    assert.equal(blocked.statusCode, 400);
+    assert.match(blocked.json().msg, /^accountId: .*尚未确认/);
+    // Nor a closing: the purchase would be booked after the closing refund.
+    const closing = await post("message/closeAccount", { meterId: ids[prepaid!.address] });
+    assert.equal(closing.statusCode, 400, closing.body);
+    assert.match(closing.json().msg, /^meterIds: .*未确认的写表充值/);
+    // The next gateway adopts the open write and reads the purchase count back; it never writes again.
+    const port = metering.gateway.address().port;
+    await metering.close();
+    metering = await startGateway(String(port), 3_000);
+    const done = await settled(commandId);
+    assert.equal(done.state, "success", done.evidence ?? "");
+    assert.equal(JSON.parse(done.evidence!).readBack.value, "4");
+    assert.equal(meter.counters.recharges, recharges + 1);
+    assert.equal((await recharge(id)).state, 1);
+    assert.equal((await entries(prepaidAccount, 2)).filter((e) => e.recharge_id === id).length, 1);
+  });
+
+  test("a live gateway reads a timed-out write back again until the purchase count settles it", async () => {
+    const meter = sim(prepaid!.address);
+    const recharges = meter.counters.recharges;
+    fleet.injectFault(prepaid!.address, "noReply");
+    fleet.injectFault(prepaid!.address, "ignore", 3);
+    const res = await post("message/recharge", { accountId: prepaidAccount, amount: "3" });
+    const { id, commandId } = res.json().data;
+    await waitFor("the write timed out", async () =>
+      (await command(commandId)).state === "timeout" ? true : undefined,
+    );
+    assert.equal((await recharge(id)).state, 0);
+    // No restart, no reconnection: the gateway reads the count again a few seconds later.
+    const done = await settled(commandId);
+    assert.equal(done.state, "success", done.evidence ?? "");
+    assert.match(JSON.parse(done.evidence!).detail, /read-back shows the command took effect/);
+    assert.equal(meter.counters.recharges, recharges + 1, "written once");
+    assert.equal((await recharge(id)).state, 1);
+    assert.equal((await entries(prepaidAccount, 2)).filter((e) => e.recharge_id === id).length, 1);
+  });
+
+  test("a purchase the meter refuses books nothing, and the next one carries the meter's real count", async () => {
+    const meter = sim(prepaid!.address);
+    const [balance, count] = [(await account(prepaidAccount)).balance, meter.purchaseCount];
+    // More than the meter's hoarding limit (100,000 yuan): it refuses the write.
+    const res = await post("message/recharge", { accountId: prepaidAccount, amount: "200000" });
+    const { id, commandId } = res.json().data;
+    const done = await settled(commandId);
+    assert.equal(done.state, "fail", done.evidence ?? "");
+    assert.deepEqual([(await recharge(id)).state, (await recharge(id)).ledger_id], [2, null]);
+    assert.equal((await recharge(id)).payment_id, null, "a refused write records no money received");
+    assert.equal((await account(prepaidAccount)).balance, balance, "nothing booked");
+    assert.equal(meter.purchaseCount, count);
+    // rechargeNew routes a local-prepaid account to the meter too.
+    const next = await post("message/rechargeNew", { accountId: prepaidAccount, amount: "10" });
+    assert.equal(next.statusCode, 200, next.body);
+    assert.deepEqual([next.json().data.state, typeof next.json().data.commandId], [0, "string"]);
+    const written = await settled(next.json().data.commandId);
+    assert.equal(written.state, "success", written.evidence ?? "");
+    assert.equal(JSON.parse(written.payload).purchaseCount, count + 1);
+    assert.equal(meter.purchaseCount, count + 1);
+  });
+
+  test("the account follows the meter's own balance down as usage, levels included", async () => {
+    const readBalance = async () =>
+      (
+        await server.db.query<{ balance: string }>(
+          "select balance::text as balance from pms_meter_current_data where meter_id = $1",
+          [ids[prepaid!.address]],
+        )
+      )[0]!.balance;
+    const fen = (yuan: string) => String(Math.round(Number(yuan) * 100));
+    await poll(prepaid!.address);
+    assert.equal((await account(prepaidAccount)).balance, fen(await readBalance()));
+    const charges = (await entries(prepaidAccount, 6)).length;
+    // The meter spends down to 30 yuan (below its first alarm of 50): the drop is booked as usage.
+    sim(prepaid!.address).balanceFen = 3_000;
+    await poll(prepaid!.address);
+    const after = await account(prepaidAccount);
+    assert.equal(after.balance, fen(await readBalance()));
+    assert.ok(Number(after.balance) <= 3_000 && Number(after.balance) > 2_900, after.balance);
+    const usage = await entries(prepaidAccount, 6);
+    assert.equal(usage.length, charges + 1);
+    assert.match(usage.at(-1)!.cause, /^表内扣费 \d{4}-\d{2}-\d{2}$/);
+    assert.equal(after.alarm_level, 1, "low, as the alarm scheme says");
+    assert.equal(after.arrears_cut, 0, "the server never cuts a meter that trips itself");
+    const check = await server.call("GET", `${pms}/ledger/check`, admin);
+    assert.equal(check.json().data.consistent, true, check.body);
+  });
+
+  test("bad input names the field and stores nothing", async () => {
+    const other = await provisionTenant(server, admin, "别家物业");
+    const opened = await post("message/openAccount", { meterId: ids[remote!.address], deposit: "100" });
+    assert.equal(opened.statusCode, 200, opened.body);
+    const remoteAccount = opened.json().data[0].accountId;
+    const count = async () =>
+      (await server.db.query<{ n: string }>("select count(*)::text as n from pms_recharge"))[0]!.n;
+    const before = await count();
+    const cases: [Record<string, unknown>, RegExp, string?][] = [
+      [{ accountId: prepaidAccount, amount: "0" }, /^amount: /],
+      [{ accountId: prepaidAccount, amount: "1.001" }, /^amount: /],
+      [{ accountId: prepaidAccount }, /^amount: /],
+      [{ accountId: prepaidAccount, amount: "1", paymentMethod: 9 }, /^paymentMethod: /],
+      [{ accountId: prepaidAccount, amount: "1", rechargeType: 2 }, /^rechargeType: /],
+      [{ amount: "1" }, /^accountId: /],
+      [{ accountId: remoteAccount, amount: "1" }, /^accountId: .*不是本地费控表/],
+      [{ meterId: ids[protectedMeter!.address], amount: "1" }, /^meterId: 该表计尚未开户/],
+      [{ accountId: prepaidAccount, amount: "1" }, /^accountId: 账户不存在/, other.token],
+    ];
+    for (const [body, message, token] of cases) {
+      const res = await post("message/recharge", body, token);
+      assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
+      assert.match(res.json().msg, message, JSON.stringify(body));
+    }
+    assert.equal(await count(), before);
+  });
+
+  test("arrears cut a remote-control meter's relay, a protection window holds it, a recharge restores it", async () => {
+    const meter = sim(remote!.address);
+    const [remoteAccount] = (
+      await server.db.query<{ id: string }>("select id::text as id from pms_account where meter_id = $1", [
+        ids[remote!.address],
+      ])
+    ).map((r) => r.id);
+    assert.equal(meter.relayOpen, false);
+    // 100 yuan less 120: −20, past the 10 yuan overdraft.
+    const minus = await post("datarecharge/submit", {
+      accountId: remoteAccount,
+      amount: "120",
+      rechargeType: 4,
+      remark: "测试欠费",
+    });
+    assert.equal(minus.statusCode, 200, minus.body);
+    const [cut] = (await commandsOf(ids[remote!.address]!)).filter((c) => c.source === "arrears/cut");
+    assert.ok(cut, "the cut is queued");
+    assert.equal((await settled(cut.id)).state, "success");
+    assert.equal(meter.relayOpen, true, "the simulated meter's relay is open");
+
+    // The same inside a protection window: held, nothing sent, the relay stays closed.
+    const guardedMeter = sim(protectedMeter!.address);
+    const guarded = await post("message/openAccount", {
+      meterId: ids[protectedMeter!.address],
+      deposit: "5",
+    });
+    const guardedAccount = guarded.json().data[0].accountId;
+    await post("datarecharge/submit", {
+      accountId: guardedAccount,
+      amount: "30",
+      rechargeType: 4,
+      remark: "测试欠费",
+    });
+    assert.equal((await account(guardedAccount)).arrears_cut, 1);
+    assert.deepEqual(await commandsOf(ids[protectedMeter!.address]!), []);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(guardedMeter.relayOpen, false);
+    assert.equal(guardedMeter.counters.relayOps, 0);
+
+    // A recharge above the cut line restores supply: rechargeNew books a remote account at once.
+    const back = await post("message/rechargeNew", {
+      accountId: remoteAccount,
+      amount: "50",
+      paymentMethod: 1,
+    });
+    assert.equal(back.statusCode, 200, back.body);
+    assert.deepEqual(
+      [back.json().data.state, back.json().data.commandId, back.json().data.balanceAfter],
+      [1, null, "30.00"],
+    );
+    const [restore] = (await commandsOf(ids[remote!.address]!)).filter((c) => c.source === "arrears/restore");
+    assert.ok(restore, "the restore is queued");
+    assert.equal((await settled(restore.id)).state, "success");
+    assert.equal(meter.relayOpen, false, "the simulated meter's relay is closed again");
+  });
+});

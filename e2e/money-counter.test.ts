@@ -1,0 +1,242 @@
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { expectAccessible } from "./axe.ts";
+import { repoRoot, textOf, useBrowserSuite } from "./harness.ts";
+import { call, eventually, newOperator, signInOperator } from "./registry-helpers.ts";
+
+const suite = useBrowserSuite();
+
+/** A path under e2e/artifacts for a screenshot kept for a look when a run fails. */
+async function artifact(name: string): Promise<string> {
+  const folder = path.join(repoRoot, "e2e", "artifacts");
+  await mkdir(folder, { recursive: true });
+  return path.join(folder, name);
+}
+
+const METER = "000000001001";
+const PHONE = "13900001001";
+
+interface OwnerRow {
+  id: string;
+  accounts: { id: string; balance: string; alarmLevel: number }[];
+}
+interface RechargeRow {
+  rechargeType: number;
+  paymentMethod: number;
+  amount: string;
+  receiptNo: string;
+  remark: string;
+}
+
+/** The receipt dialog's field shown under `testId`. */
+const onReceipt = (page: Page, testId: string) =>
+  textOf(page.getByTestId("counter-receipt").getByTestId(testId));
+
+test("the front desk finds an owner by phone, recharges by cash, corrects with a reason and prints receipts", async () => {
+  const { page, errors } = suite.session;
+  const base = suite.server.baseUrl;
+  const operator = await newOperator(base, "收费柜台物业");
+  const post = (path: string, body: unknown) =>
+    call<{ id: string }>(base, operator.token, `/api/blade-pms/${path}`, { body });
+  // An owner living in a room with a remote-control electric meter whose account opened with 40 元.
+  const area = (await post("area/save", { areaName: "柜台园区", areaType: 1 })).id;
+  const room = (await post("room/save", { areaId: area, roomName: "C-101" })).id;
+  const collector = (
+    await post("collector/submit", {
+      collectorName: "柜台DTU",
+      collectorCode: `E2E-COUNTER-${operator.tenantId}`,
+    })
+  ).id;
+  const scheme = (
+    await post("chargingscheme/submit", {
+      schemeName: "居民电价",
+      energyType: 1,
+      priceMode: 1,
+      price: "0.5883",
+    })
+  ).id;
+  const alarm = (
+    await post("alarmscheme/submit", {
+      schemeName: "余额告警",
+      energyType: 1,
+      firstAlarm: "50",
+      secondAlarm: "20",
+      arrearsLimit: "10",
+    })
+  ).id;
+  const meter = (
+    await post("meter/submit", {
+      productCode: METER,
+      collectorId: collector,
+      controlStatus: 1,
+      chargingSchemeId: scheme,
+      alarmSchemeId: alarm,
+    })
+  ).id;
+  await post("roommeter/submit", { roomId: room, energyType: 1, meterId: meter });
+  const owner = (await post("owner/submit", { ownerName: "柜台业主", phone: PHONE })).id;
+  await post("ownerroom/submit", { ownerId: owner, roomId: room });
+  await post("message/openAccount", { meterId: meter, deposit: "40.00" });
+  // Someone else, so the search has something to leave out.
+  await post("owner/submit", { ownerName: "旁人业主", phone: "13700000000" });
+
+  // 充值收费 from the side menu.
+  await signInOperator(page, operator);
+  const sidebar = page.getByTestId("sidebar");
+  await sidebar.locator('[data-testid="menu-group"][data-code="money"]').click();
+  await sidebar.locator('[data-testid="menu-item"][data-code="ownerRecharge"]').click();
+  await page.waitForURL("**/money/ownerrecharge");
+  const counter = page.getByTestId("counter-page");
+  await counter.getByTestId("counter-owner").first().waitFor();
+  await expectAccessible(page, "recharge counter");
+  // An owner without an open account has no level to show, and says so.
+  const stranger = counter.getByTestId("counter-owners").locator(".ant-table-row", { hasText: "旁人业主" });
+  assert.equal(await textOf(stranger.locator(".counter-level")), "未开户");
+  assert.equal(await textOf(stranger.getByTestId("counter-owner-balance")), "—");
+
+  // One search box: the phone finds the owner alone, with the balance and level at a glance.
+  await counter.getByLabel("查找业主").fill(PHONE.slice(-6));
+  await counter.getByLabel("查找业主").press("Enter");
+  await eventually(async () =>
+    assert.deepEqual(await counter.getByTestId("counter-owner").allInnerTexts(), ["柜台业主"]),
+  );
+  const results = counter.getByTestId("counter-owners");
+  assert.equal(await textOf(results.getByTestId("counter-owner-balance")), "40.00");
+  assert.equal(await textOf(results.locator(".counter-level")), "余额不足");
+
+  await counter.getByTestId("counter-owner").click();
+  const accounts = counter.getByTestId("counter-accounts");
+  const account = accounts.locator(".ant-table-row", { hasText: METER });
+  await account.waitFor();
+  // The meter number is shown whole, not cut by an ellipsis.
+  assert.equal(await textOf(account.locator(".counter-code").first()), METER);
+  assert.match(await textOf(account), /C-101/);
+  assert.match(await textOf(account), /远程费控/);
+  await counter
+    .getByTestId("counter-usage-empty")
+    .or(counter.getByTestId("counter-usage-electric"))
+    .waitFor();
+  await expectAccessible(page, "recharge counter with an owner chosen");
+  await page.screenshot({ path: await artifact("money-counter.png") });
+
+  // Recharge 100.00 by cash. The first answer is lost on the way back (booked, but the counter
+  // cannot know): retrying the same submission books nothing more and hands over that receipt.
+  let submits = 0;
+  await page.route("**/api/blade-pms/datarecharge/submit", async (route) => {
+    submits += 1;
+    if (submits > 1) return route.continue();
+    await route.fetch();
+    return route.abort("connectionreset");
+  });
+  await account.getByTestId("counter-recharge").click();
+  const form = page.getByTestId("counter-form");
+  await form.getByLabel("金额").fill("100.00");
+  assert.match(await textOf(form.locator(".ant-select", { hasText: "现金" })), /现金/);
+  await expectAccessible(page, "recharge dialog");
+  await page.getByTestId("counter-submit").click();
+  await page.getByTestId("counter-error").waitFor();
+  assert.match(await textOf(page.getByTestId("counter-error")), /同一次提交不会重复入账/);
+  await page.getByTestId("counter-submit").click();
+  await page.getByTestId("counter-receipt").waitFor();
+  await page.unroute("**/api/blade-pms/datarecharge/submit");
+  assert.equal(submits, 2);
+  assert.match(
+    await textOf(page.locator(".ant-modal", { has: page.getByTestId("counter-receipt") })),
+    /之前已入账/,
+  );
+  const receiptNo = await onReceipt(page, "receipt-no");
+  assert.ok(receiptNo.length > 0, "the receipt has its number");
+  assert.equal(await onReceipt(page, "receipt-amount"), "100.00");
+  assert.equal(await onReceipt(page, "receipt-balance"), "140.00");
+  assert.equal(await onReceipt(page, "receipt-type"), "充值");
+  assert.equal(await onReceipt(page, "receipt-meter"), METER);
+  assert.match(await textOf(page.getByTestId("counter-receipt")), /现金/);
+  assert.match(await textOf(page.getByTestId("counter-receipt")), /C-101/);
+  assert.match(await textOf(page.getByTestId("counter-receipt")), /柜台业主/);
+  await expectAccessible(page, "receipt");
+  await page.screenshot({ path: await artifact("money-counter-receipt.png") });
+  // Printing shows the receipt alone: the console around it is hidden on paper.
+  await page.emulateMedia({ media: "print" });
+  const visibility = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((element) => getComputedStyle(element).visibility);
+  assert.equal(await visibility('[data-testid="sidebar"]'), "hidden");
+  assert.equal(await visibility('[data-testid="counter-accounts"]'), "hidden");
+  assert.equal(await visibility('[data-testid="receipt-no"]'), "visible");
+  await page.emulateMedia({ media: "screen" });
+  assert.equal(await visibility('[data-testid="sidebar"]'), "visible");
+  await page.getByTestId("counter-receipt-close").click();
+  await page.getByTestId("counter-receipt").waitFor({ state: "detached" });
+  await eventually(async () =>
+    assert.equal(await textOf(account.getByTestId("counter-account-balance")), "140.00"),
+  );
+  assert.equal(await textOf(account.locator(".counter-level")), "正常");
+
+  // A refund never exceeds the balance: the form says so before anything is sent.
+  await account.getByTestId("counter-refund").click();
+  await form.getByLabel("金额").fill("500");
+  await form.getByLabel("原因").fill("业主搬离");
+  await page.getByTestId("counter-submit").click();
+  await form.getByText("退费不能超过账户余额 140.00 元").waitFor();
+  await page.locator(".ant-modal", { has: form }).getByRole("button", { name: "取 消" }).click();
+  await form.waitFor({ state: "detached" });
+
+  // A correction needs its reason, then a confirmation naming the amount and the account.
+  await account.getByTestId("counter-correct").click();
+  await form.getByText("冲正减").click();
+  await form.getByLabel("金额").fill("30.00");
+  await page.getByTestId("counter-submit").click();
+  await form.getByText("请填写原因").waitFor();
+  await form.getByLabel("原因").fill("重复收款退回");
+  await page.getByTestId("counter-submit").click();
+  const confirm = page.locator(".ant-modal-confirm");
+  await confirm.waitFor();
+  const question = await textOf(confirm);
+  assert.match(question, /冲正减 30\.00 元/);
+  assert.match(question, new RegExp(METER));
+  assert.match(question, /重复收款退回/);
+  await page.getByTestId("counter-confirm-ok").click();
+  await page.getByTestId("counter-receipt").waitFor();
+  assert.equal(await onReceipt(page, "receipt-type"), "冲正减");
+  assert.equal(await onReceipt(page, "receipt-amount"), "30.00");
+  assert.equal(await onReceipt(page, "receipt-balance"), "110.00");
+  const correctionNo = await onReceipt(page, "receipt-no");
+  assert.notEqual(correctionNo, receiptNo);
+  await page.getByTestId("counter-receipt-close").click();
+  await eventually(async () =>
+    assert.equal(await textOf(account.getByTestId("counter-account-balance")), "110.00"),
+  );
+
+  // What the counter showed is what the server holds: one recharge (not two), one correction.
+  const owners = await call<{ records: OwnerRow[] }>(
+    base,
+    operator.token,
+    "/api/blade-pms/ownerRecharge/page",
+    {
+      query: { keyword: PHONE },
+    },
+  );
+  assert.equal(owners.records.length, 1);
+  assert.equal(owners.records[0]?.accounts[0]?.balance, "110.00");
+  const recharges = await call<{ records: RechargeRow[] }>(
+    base,
+    operator.token,
+    "/api/blade-pms/datarecharge/page",
+    {
+      query: { ownerId: owner },
+    },
+  );
+  assert.deepEqual(
+    recharges.records.map((r) => [r.rechargeType, r.paymentMethod, r.amount, r.receiptNo]).sort(),
+    [
+      [1, 1, "100.00", receiptNo],
+      [4, 0, "30.00", correctionNo],
+    ].sort(),
+  );
+  assert.deepEqual(errors, []);
+});
