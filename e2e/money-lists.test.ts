@@ -228,3 +228,54 @@ test("a list whose call fails says so in place of the table and loads again on �
   assert.equal((await rowTexts(recharges)).length, 4);
   await recharges.getByTestId("money-totals").waitFor();
 });
+
+test("payments of an owner are listed with sums by state; a paid one shows its recharge and an unpaid one is deleted", async () => {
+  const { page } = suite.session;
+  const operator = await newOperator(suite.server.baseUrl, "支付记录公司");
+  const meterId = await seedAccounts(operator);
+  // An online order not paid yet, beside the two recharges the counter took (paid payments).
+  await call(suite.server.baseUrl, operator.token, `${pms}/payment/save`, {
+    body: { meterId, amount: "25", paymentMethod: 3, channel: "online" },
+  });
+  await signInOperator(page, operator);
+  await openMoneyMenu(page, "payment");
+  await page.waitForURL("**/money/payment");
+  const payments = page.locator('[data-testid="money-list"][data-list="payments"]');
+  await payments.locator(".ant-table-row").first().waitFor();
+  await settled(payments);
+  await expectAccessible(page, "screen 支付记录");
+
+  await payments.getByLabel("业主", { exact: true }).fill("李对账");
+  await payments.getByTestId("money-search-submit").click();
+  await eventually(async () => assert.equal((await rowTexts(payments)).length, 3));
+  assert.equal(
+    await textOf(payments.getByTestId("money-totals-line")),
+    "合计: 已支付 80.00 · 未支付 25.00 · 支付失败 0.00",
+  );
+  const unpaid = payments.locator(".ant-table-row", { hasText: "未支付" });
+  assert.match(await textOf(unpaid), /线上.*未支付/s);
+
+  // A paid payment's details list the recharge it paid for.
+  await payments
+    .locator(".ant-table-row", { hasText: "50.00" })
+    .getByRole("button", { name: /^详 ?情$/ })
+    .click();
+  const detail = page.getByTestId("payment-detail");
+  await detail.locator(".ant-table-row", { hasText: /R\d{8}/ }).waitFor();
+  await page.waitForLoadState("networkidle");
+  await expectAccessible(page, "payment details");
+  await page.keyboard.press("Escape");
+  await detail.waitFor({ state: "detached" });
+
+  // Only the unpaid one offers 删除; after confirming it is gone and the sums follow.
+  assert.equal(await payments.getByRole("button", { name: /^删 ?除$/ }).count(), 1);
+  await unpaid.getByRole("button", { name: /^删 ?除$/ }).click();
+  await page.getByTestId("payment-remove-ok").click();
+  await eventually(async () => assert.equal((await rowTexts(payments)).length, 2));
+  await eventually(async () =>
+    assert.equal(
+      await textOf(payments.getByTestId("money-totals-line")),
+      "合计: 已支付 80.00 · 未支付 0.00 · 支付失败 0.00",
+    ),
+  );
+});

@@ -7,7 +7,7 @@ import { ResourceFormProvider, type ResourceFormScope } from "../../crud/form-co
 import { RefPicker } from "../../crud/RefPicker.tsx";
 import { type MessageKey, useI18n } from "../../i18n/index.tsx";
 import { type MoneyFilter, moneyFilterDef, toMoneyQuery } from "./money-filters.ts";
-import { paymentStateOptions } from "./money-labels.ts";
+import { channelOptions, paymentStateOptions } from "./money-labels.ts";
 
 const labels: Record<MoneyFilter, MessageKey> = {
   areaId: "moneyList.area",
@@ -20,6 +20,7 @@ const labels: Record<MoneyFilter, MessageKey> = {
   rechargeType: "moneyList.rechargeType",
   paymentMethod: "moneyList.paymentMethod",
   state: "moneyList.state",
+  channel: "moneyList.channel",
   period: "moneyList.period",
 };
 
@@ -49,6 +50,7 @@ export function MoneyFilters({ fields, onSearch, extra }: Props) {
   const { t } = useI18n();
   const [form] = Form.useForm();
   const stateOptions = useMemo(() => paymentStateOptions(t), [t]);
+  const channels = useMemo(() => channelOptions(t), [t]);
   const control = (name: MoneyFilter): ReactNode => {
     switch (name) {
       case "areaId":
@@ -62,6 +64,8 @@ export function MoneyFilters({ fields, onSearch, extra }: Props) {
         return <DictionarySelect name={name} />;
       case "state":
         return <Select options={stateOptions} allowClear style={{ width: SELECT_WIDTH }} />;
+      case "channel":
+        return <Select options={channels} allowClear style={{ width: SELECT_WIDTH }} />;
       case "period":
         return (
           <DateRangeInput

@@ -10,6 +10,7 @@ import { type MoneyColumn, MoneyTable, type Totals } from "./MoneyTable.tsx";
 import { moneyLists, removePayments } from "./money-calls.ts";
 import { moneyFilterDef } from "./money-filters.ts";
 import {
+  channelLabel,
   paymentStateLabel,
   rechargeStateLabel,
   removablePayment,
@@ -31,6 +32,17 @@ function useStatementLink(): ((accountId: string) => void) | undefined {
     : undefined;
 }
 
+/** Several sums in one totals cell, one a line. */
+function TotalsLines({ lines }: { lines: string[] }) {
+  return (
+    <Space orientation="vertical" size={0}>
+      {lines.map((line) => (
+        <span key={line}>{line}</span>
+      ))}
+    </Space>
+  );
+}
+
 /** Labels of the dictionaries the lists show by name. */
 function useMoneyDictionaries() {
   return {
@@ -50,6 +62,7 @@ export function RechargesPage() {
     { key: "createTime", title: t("moneyList.createTime"), kind: "id" },
     { key: "ownerName", title: t("moneyList.owner") },
     { key: "phone", title: t("moneyList.phone"), kind: "id" },
+    { key: "roomName", title: t("moneyList.room") },
     { key: "energyType", title: t("moneyList.energyType"), render: (row) => names.energy(row.energyType) },
     { key: "productCode", title: t("moneyList.meterNo"), kind: "id" },
     {
@@ -71,10 +84,12 @@ export function RechargesPage() {
   // Money in (recharges, corrections plus) and out (refunds, corrections minus), under the amount.
   const totalsCells = (totals: Totals): Record<string, ReactNode> => ({
     amount: (
-      <Space orientation="vertical" size={0} data-testid="money-totals-amount">
-        <span>{`${t("moneyList.credit")} ${String(totals.credit ?? "0.00")}`}</span>
-        <span>{`${t("moneyList.debit")} ${String(totals.debit ?? "0.00")}`}</span>
-      </Space>
+      <TotalsLines
+        lines={[
+          `${t("moneyList.credit")} ${String(totals.credit ?? "0.00")}`,
+          `${t("moneyList.debit")} ${String(totals.debit ?? "0.00")}`,
+        ]}
+      />
     ),
   });
   return (
@@ -112,9 +127,11 @@ export function PaymentsPage() {
   const [shown, setShown] = useState<string | null>(null);
   const columns: MoneyColumn[] = [
     { key: "transactionNo", title: t("moneyList.transactionNo"), kind: "id" },
-    { key: "payTime", title: t("moneyList.payTime"), kind: "id" },
+    { key: "createTime", title: t("moneyList.createTime"), kind: "id" },
+    { key: "paidTime", title: t("moneyList.payTime"), kind: "id" },
     { key: "ownerName", title: t("moneyList.owner") },
     { key: "phone", title: t("moneyList.phone"), kind: "id" },
+    { key: "roomName", title: t("moneyList.room") },
     { key: "productCode", title: t("moneyList.meterNo"), kind: "id" },
     { key: "amount", title: t("moneyList.amount"), kind: "money" },
     {
@@ -122,8 +139,14 @@ export function PaymentsPage() {
       title: t("moneyList.paymentMethod"),
       render: (row) => names.method(row.paymentMethod),
     },
-    { key: "channel", title: t("moneyList.channel") },
+    { key: "channel", title: t("moneyList.channel"), render: (row) => channelLabel(t, row.channel) },
     { key: "state", title: t("moneyList.state"), render: (row) => paymentStateLabel(t, row.state) },
+  ];
+  // Sums of the whole search by state: money received, still owed, and attempts that failed.
+  const paymentTotals = (totals: Totals) => [
+    `${t("moneyList.payment.paid")} ${String(totals.paid ?? "0.00")}`,
+    `${t("moneyList.payment.unpaid")} ${String(totals.unpaid ?? "0.00")}`,
+    `${t("moneyList.payment.failed")} ${String(totals.failed ?? "0.00")}`,
   ];
   const remove = (row: Row, reload: () => Promise<void>) =>
     modal.confirm({
@@ -148,8 +171,20 @@ export function PaymentsPage() {
         name="payments"
         title={t("menu.payment")}
         calls={moneyLists.payments}
-        filters={["areaId", "roomId", "ownerName", "phone", "paymentMethod", "state", "period"]}
+        filters={[
+          "areaId",
+          "roomId",
+          "ownerName",
+          "phone",
+          "productCode",
+          "paymentMethod",
+          "state",
+          "channel",
+          "period",
+        ]}
         columns={columns}
+        totalsCells={(totals) => ({ amount: <TotalsLines lines={paymentTotals(totals)} /> })}
+        totalsLine={(totals) => paymentTotals(totals).join(" · ")}
         rowActions={(row, reload) => (
           <Space size={0}>
             <Button type="link" size="small" onClick={() => setShown(String(row.id))}>

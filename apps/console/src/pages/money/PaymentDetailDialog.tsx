@@ -6,7 +6,7 @@ import { useLoaded } from "../../components/useLoaded.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { loadPaymentDetail } from "./money-calls.ts";
 import { moneyFilterDef } from "./money-filters.ts";
-import { paymentStateLabel, useDictionaryLabel } from "./money-labels.ts";
+import { channelLabel, paymentStateLabel, useDictionaryLabel } from "./money-labels.ts";
 import { ScrollRegion } from "./ScrollRegion.tsx";
 
 const text = (value: unknown) => (value === null || value === undefined ? "" : String(value));
@@ -36,8 +36,8 @@ export function PaymentDetailDialog({ id, onClose }: { id: string; onClose: () =
             { key: "meter", label: t("moneyList.meterNo"), children: text(data.productCode) },
             { key: "amount", label: t("moneyList.amount"), children: text(data.amount) },
             { key: "method", label: t("moneyList.paymentMethod"), children: method(data.paymentMethod) },
-            { key: "channel", label: t("moneyList.channel"), children: text(data.channel) },
-            { key: "paid", label: t("moneyList.payTime"), children: text(data.payTime ?? data.createTime) },
+            { key: "channel", label: t("moneyList.channel"), children: channelLabel(t, data.channel) },
+            { key: "paid", label: t("moneyList.payTime"), children: text(data.paidTime) || "-" },
           ]}
         />
         <Typography.Title level={5} style={{ marginTop: 16 }}>

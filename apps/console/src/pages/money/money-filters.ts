@@ -14,6 +14,7 @@ export type MoneyFilter =
   | "rechargeType"
   | "paymentMethod"
   | "state"
+  | "channel"
   | "period";
 
 export const DAY = "YYYY-MM-DD";

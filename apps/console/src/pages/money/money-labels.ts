@@ -18,6 +18,21 @@ const rechargeStates: Record<string, MessageKey> = {
   "2": "moneyList.recharge.failed",
 };
 
+/** Where money came in (payment channel). */
+const channels: [string, MessageKey][] = [
+  ["counter", "moneyList.channel.counter"],
+  ["online", "moneyList.channel.online"],
+  ["bank", "moneyList.channel.bank"],
+  ["other", "moneyList.channel.other"],
+];
+
+export const channelOptions = (t: Translate) => channels.map(([value, key]) => ({ value, label: t(key) }));
+
+export function channelLabel(t: Translate, channel: unknown): string {
+  const found = channels.find(([value]) => value === channel);
+  return found ? t(found[1]) : String(channel ?? "");
+}
+
 export const paymentStateOptions = (t: Translate) =>
   paymentStates.map(([value, key]) => ({ value: String(value), label: t(key) }));
 
