@@ -188,6 +188,8 @@ test("the openings list shows each opening with its deposit and links to the acc
   const rows = await rowTexts(openings);
   assert.equal(rows.length, 2);
   assert.ok(rows.every((row) => row.includes("100.00")));
+  assert.equal(await textOf(openings.getByTestId("money-totals-line")), "合计: 开户金额(元) 200.00");
+  assert.match(await textOf(openings.getByTestId("money-totals")), /合计.*200\.00/s);
   await openings
     .locator(".ant-table-row", { hasText: "李对账" })
     .getByRole("button", { name: "对账单" })
