@@ -134,6 +134,12 @@ test("recharges of an owner are listed with the totals of the search; the statem
   // The same sums above the table, seen without scrolling to the amount column.
   assert.equal(await textOf(recharges.getByTestId("money-totals-line")), "合计: 收入 80.00 · 支出 20.00");
   await recharges.locator(".ant-pagination-total-text", { hasText: "共 3 条" }).waitFor();
+  // 导出 downloads the search shown as an Excel workbook.
+  const sheet = page.waitForEvent("download");
+  await recharges.getByTestId("money-export").click();
+  const download = await sheet;
+  assert.match(download.suggestedFilename(), /\.xlsx$/);
+  assert.match(download.url(), /datarecharge\/export\?.*ownerName=/);
 
   // A search that finds nothing says so, and has no totals row.
   await recharges.getByLabel("表号", { exact: true }).fill("999999999999");
@@ -162,6 +168,9 @@ test("recharges of an owner are listed with the totals of the search; the statem
   assert.match(await textOf(statement), /300000000301/);
   assert.equal(await statement.locator(".ant-table-row", { hasText: /R\d{8}/ }).count(), 3);
   await statement.getByTestId("statement-chart").waitFor();
+  const statementSheet = page.waitForEvent("download");
+  await statementPage.getByTestId("statement-excel").click();
+  assert.match((await statementSheet).suggestedFilename(), /\.xlsx$/);
   await page.waitForLoadState("networkidle");
   await expectAccessible(page, "statement of 李对账");
 
