@@ -298,13 +298,18 @@ describe("prepaid money: accounts, recharges, the ledger", () => {
     assert.equal(closings.total, 1);
     assert.equal(closings.records[0].refund, outcome.refunded);
     assert.equal(closings.records[0].ownerName, "张三");
+    assert.deepEqual(closings.totals, { refund: outcome.refunded, debt: "0.00" });
     const openings = (await get("dataopenaccount/page")).json().data;
     assert.equal(openings.records[0].deposit, "100.00");
+    assert.deepEqual(openings.totals, { deposit: "100.00" });
     // The meter opens again, as a new account; the old one keeps its ledger.
     const reopened = await post("message/openAccount", { meterId: site.meter, deposit: "30" });
     assert.equal(reopened.statusCode, 200, reopened.body);
     assert.notEqual(reopened.json().data[0].accountId, accountId);
-    assert.equal((await get("dataopenaccount/page")).json().data.total, 2);
+    const both = (await get("dataopenaccount/page?size=1")).json().data;
+    assert.equal(both.total, 2);
+    // Totals cover the whole search, not the page shown.
+    assert.deepEqual(both.totals, { deposit: "130.00" });
     assert.deepEqual((await server.call("GET", `${pms}/ledger/check`, platform)).json().data.mismatches, []);
   });
 

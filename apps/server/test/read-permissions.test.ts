@@ -96,6 +96,20 @@ describe("permissions on reads", () => {
     assert.equal((await get("/api/blade-pms/owner/tree", await userWith("ownerRoom"))).statusCode, 200);
   });
 
+  test("the money lists read the area and room pickers of their search bars; the statement reads accounts", async () => {
+    for (const screen of ["dataRecharge", "payment", "dataOpenAccount", "dataCloseAccount"]) {
+      const cashier = await userWith(screen);
+      const areas = await get("/api/blade-pms/area/tree", cashier);
+      assert.equal(areas.statusCode, 200, screen);
+      assert.equal(areas.json().data[0].id, site.park);
+      assert.equal((await get("/api/blade-pms/room/tree", cashier)).statusCode, 200, screen);
+      assert.equal((await get("/api/blade-pms/owner/tree", cashier)).statusCode, 403, screen);
+    }
+    const statements = await userWith("accountStatement");
+    assert.equal((await get("/api/blade-pms/ownerRecharge/page?keyword=101", statements)).statusCode, 200);
+    assert.equal((await get("/api/blade-pms/room/tree", statements)).statusCode, 403);
+  });
+
   test("what roles hold is read with the permission to grant", async () => {
     const [role] = await server.db.query<{ id: string }>("select id from sys_role where tenant_id = $1", [
       tenantId,

@@ -3,6 +3,12 @@ import type { MessageKey } from "../i18n/index.tsx";
 
 const page = (load: PageEntry["load"], file: string): PageEntry => ({ load, file });
 
+/** A money list; the four share one chunk. */
+const moneyList = (name: keyof typeof import("../pages/money/MoneyListPages.tsx")): PageEntry => ({
+  file: "pages/money/MoneyListPages.tsx",
+  load: async () => ({ default: (await import("../pages/money/MoneyListPages.tsx"))[name] }),
+});
+
 /** Every lazily loaded screen; `file` names the source in chunk-failure logs. */
 export const pages = {
   login: page(() => import("../pages/login/LoginPage.tsx"), "pages/login/LoginPage.tsx"),
@@ -18,6 +24,11 @@ export const pages = {
   ),
   dictVertical: page(() => import("../pages/dict/DictVerticalPage.tsx"), "pages/dict/DictVerticalPage.tsx"),
   iframe: page(() => import("../pages/iframe/IframePage.tsx"), "pages/iframe/IframePage.tsx"),
+  recharges: moneyList("RechargesPage"),
+  payments: moneyList("PaymentsPage"),
+  openings: moneyList("OpeningsPage"),
+  closings: moneyList("ClosingsPage"),
+  statement: page(() => import("../pages/money/StatementPage.tsx"), "pages/money/StatementPage.tsx"),
   moneyCounter: page(
     () => import("../pages/money/counter/CounterPage.tsx"),
     "pages/money/counter/CounterPage.tsx",
@@ -46,5 +57,10 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
     keepAlive: false,
   },
   "/dict-vertical/index": { entry: pages.dictVertical, titleKey: "route.dictVertical", keepAlive: false },
+  "/money/datarecharge": { entry: pages.recharges, titleKey: "menu.dataRecharge", keepAlive: true },
+  "/money/payment": { entry: pages.payments, titleKey: "menu.payment", keepAlive: true },
+  "/money/dataopenaccount": { entry: pages.openings, titleKey: "menu.dataOpenAccount", keepAlive: true },
+  "/money/datacloseaccount": { entry: pages.closings, titleKey: "menu.dataCloseAccount", keepAlive: true },
+  "/money/statement": { entry: pages.statement, titleKey: "menu.accountStatement", keepAlive: true },
   "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
 };

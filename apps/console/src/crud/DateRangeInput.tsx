@@ -10,6 +10,8 @@ interface Props {
   onChange?: (value: [Bound, Bound]) => void;
   startLabel: string;
   endLabel: string;
+  /** Whole days only (money lists, statements); the server takes a day as all of it. */
+  showTime?: boolean;
 }
 
 /**
@@ -17,13 +19,13 @@ interface Props {
  * cycling between its own two boxes while either is empty, so keyboard users could never reach
  * the buttons and the table after it; two single pickers let Tab move on like any other field.
  */
-export function DateRangeInput({ id, value, onChange, startLabel, endLabel }: Props) {
+export function DateRangeInput({ id, value, onChange, startLabel, endLabel, showTime = true }: Props) {
   const [from, to] = value ?? [null, null];
   return (
     <Space.Compact>
       <DatePicker
         id={id}
-        showTime
+        showTime={showTime}
         value={from}
         placeholder={startLabel}
         aria-label={startLabel}
@@ -31,7 +33,7 @@ export function DateRangeInput({ id, value, onChange, startLabel, endLabel }: Pr
       />
       <DatePicker
         id={id ? `${id}_end` : undefined}
-        showTime
+        showTime={showTime}
         value={to}
         placeholder={endLabel}
         aria-label={endLabel}

@@ -1,4 +1,5 @@
 import { moneyCounterEn } from "./money-counter.en.ts";
+import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
 import type { MessageKey } from "./zh.ts";
 
@@ -525,6 +526,7 @@ export const en: Record<MessageKey, string> = {
   "menu.alarmScheme": "Alarm schemes",
   "menu.wxConfig": "WeChat Pay settings",
   "menu.wxBind": "WeChat bindings",
+  ...moneyListsEn,
   ...moneyCounterEn,
   ...moneyMetersEn,
 };

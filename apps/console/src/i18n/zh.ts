@@ -1,4 +1,5 @@
 import { moneyCounterZh } from "./money-counter.zh.ts";
+import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
@@ -515,6 +516,7 @@ export const zh = {
   "menu.alarmScheme": "告警方案",
   "menu.wxConfig": "微信支付配置",
   "menu.wxBind": "微信绑定",
+  ...moneyListsZh,
   ...moneyCounterZh,
   ...moneyMetersZh,
 } as const;

@@ -304,8 +304,9 @@ interface AccountOperationRow {
 
 /**
  * Account openings (dataopenaccount/page) or closings (datacloseaccount/page) with their outcome:
- * the opening deposit, or the closing refund and the debt left. Filters: ownerName, productCode,
- * energyType, areaId, roomId and a time range (startTime, endTime) on the opening or closing time.
+ * the opening deposit, or the closing refund and the debt left, and the totals of the whole search
+ * (`deposit`; `refund` and `debt`). Filters: ownerName, productCode, energyType, areaId, roomId and
+ * a time range (startTime, endTime) on the opening or closing time.
  */
 export async function accountOperationsPage(
   db: Queryable,
@@ -316,12 +317,21 @@ export async function accountOperationsPage(
 ) {
   const { current, size, offset } = paging(params);
   const search = accountOperationsSearch(tenantId, params, closing, timeZone);
-  const [count] = await db.query<{ n: string }>(
-    `select count(*)::text as n ${search.from}`,
+  // One pass for the count and the sums of the whole search: deposits taken, or refunds paid and debts left.
+  const [sums] = await db.query<{ n: string; amount: string; debt: string }>(
+    `select count(*)::text as n,
+            coalesce(sum((select abs(l.amount) from pms_ledger l where l.account_id = a.id
+                           and l.entry_type = ${search.entryType} order by l.create_time limit 1)), 0)::text as amount,
+            coalesce(sum(-a.balance) filter (where a.balance < 0), 0)::text as debt
+       ${search.from}`,
     search.sql.values,
   );
   const records = await accountOperationRows(db, search, size, offset, timeZone);
-  return page(records, Number(count?.n ?? 0), current, size);
+  const amount = yuan(sums?.amount ?? "0");
+  return {
+    ...page(records, Number(sums?.n ?? 0), current, size),
+    totals: closing ? { refund: amount, debt: yuan(sums?.debt ?? "0") } : { deposit: amount },
+  };
 }
 
 /** The search of the openings or closings page and its export. */

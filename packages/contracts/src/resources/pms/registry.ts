@@ -1,6 +1,9 @@
 import { defineResource } from "../../resource/types.ts";
 import { meterByEnergy, registryBase, remarkField } from "./base.ts";
 
+/** The money lists (seed 015), whose search bars filter by area and room with the registry's pickers. */
+const moneyListScreens = ["dataRecharge", "payment", "dataOpenAccount", "dataCloseAccount"] as const;
+
 /** Areas: park → building → unit → floor, a tree per tenant (spec §7 area). */
 export const area = defineResource({
   name: "area",
@@ -12,7 +15,7 @@ export const area = defineResource({
   writeVerbs: ["save", "update"],
   tree: { parent: "parentId", title: "areaName", ancestors: true },
   // Screens laid out beside the area tree (rooms and collectors link to areas by ref already).
-  pickerUsers: ["roomMeter", "dataRead", "waterDataRead", "dataDaily", "waterDataDaily"],
+  pickerUsers: ["roomMeter", "dataRead", "waterDataRead", "dataDaily", "waterDataDaily", ...moneyListScreens],
   fields: {
     parentId: { type: "id", default: "0", ref: { resource: "area", label: "areaName" } },
     ancestors: { type: "string", maxLength: 2000, form: false, list: false },
@@ -34,6 +37,7 @@ export const room = defineResource({
   path: "room",
   listVerb: "page",
   writeVerbs: ["save", "update"],
+  pickerUsers: moneyListScreens,
   fields: {
     areaId: { type: "id", required: true, search: "equal", ref: { resource: "area", label: "areaName" } },
     roomName: { type: "string", required: true, maxLength: 64, search: "like", unique: ["areaId"] },

@@ -1,0 +1,280 @@
+import type { Row } from "@meterline/api-client";
+import { App, Button, Space } from "antd";
+import { type ReactNode, useState } from "react";
+import { useNavigate } from "react-router";
+import { reportNetworkError } from "../../app/api.ts";
+import { useI18n } from "../../i18n/index.tsx";
+import { findLeaf } from "../../layout/menu-model.ts";
+import { useConsole } from "../../store/useConsole.ts";
+import { type MoneyColumn, MoneyTable, type Totals } from "./MoneyTable.tsx";
+import { moneyLists, removePayments } from "./money-calls.ts";
+import { moneyFilterDef } from "./money-filters.ts";
+import {
+  channelLabel,
+  paymentStateLabel,
+  rechargeStateLabel,
+  removablePayment,
+  useDictionaryLabel,
+} from "./money-labels.ts";
+import { PaymentDetailDialog } from "./PaymentDetailDialog.tsx";
+
+const STATEMENT_PATH = "/money/statement";
+const fields = moneyFilterDef.fields;
+
+/** Opens an account's statement, when the user has the statement screen. */
+function useStatementLink(): ((accountId: string) => void) | undefined {
+  const navigate = useNavigate();
+  const menus = useConsole((state) => state.menus);
+  const menuAll = useConsole((state) => state.menuAll);
+  const has = Boolean(findLeaf(menuAll, STATEMENT_PATH) ?? findLeaf(menus ?? [], STATEMENT_PATH));
+  return has
+    ? (accountId) => navigate(`${STATEMENT_PATH}?accountId=${encodeURIComponent(accountId)}`)
+    : undefined;
+}
+
+/** Several sums in one totals cell, one a line. */
+function TotalsLines({ lines }: { lines: string[] }) {
+  return (
+    <Space orientation="vertical" size={0}>
+      {lines.map((line) => (
+        <span key={line}>{line}</span>
+      ))}
+    </Space>
+  );
+}
+
+/** Labels of the dictionaries the lists show by name. */
+function useMoneyDictionaries() {
+  return {
+    energy: useDictionaryLabel(fields.energyType),
+    rechargeType: useDictionaryLabel(fields.rechargeType),
+    method: useDictionaryLabel(fields.paymentMethod),
+    control: useDictionaryLabel(fields.controlStatus),
+  };
+}
+
+/** 充值记录: recharges, refunds and corrections, with money in and out of the whole search. */
+export function RechargesPage() {
+  const { t } = useI18n();
+  const names = useMoneyDictionaries();
+  const columns: MoneyColumn[] = [
+    { key: "receiptNo", title: t("moneyList.receiptNo"), kind: "id" },
+    { key: "createTime", title: t("moneyList.createTime"), kind: "id" },
+    { key: "ownerName", title: t("moneyList.owner") },
+    { key: "phone", title: t("moneyList.phone"), kind: "id" },
+    { key: "roomName", title: t("moneyList.room") },
+    { key: "energyType", title: t("moneyList.energyType"), render: (row) => names.energy(row.energyType) },
+    { key: "productCode", title: t("moneyList.meterNo"), kind: "id" },
+    {
+      key: "rechargeType",
+      title: t("moneyList.rechargeType"),
+      render: (row) => names.rechargeType(row.rechargeType),
+    },
+    {
+      key: "paymentMethod",
+      title: t("moneyList.paymentMethod"),
+      render: (row) => names.method(row.paymentMethod),
+    },
+    { key: "amount", title: t("moneyList.amount"), kind: "money" },
+    { key: "balanceAfter", title: t("moneyList.balanceAfter"), kind: "money" },
+    { key: "state", title: t("moneyList.state"), render: (row) => rechargeStateLabel(t, row.state) },
+    { key: "operator", title: t("moneyList.operator") },
+    { key: "remark", title: t("moneyList.remark"), cut: true },
+  ];
+  // Money in (recharges, corrections plus) and out (refunds, corrections minus), under the amount.
+  const totalsCells = (totals: Totals): Record<string, ReactNode> => ({
+    amount: (
+      <TotalsLines
+        lines={[
+          `${t("moneyList.credit")} ${String(totals.credit ?? "0.00")}`,
+          `${t("moneyList.debit")} ${String(totals.debit ?? "0.00")}`,
+        ]}
+      />
+    ),
+  });
+  return (
+    <MoneyTable
+      name="recharges"
+      title={t("menu.dataRecharge")}
+      calls={moneyLists.recharges}
+      filters={[
+        "areaId",
+        "roomId",
+        "ownerName",
+        "phone",
+        "productCode",
+        "receiptNo",
+        "energyType",
+        "rechargeType",
+        "paymentMethod",
+        "period",
+      ]}
+      columns={columns}
+      totalsCells={totalsCells}
+      totalsLine={(totals) =>
+        `${t("moneyList.credit")} ${String(totals.credit ?? "0.00")} · ${t("moneyList.debit")} ${String(totals.debit ?? "0.00")}`
+      }
+    />
+  );
+}
+
+/** 支付记录: money received by method and channel; unpaid or failed payments may be removed. */
+export function PaymentsPage() {
+  const { t } = useI18n();
+  const { message, modal } = App.useApp();
+  const names = useMoneyDictionaries();
+  const canRemove = useConsole((state) => Boolean(state.permission.payment_delete));
+  const [shown, setShown] = useState<string | null>(null);
+  const columns: MoneyColumn[] = [
+    { key: "transactionNo", title: t("moneyList.transactionNo"), kind: "id" },
+    { key: "createTime", title: t("moneyList.createTime"), kind: "id" },
+    { key: "paidTime", title: t("moneyList.payTime"), kind: "id" },
+    { key: "ownerName", title: t("moneyList.owner") },
+    { key: "phone", title: t("moneyList.phone"), kind: "id" },
+    { key: "roomName", title: t("moneyList.room") },
+    { key: "productCode", title: t("moneyList.meterNo"), kind: "id" },
+    { key: "amount", title: t("moneyList.amount"), kind: "money" },
+    {
+      key: "paymentMethod",
+      title: t("moneyList.paymentMethod"),
+      render: (row) => names.method(row.paymentMethod),
+    },
+    { key: "channel", title: t("moneyList.channel"), render: (row) => channelLabel(t, row.channel) },
+    { key: "state", title: t("moneyList.state"), render: (row) => paymentStateLabel(t, row.state) },
+  ];
+  // Sums of the whole search by state: money received, still owed, and attempts that failed.
+  const paymentTotals = (totals: Totals) => [
+    `${t("moneyList.payment.paid")} ${String(totals.paid ?? "0.00")}`,
+    `${t("moneyList.payment.unpaid")} ${String(totals.unpaid ?? "0.00")}`,
+    `${t("moneyList.payment.failed")} ${String(totals.failed ?? "0.00")}`,
+  ];
+  const remove = (row: Row, reload: () => Promise<void>) =>
+    modal.confirm({
+      title: t("common.tip"),
+      content: t("moneyList.removeConfirm"),
+      okButtonProps: { "data-testid": "payment-remove-ok" },
+      onOk: async () => {
+        try {
+          await removePayments([String(row.id)]);
+        } catch (failure) {
+          // Server refusals were toasted by the API bridge; the row stays.
+          reportNetworkError(failure);
+          return;
+        }
+        await reload();
+        message.success(t("moneyList.removed"));
+      },
+    });
+  return (
+    <>
+      <MoneyTable
+        name="payments"
+        title={t("menu.payment")}
+        calls={moneyLists.payments}
+        filters={[
+          "areaId",
+          "roomId",
+          "ownerName",
+          "phone",
+          "productCode",
+          "paymentMethod",
+          "state",
+          "channel",
+          "period",
+        ]}
+        columns={columns}
+        totalsCells={(totals) => ({ amount: <TotalsLines lines={paymentTotals(totals)} /> })}
+        totalsLine={(totals) => paymentTotals(totals).join(" · ")}
+        rowActions={(row, reload) => (
+          <Space size={0}>
+            <Button type="link" size="small" onClick={() => setShown(String(row.id))}>
+              {t("moneyList.detail")}
+            </Button>
+            {canRemove && removablePayment(row.state) && (
+              <Button type="link" size="small" danger onClick={() => remove(row, reload)}>
+                {t("moneyList.remove")}
+              </Button>
+            )}
+          </Space>
+        )}
+      />
+      {shown && <PaymentDetailDialog id={shown} onClose={() => setShown(null)} />}
+    </>
+  );
+}
+
+/** The row button of an opening or closing that shows its account's statement. */
+function statementAction(open: ((accountId: string) => void) | undefined, label: string) {
+  if (!open) return undefined;
+  return (row: Row) => (
+    <Button type="link" size="small" onClick={() => open(String(row.id))}>
+      {label}
+    </Button>
+  );
+}
+
+/** Columns both account operation lists share (rows are accounts: the row id is the account's). */
+function useAccountColumns(): MoneyColumn[] {
+  const { t } = useI18n();
+  const names = useMoneyDictionaries();
+  return [
+    { key: "ownerName", title: t("moneyList.owner") },
+    { key: "roomName", title: t("moneyList.room") },
+    { key: "energyType", title: t("moneyList.energyType"), render: (row) => names.energy(row.energyType) },
+    { key: "productCode", title: t("moneyList.meterNo"), kind: "id" },
+    {
+      key: "controlStatus",
+      title: t("moneyList.controlStatus"),
+      render: (row) => names.control(row.controlStatus),
+    },
+  ];
+}
+
+const accountFilters = ["areaId", "roomId", "ownerName", "productCode", "energyType", "period"] as const;
+
+/** 开户记录: account openings with their deposits. */
+export function OpeningsPage() {
+  const { t } = useI18n();
+  const shared = useAccountColumns();
+  const statement = useStatementLink();
+  const columns: MoneyColumn[] = [
+    { key: "openTime", title: t("moneyList.openTime"), kind: "id" },
+    ...shared,
+    { key: "deposit", title: t("moneyList.deposit"), kind: "money" },
+    { key: "operator", title: t("moneyList.operator") },
+  ];
+  return (
+    <MoneyTable
+      name="openings"
+      title={t("menu.dataOpenAccount")}
+      calls={moneyLists.openings}
+      filters={accountFilters}
+      columns={columns}
+      rowActions={statementAction(statement, t("moneyList.statementLink"))}
+    />
+  );
+}
+
+/** 销户记录: account closings with the balance paid back or the debt left. */
+export function ClosingsPage() {
+  const { t } = useI18n();
+  const shared = useAccountColumns();
+  const statement = useStatementLink();
+  const columns: MoneyColumn[] = [
+    { key: "closeTime", title: t("moneyList.closeTime"), kind: "id" },
+    ...shared,
+    { key: "refund", title: t("moneyList.refund"), kind: "money" },
+    { key: "debt", title: t("moneyList.debt"), kind: "money" },
+    { key: "operator", title: t("moneyList.operator") },
+  ];
+  return (
+    <MoneyTable
+      name="closings"
+      title={t("menu.dataCloseAccount")}
+      calls={moneyLists.closings}
+      filters={accountFilters}
+      columns={columns}
+      rowActions={statementAction(statement, t("moneyList.statementLink"))}
+    />
+  );
+}

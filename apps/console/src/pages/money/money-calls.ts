@@ -1,0 +1,132 @@
+import { compactFilters, type QueryParams, type Row } from "@meterline/api-client";
+import type { Page } from "@meterline/contracts";
+import { api } from "../../app/api.ts";
+import { withToken } from "../../app/download.ts";
+
+const pms = "/api/blade-pms";
+
+/** A page of a money list with the sums of the whole search (yuan as exact decimal text). */
+export interface MoneyPage extends Page<Row> {
+  totals?: Record<string, string | number | null>;
+}
+
+/** Where a money list reads its pages and exports its search, and the button that may export. */
+export interface MoneyListCalls {
+  page: string;
+  exportPath: string;
+  exportCode: string;
+}
+
+/** The four money lists of the 收费管理 menu (spec §7 PMS). */
+export const moneyLists = {
+  recharges: {
+    page: `${pms}/datarecharge/page`,
+    exportPath: `${pms}/datarecharge/export`,
+    exportCode: "dataRecharge_export",
+  },
+  payments: {
+    page: `${pms}/payment/list`,
+    exportPath: `${pms}/payment/export`,
+    exportCode: "payment_export",
+  },
+  openings: {
+    page: `${pms}/dataopenaccount/page`,
+    exportPath: `${pms}/dataopenaccount/export`,
+    exportCode: "dataOpenAccount_export",
+  },
+  closings: {
+    page: `${pms}/datacloseaccount/page`,
+    exportPath: `${pms}/datacloseaccount/export`,
+    exportCode: "dataCloseAccount_export",
+  },
+} satisfies Record<string, MoneyListCalls>;
+
+export const loadMoneyPage = (path: string, query: QueryParams) =>
+  api.get<MoneyPage>(path, compactFilters(query));
+
+/** The download of a list's Excel for the search shown (paging left out: the whole search). */
+export const moneyExportHref = (calls: MoneyListCalls, filters: QueryParams) =>
+  withToken(calls.exportPath, compactFilters(filters));
+
+/** One payment with the recharges it paid for (payment/detail). */
+export interface PaymentDetail extends Record<string, unknown> {
+  id: string;
+  recharges?: Row[];
+}
+
+export const loadPaymentDetail = (id: string) => api.get<PaymentDetail>(`${pms}/payment/detail`, { id });
+
+/** Removes unpaid or failed payments; the server refuses paid ones. */
+export const removePayments = (ids: readonly string[]) =>
+  api.post<unknown>(`${pms}/payment/remove`, undefined, { ids });
+
+/** An open account as the statement's picker offers it. */
+export interface AccountChoice {
+  id: string;
+  ownerName: string;
+  energyType: number;
+  productCode: string;
+  roomName: string;
+}
+
+interface OwnerWithAccounts {
+  ownerName: string;
+  accounts: { id: string; energyType: number; productCode: string; roomName: string }[];
+}
+
+/** Open accounts of the owners matching `keyword` (name, phone, room or meter number). */
+export async function searchAccounts(keyword: string): Promise<AccountChoice[]> {
+  const page = await api.get<Page<OwnerWithAccounts>>(`${pms}/ownerRecharge/page`, {
+    current: 1,
+    size: 20,
+    ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
+  });
+  return page.records.flatMap((owner) =>
+    owner.accounts.map((account) => ({ ...account, ownerName: owner.ownerName })),
+  );
+}
+
+/** A closed day of an account (pms_account_day), money in yuan, usage with 2 decimals. */
+export interface StatementDay {
+  day: string;
+  openingBalance: string;
+  usage: string;
+  usageCharge: string;
+  fee: string;
+  credit: string;
+  debit: string;
+  closingBalance: string;
+}
+
+/** account/statement: an account's closed days over a period, with its recharges. */
+export interface Statement {
+  account: {
+    id: string;
+    energyType: number;
+    productCode: string;
+    ownerName: string;
+    roomName: string;
+    balance: string;
+  };
+  from: string;
+  to: string;
+  /** Null when no day of the period is closed yet. */
+  openingBalance: string | null;
+  closingBalance: string | null;
+  totals: { usage: string; usageCharge: string; fee: string; credit: string; debit: string };
+  days: StatementDay[];
+  recharges: Row[];
+}
+
+export interface StatementQuery {
+  accountId: string;
+  startDay: string;
+  endDay: string;
+}
+
+export const loadStatement = (query: StatementQuery) =>
+  api.get<Statement>(`${pms}/account/statement`, { ...query });
+
+/** The statement's Excel (account/statementExport, same parameters as the statement). */
+export const statementExportHref = (query: StatementQuery) =>
+  withToken(`${pms}/account/statementExport`, { ...query });
