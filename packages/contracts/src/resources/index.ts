@@ -76,6 +76,7 @@ export {
   type DeviceCounts,
   type DeviceStatus,
   meteringOverviewSources,
+  moneyScreens,
   type RankedMeter,
   type UsageSum,
 } from "./pms/overview.ts";

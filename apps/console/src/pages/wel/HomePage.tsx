@@ -1,4 +1,4 @@
-import { meteringOverviewSources, website } from "@meterline/contracts";
+import { meteringOverviewSources, moneyScreens, website } from "@meterline/contracts";
 import { Card, Col, Empty, Row, Space, Spin, Tag, Typography } from "antd";
 import { lazy, Suspense, useMemo } from "react";
 import { UserAvatar, useUserName } from "../../components/UserAvatar.tsx";
@@ -14,15 +14,7 @@ const MeteringOverview = lazy(() => import("./overview/MeteringOverview.tsx"));
 const MoneyOverview = lazy(() => import("./overview/MoneyOverview.tsx"));
 
 /** The screens whose users may read accounts and recharges (the server's money read codes). */
-const MONEY_SCREENS = new Set([
-  "owner",
-  "ownerRecharge",
-  "dataRecharge",
-  "payment",
-  "dataOpenAccount",
-  "dataCloseAccount",
-  "accountStatement",
-]);
+const MONEY_SCREENS = new Set<string>(["owner", ...moneyScreens]);
 
 /**
  * /wel/index: greeting, tenant, today's date, roles, the metering overview (for users of the metering

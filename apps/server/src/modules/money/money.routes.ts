@@ -1,4 +1,4 @@
-import { readCodesOf, resources } from "@meterline/contracts";
+import { moneyScreens, readCodesOf, resources } from "@meterline/contracts";
 import type { FastifyInstance } from "fastify";
 import { done, ok } from "../../contract/envelope.ts";
 import { badRequest, notFound } from "../../contract/errors.ts";
@@ -25,20 +25,9 @@ import { accountStatement } from "./statement.ts";
 const pms = "/api/blade-pms";
 const tags = ["money"];
 
-/** The money screens (seed 015): whoever sees one of them, or the owner screen, reads accounts and recharges. */
-const MONEY_SCREENS = [
-  "money",
-  "ownerRecharge",
-  "dataRecharge",
-  "payment",
-  "dataOpenAccount",
-  "dataCloseAccount",
-  "accountStatement",
-];
-
 /** Button codes of the money operations (seeds 014 and 015). */
 export const MONEY_CODES = {
-  rechargeRead: [...readCodesOf(resources.owner), ...MONEY_SCREENS],
+  rechargeRead: [...readCodesOf(resources.owner), ...moneyScreens],
   recharge: ["ownerRecharge_recharge"],
   refund: ["ownerRecharge_refund"],
   correct: ["ownerRecharge_correct"],

@@ -11,6 +11,20 @@ export const meteringOverviewSources = [
   "waterDataDaily",
 ] as const;
 
+/**
+ * The money screens (seed 015): a user who may see one of them, or the owner screen, reads accounts
+ * and recharges, and sees the home page's money overview; the server asks the same.
+ */
+export const moneyScreens = [
+  "money",
+  "ownerRecharge",
+  "dataRecharge",
+  "payment",
+  "dataOpenAccount",
+  "dataCloseAccount",
+  "accountStatement",
+] as const;
+
 /** getChart's periods: 1 the last 7 days, 2 the last 30 days (per day), 3 the last 12 months. */
 export const chartPeriods = { 1: { days: 7 }, 2: { days: 30 }, 3: { months: 12 } } as const;
 export type ChartPeriod = keyof typeof chartPeriods;
