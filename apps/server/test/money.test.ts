@@ -299,6 +299,14 @@ describe("prepaid money: accounts, recharges, the ledger", () => {
     assert.equal(closings.records[0].refund, outcome.refunded);
     assert.equal(closings.records[0].ownerName, "张三");
     assert.deepEqual(closings.totals, { refund: outcome.refunded, debt: "0.00" });
+    // One closing by its account; it is part of the account's record and is never removed.
+    const closing = (await get(`datacloseaccount/detail?id=${accountId}`)).json().data;
+    assert.deepEqual([closing.refund, closing.ownerName], [outcome.refunded, "张三"]);
+    assert.equal((await get("datacloseaccount/detail?id=1")).statusCode, 404);
+    const removal = await post(`datacloseaccount/remove?ids=${accountId}`);
+    assert.equal(removal.statusCode, 400);
+    assert.match(removal.json().msg, /^ids: /);
+    assert.equal((await get(`dataopenaccount/detail?id=${accountId}`)).json().data.deposit, "100.00");
     const openings = (await get("dataopenaccount/page")).json().data;
     assert.equal(openings.records[0].deposit, "100.00");
     assert.deepEqual(openings.totals, { deposit: "100.00" });

@@ -350,6 +350,8 @@ export function accountOperationsSearch(
   if (productCode) where.push(`m.product_code like ${sql.bind(like(productCode))}`);
   const energyType = smallInt(params, "energyType", 2);
   if (energyType !== undefined) where.push(`a.energy_type = ${sql.bind(energyType)}`);
+  const accountId = optionalId(params, "accountId");
+  if (accountId) where.push(`a.id = ${sql.bind(accountId)}::bigint`);
   timeRange(params, sql, time, timeZone, where);
   placeFilter(params, sql, "a.room_id", where);
   const entryType = closing ? 8 : 1;
@@ -399,4 +401,17 @@ export async function accountOperationRows(
         }
       : { openTime: formatDateTime(r.at, timeZone), deposit: yuan(r.amount) }),
   }));
+}
+
+/** One opening or closing (an account's), by the account's id; undefined when the tenant has none such. */
+export async function accountOperationDetail(
+  db: Queryable,
+  tenantId: string,
+  accountId: string,
+  closing: boolean,
+  timeZone: string,
+) {
+  const search = accountOperationsSearch(tenantId, { accountId }, closing, timeZone);
+  const [record] = await accountOperationRows(db, search, 1, 0, timeZone);
+  return record;
 }

@@ -16,7 +16,13 @@ import { closeDay, closeYesterdayIfDue } from "./daily-close.ts";
 import { checkLedger } from "./ledger-check.ts";
 import { meterRechargeRoutes } from "./meter-recharge.routes.ts";
 import { moneyRatio, ownerRechargePath, ownerUsagePath, periodDays } from "./money-overview.ts";
-import { accountOperationsPage, ownerAccountsPage, rechargeDetail, rechargePage } from "./money-reads.ts";
+import {
+  accountOperationDetail,
+  accountOperationsPage,
+  ownerAccountsPage,
+  rechargeDetail,
+  rechargePage,
+} from "./money-reads.ts";
 import { takeRecharge } from "./recharge.service.ts";
 import { rechargesPerPeriod } from "./recharge-chart.ts";
 import { amountOf, rechargeRequestOf } from "./recharge-input.ts";
@@ -207,6 +213,46 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         return ok(
           await accountOperationsPage(db, registryTenant(user, params), params, status === 2, timeZone),
         );
+      },
+    );
+    app.get(
+      `${pms}/${path}/detail`,
+      { schema: { tags, summary: status === 1 ? "One account opening" : "One account closing" } },
+      async (request) => {
+        const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+        const params = readParams(request);
+        const id = optionalId(params, "id");
+        if (!id) throw badRequest("id: 请选择记录");
+        const found = await accountOperationDetail(
+          db,
+          registryTenant(user, params),
+          id,
+          status === 2,
+          timeZone,
+        );
+        if (!found) throw notFound();
+        return ok(found);
+      },
+    );
+    app.post(
+      `${pms}/${path}/remove`,
+      { schema: { tags, summary: "Refused: an opening or closing is part of the account's record" } },
+      async (request) => {
+        const user = await requirePermission(
+          db,
+          request,
+          status === 1
+            ? MONEY_CODES.openElectric.concat(MONEY_CODES.openWater)
+            : MONEY_CODES.closeElectric.concat(MONEY_CODES.closeWater),
+        );
+        const params = readParams(request);
+        const ids = idList(params, "ids");
+        const rows = await db.query<{ n: string }>(
+          "select count(*)::text as n from pms_account where tenant_id = $1 and id = any($2::bigint[])",
+          [registryTenant(user, params), ids],
+        );
+        if (Number(rows[0]?.n ?? 0) === 0) throw notFound();
+        throw badRequest(`ids: ${status === 1 ? "开户" : "销户"}记录是账户的记录,不能删除`);
       },
     );
   }
