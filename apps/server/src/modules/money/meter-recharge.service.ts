@@ -2,9 +2,10 @@ import { fenToYuan } from "@meterline/billing";
 import { badRequest } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
-import { lockAccount, openAccountOf } from "./account.repository.ts";
+import { lockAccount } from "./account.repository.ts";
 import type { Actor } from "./account-book.ts";
 import { purchaseWrite, queueMeterWrites } from "./meter-purchase.ts";
+import { insertRecharge, receiptNumber, resolveAccount } from "./recharge.repository.ts";
 import { takeRecharge } from "./recharge.service.ts";
 import type { RechargeRequest } from "./recharge-input.ts";
 
@@ -24,20 +25,9 @@ export interface MeterRechargeResult {
   replayed: boolean;
 }
 
-const receiptNumber = (id: string) =>
-  `R${new Date().toISOString().slice(0, 10).replaceAll("-", "")}${id.slice(-10)}`;
-
-async function accountOf(tx: Queryable, tenantId: string, request: RechargeRequest): Promise<string> {
-  if (request.accountId) return request.accountId;
-  if (!request.meterId) throw badRequest("accountId: 请选择账户或表计");
-  const id = await openAccountOf(tx, tenantId, request.energyType, request.meterId);
-  if (!id) throw badRequest("meterId: 该表计尚未开户");
-  return id;
-}
-
 /** The control model of an account of the tenant (0 local prepaid, 1 remote), or a 400 naming the field. */
 async function controlOf(db: Db, tenantId: string, request: RechargeRequest): Promise<0 | 1> {
-  const accountId = await accountOf(db, tenantId, request);
+  const accountId = await resolveAccount(db, tenantId, request);
   const [row] = await db.query<{ control_status: 0 | 1 }>(
     "select control_status from pms_account where id = $1 and tenant_id = $2",
     [accountId, tenantId],
@@ -60,31 +50,12 @@ export async function takeMeterRecharge(
 ): Promise<MeterRechargeResult> {
   if (request.rechargeType !== 1) throw badRequest("rechargeType: 写表只能充值(1)");
   return db.transaction(async (tx) => {
-    const accountId = await accountOf(tx, tenantId, request);
+    const accountId = await resolveAccount(tx, tenantId, request);
     const account = await lockAccount(tx, tenantId, accountId);
     if (!account) throw badRequest("accountId: 账户不存在");
     const id = nextId();
     const key = request.idempotencyKey ?? `auto-${id}`;
-    const [inserted] = await tx.query<{ id: string }>(
-      `insert into pms_recharge (id, tenant_id, account_id, owner_id, energy_type, meter_id, recharge_type,
-                                 payment_method, amount, state, receipt_no, idempotency_key, operator, remark, create_user)
-       select $1, a.tenant_id, a.id, a.owner_id, a.energy_type, a.meter_id, 1, $4, $5, 0, $6, $7, $8, $9, $10
-         from pms_account a where a.id = $2 and a.tenant_id = $3
-       on conflict (tenant_id, idempotency_key) do nothing
-       returning id`,
-      [
-        id,
-        accountId,
-        tenantId,
-        request.paymentMethod,
-        request.amount.toString(),
-        receiptNumber(id),
-        key,
-        actor.name.slice(0, 64),
-        request.remark,
-        actor.userId || null,
-      ],
-    );
+    const inserted = await insertRecharge(tx, { id, tenantId, accountId, request, state: 0, key, actor });
     if (!inserted) return replayOf(tx, tenantId, key, accountId, request.amount);
     if (account.status !== 1) throw badRequest("accountId: 账户已销户");
     if (account.control_status !== 0 || account.energy_type !== 1)

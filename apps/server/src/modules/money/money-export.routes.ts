@@ -1,13 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import { badRequest, notFound } from "../../contract/errors.ts";
-import { optionalId, readParams } from "../../contract/params.ts";
+import { notFound } from "../../contract/errors.ts";
+import { readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
-import { dayParam } from "../metering/usage-periods.ts";
 import { registryTenant } from "../pms/registry-access.ts";
 import { accountOperationsSheet, rechargeSheet, statementSheet } from "./money-exports.ts";
 import { sendMoneySheet } from "./money-sheet.ts";
-import { accountStatement } from "./statement.ts";
+import { accountStatement, statementRequest } from "./statement.ts";
 
 const pms = "/api/blade-pms";
 const tags = ["money"];
@@ -60,13 +59,7 @@ export async function moneyExportRoutes(app: FastifyInstance, opts: { db: Db; ti
     async (request, reply) => {
       const user = await requirePermission(db, request, ["accountStatement_export"]);
       const params = readParams(request);
-      const accountId = optionalId(params, "accountId");
-      if (!accountId) throw badRequest("accountId: 请选择账户");
-      const from = dayParam(params, "startDay");
-      const to = dayParam(params, "endDay");
-      if (!from || !to) throw badRequest(`${from ? "endDay" : "startDay"}: 请选择日期 (yyyy-MM-dd)`);
-      if (from > to) throw badRequest("startDay: 开始日期不能晚于结束日期");
-      if ((Date.parse(to) - Date.parse(from)) / 86_400_000 > 366) throw badRequest("endDay: 一次最多 366 天");
+      const { accountId, from, to } = statementRequest(params);
       const statement = await accountStatement(
         db,
         registryTenant(user, params),

@@ -26,7 +26,7 @@ import {
 import { takeRecharge } from "./recharge.service.ts";
 import { rechargesPerPeriod } from "./recharge-chart.ts";
 import { amountOf, rechargeRequestOf } from "./recharge-input.ts";
-import { accountStatement } from "./statement.ts";
+import { accountStatement, statementRequest } from "./statement.ts";
 
 const pms = "/api/blade-pms";
 const tags = ["money"];
@@ -42,8 +42,6 @@ export const MONEY_CODES = {
   closeElectric: ["meter_close_account"],
   closeWater: ["water_close_account"],
 };
-
-const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000;
 
 const actorOf = (user: CurrentUser): Actor => ({ userId: user.userId, name: user.realName || user.account });
 
@@ -335,13 +333,7 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     async (request) => {
       const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
       const params = readParams(request);
-      const accountId = optionalId(params, "accountId");
-      if (!accountId) throw badRequest("accountId: 请选择账户");
-      const from = dayParam(params, "startDay");
-      const to = dayParam(params, "endDay");
-      if (!from || !to) throw badRequest(`${from ? "endDay" : "startDay"}: 请选择日期 (yyyy-MM-dd)`);
-      if (from > to) throw badRequest("startDay: 开始日期不能晚于结束日期");
-      if (daysBetween(from, to) > 366) throw badRequest("endDay: 一次最多 366 天");
+      const { accountId, from, to } = statementRequest(params);
       const statement = await accountStatement(
         db,
         registryTenant(user, params),

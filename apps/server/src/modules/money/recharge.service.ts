@@ -2,10 +2,11 @@ import { fenToYuan } from "@meterline/billing";
 import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
-import { lockAccount, openAccountOf } from "./account.repository.ts";
+import { lockAccount } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE, type LedgerType } from "./account-book.ts";
 import { settleSupply } from "./arrears.ts";
 import { COUNTER_CHANNEL, insertPayment } from "./payment.repository.ts";
+import { insertRecharge, receiptNumber, resolveAccount } from "./recharge.repository.ts";
 import type { RechargeRequest, RechargeType } from "./recharge-input.ts";
 
 const LEDGER_OF: Record<RechargeType, LedgerType> = {
@@ -26,18 +27,6 @@ export interface RechargeResult {
   /** True when the idempotency key had already booked this operation: nothing was booked again. */
   replayed: boolean;
 }
-
-async function resolveAccount(tx: Queryable, tenantId: string, request: RechargeRequest): Promise<string> {
-  if (request.accountId) return request.accountId;
-  if (!request.meterId) throw badRequest("accountId: 请选择账户或表计");
-  const accountId = await openAccountOf(tx, tenantId, request.energyType, request.meterId);
-  if (!accountId) throw badRequest("meterId: 该表计尚未开户");
-  return accountId;
-}
-
-/** A receipt number a cashier can read out: date and a per-operation suffix, unique in the tenant. */
-const receiptNumber = (id: string) =>
-  `R${new Date().toISOString().slice(0, 10).replaceAll("-", "")}${id.slice(-10)}`;
 
 /**
  * Books a recharge, refund or correction on an account held by the server (remote control). One
@@ -62,27 +51,7 @@ export async function takeRecharge(
     if (!account) throw notFound("accountId: 账户不存在");
     const id = nextId();
     const key = request.idempotencyKey ?? `auto-${id}`;
-    const [inserted] = await tx.query<{ id: string }>(
-      `insert into pms_recharge (id, tenant_id, account_id, owner_id, energy_type, meter_id, recharge_type,
-                                 payment_method, amount, state, receipt_no, idempotency_key, operator, remark, create_user)
-       select $1, a.tenant_id, a.id, a.owner_id, a.energy_type, a.meter_id, $4, $5, $6, 1, $7, $8, $9, $10, $11
-         from pms_account a where a.id = $2 and a.tenant_id = $3
-       on conflict (tenant_id, idempotency_key) do nothing
-       returning id`,
-      [
-        id,
-        accountId,
-        tenantId,
-        request.rechargeType,
-        request.paymentMethod,
-        request.amount.toString(),
-        receiptNumber(id),
-        key,
-        actor.name.slice(0, 64),
-        request.remark,
-        actor.userId || null,
-      ],
-    );
+    const inserted = await insertRecharge(tx, { id, tenantId, accountId, request, state: 1, key, actor });
     if (!inserted) return replay(tx, tenantId, key, accountId, request);
     if (account.status !== 1) throw badRequest("accountId: 账户已销户");
     if (account.control_status !== 1)

@@ -1,6 +1,9 @@
 import { fenToYuan } from "@meterline/billing";
 import { formatDateTime } from "../../contract/dates.ts";
+import { badRequest } from "../../contract/errors.ts";
+import { optionalId } from "../../contract/params.ts";
 import type { Queryable } from "../../db/client.ts";
+import { dayParam } from "../metering/usage-periods.ts";
 import { meterCodeJoin } from "./account.repository.ts";
 
 const yuan = (fen: string) => fenToYuan(BigInt(fen));
@@ -100,4 +103,20 @@ export async function accountStatement(
       createTime: formatDateTime(r.create_time, timeZone),
     })),
   };
+}
+
+/** The account and closed-day period a statement (or its sheet) asks for: at most 366 days, 400s naming the field. */
+export function statementRequest(params: Record<string, unknown>): {
+  accountId: string;
+  from: string;
+  to: string;
+} {
+  const accountId = optionalId(params, "accountId");
+  if (!accountId) throw badRequest("accountId: 请选择账户");
+  const from = dayParam(params, "startDay");
+  const to = dayParam(params, "endDay");
+  if (!from || !to) throw badRequest(`${from ? "endDay" : "startDay"}: 请选择日期 (yyyy-MM-dd)`);
+  if (from > to) throw badRequest("startDay: 开始日期不能晚于结束日期");
+  if ((Date.parse(to) - Date.parse(from)) / 86_400_000 > 366) throw badRequest("endDay: 一次最多 366 天");
+  return { accountId, from, to };
 }
