@@ -49,10 +49,14 @@ async function sweep(page: Page, variant: string, withDialogs: boolean): Promise
     const path = await entry.getAttribute("data-path");
     await entry.click();
     await page.waitForURL((url) => url.pathname.startsWith(path ?? "/"));
+    // The router changes the address first and keeps the previous screen up while the next one's
+    // code loads: wait for the screen of this address before looking at its buttons.
+    const shown = page.locator(`.ml-page[data-page="${new URL(page.url()).pathname}"]:not([hidden])`);
+    await shown.waitFor();
     await settle(page);
     await check(`screen ${code}`);
     // Kept-alive screens stay in the page, hidden: only the shown screen's button counts.
-    const add = page.locator('[data-testid="crud-add"]:visible');
+    const add = shown.locator('[data-testid="crud-add"]');
     if (!withDialogs || (await add.count()) === 0) continue;
     // By keyboard, which also rules out a pointer landing on a screen still settling.
     await add.first().focus();
