@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Locator, Page } from "playwright-core";
+import { expectAccessible } from "./axe.ts";
 import { dialog, field, openResource, pick, pickTreeNode, rowsWith, settled, toast } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import {
@@ -163,7 +164,7 @@ test("an operator builds areas, rooms, an owner, a collector and a meter and lin
   await installed.waitFor();
 });
 
-test("the topology of the chosen area shows its rooms, meters and collectors, offline ones marked", async () => {
+test("the topology opens at the buildings, finds a meter by its last digits, offline ones marked", async () => {
   const { page } = suite.session;
   const base = suite.server.baseUrl;
   const operator = await newOperator(base, "拓扑公司");
@@ -185,42 +186,52 @@ test("the topology of the chosen area shows its rooms, meters and collectors, of
 
   await signInOperator(page, operator);
   const areas = await openResource(page, "/pms/area", "area");
-  const nodesShown = async () => {
+  const nodesShown = async (expected: string) => {
     const chart = page.getByTestId("topology-chart");
     await chart.waitFor();
-    await page.waitForFunction(() =>
-      document.querySelector('[data-testid="topology-chart"]')?.hasAttribute("data-nodes"),
+    // The chart notes what it drew after each drawing: wait for the drawing that holds `expected`.
+    await page.waitForFunction(
+      (name) =>
+        document.querySelector('[data-testid="topology-chart"]')?.getAttribute("data-nodes")?.includes(name),
+      expected,
     );
     return JSON.parse((await chart.getAttribute("data-nodes")) ?? "[]") as {
       name: string;
-      category: string;
+      kind: string;
       offline: boolean;
+      match: boolean;
     }[];
   };
 
-  // Nothing ticked: the whole tenant.
+  // Nothing ticked: the whole tenant, opened down to its buildings, the collector closed with its count.
   await areas.getByTestId("area-topology").click();
-  const all = await nodesShown();
-  const names = all.map((n) => n.name);
-  for (const name of ["拓扑园区", "拓扑楼", "另一园区", "T101", "X999", "000000000201", "拓扑DTU"])
-    assert.ok(names.includes(name), `${name} in ${names.join(",")}`);
+  const all = await nodesShown("拓扑DTU");
   assert.deepEqual(
-    all.find((n) => n.name === "000000000201"),
-    { name: "000000000201", category: "电表", offline: true },
-    "a meter that never reported is drawn offline",
+    all.map((n) => [n.name, n.kind]),
+    [
+      ["拓扑园区（1 块表，1 离线）", "area"],
+      ["拓扑楼（1 块表，1 离线）", "area"],
+      ["+ 拓扑DTU（1）", "collector"],
+      ["另一园区（0 块表，0 离线）", "area"],
+    ],
   );
-  assert.equal(all.find((n) => n.name === "T101")?.category, "房间");
-  assert.equal(all.find((n) => n.name === "拓扑DTU")?.category, "采集器");
-  assert.equal(all.find((n) => n.name === "拓扑园区")?.category, "区域");
-  const legend = page.getByTestId("topology-chart");
-  assert.match((await legend.getAttribute("aria-label")) ?? "", /3 个区域，2 个房间，1 块电表/);
+  const chart = page.getByTestId("topology-chart");
+  assert.match((await chart.getAttribute("aria-label")) ?? "", /3 个区域，1 个采集器，1 块表，其中 1 块离线/);
+  // Searching a meter's last digits opens its collector and marks it; it never reported, so offline.
+  await page.getByTestId("topology-search").locator("input").fill("0201");
+  const found = await nodesShown("T101 · 000000000201");
+  assert.deepEqual(
+    found.find((n) => n.name === "T101 · 000000000201"),
+    { name: "T101 · 000000000201", kind: "meter", offline: true, match: true },
+  );
+  await page.getByTestId("topology-found").getByText("找到 1 个").waitFor();
+  await expectAccessible(page, "topology dialog");
   await page.keyboard.press("Escape");
   await page.getByTestId("topology-dialog").waitFor({ state: "detached" });
 
   // A ticked area: only what lies below it.
   await rowsWith(areas, "拓扑园区").first().locator(".ant-checkbox-input").first().check();
   await areas.getByTestId("area-topology").click();
-  const below = (await nodesShown()).map((n) => n.name);
-  assert.ok(below.includes("T101") && below.includes("000000000201"), below.join(","));
-  assert.ok(!below.includes("另一园区") && !below.includes("X999"), below.join(","));
+  const below = (await nodesShown("拓扑DTU")).map((n) => n.name);
+  assert.ok(!below.some((name) => name.startsWith("另一园区")), below.join(","));
 });

@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { filterForest, forestKeys, titleOf } from "../src/pages/pms/area/area-forest.ts";
-import type { Topology } from "../src/pages/pms/area/topology/topology-calls.ts";
-import {
-  countByCategory,
-  type TopologyLook,
-  topologyOption,
-} from "../src/pages/pms/area/topology/topology-option.ts";
 import { describeLogContent, type LogWords } from "../src/pages/pms/owner/owner-log-text.ts";
 
 const forest = [
@@ -56,49 +50,4 @@ test("owner log entries read as labelled lines; ids are left out", () => {
     "ownerName: 李四",
   ]);
   assert.deepEqual(describeLogContent("plain text", words), ["plain text"]);
-});
-
-const look: TopologyLook = {
-  names: { area: "区域", room: "房间", meter: "电表", water: "水表", collector: "采集器" },
-  colours: { area: "#1", room: "#2", meter: "#3", water: "#4", collector: "#5" },
-  text: "#000",
-  line: "#ccc",
-  offlineFill: "#fff",
-  offlineBorder: "#f00",
-  offlineWord: "离线",
-  onlineWord: "在线",
-  animate: false,
-};
-
-test("the topology option is a pannable graph with a legend per kind and offline nodes marked", () => {
-  const topology: Topology = {
-    nodes: [
-      { id: "1", name: "园区", category: "area" },
-      { id: "2", name: "301", category: "room" },
-      { id: "3", name: "000000000001", category: "meter", online: 0 },
-      { id: "4", name: "DTU", category: "collector", online: 1 },
-    ],
-    links: [
-      { source: "1", target: "2" },
-      { source: "2", target: "3" },
-      { source: "3", target: "4" },
-    ],
-    truncated: false,
-  };
-  const option = topologyOption(topology, look);
-  const [series] = option.series;
-  assert.equal(series?.roam, true);
-  assert.deepEqual(option.legend[0]?.data, ["区域", "房间", "电表", "水表", "采集器"]);
-  assert.deepEqual(
-    series?.data.map((n) => [n.name, series.categories[n.category]?.name, n.offline]),
-    [
-      ["园区", "区域", false],
-      ["301", "房间", false],
-      ["000000000001", "电表", true],
-      ["DTU", "采集器", false],
-    ],
-  );
-  assert.equal(series?.data[2]?.itemStyle?.borderType, "dashed");
-  assert.equal(series?.links.length, 3);
-  assert.deepEqual(countByCategory(topology), { area: 1, room: 1, meter: 1, water: 0, collector: 1 });
 });

@@ -212,25 +212,46 @@ describe("registry: owner groups, schemes, payment settings, topology", () => {
     assert.ok(!exported.rawPayload.includes(Buffer.from("ABCDEFGH")));
   });
 
-  test("the topology links area, room, meter and collector; the room meter page joins what operators read", async () => {
-    const graph = await get(suite.server, suite.admin, `area/topologyDiagram?areaId=${suite.site.building1}`);
-    const name = (id: string) => graph.nodes.find((n: { id: string }) => n.id === id)?.category;
-    assert.equal(name(suite.site.building1), "area");
-    assert.equal(name(suite.site.room101), "room");
-    assert.equal(name(suite.site.meter), "meter");
-    assert.equal(name(suite.site.water), "water");
-    assert.equal(name(suite.site.collector), "collector");
-    assert.equal(name(suite.site.room201), undefined);
-    const linked = (a: string, b: string) =>
-      graph.links.some((l: { source: string; target: string }) => l.source === a && l.target === b);
-    assert.ok(
-      linked(suite.site.building1, suite.site.room101) &&
-        linked(suite.site.room101, suite.site.meter) &&
-        linked(suite.site.meter, suite.site.collector),
+  test("the topology is a tree of area, collector and meter; the room meter page joins what operators read", async () => {
+    const tree = await get(suite.server, suite.admin, `area/topologyDiagram?areaId=${suite.site.building1}`);
+    assert.equal(tree.roots.length, 1);
+    const [building] = tree.roots;
+    assert.deepEqual(
+      [building.id, building.category, building.meters, building.offline],
+      [suite.site.building1, "area", 2, 2],
     );
-    assert.equal(graph.truncated, false);
+    assert.deepEqual(
+      building.children.map((c: { id: string; category: string; name: string }) => [
+        c.id,
+        c.category,
+        c.name,
+      ]),
+      [[`${suite.site.building1}-${suite.site.collector}`, "collector", "1号楼 DTU"]],
+    );
+    assert.deepEqual(
+      building.children[0].children.map(
+        (m: { id: string; category: string; room: string; online: number }) => [
+          m.id,
+          m.category,
+          m.room,
+          m.online,
+        ],
+      ),
+      [
+        [suite.site.meter, "meter", "101", 0],
+        [suite.site.water, "water", "101", 0],
+      ],
+    );
+    assert.deepEqual([tree.meters, tree.offline, tree.truncated], [2, 2, false]);
     const whole = await get(suite.server, suite.admin, "area/topologyDiagram");
-    assert.ok(whole.nodes.some((n: { id: string }) => n.id === suite.site.room201));
+    const park = whole.roots.find((r: { id: string }) => r.id === suite.site.park);
+    assert.deepEqual(
+      park.children.map((c: { id: string; meters: number }) => [c.id, c.meters]),
+      [
+        [suite.site.building1, 2],
+        [suite.site.building2, 0],
+      ],
+    );
 
     const page = await get(
       suite.server,
@@ -260,6 +281,40 @@ describe("registry: owner groups, schemes, payment settings, topology", () => {
       (await suite.server.call("GET", "/api/blade-pms/roommeter/roomMeterPage?energyType=9", suite.admin))
         .statusCode,
       400,
+    );
+  });
+  test("a collector wired to two buildings appears under each with that building's meters only", async () => {
+    const meter = await created(suite.server, suite.admin, "meter/save", {
+      productCode: "300000000201",
+      collectorId: suite.site.collector,
+      channel: 2,
+    });
+    await created(suite.server, suite.admin, "roommeter/submit", {
+      roomId: suite.site.room201,
+      energyType: 1,
+      meterId: meter,
+    });
+    const tree = await get(suite.server, suite.admin, `area/topologyDiagram?areaId=${suite.site.park}`);
+    const [park] = tree.roots;
+    const under = (building: string) =>
+      park.children
+        .find((b: { id: string }) => b.id === building)
+        .children.map((c: { name: string; children: { id: string }[] }) => [
+          c.name,
+          c.children.map((m) => m.id),
+        ]);
+    assert.deepEqual(under(suite.site.building2), [["1号楼 DTU", [meter]]]);
+    assert.deepEqual(under(suite.site.building1), [["1号楼 DTU", [suite.site.meter, suite.site.water]]]);
+    assert.equal(park.meters, 3);
+    const building2 = await get(
+      suite.server,
+      suite.admin,
+      `area/topologyDiagram?areaId=${suite.site.building2}`,
+    );
+    assert.deepEqual(
+      building2.roots[0].children.map((c: { children: { id: string }[] }) => c.children.map((m) => m.id)),
+      [[meter]],
+      "filtered to one building, the shared DTU holds that building's meter only",
     );
   });
 });

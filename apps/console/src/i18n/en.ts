@@ -1,6 +1,7 @@
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
+import { topologyEn } from "./topology.en.ts";
 import type { MessageKey } from "./zh.ts";
 
 /** English catalogue. Typed against the zh keys: a missing or extra key fails type-checking. */
@@ -439,20 +440,6 @@ export const en: Record<MessageKey, string> = {
   "pms.group.cutConfirm":
     "Queue a supply cut for every meter of the owners in group “{name}”? The commands go to the meters in turn.",
   "pms.group.cutDone": "Supply cut queued",
-  "pms.topology.open": "Topology",
-  "pms.topology.title": "Registry topology",
-  "pms.topology.area": "Area",
-  "pms.topology.room": "Room",
-  "pms.topology.meter": "Electric meter",
-  "pms.topology.water": "Water meter",
-  "pms.topology.collector": "Collector",
-  "pms.topology.online": "online",
-  "pms.topology.offline": "offline",
-  "pms.topology.hint": "Scroll to zoom, drag to pan; a dashed red ring marks equipment that is offline",
-  "pms.topology.empty": "Nothing is registered under this area yet",
-  "pms.topology.truncated": "Too many meters to draw at once: only part is shown; choose a smaller area",
-  "pms.topology.summary":
-    "Topology: {area} areas, {room} rooms, {meter} electric meters, {water} water meters, {collector} collectors, {offline} offline",
   "scheme.band.tip": "Tip",
   "scheme.band.peak": "Peak",
   "scheme.band.peace": "Flat",
@@ -529,4 +516,5 @@ export const en: Record<MessageKey, string> = {
   ...moneyListsEn,
   ...moneyCounterEn,
   ...moneyMetersEn,
+  ...topologyEn,
 };

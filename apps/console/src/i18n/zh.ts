@@ -1,6 +1,7 @@
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
+import { topologyZh } from "./topology.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
@@ -431,20 +432,6 @@ export const zh = {
   "pms.group.cutTitle": "批量断电",
   "pms.group.cutConfirm": "确定对分组「{name}」所有业主的表计下发断电命令吗？命令将排队发送到表计。",
   "pms.group.cutDone": "断电命令已下发",
-  "pms.topology.open": "拓扑图",
-  "pms.topology.title": "档案拓扑图",
-  "pms.topology.area": "区域",
-  "pms.topology.room": "房间",
-  "pms.topology.meter": "电表",
-  "pms.topology.water": "水表",
-  "pms.topology.collector": "采集器",
-  "pms.topology.online": "在线",
-  "pms.topology.offline": "离线",
-  "pms.topology.hint": "滚轮缩放，拖动平移；红色虚线圈为离线设备",
-  "pms.topology.empty": "该区域下暂无档案",
-  "pms.topology.truncated": "表计过多，仅显示部分节点，请选择更小的区域查看",
-  "pms.topology.summary":
-    "拓扑图：{area} 个区域，{room} 个房间，{meter} 块电表，{water} 块水表，{collector} 个采集器，{offline} 个离线",
   "scheme.band.tip": "尖",
   "scheme.band.peak": "峰",
   "scheme.band.peace": "平",
@@ -519,6 +506,7 @@ export const zh = {
   ...moneyListsZh,
   ...moneyCounterZh,
   ...moneyMetersZh,
+  ...topologyZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;

@@ -153,6 +153,9 @@ export function antdThemeFor(name: ThemeName, color: string, motion = true): The
       // antd's hint grey (45 % black, 3.3:1 on white) fails AA: hints use the secondary grey.
       colorTextDescription: look.dark ? "rgba(255, 255, 255, 0.65)" : "rgba(0, 0, 0, 0.65)",
       colorTextTertiary: look.dark ? "rgba(255, 255, 255, 0.65)" : "rgba(0, 0, 0, 0.65)",
+      // Placeholders drawn as text (a select's "all areas") need 4.5:1 too: 55 % reaches 4.7:1,
+      // still lighter than a value so the two are not confused.
+      colorTextPlaceholder: look.dark ? "rgba(255, 255, 255, 0.55)" : "rgba(0, 0, 0, 0.55)",
       ...(look.dark ? { colorTextLightSolid: darkSolidText } : {}),
       motion,
     },

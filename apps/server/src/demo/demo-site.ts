@@ -20,6 +20,9 @@ const BUILDINGS = 4;
 const FLOORS = 5;
 const ROOMS_PER_FLOOR = 10;
 const OCCUPIED = 180;
+
+/** The building (0-based) a DTU is installed in: the DTUs are spread evenly over the buildings. */
+const buildingOfDtu = (dtu: number, dtus: number) => Math.floor((Math.max(0, dtu) * BUILDINGS) / dtus);
 const SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗";
 const GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂";
 
@@ -219,19 +222,26 @@ class DemoSite {
       collectors.set(
         code,
         await this.insert(resources.collector, {
-          collectorName: `${Math.floor((i * BUILDINGS) / plan.dtuIds.length) + 1}号楼 DTU ${i + 1}`,
+          collectorName: `${buildingOfDtu(i, plan.dtuIds.length) + 1}号楼 DTU ${i + 1}`,
           collectorCode: code,
-          areaId: buildings[Math.floor((i * BUILDINGS) / plan.dtuIds.length)],
+          areaId: buildings[buildingOfDtu(i, plan.dtuIds.length)],
           heartbeatSeconds: 60,
         }),
       );
     }
     const meters: DemoMeter[] = [];
-    let electricRoom = 0;
-    let waterRoom = 0;
+    // Each meter goes to a room of the building its DTU serves (the wiring an installer would do):
+    // the rooms of a building take its electric meters in order, and its water meters in order.
+    const roomsPerBuilding = FLOORS * ROOMS_PER_FLOOR;
+    const taken = new Map<string, number>();
     for (const meter of plan.meters) {
       const electric = meter.kind === "electric";
-      const roomIndex = electric ? electricRoom++ : waterRoom++;
+      const building = buildingOfDtu(plan.dtuIds.indexOf(meter.collectorId), plan.dtuIds.length);
+      const slot = `${building}:${meter.kind}`;
+      const nth = taken.get(slot) ?? 0;
+      taken.set(slot, nth + 1);
+      if (nth >= roomsPerBuilding) throw new Error(`demo: building ${building + 1} has no room left`);
+      const roomIndex = building * roomsPerBuilding + nth;
       const occupied = roomIndex < OCCUPIED;
       const common = {
         productCode: meter.address,

@@ -1,47 +1,70 @@
-import { GraphChart } from "echarts/charts";
-import { LegendComponent, TooltipComponent } from "echarts/components";
+import { TreeChart } from "echarts/charts";
+import { TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
 import { CanvasRenderer } from "echarts/renderers";
-import { useMemo, useRef } from "react";
+import { useCallback, useMemo, useRef } from "react";
 import { useEChart } from "../../../../components/charts/useEChart.ts";
-import type { Topology } from "./topology-calls.ts";
-import { type DrawnNode, type TopologyLook, topologyOption } from "./topology-option.ts";
+import type { TopologyBranch } from "./topology-calls.ts";
+import {
+  type DrawnNode,
+  drawnSize,
+  LEVEL_WIDTH,
+  ROW_HEIGHT,
+  type TopologyLook,
+  topologyOption,
+} from "./topology-option.ts";
+import type { TopologyView } from "./topology-view.ts";
 
-// Only the parts of ECharts a graph needs, so its chunk stays as small as it can.
-echarts.use([GraphChart, LegendComponent, TooltipComponent, CanvasRenderer]);
+// Only the parts of ECharts a tree needs, so its chunk stays as small as it can.
+echarts.use([TreeChart, TooltipComponent, CanvasRenderer]);
 
 interface Props {
-  topology: Topology;
+  roots: TopologyBranch[];
+  view: TopologyView;
   look: TopologyLook;
   /** Read by screen readers instead of the canvas. */
   summary: string;
-  height: number | string;
+  /** The smallest height of the drawing (the dialog's view); it grows with the rows shown. */
+  minHeight: number;
+  /** Bumped to redraw at the fitted position after the operator panned or zoomed. */
+  fitKey: number;
+  onToggle: (id: string) => void;
 }
 
-/** Writes the nodes the chart holds to `data-nodes`. */
-function noteNodes(chart: echarts.ECharts, element: HTMLDivElement) {
-  const held = chart.getOption() as {
-    series?: { data?: DrawnNode[]; categories?: { name: string }[] }[];
-  };
-  const [series] = held.series ?? [];
-  const categories = series?.categories ?? [];
-  element.dataset.nodes = JSON.stringify(
-    (series?.data ?? []).map((node) => ({
-      name: node.name,
-      category: categories[node.category]?.name ?? "",
-      offline: node.offline,
-    })),
-  );
+/** The drawn nodes, flattened, for `data-nodes`: what is on screen can be checked. */
+function flatten(nodes: DrawnNode[]): { name: string; kind: string; offline: boolean; match: boolean }[] {
+  return nodes.flatMap((node) => [
+    ...(node.value === "root"
+      ? []
+      : [{ name: node.name, kind: node.kind, offline: node.offline, match: node.match }]),
+    ...flatten(node.children ?? []),
+  ]);
 }
 
 /**
- * The topology drawn by ECharts (loaded with this chunk only when a topology is opened). What the
- * chart holds after drawing is written to `data-nodes`, so what is on screen can be checked.
+ * The topology drawn by ECharts (loaded with this chunk only when a topology is opened), sized to
+ * its shown rows and levels so labels never overlap: the dialog scrolls when it is larger.
  */
-export default function TopologyChart({ topology, look, summary, height }: Props) {
+export default function TopologyChart({ roots, view, look, summary, minHeight, fitKey, onToggle }: Props) {
   const host = useRef<HTMLDivElement>(null);
-  const option = useMemo(() => topologyOption(topology, look), [topology, look]);
-  useEChart(host, option, noteNodes);
+  const toggle = useRef(onToggle);
+  toggle.current = onToggle;
+  // fitKey is part of the option's identity: a new object redraws it from the fitted position.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: fitKey only forces a fresh option
+  const option = useMemo(() => topologyOption(roots, view, look), [roots, view, look, fitKey]);
+  const data = option.series[0]?.data as DrawnNode[];
+  const { leaves, depth } = drawnSize(data);
+  const drawn = useCallback((chart: echarts.ECharts, element: HTMLDivElement) => {
+    element.dataset.nodes = JSON.stringify(
+      flatten((chart.getOption() as { series: { data: DrawnNode[] }[] }).series[0]?.data ?? []),
+    );
+    chart.off("click");
+    chart.on("click", (params) => {
+      const id = String((params.data as DrawnNode | undefined)?.value ?? "");
+      if (id && id !== "root" && !id.endsWith("-more")) toggle.current(id);
+    });
+  }, []);
+  useEChart(host, option, drawn);
 
   return (
     <div
@@ -49,7 +72,10 @@ export default function TopologyChart({ topology, look, summary, height }: Props
       role="img"
       aria-label={summary}
       data-testid="topology-chart"
-      style={{ width: "100%", height }}
+      style={{
+        width: `max(100%, ${(depth + 2) * LEVEL_WIDTH}px)`,
+        height: Math.max(minHeight, (leaves + 2) * ROW_HEIGHT),
+      }}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { ReloadOutlined } from "@ant-design/icons";
-import { Alert, Button, Empty, Modal, Result, Space, Spin, TreeSelect, Typography, theme } from "antd";
+import { Alert, Button, Empty, Input, Modal, Result, Space, Spin, TreeSelect, Typography, theme } from "antd";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { describeError, reportNetworkError } from "../../../../app/api.ts";
 import { useReducedMotion } from "../../../../app/useReducedMotion.ts";
@@ -7,13 +7,15 @@ import { ErrorBoundary } from "../../../../components/ErrorBoundary.tsx";
 import { LoadFailed } from "../../../../components/LoadFailed.tsx";
 import { useI18n } from "../../../../i18n/index.tsx";
 import { useAreaTree } from "../useAreaTree.ts";
-import { loadTopology, type Topology } from "./topology-calls.ts";
-import { countByCategory, type TopologyLook } from "./topology-option.ts";
+import { loadTopology, TOPOLOGY_METER_LIMIT, type Topology, type TopologyBranch } from "./topology-calls.ts";
+import type { TopologyLook } from "./topology-option.ts";
+import { defaultExpanded, expandLevel, search, type TopologyView, visibleCount } from "./topology-view.ts";
 
 // ECharts is large: it loads with the chart, the first time a topology is opened.
 const TopologyChart = lazy(() => import("./TopologyChart.tsx"));
 
-const CHART_HEIGHT = "62vh";
+/** The dialog's drawing area; a larger tree scrolls inside it. */
+const VIEW_HEIGHT = 560;
 
 interface Props {
   /** The area chosen on the area screen; the whole tenant when none. */
@@ -21,9 +23,28 @@ interface Props {
   onClose: () => void;
 }
 
+/** How many areas and collectors a tree holds, for the accessible summary. */
+function census(roots: TopologyBranch[]): { areas: number; collectors: number } {
+  let areas = 0;
+  let collectors = 0;
+  const walk = (nodes: TopologyBranch[]) => {
+    for (const node of nodes) {
+      if (node.category === "area") areas += 1;
+      if (node.category === "collector") collectors += 1;
+      if (node.category === "area" || node.category === "collector" || node.category === "direct")
+        walk(node.children);
+    }
+  };
+  walk(roots);
+  return { areas, collectors };
+}
+
+const EMPTY_VIEW: TopologyView = { expanded: new Set(), matches: new Set() };
+
 /**
- * The registry topology (area → room → meter → collector) in a large dialog: pick an area, pan and
- * zoom the graph; a graph too large to draw whole says so.
+ * The registry topology (area → building → collector → meter) in a large dialog: pick an area,
+ * open and close nodes by clicking, search within; it starts at the buildings with their counts,
+ * so a site of 10,000 meters reads the same as one of ten.
  */
 export function TopologyDialog({ areaId: chosen, onClose }: Props) {
   const { t } = useI18n();
@@ -36,11 +57,19 @@ export function TopologyDialog({ areaId: chosen, onClose }: Props) {
     loading: true,
     error: null,
   });
+  const [view, setView] = useState<TopologyView>(EMPTY_VIEW);
+  const [query, setQuery] = useState("");
+  const [found, setFound] = useState<number | null>(null);
+  const [fitKey, setFitKey] = useState(0);
 
   const load = useCallback(async (area?: string) => {
     setState((s) => ({ ...s, loading: true }));
     try {
-      setState({ topology: await loadTopology(area), loading: false, error: null });
+      const topology = await loadTopology(area);
+      setState({ topology, loading: false, error: null });
+      setView({ expanded: defaultExpanded(topology.roots), matches: new Set() });
+      setFound(null);
+      setQuery("");
     } catch (error) {
       reportNetworkError(error);
       setState({ topology: null, loading: false, error: describeError(error) });
@@ -50,28 +79,49 @@ export function TopologyDialog({ areaId: chosen, onClose }: Props) {
     void load(areaId);
   }, [load, areaId]);
 
+  const roots = state.topology?.roots ?? [];
+  const toggle = useCallback((id: string) => {
+    setView((current) => {
+      const expanded = new Set(current.expanded);
+      if (expanded.has(id)) expanded.delete(id);
+      else expanded.add(id);
+      return { ...current, expanded };
+    });
+  }, []);
+  const find = (value: string) => {
+    setQuery(value);
+    const result = search(roots, value, view.expanded);
+    setView({ expanded: result.expanded, matches: result.matches });
+    setFound(value.trim() ? result.total : null);
+  };
+
   const look = useMemo<TopologyLook>(
     () => ({
       names: {
         area: t("pms.topology.area"),
-        room: t("pms.topology.room"),
         meter: t("pms.topology.meter"),
         water: t("pms.topology.water"),
         collector: t("pms.topology.collector"),
+        direct: t("pms.topology.direct"),
       },
       colours: {
         area: token.colorPrimary,
-        room: token.colorSuccess,
         meter: token.colorWarning,
         water: token.cyan6,
         collector: token.purple6,
+        direct: token.colorTextTertiary,
       },
       text: token.colorText,
       line: token.colorBorder,
       offlineFill: token.colorBgContainer,
       offlineBorder: token.colorError,
+      matchBackground: token.colorWarningBg,
       offlineWord: t("pms.topology.offline"),
       onlineWord: t("pms.topology.online"),
+      areaLabel: (node) =>
+        t("pms.topology.areaLabel", { name: node.name, meters: node.meters, offline: node.offline }),
+      collectorLabel: (node) => t("pms.topology.collectorLabel", { name: node.name, meters: node.meters }),
+      more: (count) => t("pms.topology.more", { count }),
       animate: !reduced,
     }),
     [t, token, reduced],
@@ -80,25 +130,43 @@ export function TopologyDialog({ areaId: chosen, onClose }: Props) {
   const { topology, loading, error } = state;
   const summary = useMemo(() => {
     if (!topology) return "";
-    const counts = countByCategory(topology);
     return t("pms.topology.summary", {
-      ...counts,
-      offline: topology.nodes.filter((n) => n.online === 0).length,
+      ...census(topology.roots),
+      meters: topology.meters,
+      offline: topology.offline,
+      shown: visibleCount(topology.roots, view.expanded),
     });
-  }, [topology, t]);
+  }, [topology, view, t]);
 
-  let body = <Spin spinning style={{ display: "block", height: CHART_HEIGHT }} />;
+  let body = <Spin spinning style={{ display: "block", height: VIEW_HEIGHT }} />;
   if (error) {
     body = <LoadFailed error={error} onRetry={() => void load(areaId)} />;
-  } else if (topology && topology.nodes.length === 0) {
+  } else if (topology && topology.roots.length === 0) {
     body = <Empty description={t("pms.topology.empty")} data-testid="topology-empty" />;
   } else if (topology) {
     body = (
       <ErrorBoundary
         fallback={(failure) => <Result status="error" title={t("page.crashed")} subTitle={failure.message} />}
       >
-        <Suspense fallback={<Spin spinning style={{ display: "block", height: CHART_HEIGHT }} />}>
-          <TopologyChart topology={topology} look={look} summary={summary} height={CHART_HEIGHT} />
+        <Suspense fallback={<Spin spinning style={{ display: "block", height: VIEW_HEIGHT }} />}>
+          <div
+            style={{ maxHeight: VIEW_HEIGHT, overflow: "auto" }}
+            // Focusable, so the arrow keys scroll a drawing larger than the dialog.
+            tabIndex={0}
+            role="region"
+            aria-label={t("pms.topology.title")}
+            data-testid="topology-scroll"
+          >
+            <TopologyChart
+              roots={topology.roots}
+              view={view}
+              look={look}
+              summary={summary}
+              minHeight={VIEW_HEIGHT - 8}
+              fitKey={fitKey}
+              onToggle={toggle}
+            />
+          </div>
         </Suspense>
       </ErrorBoundary>
     );
@@ -130,20 +198,52 @@ export function TopologyDialog({ areaId: chosen, onClose }: Props) {
             treeNodeFilterProp="title"
             treeDefaultExpandAll
             placeholder={t("pms.allAreas")}
-            style={{ width: 260 }}
+            style={{ width: 240 }}
             aria-label={t("pms.areaTree")}
             data-testid="topology-area"
           />
+          <Input.Search
+            value={query}
+            onChange={(event) => find(event.target.value)}
+            onSearch={find}
+            allowClear
+            placeholder={t("pms.topology.search")}
+            aria-label={t("pms.topology.search")}
+            style={{ width: 320 }}
+            data-testid="topology-search"
+          />
+          {found !== null && (
+            <Typography.Text
+              type={found > 0 ? "secondary" : "warning"}
+              data-testid="topology-found"
+              aria-live="polite"
+            >
+              {found > 0 ? t("pms.topology.found", { count: found }) : t("pms.topology.notFound")}
+            </Typography.Text>
+          )}
+          <Button
+            onClick={() => setView((v) => ({ ...v, expanded: expandLevel(roots, v.expanded) }))}
+            data-testid="topology-expand"
+          >
+            {t("pms.topology.expandLevel")}
+          </Button>
+          <Button
+            onClick={() => setView({ expanded: defaultExpanded(roots), matches: new Set() })}
+            data-testid="topology-collapse"
+          >
+            {t("pms.topology.collapse")}
+          </Button>
+          <Button onClick={() => setFitKey((k) => k + 1)}>{t("pms.topology.fit")}</Button>
           <Button icon={<ReloadOutlined />} onClick={() => void load(areaId)} loading={loading}>
             {t("common.refresh")}
           </Button>
-          <Typography.Text type="secondary">{t("pms.topology.hint")}</Typography.Text>
         </Space>
+        <Typography.Text type="secondary">{t("pms.topology.hint")}</Typography.Text>
         {topology?.truncated && (
           <Alert
             type="warning"
             showIcon
-            title={t("pms.topology.truncated")}
+            title={t("pms.topology.truncated", { limit: TOPOLOGY_METER_LIMIT })}
             data-testid="topology-truncated"
           />
         )}

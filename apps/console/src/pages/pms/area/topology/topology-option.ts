@@ -1,9 +1,5 @@
-import {
-  TOPOLOGY_CATEGORIES,
-  type Topology,
-  type TopologyCategory,
-  type TopologyNode,
-} from "./topology-calls.ts";
+import type { TopologyBranch, TopologyCategory } from "./topology-calls.ts";
+import { shownChildren, type TopologyView } from "./topology-view.ts";
 
 /** Colours and words of the drawing, from the console's theme and language. */
 export interface TopologyLook {
@@ -13,92 +9,150 @@ export interface TopologyLook {
   line: string;
   offlineFill: string;
   offlineBorder: string;
+  matchBackground: string;
   offlineWord: string;
   onlineWord: string;
+  areaLabel: (node: TopologyBranch) => string;
+  collectorLabel: (node: TopologyBranch) => string;
+  more: (count: number) => string;
   animate: boolean;
 }
 
-/** One drawn node as the chart keeps it; `offline` marks meters and collectors that are not reporting. */
+/** One drawn node as ECharts keeps it; `value` is the node's id, `kind` its category. */
 export interface DrawnNode {
-  id: string;
   name: string;
-  category: number;
+  value: string;
+  kind: TopologyCategory | "more";
   offline: boolean;
+  match: boolean;
+  open: boolean;
   symbolSize: number;
-  itemStyle?: Record<string, unknown>;
+  itemStyle: Record<string, unknown>;
   label?: Record<string, unknown>;
   tooltip?: Record<string, unknown>;
+  children?: DrawnNode[];
 }
 
-const sizes: Record<TopologyCategory, number> = { area: 34, room: 22, meter: 15, water: 15, collector: 26 };
-const isOffline = (node: TopologyNode) => node.online !== undefined && Number(node.online) !== 1;
+const sizes: Record<TopologyCategory, number> = { area: 14, collector: 12, direct: 10, meter: 8, water: 8 };
+const isOffline = (node: TopologyBranch) => node.online !== undefined && Number(node.online) !== 1;
+/** Row height of the drawing: each shown leaf gets one line, so labels never overlap. */
+export const ROW_HEIGHT = 22;
+/** Column width of one level of the tree. */
+export const LEVEL_WIDTH = 250;
 
-function drawn(node: TopologyNode, look: TopologyLook): DrawnNode {
+function label(node: TopologyBranch, look: TopologyLook): string {
+  if (node.category === "area") return look.areaLabel(node);
+  if (node.category === "collector") return look.collectorLabel(node);
+  if (node.category === "direct") return look.collectorLabel({ ...node, name: look.names.direct });
+  return node.room ? `${node.room} · ${node.name}` : node.name;
+}
+
+function drawn(node: TopologyBranch, view: TopologyView, look: TopologyLook): DrawnNode {
   const offline = isOffline(node);
+  const match = view.matches.has(node.id);
+  const open = view.expanded.has(node.id);
+  const closed = !open && node.children.length > 0;
   const state = node.online === undefined ? "" : ` · ${offline ? look.offlineWord : look.onlineWord}`;
-  return {
-    id: node.id,
-    name: node.name,
-    category: TOPOLOGY_CATEGORIES.indexOf(node.category),
+  const colour = look.colours[node.category];
+  const result: DrawnNode = {
+    // A closed node says so: "+" before its name, the way file trees do.
+    name: `${closed ? "+ " : ""}${label(node, look)}`,
+    value: node.id,
+    kind: node.category,
     offline,
+    match,
+    open,
     symbolSize: sizes[node.category],
-    // Offline equipment is drawn hollow with a dashed warning ring, so it stands out at a glance.
-    ...(offline
-      ? {
-          itemStyle: {
-            color: look.offlineFill,
-            borderColor: look.offlineBorder,
-            borderWidth: 2,
-            borderType: "dashed",
-          },
-          label: { color: look.offlineBorder },
-        }
-      : {}),
-    tooltip: { formatter: `${look.names[node.category]}: ${node.name}${state}` },
+    // Offline equipment is drawn hollow with a dashed red ring, so it stands out at a glance.
+    itemStyle: offline
+      ? { color: look.offlineFill, borderColor: look.offlineBorder, borderWidth: 2, borderType: "dashed" }
+      : { color: colour, borderColor: colour },
+    tooltip: { formatter: `${look.names[node.category]}: ${label(node, look)}${state}` },
+    label: {
+      ...(offline ? { color: look.offlineBorder } : {}),
+      ...(match
+        ? { fontWeight: "bold", backgroundColor: look.matchBackground, padding: [2, 4], borderRadius: 2 }
+        : {}),
+    },
   };
+  if (open) {
+    const children = shownChildren(node, view.matches).map((child) => drawn(child, view, look));
+    const hidden = node.children.length - children.length;
+    if (hidden > 0)
+      children.push({
+        name: look.more(hidden),
+        value: `${node.id}-more`,
+        kind: "more",
+        offline: false,
+        match: false,
+        open: false,
+        symbolSize: 6,
+        itemStyle: { color: look.line, borderColor: look.line },
+      });
+    result.children = children;
+  }
+  return result;
+}
+
+/** How many leaves and levels a drawn tree has, to size the drawing so nothing overlaps. */
+export function drawnSize(nodes: DrawnNode[]): { leaves: number; depth: number } {
+  let leaves = 0;
+  let depth = 0;
+  const walk = (list: DrawnNode[], level: number) => {
+    for (const node of list) {
+      depth = Math.max(depth, level);
+      if (node.children?.length) walk(node.children, level + 1);
+      else leaves += 1;
+    }
+  };
+  walk(nodes, 1);
+  return { leaves, depth };
 }
 
 /**
- * The ECharts option of a topology: a force-directed graph that can be panned and zoomed, one
- * legend entry (and colour) per kind of node, offline meters and collectors marked.
+ * The ECharts option of a topology: a tree laid out left to right, one row per shown leaf, nodes
+ * opened and closed by the console (not by ECharts) so only what is open is ever sent to the chart.
+ * Several top areas hang under one unnamed root, since a tree series has a single root.
  */
-export function topologyOption(topology: Topology, look: TopologyLook) {
-  const names = TOPOLOGY_CATEGORIES.map((c) => look.names[c]);
+export function topologyOption(roots: TopologyBranch[], view: TopologyView, look: TopologyLook) {
+  const top = roots.map((root) => drawn(root, view, look));
+  const data =
+    top.length === 1
+      ? top
+      : [
+          {
+            name: "",
+            value: "root",
+            kind: "more",
+            symbolSize: 1,
+            itemStyle: { color: "transparent", borderColor: "transparent" },
+            children: top,
+          },
+        ];
   return {
     backgroundColor: "transparent",
     animation: look.animate,
     tooltip: { trigger: "item", confine: true },
-    legend: [{ data: names, top: 0, textStyle: { color: look.text } }],
     series: [
       {
-        type: "graph",
-        layout: "force",
+        type: "tree",
+        data,
+        orient: "LR",
+        // Open nodes carry their label on the left, leaves on the right: room for both.
+        left: LEVEL_WIDTH,
+        right: LEVEL_WIDTH,
+        top: ROW_HEIGHT,
+        bottom: ROW_HEIGHT,
         roam: true,
-        draggable: true,
-        data: topology.nodes.map((node) => drawn(node, look)),
-        links: topology.links.map((link) => ({ source: link.source, target: link.target })),
-        categories: TOPOLOGY_CATEGORIES.map((c) => ({
-          name: look.names[c],
-          itemStyle: { color: look.colours[c] },
-        })),
-        top: 40,
-        force: { repulsion: 160, edgeLength: [30, 90], gravity: 0.08, layoutAnimation: look.animate },
-        label: { show: true, position: "right", color: look.text, fontSize: 11 },
-        labelLayout: { hideOverlap: true },
-        lineStyle: { color: look.line, width: 1, curveness: 0.1, opacity: 0.7 },
-        emphasis: { focus: "adjacency", lineStyle: { width: 2 } },
-        scaleLimit: { min: 0.2, max: 6 },
+        expandAndCollapse: false,
+        initialTreeDepth: -1,
+        label: { position: "left", verticalAlign: "middle", align: "right", color: look.text, fontSize: 12 },
+        leaves: { label: { position: "right", verticalAlign: "middle", align: "left" } },
+        lineStyle: { color: look.line, width: 1, curveness: 0.5 },
+        emphasis: { focus: "ancestor" },
+        animationDuration: look.animate ? 300 : 0,
+        animationDurationUpdate: look.animate ? 300 : 0,
       },
     ],
   };
-}
-
-/** How many nodes of each kind a topology has, for the chart's accessible summary. */
-export function countByCategory(topology: Topology): Record<TopologyCategory, number> {
-  const counts = Object.fromEntries(TOPOLOGY_CATEGORIES.map((c) => [c, 0])) as Record<
-    TopologyCategory,
-    number
-  >;
-  for (const node of topology.nodes) counts[node.category] += 1;
-  return counts;
 }
