@@ -1,6 +1,6 @@
 import { ReloadOutlined } from "@ant-design/icons";
 import { Alert, Button, Empty, Input, Modal, Result, Space, Spin, TreeSelect, Typography, theme } from "antd";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { describeError, reportNetworkError } from "../../../../app/api.ts";
 import { useReducedMotion } from "../../../../app/useReducedMotion.ts";
 import { ErrorBoundary } from "../../../../components/ErrorBoundary.tsx";
@@ -37,6 +37,21 @@ function census(roots: TopologyBranch[]): { areas: number; collectors: number } 
   };
   walk(roots);
   return { areas, collectors };
+}
+
+/** The drawing's window: it scrolls a larger tree, and takes focus so the keyboard can scroll it. */
+function ScrollArea({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard.
+    <section
+      style={{ maxHeight: VIEW_HEIGHT, overflow: "auto" }}
+      tabIndex={0}
+      aria-label={label}
+      data-testid="topology-scroll"
+    >
+      {children}
+    </section>
+  );
 }
 
 const EMPTY_VIEW: TopologyView = { expanded: new Set(), matches: new Set() };
@@ -149,14 +164,7 @@ export function TopologyDialog({ areaId: chosen, onClose }: Props) {
         fallback={(failure) => <Result status="error" title={t("page.crashed")} subTitle={failure.message} />}
       >
         <Suspense fallback={<Spin spinning style={{ display: "block", height: VIEW_HEIGHT }} />}>
-          <div
-            style={{ maxHeight: VIEW_HEIGHT, overflow: "auto" }}
-            // Focusable, so the arrow keys scroll a drawing larger than the dialog.
-            tabIndex={0}
-            role="region"
-            aria-label={t("pms.topology.title")}
-            data-testid="topology-scroll"
-          >
+          <ScrollArea label={t("pms.topology.title")}>
             <TopologyChart
               roots={topology.roots}
               view={view}
@@ -166,7 +174,7 @@ export function TopologyDialog({ areaId: chosen, onClose }: Props) {
               fitKey={fitKey}
               onToggle={toggle}
             />
-          </div>
+          </ScrollArea>
         </Suspense>
       </ErrorBoundary>
     );
