@@ -31,7 +31,7 @@ export interface ElectricConfig {
 }
 
 export interface Operation {
-  kind: "relay" | "write" | "recharge" | "valve";
+  kind: "relay" | "write" | "recharge" | "clearing" | "valve";
   detail: string;
   operator: string | null;
   at: number;
@@ -78,6 +78,7 @@ export class ElectricMeter {
     selfTrips: 0,
     writes: 0,
     recharges: 0,
+    clearings: 0,
     refused: 0,
   };
   private lastAt: number | null;
