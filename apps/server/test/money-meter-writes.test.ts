@@ -210,13 +210,22 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     const [opened] = res.json().data;
     prepaidAccount = opened.accountId;
     assert.equal(opened.balance, "0.00", "nothing is booked before the meter confirms");
-    assert.equal(opened.meterWrites.commandIds.length, 8, "4 prices, 3 limits and the deposit");
-    assert.equal(opened.meterWrites.depositCommandId, opened.meterWrites.commandIds[7]);
+    assert.equal(
+      opened.meterWrites.commandIds.length,
+      10,
+      "4 prices, the ladder cleared (threshold 1, price 1), 3 limits and the deposit",
+    );
+    assert.equal(opened.meterWrites.depositCommandId, opened.meterWrites.commandIds[9]);
     for (const id of opened.meterWrites.commandIds) {
       const done = await settled(id);
       assert.equal(done.state, "success", done.evidence ?? "");
     }
     assert.deepEqual(meter.prices, [5883, 5883, 5883, 5883]);
+    assert.deepEqual(
+      [meter.ladderThresholds[0], meter.ladderPrices[0]],
+      [0, 0],
+      "a flat price has no ladder",
+    );
     assert.deepEqual([meter.alarm1Fen, meter.alarm2Fen, meter.overdraftLimitFen], [5000, 2000, 1000]);
     assert.equal(meter.purchaseCount, 1);
     assert.ok(meter.balanceFen > balanceBefore + 10_000 - 100 && meter.balanceFen <= balanceBefore + 10_000);
@@ -480,6 +489,88 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     );
     assert.equal(statement.statusCode, 200, statement.body);
     assert.equal(statement.json().data.totals.usage, (Number(row!.usage) / 100).toFixed(2));
+  });
+
+  test("changing a local-prepaid account to a ladder, then to time of use, writes the tables and the meter charges by them", async () => {
+    const meter = sim(prepaid!.address);
+    // Only the energy the test spends is used: the meter prices it, the books follow.
+    meter.relayOpen = true;
+    const ladder = await created(server, admin, "chargingscheme/submit", {
+      schemeName: "阶梯电价",
+      energyType: 1,
+      priceMode: 2,
+      ladderCycle: 2,
+      ladder: JSON.stringify([
+        { limit: "10", price: "0.4883" },
+        { limit: "20", price: "0.5383" },
+        { limit: null, price: "0.7883" },
+      ]),
+    });
+    const changed = await post("ownerRecharge/update", {
+      accountId: prepaidAccount,
+      chargingSchemeId: ladder,
+    });
+    assert.equal(changed.statusCode, 200, changed.body);
+    const { commandIds } = changed.json().data.meterWrites;
+    // 4 zero tariff prices, 2 thresholds, 3 prices, the end of the ladder, the cycle, 3 limits.
+    assert.equal(commandIds.length, 14);
+    for (const id of commandIds) {
+      const done = await settled(id);
+      assert.equal(done.state, "success", done.evidence ?? "");
+    }
+    assert.deepEqual(meter.prices, [0, 0, 0, 0]);
+    assert.deepEqual(meter.ladderThresholds.slice(0, 3), [1000, 2000, 0]);
+    assert.deepEqual(meter.ladderPrices.slice(0, 3), [4883, 5383, 7883]);
+    assert.deepEqual([meter.ladderCycle, meter.cycleSteps], [2, 0]);
+
+    // 25 kWh across the steps: 10 × 0.4883 + 10 × 0.5383 + 5 × 0.7883 = 14.2075 yuan, 1420 fen
+    // deducted now and the 0.75 fen left over carried by the meter to its next deduction (the
+    // fraction of a fen the meter carried from before is dropped, so the figures are exact).
+    await poll(prepaid!.address);
+    const before = BigInt((await account(prepaidAccount)).balance);
+    const inMeter = meter.balanceFen;
+    meter.microYuan = 0;
+    meter.use([0, 1000, 1500, 0], Date.now());
+    assert.equal(meter.balanceFen, inMeter - 1420);
+    await poll(prepaid!.address);
+    const [charge] = await server.db.query<{ amount: string; usage: string }>(
+      `select amount::text as amount, usage::text as usage from pms_ledger
+        where account_id = $1 and entry_type = 6 order by create_time desc, id desc limit 1`,
+      [prepaidAccount],
+    );
+    assert.deepEqual(charge, { amount: "-1420", usage: "2500" });
+    assert.equal(BigInt((await account(prepaidAccount)).balance), before - 1420n);
+
+    // Time of use: the band prices go in, the ladder is cleared, and each band is charged its price.
+    const tou = await created(server, admin, "chargingscheme/submit", {
+      schemeName: "分时电价",
+      energyType: 1,
+      priceMode: 3,
+      tipPrice: "1.2000",
+      peakPrice: "0.9000",
+      peacePrice: "0.6000",
+      lowPrice: "0.3000",
+      touPeriods: JSON.stringify([
+        { start: "00:00", end: "08:00", band: "low" },
+        { start: "08:00", end: "24:00", band: "peace" },
+      ]),
+    });
+    const toTou = await post("ownerRecharge/update", { accountId: prepaidAccount, chargingSchemeId: tou });
+    assert.equal(toTou.statusCode, 200, toTou.body);
+    for (const id of toTou.json().data.meterWrites.commandIds)
+      assert.equal((await settled(id)).state, "success");
+    assert.deepEqual(meter.prices, [12_000, 9_000, 6_000, 3_000]);
+    assert.deepEqual([meter.ladderThresholds[0], meter.ladderPrices[0]], [0, 0]);
+    const afterLadder = meter.balanceFen;
+    // 1 kWh in each band: 1.20 + 0.90 + 0.60 + 0.30 = 3.00 yuan (plus the 0.75 fen carried: still 300).
+    assert.equal(meter.microYuan, 7_500);
+    meter.use([100, 100, 100, 100], Date.now());
+    assert.equal(meter.balanceFen, afterLadder - 300);
+    await poll(prepaid!.address);
+    assert.equal((await account(prepaidAccount)).balance, String(meter.balanceFen));
+    const check = await server.call("GET", `${pms}/ledger/check`, admin);
+    assert.equal(check.json().data.consistent, true, check.body);
+    meter.relayOpen = false;
   });
 
   test("bad input names the field and stores nothing", async () => {
