@@ -68,6 +68,11 @@ export { type MqttTopics, mqttTopics, parseTopic } from "./mqtt/topics.ts";
 export { PollScheduler } from "./polling/scheduler.ts";
 export type * from "./ports.ts";
 export { type PollItem, pollPlan } from "./protocol/read-items.ts";
-export { DEFAULT_RECHARGE_DI, encodeRecharge, rechargeItem } from "./protocol/recharge.ts";
+export {
+  DEFAULT_CLEARING_DI,
+  DEFAULT_RECHARGE_DI,
+  encodeRecharge,
+  rechargeItem,
+} from "./protocol/recharge.ts";
 export type { GatewayStats } from "./stats.ts";
 export { localDay, localParts, localTextToEpoch } from "./time.ts";

@@ -24,6 +24,8 @@ export interface MeterModel {
   credentials?: Partial<dlt645.Credentials>;
   /** DI of the plain-text recharge write of simple (non-ESAM) local-prepaid meters. */
   rechargeDi?: string;
+  /** DI of the plain-text account-clearing write of the same meters. */
+  clearingDi?: string;
 }
 
 export interface MeterInfo {
@@ -50,6 +52,11 @@ export type CommandAction =
   | { kind: "valve"; action: "open" | "close" }
   /** Local-prepaid recharge: exact decimal yuan and the purchase count the meter must reach. */
   | { kind: "recharge"; amount: string; purchaseCount: number }
+  /**
+   * Local-prepaid account clearing at closing: the meter gives up exactly `amount` (its whole
+   * remaining amount) and counts it as purchase `purchaseCount`, like a recharge.
+   */
+  | { kind: "clearing"; amount: string; purchaseCount: number }
   /** Money / parameter write of one DI (alarm amounts, overdraft limit, prices): exact decimal. */
   | { kind: "write"; di: string; value: string };
 

@@ -134,6 +134,27 @@ describe("command lifecycle against the simulated fleet", () => {
     assert.ok(meter.balanceFen <= balance + 15_005 && meter.balanceFen > balance + 15_005 - 100);
   });
 
+  test("account clearing: refused unless it is the meter's exact balance; a lost reply settled by the purchase count", async () => {
+    const meter = elec(electric(1));
+    // The owner is gone: nothing is used while the meter is cleared.
+    meter.relayOpen = true;
+    const count = meter.purchaseCount;
+    const wrong = await run(electric(1), {
+      kind: "clearing",
+      amount: ((meter.balanceFen + 1) / 100).toFixed(2),
+      purchaseCount: count + 1,
+    });
+    assert.deepEqual(states(wrong), ["sent", "fail"]);
+    const amount = (meter.balanceFen / 100).toFixed(2);
+    const cleared = await run(electric(1), { kind: "clearing", amount, purchaseCount: count + 1 }, [
+      "noReply",
+    ]);
+    assert.deepEqual(states(cleared), ["sent", "success"]);
+    assert.equal(cleared.history[1]!.evidence.readBack?.value, String(count + 1));
+    assert.deepEqual([meter.balanceFen, meter.purchaseCount, meter.counters.clearings], [0, count + 1, 1]);
+    meter.relayOpen = false;
+  });
+
   test("a money-parameter write without reply is confirmed by reading the register back", async () => {
     const result = await run(electric(3), { kind: "write", di: "04001001", value: "88.50" }, ["noReply"]);
     assert.deepEqual(states(result), ["sent", "success"]);

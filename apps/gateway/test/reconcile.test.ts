@@ -67,6 +67,11 @@ describe("reconciliation decisions", () => {
     assert.equal(decideFromReadBack(recharge, { item: "purchase-count", purchaseCount: 5 }).state, "success");
     assert.equal(decideFromReadBack(recharge, { item: "purchase-count", purchaseCount: 6 }).state, "success");
     assert.equal(decideFromReadBack(recharge, { item: "purchase-count", purchaseCount: 4 }).state, "fail");
+    // An account clearing moves the same count: reaching it proves the meter gave the money up.
+    const clearing = { kind: "clearing", amount: "20.00", purchaseCount: 5 } as const;
+    assert.deepEqual(readBackItemFor(clearing), { item: "purchase-count" });
+    assert.equal(decideFromReadBack(clearing, { item: "purchase-count", purchaseCount: 5 }).state, "success");
+    assert.equal(decideFromReadBack(clearing, { item: "purchase-count", purchaseCount: 4 }).state, "fail");
     const write = { kind: "write", di: "04001001", value: "88.5" } as const;
     assert.equal(
       decideFromReadBack(write, { item: "register", di: "04001001", value: "88.50" }).state,

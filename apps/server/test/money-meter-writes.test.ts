@@ -111,6 +111,17 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     const before = await readTime();
     metering.gateway.pollNow([ids[address]!]);
     await waitFor(`a reading of ${address}`, async () => ((await readTime()) > before ? true : undefined));
+    // The sink stores the reading, then shadows a local-prepaid account in its own transaction:
+    // wait for that too (briefly: a reading the shadow must leave alone moves nothing).
+    const read = await readTime();
+    for (let i = 0; i < 20; i++) {
+      const [open] = await server.db.query<{ t: Date | null }>(
+        "select priced_time as t from pms_account where meter_id = $1 and status = 1 and control_status = 0",
+        [ids[address]],
+      );
+      if (!open || (open.t?.getTime() ?? 0) >= read) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   };
 
   before(async () => {
@@ -199,13 +210,22 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     const [opened] = res.json().data;
     prepaidAccount = opened.accountId;
     assert.equal(opened.balance, "0.00", "nothing is booked before the meter confirms");
-    assert.equal(opened.meterWrites.commandIds.length, 8, "4 prices, 3 limits and the deposit");
-    assert.equal(opened.meterWrites.depositCommandId, opened.meterWrites.commandIds[7]);
+    assert.equal(
+      opened.meterWrites.commandIds.length,
+      10,
+      "4 prices, the ladder cleared (threshold 1, price 1), 3 limits and the deposit",
+    );
+    assert.equal(opened.meterWrites.depositCommandId, opened.meterWrites.commandIds[9]);
     for (const id of opened.meterWrites.commandIds) {
       const done = await settled(id);
       assert.equal(done.state, "success", done.evidence ?? "");
     }
     assert.deepEqual(meter.prices, [5883, 5883, 5883, 5883]);
+    assert.deepEqual(
+      [meter.ladderThresholds[0], meter.ladderPrices[0]],
+      [0, 0],
+      "a flat price has no ladder",
+    );
     assert.deepEqual([meter.alarm1Fen, meter.alarm2Fen, meter.overdraftLimitFen], [5000, 2000, 1000]);
     assert.equal(meter.purchaseCount, 1);
     assert.ok(meter.balanceFen > balanceBefore + 10_000 - 100 && meter.balanceFen <= balanceBefore + 10_000);
@@ -409,6 +429,150 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     assert.equal(check.json().data.consistent, true, check.body);
   });
 
+  test("each shadow charge carries the kWh it paid for: statements and the daily close show the day's usage", async () => {
+    const meter = sim(prepaid!.address);
+    const registerOf = async () =>
+      (
+        await server.db.query<{ register_total: string | null }>(
+          "select register_total::text as register_total from pms_account where id = $1",
+          [prepaidAccount],
+        )
+      )[0]!.register_total;
+    const shownTotal = async () =>
+      (
+        await server.db.query<{ total: string }>(
+          "select (total_value * 100)::bigint::text as total from pms_meter_current_data where meter_id = $1",
+          [ids[prepaid!.address]],
+        )
+      )[0]!.total;
+    await poll(prepaid!.address);
+    const before = await registerOf();
+    assert.ok(before !== null, "the account knows the register its last charge was for");
+    // 12.34 kWh more on the flat register, and the meter's own deduction for it.
+    meter.energy.steps[2]! += 1234;
+    meter.balanceFen -= 726;
+    await poll(prepaid!.address);
+    const usage = await server.db.query<{ usage: string | null; usage_day: string; amount: string }>(
+      `select usage::text as usage, to_char(usage_day, 'YYYY-MM-DD') as usage_day, amount::text as amount
+         from pms_ledger where account_id = $1 and entry_type = 6 order by create_time desc, id desc limit 1`,
+      [prepaidAccount],
+    );
+    const expected = BigInt(await shownTotal()) - BigInt(before);
+    assert.ok(expected >= 1234n, String(expected));
+    assert.equal(
+      usage[0]!.usage,
+      expected.toString(),
+      "the charge carries the register's rise since the last one",
+    );
+    assert.equal(await registerOf(), await shownTotal());
+    // Every charge of the account carries its usage, and they add up to the registers' rise.
+    const [sums] = await server.db.query<{ unpriced: string; total: string }>(
+      `select count(*) filter (where usage is null)::text as unpriced, coalesce(sum(usage), 0)::text as total
+         from pms_ledger where account_id = $1 and entry_type = 6`,
+      [prepaidAccount],
+    );
+    assert.equal(sums!.unpriced, "0");
+    // The day's close (and the statement built on it) shows that usage, not 0.
+    const day = usage[0]!.usage_day;
+    const closed = await post("account/closeDay", { day });
+    assert.equal(closed.statusCode, 200, closed.body);
+    const [row] = await server.db.query<{ usage: string; usage_charge: string }>(
+      "select usage::text as usage, usage_charge::text as usage_charge from pms_account_day where account_id = $1 and day = $2::date",
+      [prepaidAccount, day],
+    );
+    assert.equal(row!.usage, sums!.total);
+    assert.ok(BigInt(row!.usage) >= expected);
+    const statement = await server.call(
+      "GET",
+      `${pms}/account/statement?accountId=${prepaidAccount}&startDay=${day}&endDay=${day}`,
+      admin,
+    );
+    assert.equal(statement.statusCode, 200, statement.body);
+    assert.equal(statement.json().data.totals.usage, (Number(row!.usage) / 100).toFixed(2));
+  });
+
+  test("changing a local-prepaid account to a ladder, then to time of use, writes the tables and the meter charges by them", async () => {
+    const meter = sim(prepaid!.address);
+    // Only the energy the test spends is used: the meter prices it, the books follow.
+    meter.relayOpen = true;
+    const ladder = await created(server, admin, "chargingscheme/submit", {
+      schemeName: "阶梯电价",
+      energyType: 1,
+      priceMode: 2,
+      ladderCycle: 2,
+      ladder: JSON.stringify([
+        { limit: "10", price: "0.4883" },
+        { limit: "20", price: "0.5383" },
+        { limit: null, price: "0.7883" },
+      ]),
+    });
+    const changed = await post("ownerRecharge/update", {
+      accountId: prepaidAccount,
+      chargingSchemeId: ladder,
+    });
+    assert.equal(changed.statusCode, 200, changed.body);
+    const { commandIds } = changed.json().data.meterWrites;
+    // 4 zero tariff prices, 2 thresholds, 3 prices, the end of the ladder, the cycle, 3 limits.
+    assert.equal(commandIds.length, 14);
+    for (const id of commandIds) {
+      const done = await settled(id);
+      assert.equal(done.state, "success", done.evidence ?? "");
+    }
+    assert.deepEqual(meter.prices, [0, 0, 0, 0]);
+    assert.deepEqual(meter.ladderThresholds.slice(0, 3), [1000, 2000, 0]);
+    assert.deepEqual(meter.ladderPrices.slice(0, 3), [4883, 5383, 7883]);
+    assert.deepEqual([meter.ladderCycle, meter.cycleSteps], [2, 0]);
+
+    // 25 kWh across the steps: 10 × 0.4883 + 10 × 0.5383 + 5 × 0.7883 = 14.2075 yuan, 1420 fen
+    // deducted now and the 0.75 fen left over carried by the meter to its next deduction (the
+    // fraction of a fen the meter carried from before is dropped, so the figures are exact).
+    await poll(prepaid!.address);
+    const before = BigInt((await account(prepaidAccount)).balance);
+    const inMeter = meter.balanceFen;
+    meter.microYuan = 0;
+    meter.use([0, 1000, 1500, 0], Date.now());
+    assert.equal(meter.balanceFen, inMeter - 1420);
+    await poll(prepaid!.address);
+    const [charge] = await server.db.query<{ amount: string; usage: string }>(
+      `select amount::text as amount, usage::text as usage from pms_ledger
+        where account_id = $1 and entry_type = 6 order by create_time desc, id desc limit 1`,
+      [prepaidAccount],
+    );
+    assert.deepEqual(charge, { amount: "-1420", usage: "2500" });
+    assert.equal(BigInt((await account(prepaidAccount)).balance), before - 1420n);
+
+    // Time of use: the band prices go in, the ladder is cleared, and each band is charged its price.
+    const tou = await created(server, admin, "chargingscheme/submit", {
+      schemeName: "分时电价",
+      energyType: 1,
+      priceMode: 3,
+      tipPrice: "1.2000",
+      peakPrice: "0.9000",
+      peacePrice: "0.6000",
+      lowPrice: "0.3000",
+      touPeriods: JSON.stringify([
+        { start: "00:00", end: "08:00", band: "low" },
+        { start: "08:00", end: "24:00", band: "peace" },
+      ]),
+    });
+    const toTou = await post("ownerRecharge/update", { accountId: prepaidAccount, chargingSchemeId: tou });
+    assert.equal(toTou.statusCode, 200, toTou.body);
+    for (const id of toTou.json().data.meterWrites.commandIds)
+      assert.equal((await settled(id)).state, "success");
+    assert.deepEqual(meter.prices, [12_000, 9_000, 6_000, 3_000]);
+    assert.deepEqual([meter.ladderThresholds[0], meter.ladderPrices[0]], [0, 0]);
+    const afterLadder = meter.balanceFen;
+    // 1 kWh in each band: 1.20 + 0.90 + 0.60 + 0.30 = 3.00 yuan (plus the 0.75 fen carried: still 300).
+    assert.equal(meter.microYuan, 7_500);
+    meter.use([100, 100, 100, 100], Date.now());
+    assert.equal(meter.balanceFen, afterLadder - 300);
+    await poll(prepaid!.address);
+    assert.equal((await account(prepaidAccount)).balance, String(meter.balanceFen));
+    const check = await server.call("GET", `${pms}/ledger/check`, admin);
+    assert.equal(check.json().data.consistent, true, check.body);
+    meter.relayOpen = false;
+  });
+
   test("bad input names the field and stores nothing", async () => {
     const other = await provisionTenant(server, admin, "别家物业");
     const opened = await post("message/openAccount", { meterId: ids[remote!.address], deposit: "100" });
@@ -491,5 +655,92 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     assert.ok(restore, "the restore is queued");
     assert.equal((await settled(restore.id)).state, "success");
     assert.equal(meter.relayOpen, false, "the simulated meter's relay is closed again");
+  });
+  test("closing a local-prepaid account the meter refuses to clear: still open, nothing refunded, the close record says why", async () => {
+    const meter = sim(prepaid!.address);
+    await poll(prepaid!.address);
+    const books = (await account(prepaidAccount)).balance;
+    // The meter spends 3 fen after the reading the books hold: its balance no longer is theirs.
+    meter.balanceFen -= 3;
+    const inMeter = meter.balanceFen;
+    const res = await post("message/closeAccount", { meterId: ids[prepaid!.address] });
+    assert.equal(res.statusCode, 200, res.body);
+    const [pending] = res.json().data;
+    assert.deepEqual([pending.state, pending.refunded], [0, "0.00"]);
+    assert.match(res.json().msg, /待表计确认清零/);
+    const done = await settled(pending.commandId);
+    assert.equal(done.state, "fail", done.evidence ?? "");
+    assert.deepEqual(JSON.parse(done.payload).amount, (Number(books) / 100).toFixed(2));
+    assert.equal(meter.balanceFen, inMeter, "the meter kept its money");
+    assert.equal(meter.counters.clearings, 0);
+    const [row] = await server.db.query<{ status: number; close_state: number; balance: string }>(
+      "select status, close_state, balance::text as balance from pms_account where id = $1",
+      [prepaidAccount],
+    );
+    assert.deepEqual(row, { status: 1, close_state: 2, balance: books });
+    assert.equal((await entries(prepaidAccount, 8)).length, 0, "no closing refund");
+    const page = await server.call("GET", `${pms}/datacloseaccount/page?accountId=${prepaidAccount}`, admin);
+    assert.equal(page.statusCode, 200, page.body);
+    const [record] = page.json().data.records;
+    assert.deepEqual([record.closeState, record.refund], [2, "0.00"]);
+    assert.match(record.closeOutcome, /^表计未清零,未销户、未退款:error reply/);
+  });
+
+  test("closing clears the meter first; a lost reply is settled by reading the purchase count back, then the refund is booked once", async () => {
+    const meter = sim(prepaid!.address);
+    // The owner has moved out: nothing runs in the room, so the meter's balance stays what it reads.
+    meter.relayOpen = true;
+    await poll(prepaid!.address);
+    const books = (await account(prepaidAccount)).balance;
+    assert.equal(String(meter.balanceFen), books);
+    const count = meter.purchaseCount;
+    fleet.injectFault(prepaid!.address, "noReply");
+    const res = await post("message/closeAccount", { meterId: ids[prepaid!.address] });
+    assert.equal(res.statusCode, 200, res.body);
+    const [pending] = res.json().data;
+    assert.equal(pending.state, 0);
+    // While the clearing is open, neither a purchase nor a second closing can be written.
+    const blocked = await post("message/recharge", { accountId: prepaidAccount, amount: "1" });
+    assert.equal(blocked.statusCode, 400, blocked.body);
+    const done = await settled(pending.commandId);
+    assert.equal(done.state, "success", done.evidence ?? "");
+    const evidence = JSON.parse(done.evidence!);
+    assert.match(evidence.detail, /no reply; read-back shows the command took effect/);
+    assert.deepEqual(
+      [evidence.readBack.item, evidence.readBack.value],
+      ["purchase-count", String(count + 1)],
+    );
+    // The simulated meter: cleared once, money gone, the clearing counted as a purchase.
+    assert.deepEqual([meter.balanceFen, meter.purchaseCount, meter.counters.clearings], [0, count + 1, 1]);
+    const refunds = await entries(prepaidAccount, 8);
+    assert.deepEqual(
+      refunds.map((e) => e.amount),
+      [`-${books}`],
+    );
+    const [row] = await server.db.query<{ status: number; close_state: number; balance: string }>(
+      "select status, close_state, balance::text as balance from pms_account where id = $1",
+      [prepaidAccount],
+    );
+    assert.deepEqual(row, { status: 2, close_state: 1, balance: "0" });
+    const [meterRow] = await server.db.query<{ account_status: number }>(
+      "select account_status from pms_meter where id = $1",
+      [ids[prepaid!.address]],
+    );
+    assert.equal(meterRow!.account_status, 0);
+    const page = await server.call("GET", `${pms}/datacloseaccount/page?accountId=${prepaidAccount}`, admin);
+    const [record] = page.json().data.records;
+    assert.deepEqual([record.closeState, record.refund], [1, (Number(books) / 100).toFixed(2)]);
+    assert.match(record.closeOutcome, /^表计已清零/);
+    const check = await server.call("GET", `${pms}/ledger/check`, admin);
+    assert.equal(check.json().data.consistent, true, check.body);
+    // The meter opens again from zero: the next purchase carries the count after the clearing.
+    const reopened = await post("message/openAccount", { meterId: ids[prepaid!.address], deposit: "20" });
+    assert.equal(reopened.statusCode, 200, reopened.body);
+    const { meterWrites } = reopened.json().data[0];
+    const deposit = await settled(meterWrites.depositCommandId);
+    assert.equal(deposit.state, "success", deposit.evidence ?? "");
+    assert.equal(JSON.parse(deposit.payload).purchaseCount, count + 2);
+    assert.equal(meter.balanceFen, 2_000);
+    meter.relayOpen = false;
   });
 });

@@ -31,7 +31,7 @@ export interface ElectricConfig {
 }
 
 export interface Operation {
-  kind: "relay" | "write" | "recharge" | "valve";
+  kind: "relay" | "write" | "recharge" | "clearing" | "valve";
   detail: string;
   operator: string | null;
   at: number;
@@ -67,6 +67,19 @@ export class ElectricMeter {
   hoardingLimitFen = 10_000_000;
   closeAllowedFen = 0;
   readonly prices: number[];
+  /**
+   * The ladder (0406xxxx): step thresholds (0.01 kWh per cycle; 0 ends the ladder) and step prices
+   * (0.0001 yuan/kWh). As State Grid cost-control meters do, a step's price is added to the tariff
+   * price of the band: a pure ladder is written with zero tariff prices, a flat or time-of-use price
+   * with the ladder cleared (threshold 1 and price 1 zero).
+   */
+  readonly ladderThresholds: number[] = new Array(14).fill(0);
+  readonly ladderPrices: number[] = new Array(15).fill(0);
+  /** 1 the ladder's usage restarts each local calendar month, 2 each year (vendor register 0400F010). */
+  ladderCycle = 2;
+  /** Usage of the current ladder cycle (0.01 kWh) and the cycle it belongs to ("2026" or "2026-11"). */
+  cycleSteps = 0;
+  cycleKey = "";
   password = "000000";
   readonly frozen: FrozenDay[] = [];
   readonly operations: Operation[] = [];
@@ -78,6 +91,7 @@ export class ElectricMeter {
     selfTrips: 0,
     writes: 0,
     recharges: 0,
+    clearings: 0,
     refused: 0,
   };
   private lastAt: number | null;
@@ -160,9 +174,25 @@ export class ElectricMeter {
       to,
       this.config.localOffsetMs,
     );
-    if (!this.config.localPrepaid) return;
+    if (this.config.localPrepaid) this.charge(added, to);
+  }
+
+  /**
+   * Deducts usage (0.01 kWh per band) at the meter's own prices: each band's tariff price, plus the
+   * ladder step price of where each 0.01 kWh falls in the cycle's usage. Public so tests and faults
+   * can spend a known amount of energy.
+   */
+  charge(added: readonly number[], now: number): void {
+    const cycle = this.cycleOf(now);
+    if (cycle !== this.cycleKey) {
+      this.cycleKey = cycle;
+      this.cycleSteps = 0;
+    }
     // steps of 0.01 kWh × price in 0.0001 yuan/kWh = 0.000001 yuan; 10,000 of them are one fen.
-    for (let band = 0; band < 4; band++) this.microYuan += added[band]! * this.prices[band]!;
+    for (let band = 0; band < 4; band++) {
+      this.microYuan += added[band]! * this.prices[band]!;
+      this.microYuan += this.ladderCost(added[band]!);
+    }
     const fen = Math.floor(this.microYuan / 10_000);
     this.microYuan -= fen * 10_000;
     this.balanceFen -= fen;
@@ -172,6 +202,46 @@ export class ElectricMeter {
       this.selfTripped = true;
       this.counters.selfTrips++;
     }
+  }
+
+  /** Energy measured and charged at once (0.01 kWh per band): a known amount of usage for tests. */
+  use(added: readonly number[], now: number): void {
+    added.forEach((steps, band) => {
+      this.energy.steps[band]! += steps;
+    });
+    if (this.config.localPrepaid) this.charge(added, now);
+  }
+
+  /** The ladder price (0.0001 yuan/kWh × 0.01 kWh) of `steps` more usage in this cycle, moving the cycle on. */
+  private ladderCost(steps: number): number {
+    let cost = 0;
+    let left = steps;
+    while (left > 0) {
+      const step = this.ladderStep();
+      const limit = step < this.ladderThresholds.length ? this.ladderThresholds[step]! : 0;
+      const room = limit > 0 ? Math.min(left, limit - this.cycleSteps) : left;
+      cost += room * this.ladderPrices[step]!;
+      this.cycleSteps += room;
+      left -= room;
+    }
+    return cost;
+  }
+
+  /** The ladder step (0-based) the cycle's usage is in: past every threshold it crossed, up to the first 0. */
+  private ladderStep(): number {
+    let step = 0;
+    while (
+      step < this.ladderThresholds.length &&
+      this.ladderThresholds[step]! > 0 &&
+      this.cycleSteps >= this.ladderThresholds[step]!
+    )
+      step++;
+    return step;
+  }
+
+  private cycleOf(now: number): string {
+    const { year, month } = calendar(this.localNow(now));
+    return this.ladderCycle === 1 ? `${year}-${String(month).padStart(2, "0")}` : String(year);
   }
 
   private freeze(localMidnight: number): void {

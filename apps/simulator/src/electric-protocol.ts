@@ -1,4 +1,3 @@
-import { DEFAULT_RECHARGE_DI, rechargeItem } from "@meterline/gateway";
 import { type DecodedField, dlt645, parseHex } from "@meterline/protocols";
 import { parseLocalText } from "./clock.ts";
 import type { ElectricMeter } from "./electric-meter.ts";
@@ -40,10 +39,10 @@ export function answerElectric(meter: ElectricMeter, decoded: Decoded, now: numb
     case "write-request": {
       if (!authorised(meter, message.passwordLevel, message.password))
         return refuse(["password-or-unauthorised"]);
-      const ok =
-        message.di === DEFAULT_RECHARGE_DI
-          ? recharge(meter, message.fields[0]?.raw ?? "", message.operator, now)
-          : write(meter, message.di, message.fields[0], message.operator, now);
+      const money = moneyWriteOf(message.di);
+      const ok = money
+        ? moneyWrite(meter, money, message.di, message.fields[0]?.raw ?? "", message.operator, now)
+        : write(meter, message.di, message.fields[0], message.operator, now);
       return ok
         ? dlt645.buildWriteAck(address, { version })
         : refuse([version === "2007" ? "other" : "illegal-data"]);
@@ -83,20 +82,35 @@ function write(
   return true;
 }
 
-/** Purchase count must be exactly one more than the meter's: a replayed recharge is refused. */
-function recharge(meter: ElectricMeter, raw: string, operator: string | null, now: number): boolean {
+const MONEY_WRITES = Object.entries(dlt645.MONEY_WRITE_DI) as [dlt645.MoneyWriteKind, string][];
+
+function moneyWriteOf(di: string): dlt645.MoneyWriteKind | undefined {
+  return MONEY_WRITES.find(([, moneyDi]) => moneyDi === di)?.[0];
+}
+
+/**
+ * A recharge or an account clearing (the codec's vendor convention). Either one's purchase count must
+ * be exactly one more than the meter's: a replayed write is refused.
+ */
+function moneyWrite(
+  meter: ElectricMeter,
+  kind: dlt645.MoneyWriteKind,
+  di: string,
+  raw: string,
+  operator: string | null,
+  now: number,
+): boolean {
   if (!meter.config.localPrepaid || raw === "") return false;
-  const { fields } = dlt645.decodeDataItem(rechargeItem(DEFAULT_RECHARGE_DI), parseHex(raw));
-  const [count, amount] = fields;
-  if (
-    count?.kind !== "number" ||
-    amount?.kind !== "number" ||
-    count.scaled === null ||
-    amount.scaled === null
-  )
-    return false;
-  const amountFen = Number(amount.scaled);
-  if (Number(count.scaled) !== meter.purchaseCount + 1 || amountFen <= 0) return false;
+  const written = dlt645.decodeMoneyWrite(di, parseHex(raw));
+  if (!written || written.purchaseCount !== meter.purchaseCount + 1) return false;
+  const amountFen = Number(written.amount.replace(".", ""));
+  return kind === "recharge"
+    ? recharge(meter, amountFen, operator, now)
+    : clear(meter, amountFen, operator, now);
+}
+
+function recharge(meter: ElectricMeter, amountFen: number, operator: string | null, now: number): boolean {
+  if (amountFen <= 0) return false;
   if (meter.balanceFen + amountFen > meter.hoardingLimitFen) return false;
   meter.balanceFen += amountFen;
   meter.purchaseCount += 1;
@@ -108,6 +122,20 @@ function recharge(meter: ElectricMeter, raw: string, operator: string | null, no
     meter.relayCommandOpen = false;
     meter.closePendingSince = now;
   }
+  return true;
+}
+
+/**
+ * Account clearing: only the exact remaining amount is given up (a meter that spent since it was
+ * read, or owes, refuses), so what the server refunds is what the meter no longer holds.
+ */
+function clear(meter: ElectricMeter, amountFen: number, operator: string | null, now: number): boolean {
+  if (amountFen <= 0 || amountFen !== meter.balanceFen) return false;
+  meter.balanceFen = 0;
+  meter.microYuan = 0;
+  meter.purchaseCount += 1;
+  meter.counters.clearings++;
+  meter.log("clearing", `#${meter.purchaseCount} -${amountFen} fen`, operator, now);
   return true;
 }
 

@@ -64,6 +64,9 @@ export function read2007(meter: ElectricMeter, di: string, now: number): FieldIn
   if (tariff) return [energy(tariffs[Number(tariff[1]) - 1]!)];
   const price = /^0405010([1-4])$/.exec(di);
   if (price) return [BigInt(meter.prices[Number(price[1]) - 1]!)];
+  const ladder = ladderRegister(meter, di);
+  if (ladder) return [BigInt(ladder.registers[ladder.index]!)];
+  if (di === "0400F010") return [BigInt(meter.ladderCycle)];
   const frozen = /^05060([01])([0-9A-F]{2})$/.exec(di);
   if (frozen) {
     const day = frozenDay(meter, Number.parseInt(frozen[2]!, 16));
@@ -110,5 +113,25 @@ export function applyWrite(meter: ElectricMeter, di: string, scaled: bigint): bo
     meter.prices[Number(price[1]) - 1] = value;
     return true;
   }
+  const ladder = ladderRegister(meter, di);
+  if (ladder) {
+    ladder.registers[ladder.index] = value;
+    return true;
+  }
+  // A new ladder cycle setting starts the count again: the ladder belongs to the account just opened.
+  if (di === "0400F010" && (value === 1 || value === 2)) {
+    meter.ladderCycle = value;
+    meter.cycleSteps = 0;
+    return true;
+  }
   return false;
+}
+
+/** The first set's ladder thresholds (040600nn, n 1..14) and prices (040601nn, n 1..15) the meter holds. */
+function ladderRegister(meter: ElectricMeter, di: string) {
+  const match = /^04060([01])([0-9A-F]{2})$/.exec(di);
+  if (!match) return undefined;
+  const registers = match[1] === "0" ? meter.ladderThresholds : meter.ladderPrices;
+  const index = Number.parseInt(match[2]!, 16) - 1;
+  return index >= 0 && index < registers.length ? { registers, index } : undefined;
 }

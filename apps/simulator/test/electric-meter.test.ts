@@ -219,4 +219,61 @@ describe("a meter running since a known time", () => {
     // Its freeze memory holds the last 62 midnights, as a real meter's does.
     assert.equal(again.frozen.length, 62);
   });
+  test("a ladder written by frames prices the meter's own usage across steps, and restarts with its cycle", () => {
+    const m = meter({ balanceFen: 10_000 });
+    m.advance(START);
+    const write = (di: string, value: string) => {
+      const reply = ask(
+        m,
+        dlt645.buildWrite(ADDRESS, di, [value], { passwordLevel: 2, password: "000000" }),
+        START,
+      );
+      assert.equal(reply?.kind, "write-ack", di);
+    };
+    for (let band = 1; band <= 4; band++) write(`0405010${band}`, "0");
+    write("04060001", "10.00"); // 10 kWh at step 1
+    write("04060002", "0"); // ends the ladder
+    write("04060101", "0.5000");
+    write("04060102", "0.8000");
+    write("0400F010", "1"); // monthly
+    assert.deepEqual(
+      [m.ladderThresholds[0], m.ladderPrices.slice(0, 2), m.ladderCycle],
+      [1000, [5000, 8000], 1],
+    );
+    const read = ask(m, dlt645.buildRead(ADDRESS, "04060102"), START);
+    assert.equal(read?.kind === "read-reply" && read.fields[0]!.value, "0.8000");
+    // 15 kWh in one go: 10 at 0.50 and 5 at 0.80 = 9.00 yuan.
+    m.use([0, 0, 1500, 0], START);
+    assert.equal(m.balanceFen, 10_000 - 900);
+    // 1 kWh more in the same month: the second step.
+    m.use([0, 100, 0, 0], START + HOUR);
+    assert.equal(m.balanceFen, 10_000 - 900 - 80);
+    // Next month the cycle starts again at the first step.
+    m.use([0, 0, 100, 0], START + 8 * 24 * HOUR);
+    assert.equal(m.balanceFen, 10_000 - 900 - 80 - 50);
+    // A refused value (a threshold out of the table) changes nothing.
+    const refused = ask(m, dlt645.buildWrite(ADDRESS, "04060000", new Uint8Array(4)), START);
+    assert.equal(refused?.kind, "error-reply");
+  });
+
+  test("account clearing gives up exactly the balance, once, as the next purchase", () => {
+    const m = meter({ balanceFen: 4_321, profile: { mean: 0, seed: "idle" } });
+    m.advance(START);
+    const clear = (count: number, amount: string) =>
+      ask(
+        m,
+        dlt645.buildWrite(
+          ADDRESS,
+          dlt645.MONEY_WRITE_DI.clearing,
+          dlt645.encodeMoneyWrite(dlt645.MONEY_WRITE_DI.clearing, { purchaseCount: count, amount }),
+          { passwordLevel: 2, password: "000000" },
+        ),
+        START,
+      )?.kind;
+    assert.equal(clear(1, "43.20"), "error-reply", "not the meter's balance");
+    assert.equal(clear(2, "43.21"), "error-reply", "not the next purchase count");
+    assert.equal(clear(1, "43.21"), "write-ack");
+    assert.deepEqual([m.balanceFen, m.purchaseCount, m.counters.clearings], [0, 1, 1]);
+    assert.equal(clear(1, "43.21"), "error-reply", "a replay is refused");
+  });
 });

@@ -28,6 +28,7 @@ export const moneyListsEn: Record<keyof typeof moneyListsZh, string> = {
   "moneyList.deposit": "Deposit (CNY)",
   "moneyList.refund": "Refunded (CNY)",
   "moneyList.debt": "Debt (CNY)",
+  "moneyList.closeOutcome": "Meter clearing outcome",
   "moneyList.controlStatus": "Control mode",
   "moneyList.totals": "Totals",
   "moneyList.totalsHint": "Totals cover the whole search, not only this page",

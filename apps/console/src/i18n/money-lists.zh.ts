@@ -26,6 +26,7 @@ export const moneyListsZh = {
   "moneyList.deposit": "开户金额(元)",
   "moneyList.refund": "退还金额(元)",
   "moneyList.debt": "欠费金额(元)",
+  "moneyList.closeOutcome": "表计清零结果",
   "moneyList.controlStatus": "控制模式",
   "moneyList.totals": "合计",
   "moneyList.totalsHint": "合计为全部查询结果之和，不只本页",

@@ -24,6 +24,8 @@ export const moneyMetersEn: Record<keyof typeof moneyMetersZh, string> = {
   "meterAccount.close.done": "Account closed; the final settlement:",
   "meterAccount.close.refunded": "Balance refunded",
   "meterAccount.close.debt": "Debt recorded",
+  "meterAccount.close.clearing":
+    "The local-prepaid meter is being cleared: the balance is paid back and the account closed once the meter confirms; see the closing records",
   "meterAccount.batch.button.open": "Open accounts",
   "meterAccount.batch.button.close": "Close accounts",
   "meterAccount.batch.title.open": "Open accounts in batches",

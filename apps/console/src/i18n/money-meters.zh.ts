@@ -21,6 +21,7 @@ export const moneyMetersZh = {
   "meterAccount.close.done": "已销户，最终结算如下",
   "meterAccount.close.refunded": "退还余额",
   "meterAccount.close.debt": "记录欠款",
+  "meterAccount.close.clearing": "本地费控表正在清零：表计确认后退还余额并销户，结果见销户记录",
   "meterAccount.batch.button.open": "批量开户",
   "meterAccount.batch.button.close": "批量销户",
   "meterAccount.batch.title.open": "批量开户",

@@ -51,6 +51,8 @@ function buildRequest(
       return ctx.requests.valve(meter, action.action);
     case "recharge":
       return ctx.requests.recharge(meter, action.amount, action.purchaseCount, operator);
+    case "clearing":
+      return ctx.requests.clearing(meter, action.amount, action.purchaseCount, operator);
     case "write":
       return ctx.requests.write(meter, action.di, action.value, operator);
   }

@@ -30,6 +30,7 @@ export function readBackItemFor(action: CommandAction): ReadBackItem | null {
     case "valve":
       return { item: "valve" };
     case "recharge":
+    case "clearing":
       return { item: "purchase-count" };
     case "write":
       return { item: "register", di: action.di };
@@ -65,8 +66,8 @@ export function effectVisible(action: CommandAction, fact: ReadBackFact): boolea
   if (action.kind === "relay" && fact.item === "status-word-3") return relayReached(action.action, fact);
   if (action.kind === "valve" && fact.item === "valve")
     return fact.valve === (action.action === "open" ? "open" : "closed");
-  // Purchase counts only grow by one per accepted recharge; reaching ours means ours was applied.
-  if (action.kind === "recharge" && fact.item === "purchase-count")
+  // Purchase counts only grow by one per accepted recharge or clearing; reaching ours means ours was applied.
+  if ((action.kind === "recharge" || action.kind === "clearing") && fact.item === "purchase-count")
     return fact.purchaseCount >= action.purchaseCount;
   if (action.kind === "write" && fact.item === "register" && fact.di === action.di)
     return sameDecimal(fact.value, action.value);

@@ -1,29 +1,18 @@
 import { dlt645 } from "@meterline/protocols";
 
 /**
- * Plain-text remote recharge of simple (non-ESAM) local-prepaid DL/T 645 meters. The standard has
- * no plain-text recharge: State Grid meters recharge through the ESAM (0x03 + MAC, §1.8), simple
- * meters through vendor DIs. This is our vendor convention, shared with the simulated fleet:
- * a 0x14 write of DI 0400F001 carrying
- *   purchase count (2 bytes BCD, the count the meter must reach) | amount (4 bytes BCD XXXXXX.XX yuan)
- * The meter accepts it only when the count is its own count + 1, so a replayed or duplicated
- * recharge can never be applied twice, and reading the purchase count (03330201) back tells
- * whether a recharge whose reply was lost took effect.
+ * Plain-text money writes of simple (non-ESAM) local-prepaid DL/T 645 meters: the vendor convention
+ * the gateway and the simulated fleet share lives in the codec (dlt645.MONEY_WRITE_DI): a recharge
+ * and an account clearing each carry the purchase count the meter must reach, so neither is ever
+ * applied twice and reading the purchase count (03330201) back settles one whose reply was lost.
  */
-export const DEFAULT_RECHARGE_DI = "0400F001";
+export const DEFAULT_RECHARGE_DI = dlt645.MONEY_WRITE_DI.recharge;
+export const DEFAULT_CLEARING_DI = dlt645.MONEY_WRITE_DI.clearing;
 
 export function rechargeItem(di: string): dlt645.DataItem {
-  return {
-    di,
-    name: "remote recharge (vendor convention)",
-    zh: "远程充值",
-    fields: [
-      { name: "purchase count", format: { kind: "number", bytes: 2, decimals: 0, unit: "count" } },
-      { name: "amount", format: { kind: "number", bytes: 4, decimals: 2, unit: "yuan" } },
-    ],
-  };
+  return dlt645.moneyWriteItem(di, "recharge");
 }
 
 export function encodeRecharge(di: string, purchaseCount: number, amount: string): Uint8Array {
-  return dlt645.encodeDataItem(rechargeItem(di), [BigInt(purchaseCount), amount]);
+  return dlt645.encodeMoneyWrite(di, { purchaseCount, amount });
 }

@@ -8,7 +8,7 @@ import {
 } from "@meterline/protocols";
 import type { PreparedRequest } from "../bus/bus.ts";
 import type { MeterInfo, RelayAction } from "../model.ts";
-import { DEFAULT_RECHARGE_DI, encodeRecharge } from "./recharge.ts";
+import { DEFAULT_CLEARING_DI, DEFAULT_RECHARGE_DI, encodeRecharge } from "./recharge.ts";
 
 /**
  * Requests for one meter, built with the codecs of @meterline/protocols, each with the matcher that
@@ -133,6 +133,14 @@ export class RequestFactory {
     if (meter.protocol !== "dlt645-2007" || !meter.model.localPrepaid)
       throw new UnsupportedRequest("remote recharge needs a local-prepaid DL/T 645-2007 meter");
     const di = meter.model.rechargeDi ?? DEFAULT_RECHARGE_DI;
+    return this.writeRaw(meter, di, encodeRecharge(di, purchaseCount, amount), operator);
+  }
+
+  /** Account clearing at closing: the meter gives up exactly `amount` as purchase `purchaseCount`. */
+  clearing(meter: MeterInfo, amount: string, purchaseCount: number, operator?: string): Request {
+    if (meter.protocol !== "dlt645-2007" || !meter.model.localPrepaid)
+      throw new UnsupportedRequest("account clearing needs a local-prepaid DL/T 645-2007 meter");
+    const di = meter.model.clearingDi ?? DEFAULT_CLEARING_DI;
     return this.writeRaw(meter, di, encodeRecharge(di, purchaseCount, amount), operator);
   }
 

@@ -51,6 +51,9 @@ const EXACT: DataItem[] = [
   single("04000F02", "alarm energy 2 limit", "报警电量2限值", ENERGY),
   single("04000F03", "hoarding energy limit", "囤积电量限值", ENERGY),
   single("04000F04", "overdraft energy limit", "透支电量限值", ENERGY),
+  // Vendor convention (0400Fxxx, like the money writes): how the ladder's usage accumulates,
+  // 1 per calendar month, 2 per calendar year (the 2013 amendment's yearly settlement dates, reduced).
+  single("0400F010", "ladder cycle (vendor convention)", "阶梯结算周期", num(1, 0, "count")),
   single("1D000001", "trip event count", "跳闸总次数", num(3, 0, "count")),
   single("1E000001", "close event count", "合闸总次数", num(3, 0, "count")),
 ];
@@ -144,6 +147,20 @@ const PATTERNS: Pattern[] = [
     if (d0 === 0xff) return block(di, `${set} set tariff prices`, "费率电价", PRICE, TARIFF_LABELS.slice(1));
     return single(di, `${set} set tariff ${d0} price`, `第${d1 === 1 ? "一" : "二"}套费率电价${d0}`, PRICE);
   },
+  // 04 06 kk nn: ladder (阶梯) tables, one value per DI so each fits a plain write (L ≤ 50):
+  // kk 00 / 02 step threshold nn (1..14, kWh per cycle) of the first / second set,
+  // kk 01 / 03 step price nn (1..15, the price above threshold nn−1) of the first / second set.
+  // The 2009 layout as the index shows it ("第一套阶梯值1~14", metering-domain.md §1.5); the 2013
+  // amendment's block form (6 steps, 7 prices, 4 yearly dates in one DI) is not modelled.
+  ([d3, d2, d1, d0]) => {
+    if (d3 !== 0x04 || d2 !== 0x06 || d1 > 3 || d0 === 0 || d0 > (d1 % 2 === 0 ? 14 : 15)) return undefined;
+    const di = `04060${d1}${byteHex(d0)}`;
+    const set = d1 < 2 ? "first" : "second";
+    const setZh = d1 < 2 ? "一" : "二";
+    if (d1 % 2 === 0)
+      return single(di, `${set} set ladder threshold ${d0}`, `第${setZh}套阶梯值${d0}`, ENERGY);
+    return single(di, `${set} set ladder price ${d0}`, `第${setZh}套阶梯电价${d0}`, PRICE);
+  },
 ];
 
 /** The table row for a 2007 DI ("00900200"), or undefined when the DI is not in the table. */
@@ -185,6 +202,9 @@ export const DI = {
   ALARM_AMOUNT_2: "04001002",
   OVERDRAFT_LIMIT: "04001003",
   TARIFF_PRICE_1: "04050101",
+  LADDER_THRESHOLD_1: "04060001",
+  LADDER_PRICE_1: "04060101",
+  LADDER_CYCLE: "0400F010",
   DAILY_FROZEN_TIME: "05060001",
   DAILY_FROZEN_FORWARD: "05060101",
 } as const;
@@ -192,4 +212,14 @@ export const DI = {
 /** Forward active energy DI of tariff n (0 = total). */
 export function forwardEnergyDi(tariff: number): string {
   return `0001${byteHex(tariff)}00`;
+}
+
+/** Ladder step threshold n (1..14) of the first price set. */
+export function ladderThresholdDi(step: number): string {
+  return `040600${byteHex(step)}`;
+}
+
+/** Ladder step price n (1..15) of the first price set: price 1 below threshold 1, price n+1 above threshold n. */
+export function ladderPriceDi(step: number): string {
+  return `040601${byteHex(step)}`;
 }

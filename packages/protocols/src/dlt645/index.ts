@@ -35,9 +35,17 @@ export {
   probeFrame,
 } from "./frame.ts";
 export { DI1997, forwardEnergyDi1997, lookup1997 } from "./identifiers-1997.ts";
-export { DI, forwardEnergyDi, lookup2007 } from "./identifiers-2007.ts";
+export { DI, forwardEnergyDi, ladderPriceDi, ladderThresholdDi, lookup2007 } from "./identifiers-2007.ts";
 export { isReplyTo } from "./matching.ts";
 export type { Dlt645Decoded, Dlt645Message } from "./messages.ts";
+export {
+  decodeMoneyWrite,
+  encodeMoneyWrite,
+  MONEY_WRITE_DI,
+  type MoneyWrite,
+  type MoneyWriteKind,
+  moneyWriteItem,
+} from "./money-writes.ts";
 export {
   decodeRelayControl,
   encodeRelayControl,

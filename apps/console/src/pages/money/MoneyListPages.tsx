@@ -265,6 +265,8 @@ export function ClosingsPage() {
     ...shared,
     { key: "refund", title: t("moneyList.refund"), kind: "money" },
     { key: "debt", title: t("moneyList.debt"), kind: "money" },
+    // A local-prepaid meter is cleared before the refund: waiting, refused, or done, in the meter's words.
+    { key: "closeOutcome", title: t("moneyList.closeOutcome") },
     { key: "operator", title: t("moneyList.operator") },
   ];
   return (

@@ -9,6 +9,7 @@ import type {
   RelayAction,
 } from "@meterline/gateway";
 import type { Db, Queryable } from "../../db/client.ts";
+import { settleClearing } from "../money/meter-clearing.ts";
 import { settlePurchase } from "../money/purchase-settlement.ts";
 
 /** The states a command may come from, per target state (the gateway's lifecycle, enforced in SQL). */
@@ -56,6 +57,10 @@ export function actionOf(type: string, payload: Record<string, unknown>): Comman
     case "recharge":
       return typeof payload.amount === "string" && Number.isInteger(payload.purchaseCount)
         ? { kind: "recharge", amount: payload.amount, purchaseCount: payload.purchaseCount as number }
+        : undefined;
+    case "clearing":
+      return typeof payload.amount === "string" && Number.isInteger(payload.purchaseCount)
+        ? { kind: "clearing", amount: payload.amount, purchaseCount: payload.purchaseCount as number }
         : undefined;
     default:
       return undefined;
@@ -203,6 +208,9 @@ export class DbCommandSource implements CommandSource {
     // A purchase written to a local-prepaid meter is booked when, and only when, the meter has it.
     if (row.command_type === "recharge" && (state === "success" || state === "fail"))
       await settlePurchase(q, row, state, evidence, at);
+    // So is the closing refund of a local-prepaid account, when the meter has given the money up.
+    if (row.command_type === "clearing" && (state === "success" || state === "fail"))
+      await settleClearing(q, row, state, evidence, at);
   }
 
   /** A confirmed switch or valve command is the meter's new supply state (SWITCH_STATUS 0 on, 1 off). */

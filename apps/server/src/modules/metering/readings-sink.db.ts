@@ -130,6 +130,7 @@ export class DbReadingsSink implements ReadingsSink {
           balance: reading.balance,
           overdraft: reading.overdraft,
           purchaseCount: reading.purchaseCount,
+          total: reading.energy?.total,
         },
         this.timeZone,
       );

@@ -3,6 +3,7 @@ import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import { lockAccount, METER_TABLE, openAccountOf } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
+import { queueClearing } from "./meter-clearing.ts";
 import { openPurchase } from "./meter-purchase.ts";
 import { priceReading } from "./usage-pricing.ts";
 
@@ -13,6 +14,12 @@ export interface ClosedAccount {
   refunded: string;
   /** Left owing when the balance was below zero (yuan); kept on the closed account. */
   debt: string;
+  /**
+   * 1 closed; 0 a local-prepaid meter is being cleared first (commandId): the refund is booked and
+   * the account closed when the meter confirms, and datacloseaccount shows the outcome.
+   */
+  state: 0 | 1;
+  commandId: string | null;
 }
 
 /** Prices the meter's latest registers first, so the close settles usage up to the last reading. */
@@ -64,13 +71,20 @@ async function closeOne(tx: Queryable, tenantId: string, energyType: 1 | 2, mete
   const account = await lockAccount(tx, tenantId, accountId);
   // A purchase still on its way to the meter would be booked after the closing refund.
   if (energyType === 1 && (await openPurchase(tx, tenantId, meterId)))
-    throw badRequest(`meterIds: 表计 ${meterId} 仍有未确认的写表充值,请待表计确认后再销户`);
+    throw badRequest(`meterIds: 表计 ${meterId} 仍有未确认的写表充值或清零,请待表计确认后再销户`);
   if (!account) throw notFound();
   const balance = BigInt(account.balance);
+  // A local-prepaid meter holds the money itself: refunding it while the meter can still spend it
+  // would pay it twice. The meter is cleared first; the refund waits for its confirmation.
+  if (account.control_status === 0 && energyType === 1 && balance > 0n) {
+    const commandId = await queueClearing(tx, account, balance, actor);
+    return { accountId, meterId, refunded: "0.00", debt: "0.00", state: 0 as const, commandId };
+  }
   if (balance > 0n)
     await book(tx, account, { type: LEDGER_TYPE.closingRefund, amount: -balance, cause: "销户退款", actor });
   await tx.query(
-    "update pms_account set status = 2, closed_time = now(), close_user = $2, arrears_cut = 0, cut_due_time = null where id = $1",
+    `update pms_account set status = 2, closed_time = now(), close_user = $2, arrears_cut = 0, cut_due_time = null,
+            close_state = 1, close_outcome = null where id = $1`,
     [accountId, actor.userId || null],
   );
   await tx.query(`update ${METER_TABLE[energyType]} set account_status = 0 where id = $1`, [meterId]);
@@ -79,13 +93,16 @@ async function closeOne(tx: Queryable, tenantId: string, energyType: 1 | 2, mete
     meterId,
     refunded: fenToYuan(balance > 0n ? balance : 0n),
     debt: fenToYuan(balance < 0n ? -balance : 0n),
+    state: 1 as const,
+    commandId: null,
   };
 }
 
 /**
  * Closes meters' accounts (message/closeAccount, waterparam/overAccountBatch): usage priced up to
  * the last reading, the remaining balance paid back as a closing refund (or a debt recorded when it
- * is below zero), the account closed and the meter free to open again. All or nothing.
+ * is below zero), the account closed and the meter free to open again. All or nothing. A
+ * local-prepaid meter with money in it is cleared first and closes when it confirms (state 0).
  */
 export async function closeAccounts(
   db: Db,

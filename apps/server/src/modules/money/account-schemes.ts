@@ -2,8 +2,10 @@ import { balanceLevel } from "@meterline/billing";
 import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import { lockAccount, METER_TABLE } from "./account.repository.ts";
-import { thresholdsOf } from "./account-book.ts";
+import { type Actor, thresholdsOf } from "./account-book.ts";
 import { settleSupply } from "./arrears.ts";
+import { queueMeterWrites } from "./meter-purchase.ts";
+import { schemeWrites } from "./scheme-writes.ts";
 
 export interface SchemeChange {
   accountId: string;
@@ -29,18 +31,24 @@ async function checkScheme(
 }
 
 /**
- * ownerRecharge/update: changes the charging or alarm scheme of an open account the server keeps
- * (and of its meter, so the meter screens and a later opening agree). Never money: usage priced
- * from now on uses the new charging scheme (the cycle's usage so far stays, so a ladder goes on
- * where it was); the alarm level and the arrears cut or restore follow the new alarm scheme at once.
+ * ownerRecharge/update: changes the charging or alarm scheme of an open account (and of its meter,
+ * so the meter screens and a later opening agree). Never money: usage priced from now on uses the
+ * new charging scheme (the cycle's usage so far stays, so a ladder goes on where it was); the alarm
+ * level and the arrears cut or restore follow the new alarm scheme at once. A local-prepaid meter
+ * prices its own usage: the schemes are written to it (prices, ladder tables, limits), and the
+ * meter charges by them from when each write lands (meterWrites: the queued commands).
  */
-export function changeAccountSchemes(db: Db, tenantId: string, change: SchemeChange, timeZone: string) {
+export function changeAccountSchemes(
+  db: Db,
+  tenantId: string,
+  change: SchemeChange,
+  timeZone: string,
+  actor: Actor = { name: "" },
+) {
   return db.transaction(async (tx) => {
     const before = await lockAccount(tx, tenantId, change.accountId);
     if (!before) throw notFound("accountId: 账户不存在");
     if (before.status !== 1) throw badRequest("accountId: 账户已销户");
-    if (before.control_status !== 1)
-      throw badRequest("accountId: 本地费控表的方案在表内,请在表计页面下发电价和告警参数");
     if (change.chargingSchemeId)
       await checkScheme(
         tx,
@@ -79,16 +87,24 @@ export function changeAccountSchemes(db: Db, tenantId: string, change: SchemeCha
       level,
       level === 3 ? 1 : 0,
     ]);
-    await settleSupply(tx, account, new Date(), timeZone);
+    // A local-prepaid meter trips itself by the limits written to it; the server never cuts it.
+    if (account.control_status === 1) await settleSupply(tx, account, new Date(), timeZone);
     const [now] = await tx.query<{ charging_scheme_id: string | null; alarm_scheme_id: string | null }>(
       "select charging_scheme_id::text as charging_scheme_id, alarm_scheme_id::text as alarm_scheme_id from pms_account where id = $1",
       [account.id],
     );
+    const writes =
+      account.control_status === 0
+        ? await schemeWrites(tx, now?.charging_scheme_id ?? null, now?.alarm_scheme_id ?? null)
+        : [];
+    const meterWrites =
+      writes.length > 0 ? await queueMeterWrites(tx, account, writes, "account/scheme", actor) : [];
     return {
       accountId: account.id,
       chargingSchemeId: now?.charging_scheme_id ?? "",
       alarmSchemeId: now?.alarm_scheme_id ?? "",
       alarmLevel: level,
+      ...(account.control_status === 0 ? { meterWrites: { commandIds: meterWrites } } : {}),
     };
   });
 }

@@ -46,11 +46,14 @@ export async function rememberPurchaseCount(
   );
 }
 
-/** The id of the meter's purchase write still in flight (queued, sent, or timed out and unconfirmed). */
+/**
+ * The id of the meter's purchase or clearing write still in flight (queued, sent, or timed out and
+ * unconfirmed): both move the purchase count, and while one is open the meter's money is unknown.
+ */
 export async function openPurchase(tx: Queryable, tenantId: string, meterId: string) {
   const [row] = await tx.query<{ id: string }>(
     `select id::text as id from pms_meter_command
-      where tenant_id = $1 and energy_type = 1 and meter_id = $2 and command_type = 'recharge'
+      where tenant_id = $1 and energy_type = 1 and meter_id = $2 and command_type in ('recharge', 'clearing')
         and state = any($3::text[]) limit 1`,
     [tenantId, meterId, OPEN_STATES],
   );
@@ -58,7 +61,7 @@ export async function openPurchase(tx: Queryable, tenantId: string, meterId: str
 }
 
 export interface QueuedWrite {
-  commandType: "recharge" | "write";
+  commandType: "recharge" | "clearing" | "write";
   payload: Record<string, unknown>;
 }
 

@@ -300,6 +300,9 @@ interface AccountOperationRow {
   operator: string | null;
   amount: string;
   balance: string;
+  status: number;
+  close_state: number | null;
+  close_outcome: string | null;
 }
 
 /**
@@ -322,7 +325,7 @@ export async function accountOperationsPage(
     `select count(*)::text as n,
             coalesce(sum((select abs(l.amount) from pms_ledger l where l.account_id = a.id
                            and l.entry_type = ${search.entryType} order by l.create_time limit 1)), 0)::text as amount,
-            coalesce(sum(-a.balance) filter (where a.balance < 0), 0)::text as debt
+            coalesce(sum(-a.balance) filter (where a.balance < 0 and a.status = 2), 0)::text as debt
        ${search.from}`,
     search.sql.values,
   );
@@ -342,8 +345,12 @@ export function accountOperationsSearch(
   timeZone: string,
 ) {
   const sql = new SqlParams();
-  const time = closing ? "a.closed_time" : "a.opened_time";
-  const where = [`a.tenant_id = ${sql.bind(tenantId)}`, closing ? "a.status = 2" : "true"];
+  // A closing still waiting for its meter's clearing, or refused by it, is listed from its request.
+  const time = closing ? "coalesce(a.closed_time, a.close_requested_time)" : "a.opened_time";
+  const where = [
+    `a.tenant_id = ${sql.bind(tenantId)}`,
+    closing ? "(a.status = 2 or a.close_state is not null)" : "true",
+  ];
   const ownerName = optionalString(params, "ownerName")?.trim();
   if (ownerName) where.push(`o.owner_name like ${sql.bind(like(ownerName))}`);
   const productCode = optionalString(params, "productCode")?.trim();
@@ -379,7 +386,7 @@ export async function accountOperationRows(
             a.meter_id::text as meter_id, m.product_code, a.control_status, ${time} as at, u.real_name as operator,
             coalesce((select abs(l.amount) from pms_ledger l where l.account_id = a.id and l.entry_type = ${entryType}
                        order by l.create_time limit 1), 0)::text as amount,
-            a.balance::text as balance
+            a.balance::text as balance, a.status, a.close_state, a.close_outcome
        ${from} order by ${time} desc, a.id desc limit $${values.length - 1} offset $${values.length}`,
     values,
   );
@@ -397,7 +404,10 @@ export async function accountOperationRows(
       ? {
           closeTime: formatDateTime(r.at, timeZone),
           refund: yuan(r.amount),
-          debt: BigInt(r.balance) < 0n ? yuan((-BigInt(r.balance)).toString()) : "0.00",
+          debt: r.status === 2 && BigInt(r.balance) < 0n ? yuan((-BigInt(r.balance)).toString()) : "0.00",
+          // 1 closed, 0 waiting for the meter to confirm its clearing, 2 the meter refused or was not reached (still open).
+          closeState: r.close_state ?? 1,
+          closeOutcome: r.close_outcome ?? "",
         }
       : { openTime: formatDateTime(r.at, timeZone), deposit: yuan(r.amount) }),
   }));

@@ -188,7 +188,13 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         const tenantId = registryTenant(user, params);
         if (verb === "close") {
           const closed = await closeAccounts(db, tenantId, energyType, meterIds, actorOf(user), timeZone);
-          return ok(closed, `销户成功 ${closed.length} 块表`);
+          const waiting = closed.filter((c) => c.state === 0).length;
+          return ok(
+            closed,
+            waiting === 0
+              ? `销户成功 ${closed.length} 块表`
+              : `销户成功 ${closed.length - waiting} 块表,${waiting} 块本地费控表待表计确认清零后退款销户`,
+          );
         }
         const deposit = optionalString(params, "deposit") === undefined ? 0n : amountOf(params, "deposit");
         const targets = meterIds.map((meterId) => ({ energyType, meterId, deposit }));

@@ -81,6 +81,7 @@ export async function ownerRechargeRoutes(app: FastifyInstance, opts: { db: Db; 
         registryTenant(user, params),
         { accountId, chargingSchemeId, alarmSchemeId },
         timeZone,
+        { userId: user.userId, name: user.realName || user.account },
       );
       return ok(changed, "修改成功");
     },

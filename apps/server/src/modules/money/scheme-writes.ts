@@ -1,3 +1,5 @@
+import { dlt645 } from "@meterline/protocols";
+import { badRequest } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import type { QueuedWrite } from "./meter-purchase.ts";
 
@@ -10,6 +12,7 @@ interface SchemeRow {
   price_mode: number | null;
   price: string | null;
   ladder: string | null;
+  ladder_cycle: number | null;
   tip_price: string | null;
   peak_price: string | null;
   peace_price: string | null;
@@ -19,29 +22,69 @@ interface SchemeRow {
   arrears_limit: string | null;
 }
 
-/** The first tier's price of a ladder: the meter's own ladder tables (0406…) are not written. */
-function firstTierPrice(ladder: string | null): string | null {
+/** The ladder tables of the first set (codec: 040600nn thresholds, 040601nn prices) and its cycle. */
+const LADDER = { thresholds: 14, prices: 15, cycle: dlt645.DI.LADDER_CYCLE } as const;
+
+function ladderTiers(ladder: string | null): { limit: string | null; price: string }[] {
   try {
-    const tiers = JSON.parse(ladder ?? "[]") as { price?: unknown }[];
-    return typeof tiers[0]?.price === "string" ? tiers[0].price : null;
+    const tiers = JSON.parse(ladder ?? "[]") as { limit?: unknown; price?: unknown }[];
+    return Array.isArray(tiers)
+      ? tiers.map((tier, i) => ({
+          limit: typeof tier.limit === "string" && i < tiers.length - 1 ? tier.limit : null,
+          price: typeof tier.price === "string" ? tier.price : "0",
+        }))
+      : [];
   } catch {
-    return null;
+    return [];
   }
 }
 
-/** The four tariff prices the meter deducts by: one price in every band unless the scheme is time-of-use. */
+/**
+ * The four tariff prices the meter deducts by. The meter adds the ladder step's price to the band's
+ * tariff price (as State Grid cost-control meters do), so a ladder scheme writes zero tariff prices
+ * and its steps carry the whole price; flat and time-of-use schemes write their prices here.
+ */
 function tariffPrices(row: SchemeRow): (string | null)[] {
-  if (row.price_mode === 3)
-    return [row.tip_price, row.peak_price, row.peace_price ?? row.price, row.low_price];
-  const flat = row.price_mode === 2 ? (firstTierPrice(row.ladder) ?? row.price) : row.price;
-  return [flat, flat, flat, flat];
+  if (row.price_mode === 3) {
+    // A band the scheme leaves unpriced is charged at the flat band's price, as the server prices it.
+    const peace = row.peace_price ?? row.price;
+    return [row.tip_price ?? peace, row.peak_price ?? peace, peace, row.low_price ?? peace];
+  }
+  if (row.price_mode === 2) return ["0", "0", "0", "0"];
+  return [row.price, row.price, row.price, row.price];
 }
 
 /**
- * The 'write' commands that put a meter's schemes into a local-prepaid meter at opening: its tariff
- * prices and its alarm 1, alarm 2 and overdraft limits (the meter warns and trips by them itself).
- * Ladder tiers have no common DI layout (vendors differ, §1.5 "0406xxxx"): a ladder scheme writes its
- * first tier's price; values the scheme leaves empty are not written.
+ * The ladder writes: every step's threshold (kWh per cycle) and price, a zero threshold after the
+ * last so steps a previous scheme left in the meter end there, and the cycle (1 month, 2 year),
+ * whose write starts the meter's count again. Any other scheme clears the ladder: threshold 1 and
+ * price 1 zero, so the meter charges its tariff prices alone.
+ */
+function ladderWrites(row: SchemeRow): [string, string][] {
+  if (row.price_mode !== 2)
+    return [
+      [dlt645.ladderThresholdDi(1), "0"],
+      [dlt645.ladderPriceDi(1), "0"],
+    ];
+  const tiers = ladderTiers(row.ladder);
+  if (tiers.length === 0) throw badRequest("chargingSchemeId: 阶梯方案没有阶梯");
+  if (tiers.length > LADDER.prices)
+    throw badRequest(`chargingSchemeId: 表计最多支持 ${LADDER.prices} 档阶梯电价`);
+  const writes: [string, string][] = [];
+  tiers.forEach((tier, i) => {
+    if (tier.limit !== null) writes.push([dlt645.ladderThresholdDi(i + 1), tier.limit]);
+    writes.push([dlt645.ladderPriceDi(i + 1), tier.price]);
+  });
+  if (tiers.length <= LADDER.thresholds) writes.push([dlt645.ladderThresholdDi(tiers.length), "0"]);
+  writes.push([LADDER.cycle, row.ladder_cycle === 2 ? "2" : "1"]);
+  return writes;
+}
+
+/**
+ * The 'write' commands that put a meter's schemes into a local-prepaid meter (at opening, and when
+ * the account's schemes change): its tariff prices, its ladder tables and cycle, and its alarm 1,
+ * alarm 2 and overdraft limits (the meter warns and trips by them itself). Values the scheme leaves
+ * empty are not written.
  */
 export async function schemeWrites(
   tx: Queryable,
@@ -49,7 +92,7 @@ export async function schemeWrites(
   alarmSchemeId: string | null,
 ): Promise<QueuedWrite[]> {
   const [row] = await tx.query<SchemeRow>(
-    `select cs.price_mode, cs.price::text as price, cs.ladder, cs.tip_price::text as tip_price,
+    `select cs.price_mode, cs.price::text as price, cs.ladder, cs.ladder_cycle, cs.tip_price::text as tip_price,
             cs.peak_price::text as peak_price, cs.peace_price::text as peace_price, cs.low_price::text as low_price,
             s.first_alarm::text as first_alarm, s.second_alarm::text as second_alarm,
             s.arrears_limit::text as arrears_limit
@@ -59,8 +102,10 @@ export async function schemeWrites(
     [chargingSchemeId, alarmSchemeId],
   );
   if (!row) return [];
+  const priced = row.price_mode !== null;
   const values: [string, string | null][] = [
     ...tariffPrices(row).map((value, band): [string, string | null] => [PRICE_DIS[band]!, value]),
+    ...(priced ? ladderWrites(row) : []),
     [ALARM_DIS.first, row.first_alarm],
     [ALARM_DIS.second, row.second_alarm],
     [ALARM_DIS.overdraft, row.arrears_limit],

@@ -15,6 +15,24 @@ export interface PrepaidReading {
   balance?: string | undefined;
   overdraft?: string | undefined;
   purchaseCount?: number | undefined;
+  /** The meter's total energy register (kWh as read), so each charge carries the usage it is for. */
+  total?: string | undefined;
+}
+
+/**
+ * The usage (0.01 kWh) since the register the account last charged at, and the register to keep.
+ * A register that went back (meter replaced, rollover) starts again from the new value with no
+ * usage: the meter charged for what it measured, the books cannot tell how much that was.
+ */
+export function shadowUsage(
+  previous: string | null,
+  total: string | undefined,
+): { usage: bigint | undefined; register: bigint | undefined } {
+  if (total === undefined) return { usage: undefined, register: undefined };
+  const now = toUnits(total, 2);
+  if (previous === null) return { usage: undefined, register: now };
+  const delta = now - BigInt(previous);
+  return { usage: delta >= 0n ? delta : 0n, register: now };
 }
 
 /** The meter's own balance in fen: the remaining amount, or minus the overdraft once it is spent. */
@@ -44,8 +62,10 @@ export async function shadowReading(db: Db, reading: PrepaidReading, timeZone: s
       await rememberPurchaseCount(tx, tenantId, meterId, reading.purchaseCount, at);
     const meterFen = meterBalanceFen(reading.balance, reading.overdraft);
     if (meterFen === undefined) return;
-    const [account] = await tx.query<LockedAccount & { priced_time: Date | null }>(
-      `select ${LOCKED_COLUMNS}, a.priced_time
+    const [account] = await tx.query<
+      LockedAccount & { priced_time: Date | null; register_total: string | null }
+    >(
+      `select ${LOCKED_COLUMNS}, a.priced_time, a.register_total::text as register_total
          from pms_account a
          left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
         where a.tenant_id = $1 and a.energy_type = 1 and a.meter_id = $2 and a.status = 1 and a.control_status = 0
@@ -58,6 +78,9 @@ export async function shadowReading(db: Db, reading: PrepaidReading, timeZone: s
     if (await openPurchase(tx, tenantId, meterId)) return;
     const difference = meterFen - BigInt(account.balance);
     const day = localDay(at, timeZone);
+    // The usage goes with the charge it paid for: energy measured without a fen charged yet waits
+    // (the register is not moved on) until the charge it adds up to, so no kWh is lost or doubled.
+    const usage = difference < 0n ? shadowUsage(account.register_total, reading.total) : undefined;
     if (difference < 0n)
       await book(tx, account, {
         type: LEDGER_TYPE.usageCharge,
@@ -65,7 +88,19 @@ export async function shadowReading(db: Db, reading: PrepaidReading, timeZone: s
         cause: `表内扣费 ${day}`,
         actor: METER_REGISTERS,
         usageDay: day,
+        ...(usage?.usage === undefined ? {} : { usage: usage.usage }),
       });
+    // The register moves on with each charge, or is set once when the account never had one.
+    const register =
+      usage?.register ??
+      (account.register_total === null && reading.total !== undefined
+        ? toUnits(reading.total, 2)
+        : undefined);
+    if (register !== undefined)
+      await tx.query("update pms_account set register_total = $2 where id = $1", [
+        account.id,
+        register.toString(),
+      ]);
     if (difference > 0n)
       await book(tx, account, {
         type: LEDGER_TYPE.correctionPlus,

@@ -16,6 +16,15 @@ interface Props {
 export function Settlement({ closed }: { closed: ClosedAccount }) {
   const t = useT();
   const owes = Number(closed.debt) > 0;
+  if (closed.state === 0)
+    return (
+      <Alert
+        type="info"
+        showIcon
+        data-testid="account-settlement"
+        message={t("meterAccount.close.clearing")}
+      />
+    );
   return (
     <Descriptions column={1} size="small" bordered data-testid="account-settlement">
       <Descriptions.Item label={t("meterAccount.close.refunded")}>

@@ -17,6 +17,8 @@ export interface ClosedAccount {
   meterId: string;
   refunded: string;
   debt: string;
+  /** 1 closed; 0 a local-prepaid meter is being cleared first: refund and closing follow its confirmation. */
+  state?: 0 | 1;
 }
 
 export type AccountVerb = "open" | "close";
