@@ -79,6 +79,7 @@ export interface DetailCommand {
 export interface DetailRecharge {
   id: string;
   energyType: EnergyType;
+  meterId: string;
   productCode: string;
   /** RECHARGE_TYPE: 1 recharge, 2 refund, 3 correction plus, 4 correction minus. */
   rechargeType: number;

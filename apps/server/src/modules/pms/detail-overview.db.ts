@@ -247,6 +247,7 @@ export async function recentRecharges(
   const rows = await db.query<{
     id: string;
     energy_type: number;
+    meter_id: string;
     product_code: string | null;
     recharge_type: number;
     payment_method: number;
@@ -255,7 +256,7 @@ export async function recentRecharges(
     operator: string;
     create_time: Date;
   }>(
-    `select r.id::text, r.energy_type, mm.product_code, r.recharge_type, r.payment_method, r.amount::text,
+    `select r.id::text, r.energy_type, r.meter_id::text, mm.product_code, r.recharge_type, r.payment_method, r.amount::text,
             r.receipt_no, r.operator, r.create_time
        from pms_recharge r
        left join lateral (select product_code from pms_meter where r.energy_type = 1 and id = r.meter_id
@@ -267,6 +268,7 @@ export async function recentRecharges(
   return rows.map((r) => ({
     id: r.id,
     energyType: r.energy_type as EnergyType,
+    meterId: r.meter_id,
     productCode: r.product_code ?? "",
     rechargeType: r.recharge_type,
     paymentMethod: r.payment_method,
