@@ -10,7 +10,7 @@ import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { PageLoading } from "../../components/PageLoading.tsx";
-import { useT } from "../../i18n/index.tsx";
+import { type Translate, useT } from "../../i18n/index.tsx";
 import { LevelTag } from "../money/counter/LevelTag.tsx";
 import type { DetailLabels } from "./detail-labels.ts";
 import { detailPath, meterDetailPath } from "./detail-paths.ts";
@@ -20,6 +20,9 @@ import "../money/counter/money-counter.css";
 const UsageBarsChart = lazy(() => import("../../components/charts/UsageBarsChart.tsx"));
 
 const units: Record<1 | 2, string> = { 1: "kWh", 2: "m³" };
+
+/** A column of electric and water meters: the supply of the one, the valve of the other. */
+const supplyTitles = (t: Translate) => `${t("detail.meter.supply.1")} / ${t("detail.meter.supply.2")}`;
 
 /** A page's loading, failure (with retry) and not-found states; the page itself once loaded. */
 export function DetailState<T>({
@@ -140,7 +143,7 @@ export function MetersTable({
         { key: "online", title: t("detail.meter.online"), render: (_, m) => labels.online(m.onlineStatus) },
         {
           key: "supply",
-          title: `${t("detail.meter.supply.1")} / ${t("detail.meter.supply.2")}`,
+          title: supplyTitles(t),
           render: (_, m) => labels.supply(m.reading?.switchStatus ?? m.switchStatus),
         },
         {
@@ -226,12 +229,16 @@ export function ReadingsCard({
   readings,
   labels,
   showMeter,
+  energies,
 }: {
   readings: DetailReading[];
   labels: DetailLabels;
   showMeter: boolean;
+  /** The kinds of meter read: a water meter has a valve and keeps no balance. */
+  energies: (1 | 2)[];
 }) {
   const t = useT();
+  const supplyTitle = energies.length === 1 ? t(`detail.meter.supply.${energies[0] ?? 1}`) : supplyTitles(t);
   return (
     <Card size="small" title={t("detail.readings")}>
       <Table<DetailReading>
@@ -260,10 +267,18 @@ export function ReadingsCard({
             title: t("detail.reading.value"),
             render: (_, r) => `${r.totalValue} ${units[r.energyType]}`,
           },
-          { key: "balance", title: t("detail.meter.meterBalance"), render: (_, r) => r.balance ?? "" },
+          ...(energies.includes(1)
+            ? [
+                {
+                  key: "balance",
+                  title: t("detail.meter.meterBalance"),
+                  render: (_: unknown, r: DetailReading) => r.balance ?? "",
+                },
+              ]
+            : []),
           {
             key: "supply",
-            title: t("detail.meter.supply.1"),
+            title: supplyTitle,
             render: (_, r) => labels.supply(r.switchStatus),
           },
         ]}

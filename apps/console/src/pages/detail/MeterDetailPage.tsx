@@ -153,7 +153,12 @@ function MeterView({
       <ConfigCard meter={meter} labels={labels} />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
-          <ReadingsCard readings={data.readings} labels={labels} showMeter={false} />
+          <ReadingsCard
+            readings={data.readings}
+            labels={labels}
+            showMeter={false}
+            energies={[meter.energyType]}
+          />
         </Col>
         <Col xs={24} xl={12}>
           <CommandsCard commands={data.commands} labels={labels} showMeter={false} />

@@ -88,7 +88,7 @@ function RoomView({
       </Row>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
-          <ReadingsCard readings={data.readings} labels={labels} showMeter />
+          <ReadingsCard readings={data.readings} labels={labels} showMeter energies={energiesOf(meters)} />
         </Col>
         <Col xs={24} xl={12}>
           <CommandsCard commands={data.commands} labels={labels} showMeter />
