@@ -9,7 +9,7 @@ import { eventually, signInOperator, tokenOf } from "./registry-helpers.ts";
 const suite = useBrowserSuite({ env: { DEMO_DATA: "1" } });
 const demo = { tenantId: "100001", password: "admin" };
 
-test("a meter's page opens from the meter table, a room's page from the meter's, each with live data", async () => {
+test("a meter's page opens from the meter table, its room's and owner's pages from there, each with live data", async () => {
   const { page } = suite.session;
   const token = await tokenOf(suite.server.baseUrl, demo.tenantId, "admin", demo.password);
   await signInOperator(page, { ...demo, token });
@@ -53,4 +53,15 @@ test("a meter's page opens from the meter table, a room's page from the meter's,
   assert.ok((await listed.allInnerTexts()).includes(productCode), "the room lists the meter");
   assert.ok((await room.getByTestId("detail-meter-reading").count()) >= 1);
   await expectAccessible(page, "room detail");
+
+  // The room's owner: their rooms and accounts with balances.
+  await room.getByTestId("detail-owner-link").first().click();
+  await page.waitForURL(/\/pms\/owner\/detail\/\d+$/);
+  const owner = page.getByTestId("owner-detail");
+  await owner.waitFor();
+  assert.ok((await owner.getByTestId("detail-meter-link").allInnerTexts()).includes(productCode));
+  assert.match(await textOf(owner.getByTestId("detail-owner-balance")), /^-?\d+\.\d{2}$/);
+  // The pointer left where the owner link was would hover a link of this page (antd's hover colour).
+  await page.mouse.move(0, 0);
+  await expectAccessible(page, "owner detail");
 });
