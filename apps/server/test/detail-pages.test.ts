@@ -171,6 +171,24 @@ describe("detail pages: one answer per room, owner and meter", () => {
     assert.equal((await get(`water/overview?id=${site.meter}`)).statusCode, 404);
   });
 
+  test("the queries of a page do not grow with its meters", async () => {
+    const before = (await counted<RoomOverview>(`room/overview?id=${site.room101}`)).queries;
+    for (const code of ["100000000102", "100000000103", "100000000104"]) {
+      const meter = await created(server, tenant.token, "meter/save", {
+        productCode: code,
+        collectorId: site.collector,
+      });
+      await created(server, tenant.token, "roommeter/submit", {
+        roomId: site.room101,
+        energyType: 1,
+        meterId: meter,
+      });
+    }
+    const { data, queries } = await counted<RoomOverview>(`room/overview?id=${site.room101}`);
+    assert.equal(data.meters.length, 5);
+    assert.equal(queries, before);
+  });
+
   test("another tenant's ids are not found; a bad or missing id is a 400 naming it", async () => {
     for (const path of [
       `room/overview?id=${site.room101}`,
