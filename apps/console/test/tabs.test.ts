@@ -10,6 +10,7 @@ import {
   openTab,
   type Tab,
   tabHref,
+  tabTitle,
 } from "../src/store/tabs.ts";
 
 const tab = (value: string, label = value): Tab => ({ label, value, params: {}, query: {}, meta: {} });
@@ -55,4 +56,14 @@ test("the tag search filters by label or path, case-insensitively", () => {
   assert.deepEqual(values(filterTabs(tabs, "dASH", label)), ["/wel/dashboard"]);
   assert.deepEqual(values(filterTabs(tabs, "/test", label)), ["/test/index"]);
   assert.equal(filterTabs(tabs, " ", label).length, 3);
+});
+
+test("a tab with a subject is called by its label, then the subject", () => {
+  const tr = (key: string | undefined, fallback: string) => (key === "detail.tab.room" ? "Room" : fallback);
+  const room: Tab = {
+    ...tab("/pms/room/detail/1", "房间"),
+    meta: { i18n: "detail.tab.room", subject: "2号楼 305" },
+  };
+  assert.equal(tabTitle(room, tr), "Room 2号楼 305");
+  assert.equal(tabTitle(tab("/a", "甲"), tr), "甲");
 });

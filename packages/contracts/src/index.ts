@@ -1,4 +1,5 @@
 export * from "./auth.ts";
+export * from "./detail.ts";
 export * from "./envelope.ts";
 export * from "./i18n/catalog.ts";
 export * from "./i18n/resources.en.ts";

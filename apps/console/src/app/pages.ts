@@ -1,5 +1,6 @@
 import type { PageEntry } from "../components/chunk.ts";
 import type { MessageKey } from "../i18n/index.tsx";
+import { type DetailKind, parseDetailPath } from "../pages/detail/detail-paths.ts";
 
 const page = (load: PageEntry["load"], file: string): PageEntry => ({ load, file });
 
@@ -33,6 +34,9 @@ export const pages = {
     () => import("../pages/money/counter/CounterPage.tsx"),
     "pages/money/counter/CounterPage.tsx",
   ),
+  roomDetail: page(() => import("../pages/detail/RoomDetailPage.tsx"), "pages/detail/RoomDetailPage.tsx"),
+  ownerDetail: page(() => import("../pages/detail/OwnerDetailPage.tsx"), "pages/detail/OwnerDetailPage.tsx"),
+  meterDetail: page(() => import("../pages/detail/MeterDetailPage.tsx"), "pages/detail/MeterDetailPage.tsx"),
 } satisfies Record<string, PageEntry>;
 
 /** A console path with a page of its own, its tab label and whether its tab is kept alive. */
@@ -63,4 +67,18 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/money/datacloseaccount": { entry: pages.closings, titleKey: "menu.dataCloseAccount", keepAlive: true },
   "/money/statement": { entry: pages.statement, titleKey: "menu.accountStatement", keepAlive: true },
   "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
+};
+
+const detailPages: Record<DetailKind, RegisteredPage> = {
+  room: { entry: pages.roomDetail, titleKey: "detail.tab.room", keepAlive: false },
+  owner: { entry: pages.ownerDetail, titleKey: "detail.tab.owner", keepAlive: false },
+  // Electric and water meters share one page; it reads its kind from the address.
+  meter: { entry: pages.meterDetail, titleKey: "detail.tab.meter", keepAlive: false },
+  water: { entry: pages.meterDetail, titleKey: "detail.tab.water", keepAlive: false },
+};
+
+/** The page of a path: a fixed one, or a detail page whose address carries the id. */
+export const registeredPage = (path: string): RegisteredPage | undefined => {
+  const detail = parseDetailPath(path);
+  return detail ? detailPages[detail.kind] : pageRegistry[path];
 };

@@ -1,6 +1,7 @@
 import type { Row } from "@meterline/api-client";
 import type { FieldDef, ResourceDef } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
+import { linkedCell } from "../pages/detail/detail-links.tsx";
 import type { Language } from "../store/state.ts";
 import { linkLabelKey, listFields } from "./fields.ts";
 import { fieldLabel } from "./labels.ts";
@@ -27,7 +28,8 @@ export function dataColumns(def: ResourceDef, language: Language): TableColumnsT
       title: fieldLabel(def, name, language),
       width: field.width,
       ellipsis: true,
-      render: (_: unknown, row: Row) => cellText(row, name, field, language),
+      // A room, owner or meter cell opens its detail page.
+      render: (_: unknown, row: Row) => linkedCell(def.name, name, row, cellText(row, name, field, language)),
     }));
 }
 

@@ -1,3 +1,4 @@
+import { detailEn } from "./detail.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
@@ -517,4 +518,5 @@ export const en: Record<MessageKey, string> = {
   ...moneyCounterEn,
   ...moneyMetersEn,
   ...topologyEn,
+  ...detailEn,
 };

@@ -1,3 +1,4 @@
+import { detailZh } from "./detail.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
@@ -507,6 +508,7 @@ export const zh = {
   ...moneyCounterZh,
   ...moneyMetersZh,
   ...topologyZh,
+  ...detailZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;

@@ -1,6 +1,6 @@
 import { Button, Result } from "antd";
 import { Navigate, useParams } from "react-router";
-import { pageRegistry } from "../app/pages.ts";
+import { registeredPage } from "../app/pages.ts";
 import { LazyPage } from "../components/LazyPage.tsx";
 import { PageLoading } from "../components/PageLoading.tsx";
 import { PageUnavailable } from "../components/PageUnavailable.tsx";
@@ -24,7 +24,7 @@ export function DynamicPage() {
   const { t, tr } = useI18n();
   const { retry } = useNavigationLoader();
 
-  const registered = pageRegistry[path];
+  const registered = registeredPage(path);
   if (registered) return <LazyPage key={path} entry={registered.entry} />;
   if (failed) {
     return (

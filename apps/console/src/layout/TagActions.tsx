@@ -3,7 +3,7 @@ import { Button, Dropdown, Input, type MenuProps } from "antd";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useI18n } from "../i18n/index.tsx";
-import { filterTabs, tabHref } from "../store/tabs.ts";
+import { filterTabs, tabHref, tabTitle } from "../store/tabs.ts";
 import { useConsole } from "../store/useConsole.ts";
 import { useTabActions } from "./useTabActions.ts";
 
@@ -15,7 +15,7 @@ export function TagActions() {
   const actions = useTabActions();
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState("");
-  const labelOf = (value: (typeof tabs)[number]) => tr(value.meta.i18n, value.label);
+  const labelOf = (value: (typeof tabs)[number]) => tabTitle(value, tr);
   const matches = filterTabs(tabs, search, labelOf);
 
   const items: MenuProps["items"] = [

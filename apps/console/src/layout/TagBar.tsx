@@ -3,7 +3,7 @@ import { Dropdown, type MenuProps, Tabs } from "antd";
 import { useEffect, useRef } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useI18n } from "../i18n/index.tsx";
-import { isClosable, type Tab, tabHref } from "../store/tabs.ts";
+import { isClosable, type Tab, tabHref, tabTitle } from "../store/tabs.ts";
 import { useConsole } from "../store/useConsole.ts";
 import { TagActions } from "./TagActions.tsx";
 import { useTabActions } from "./useTabActions.ts";
@@ -91,7 +91,7 @@ export function TagBar() {
           label: (
             <TabLabel
               tab={tab}
-              label={tr(tab.meta.i18n, tab.label)}
+              label={tabTitle(tab, tr)}
               onClose={closable ? () => close(tab.value) : undefined}
             />
           ),

@@ -1,7 +1,14 @@
-import { pageRegistry } from "../app/pages.ts";
+import { registeredPage } from "../app/pages.ts";
 import { zh } from "../i18n/zh.ts";
+import { detailSubject } from "../pages/detail/detail-paths.ts";
 import type { Tab } from "../store/tabs.ts";
 import { findLeaf, type MenuItem } from "./menu-model.ts";
+
+/** A detail page's subject, once its page has loaded and named it. */
+function subjectOf(pathname: string): { subject?: string } {
+  const subject = detailSubject(pathname);
+  return subject ? { subject } : {};
+}
 
 /**
  * The tab a layout location belongs to: a menu leaf (label `menu.<code>`, falling back to the
@@ -15,7 +22,7 @@ export function resolveTab(
 ): Tab | null {
   const query = Object.fromEntries(new URLSearchParams(search));
   const leaf = findLeaf(menuAll, pathname) ?? findLeaf(menus ?? [], pathname);
-  const registered = pageRegistry[pathname];
+  const registered = registeredPage(pathname);
   if (leaf) {
     return {
       label: leaf.name,
@@ -31,7 +38,7 @@ export function resolveTab(
       value: pathname,
       params: {},
       query,
-      meta: { i18n: registered.titleKey, keepAlive: registered.keepAlive },
+      meta: { i18n: registered.titleKey, keepAlive: registered.keepAlive, ...subjectOf(pathname) },
     };
   }
   const iframe = pathname.match(/^\/myiframe\/([^/]+)$/);

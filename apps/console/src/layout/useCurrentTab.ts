@@ -3,7 +3,7 @@ import { useLocation } from "react-router";
 import { useDocumentTitle } from "../app/useDocumentTitle.ts";
 import { useI18n } from "../i18n/index.tsx";
 import { store } from "../store/store.ts";
-import { openTab, type Tab } from "../store/tabs.ts";
+import { openTab, type Tab, tabTitle } from "../store/tabs.ts";
 import { useConsole } from "../store/useConsole.ts";
 import { resolveTab } from "./current-tab.ts";
 
@@ -19,6 +19,8 @@ export function useCurrentTab(): Tab | null {
     if (tab) store.setState((state) => ({ tabs: openTab(state.tabs, tab) }));
   }, [tab]);
 
-  useDocumentTitle(tab ? tr(tab.meta.i18n, tab.label) : "");
+  // The open tab may have learnt more since (a detail page names its subject once loaded).
+  const shown = useConsole((state) => state.tabs.find((item) => item.value === tab?.value)) ?? tab;
+  useDocumentTitle(shown ? tabTitle(shown, tr) : "");
   return tab;
 }

@@ -4,6 +4,8 @@ export interface TabMeta {
   /** Catalogue key of the label; the stored label is the fallback. */
   i18n?: string;
   keepAlive?: boolean;
+  /** Data shown after the label, the same in every language (a detail page's "2号楼 305"). */
+  subject?: string;
 }
 
 /** One open page in the tag bar (spec §3 Tab). `value` is the path and the tab's identity. */
@@ -24,6 +26,12 @@ export const homeTab: Tab = {
   query: {},
   meta: { i18n: "route.home", keepAlive: true },
 };
+
+/** What a tab is called: its label in the user's language, then its subject when it has one. */
+export function tabTitle(tab: Tab, tr: (key: string | undefined, fallback: string) => string): string {
+  const label = tr(tab.meta.i18n, tab.label);
+  return tab.meta.subject ? `${label} ${tab.meta.subject}` : label;
+}
 
 /** Adds the tab, or refreshes the query/label of an already open one; order is kept. */
 export function openTab(tabs: readonly Tab[], tab: Tab): Tab[] {

@@ -7,6 +7,7 @@ import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { indexColumn } from "../../crud/columns.tsx";
 import { useI18n } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
+import { linkedCell } from "../detail/detail-links.tsx";
 import { MoneyFilters } from "./MoneyFilters.tsx";
 import { type MoneyListCalls, type MoneyPage, moneyExportHref } from "./money-calls.ts";
 import type { MoneyFilter } from "./money-filters.ts";
@@ -88,12 +89,13 @@ export function MoneyTable(props: Props) {
             {text}
           </span>
         ) : (
-          text
+          // An owner or meter cell opens its detail page.
+          linkedCell(name, column.key, row, text)
         );
       },
     }));
     return [indexColumn(current, size, t("crud.index")), ...data];
-  }, [columns, current, size, t]);
+  }, [columns, current, size, t, name]);
 
   const allColumns: TableColumnsType<Row> = rowActions
     ? [

@@ -27,8 +27,10 @@ interface Query {
 export default function CounterPage() {
   const t = useT();
   const canGroup = useConsole((state) => state.permission.ownerRecharge_group === true);
-  const [text, setText] = useState("");
-  const [query, setQuery] = useState<Query>({ keyword: "", alarmLevel: "", current: 1 });
+  // A detail page's 充值 opens the counter with its owner or meter looked up (?keyword=).
+  const [asked] = useState(() => new URLSearchParams(window.location.search).get("keyword") ?? "");
+  const [text, setText] = useState(asked);
+  const [query, setQuery] = useState<Query>({ keyword: asked, alarmLevel: "", current: 1 });
   const [picked, setPicked] = useState<OwnerWithAccounts>();
   const [acting, setActing] = useState<{ action: CounterAction; account: OwnerAccount }>();
   const [receipt, setReceipt] = useState<ReceiptData>();

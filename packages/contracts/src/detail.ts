@@ -1,0 +1,144 @@
+/**
+ * The detail pages of a room, an owner and a meter (room/overview, owner/overview, meter/overview,
+ * water/overview): everything about one thing in one answer, labels joined. Money is in yuan
+ * (two decimals), registers and usage are exact decimal text.
+ */
+
+/** 1 electric meter, 2 water meter. */
+export type EnergyType = 1 | 2;
+
+/** An account of a meter (open or the latest closed one), with its balance level. */
+export interface DetailAccount {
+  id: string;
+  ownerId: string;
+  ownerName: string;
+  energyType: EnergyType;
+  meterId: string;
+  productCode: string;
+  /** 1 open, 2 closed. */
+  status: number;
+  balance: string;
+  /** ALARM_LEVEL: 0 normal, 1 low, 2 severely low, 3 arrears. */
+  alarmLevel: number;
+  arrearsStatus: number;
+  controlStatus: number;
+}
+
+/** The latest values read from a meter (metercurrentdata). */
+export interface DetailLiveReading {
+  readTime: string;
+  totalValue: string;
+  balance: string | null;
+  switchStatus: number | null;
+}
+
+/** A meter with its state, where it is installed, its live reading and its account. */
+export interface DetailMeter {
+  id: string;
+  energyType: EnergyType;
+  productCode: string;
+  meterName: string;
+  runStatus: number;
+  accountStatus: number;
+  switchStatus: number;
+  onlineStatus: number;
+  collectorId: string | null;
+  collectorName: string;
+  roomId: string | null;
+  roomName: string;
+  /** The room's areas from the park down, joined by " / ". */
+  areaPath: string;
+  reading: DetailLiveReading | null;
+  account: DetailAccount | null;
+}
+
+/** One poll of a meter (dataread / waterdataread). */
+export interface DetailReading {
+  meterId: string;
+  energyType: EnergyType;
+  productCode: string;
+  readTime: string;
+  totalValue: string;
+  balance: string | null;
+  switchStatus: number | null;
+}
+
+/** One command sent to a meter (metercommand). */
+export interface DetailCommand {
+  id: string;
+  meterId: string;
+  energyType: EnergyType;
+  productCode: string;
+  commandType: string;
+  state: string;
+  createTime: string;
+  doneTime: string | null;
+}
+
+/** One recharge, refund or correction booked for an owner (datarecharge). */
+export interface DetailRecharge {
+  id: string;
+  energyType: EnergyType;
+  meterId: string;
+  productCode: string;
+  /** RECHARGE_TYPE: 1 recharge, 2 refund, 3 correction plus, 4 correction minus. */
+  rechargeType: number;
+  paymentMethod: number;
+  amount: string;
+  receiptNo: string;
+  operator: string;
+  createTime: string;
+}
+
+/** Usage of the subject's meters per day (last 30 days) and per month (last 12), by energy. */
+export interface DetailUsage {
+  days: { period: string; electric: string; water: string }[];
+  months: { period: string; electric: string; water: string }[];
+}
+
+export interface DetailRoomRef {
+  id: string;
+  roomName: string;
+  areaPath: string;
+}
+
+export interface DetailOwnerRef {
+  id: string;
+  ownerName: string;
+  phone: string;
+}
+
+export interface RoomOverview {
+  room: DetailRoomRef & { roomCode: string; roomType: number; floorArea: string | null; areaId: string };
+  owners: DetailOwnerRef[];
+  meters: DetailMeter[];
+  readings: DetailReading[];
+  commands: DetailCommand[];
+  usage: DetailUsage;
+}
+
+export interface OwnerOverview {
+  owner: DetailOwnerRef & { ownerCode: string; ownerType: number; balance: string; createTime: string };
+  rooms: DetailRoomRef[];
+  meters: DetailMeter[];
+  recharges: DetailRecharge[];
+  usage: DetailUsage;
+}
+
+export interface MeterOverview {
+  meter: DetailMeter & {
+    protocol: string;
+    meterType: number | null;
+    controlStatus: number | null;
+    ctRatio: number | null;
+    channel: number | null;
+    chargingSchemeName: string;
+    alarmSchemeName: string;
+    installTime: string | null;
+    remark: string;
+  };
+  owners: DetailOwnerRef[];
+  readings: DetailReading[];
+  commands: DetailCommand[];
+  usage: DetailUsage;
+}
