@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
+import { globalSearchRoutes } from "./global-search.routes.ts";
 import { registryOperationRoutes } from "./registry-operations.routes.ts";
 import { registryTreeRoutes } from "./registry-trees.routes.ts";
 
@@ -7,4 +8,5 @@ import { registryTreeRoutes } from "./registry-trees.routes.ts";
 export async function registryRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   await app.register(registryTreeRoutes, { db: opts.db });
   await app.register(registryOperationRoutes, opts);
+  await app.register(globalSearchRoutes, { db: opts.db });
 }
