@@ -56,6 +56,13 @@ test("the top bar's search finds a room by building and number, an owner by phon
     { query: { size: "1" } },
   );
   const meter = meters.records[0]!;
+  const collectors = await call<{ records: { id: string; collectorCode: string }[] }>(
+    base,
+    token,
+    "/api/blade-pms/collector/page",
+    { query: { size: "1" } },
+  );
+  const collector = collectors.records[0]!;
 
   await signInOperator(page, { ...demo, token });
   const box = page.getByTestId("global-search-input");
@@ -102,4 +109,14 @@ test("the top bar's search finds a room by building and number, an owner by phon
   await overlayHit.waitFor();
   await expectAccessible(page, "menu search with global search results");
   await opens(page, `/pms/room/detail/${room.id}`, () => overlayHit.click());
+
+  // A collector has no page of its own: the collector screen opens showing it alone.
+  await box.fill(collector.collectorCode);
+  await panel.locator(`[data-testid="search-hit"][data-kind="collector"]`).first().click();
+  await page.waitForURL((url) => url.pathname === "/pms/collector");
+  assert.equal(new URL(page.url()).searchParams.get("collectorCode"), collector.collectorCode);
+  await page.getByTestId("collector-link-filter").waitFor();
+  const table = page.locator('.ml-page[data-page="/pms/collector"] .ant-table-row');
+  await table.first().waitFor();
+  assert.equal(await table.count(), 1);
 });

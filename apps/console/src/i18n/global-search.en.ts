@@ -12,5 +12,6 @@ export const globalSearchEn: Record<keyof typeof globalSearchZh, string> = {
   "globalSearch.collectors": "Collectors",
   "globalSearch.electric": "Electric",
   "globalSearch.water": "Water",
-  "globalSearch.menus": "Menus",
+  "globalSearch.collectorFilter": "Collector code",
+  "globalSearch.clearFilter": "Clear the collector filter",
 };

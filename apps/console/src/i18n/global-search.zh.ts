@@ -10,5 +10,6 @@ export const globalSearchZh = {
   "globalSearch.collectors": "采集器",
   "globalSearch.electric": "电表",
   "globalSearch.water": "水表",
-  "globalSearch.menus": "菜单",
+  "globalSearch.collectorFilter": "采集器编号",
+  "globalSearch.clearFilter": "清除采集器筛选",
 };
