@@ -113,7 +113,13 @@ async function main() {
 
     const phone = `13${String((4321 * 7919) % 1_000_000_000).padStart(9, "0")}`;
     const meterCode = String(7777 * 7919 + 12).padStart(12, "0");
-    const cases: { what: string; keyword: string; check: (d: Record<string, unknown[]>) => boolean }[] = [
+    /** `indexed: false`: no word of three characters, so no trigram to look up: a scan, shown but not budgeted. */
+    const cases: {
+      what: string;
+      keyword: string;
+      check: (d: Record<string, unknown[]>) => boolean;
+      indexed?: false;
+    }[] = [
       {
         what: 'room by "3号楼 305"',
         keyword: "3号楼 305",
@@ -128,8 +134,9 @@ async function main() {
         check: (d) => d.meters!.length >= 1,
       },
       {
-        what: "one digit alone (many matches, all kinds)",
+        what: "one digit alone (scan: no trigram)",
         keyword: "7",
+        indexed: false,
         check: (d) => d.meters!.length === 5,
       },
       {
@@ -147,11 +154,13 @@ async function main() {
         .join(", ");
       row(c.what, m, `   (${counts})`);
       if (!c.check(m.answer)) fail(`${c.what}: unexpected answer ${JSON.stringify(m.answer).slice(0, 300)}`);
-      worst = Math.max(worst, m.median);
+      if (c.indexed !== false) worst = Math.max(worst, m.median);
     }
     const scans = (await searchIndexScans(db)) - scansBefore;
     console.log(`trigram search indexes scanned ${scans} times during the searches`);
-    console.log(`slowest median ${worst.toFixed(1)} ms against a budget of ${BUDGET_MS} ms`);
+    console.log(
+      `slowest median of the indexed searches ${worst.toFixed(1)} ms against a budget of ${BUDGET_MS} ms (the console asks from two characters typed)`,
+    );
     if (worst >= BUDGET_MS) fail(`a search took ${worst.toFixed(1)} ms (median), over ${BUDGET_MS} ms`);
     await app.close();
   } finally {

@@ -6,6 +6,7 @@ export const globalSearchEn: Record<keyof typeof globalSearchZh, string> = {
   "globalSearch.placeholder": "Search rooms, owners, meters, collectors",
   "globalSearch.empty": "No matching room, owner, meter or collector",
   "globalSearch.failed": "Search failed, please try again",
+  "globalSearch.typeMore": "Type at least two characters",
   "globalSearch.rooms": "Rooms",
   "globalSearch.owners": "Owners",
   "globalSearch.meters": "Meters",

@@ -4,6 +4,7 @@ export const globalSearchZh = {
   "globalSearch.placeholder": "搜索房间、业主、表号、采集器",
   "globalSearch.empty": "没有匹配的房间、业主、表计或采集器",
   "globalSearch.failed": "搜索失败，请稍后再试",
+  "globalSearch.typeMore": "请至少输入两个字符",
   "globalSearch.rooms": "房间",
   "globalSearch.owners": "业主",
   "globalSearch.meters": "表计",

@@ -17,7 +17,7 @@ export function GlobalSearchBox() {
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);
   const [cursor, setCursor] = useState(0);
-  const { hits, loading, failed } = useGlobalSearch(text);
+  const { hits, loading, failed, tooShort } = useGlobalSearch(text);
 
   const choose = (hit: SearchHit | undefined) => {
     if (!hit) return;
@@ -45,7 +45,9 @@ export function GlobalSearchBox() {
       ) : (
         <Empty
           image={Empty.PRESENTED_IMAGE_SIMPLE}
-          description={t(failed ? "globalSearch.failed" : "globalSearch.empty")}
+          description={t(
+            failed ? "globalSearch.failed" : tooShort ? "globalSearch.typeMore" : "globalSearch.empty",
+          )}
         />
       )}
       <Typography.Text type="secondary" className="ml-search-hint">

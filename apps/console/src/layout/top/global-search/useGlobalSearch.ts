@@ -10,6 +10,11 @@ import { type SearchHit, searchHits } from "./search-hits.ts";
 
 /** Typing pauses this long before the server is asked: one call per word, not per key. */
 export const SEARCH_DEBOUNCE_MS = 250;
+/**
+ * Fewer characters match most of the registry and no index helps (trigrams need three): the
+ * server is asked from two on.
+ */
+export const SEARCH_MIN_CHARACTERS = 2;
 
 export interface GlobalSearchState {
   hits: SearchHit[];
@@ -17,6 +22,8 @@ export interface GlobalSearchState {
   loading: boolean;
   /** The last call failed (network, or a caller who may read none of the kinds). */
   failed: boolean;
+  /** Something is typed, but too little to ask about. */
+  tooShort?: boolean;
 }
 
 /**
@@ -34,8 +41,8 @@ export function useGlobalSearch(text: string): GlobalSearchState {
     .trim();
   const [state, setState] = useState<GlobalSearchState>({ hits: [], loading: false, failed: false });
   useEffect(() => {
-    if (!keyword) {
-      setState({ hits: [], loading: false, failed: false });
+    if ([...keyword].length < SEARCH_MIN_CHARACTERS) {
+      setState({ hits: [], loading: false, failed: false, tooShort: keyword !== "" });
       return;
     }
     setState((previous) => ({ ...previous, loading: true }));
