@@ -13,6 +13,7 @@ describe("global search", () => {
   let site: Awaited<ReturnType<typeof buildSite>>;
   let room305: string;
   let otherSite: Awaited<ReturnType<typeof buildSite>>;
+  let admin: string;
 
   const search = (token: string, query: Record<string, string>) =>
     server.call("GET", `/api/blade-pms/search?${new URLSearchParams(query)}`, token);
@@ -38,7 +39,7 @@ describe("global search", () => {
 
   before(async () => {
     server = await startTestServer();
-    const admin = (await server.login()).access_token;
+    admin = (await server.login()).access_token;
     own = await provisionTenant(server, admin, "甲物业");
     const other = await provisionTenant(server, admin, "乙物业");
     site = await buildSite(server, own.token);
@@ -131,6 +132,22 @@ describe("global search", () => {
     const text = JSON.stringify(everything);
     for (const id of Object.values(otherSite)) assert.ok(!text.includes(id), `other tenant's ${id} answered`);
     assert.ok(!text.includes("900000000101"));
+  });
+
+  test("the platform administrator searches its own tenant, or the one it names", async () => {
+    assert.deepEqual((await found(admin, "13800000001")).owners, []);
+    const res = await search(admin, { keyword: "13800000001", tenantId: own.tenantId });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(
+      (res.json().data as GlobalSearchResult).owners.map((o) => o.id),
+      [site.owner],
+    );
+    // A tenant's own user cannot name another tenant.
+    const other = await search(own.token, { keyword: "13800000001", tenantId: "000000" });
+    assert.deepEqual(
+      (other.json().data as GlobalSearchResult).owners.map((o) => o.id),
+      [site.owner],
+    );
   });
 
   test("answers only the kinds the caller's role may read, and refuses a role that reads none", async () => {
