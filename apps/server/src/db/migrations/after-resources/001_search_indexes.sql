@@ -1,4 +1,4 @@
--- The global search (modules/pms/search) matches every typed word anywhere in a row's text: a
+-- The global search (modules/pms/global-search.ts) matches every typed word anywhere in a row's text: a
 -- "contains" match no btree answers. Trigram indexes do, on exactly the expressions the search
 -- filters by, lower-cased (keep the two in step: global-search.ts). pg_trgm ships with PostgreSQL and PGlite.
 -- fastupdate off: new rows go straight into the index instead of a pending list that every search
