@@ -9,4 +9,5 @@ export * from "./resource/types.ts";
 export * from "./resources/index.ts";
 export * from "./resources/pickers.ts";
 export * from "./richtext.ts";
+export * from "./search.ts";
 export * from "./website.ts";

@@ -1,4 +1,5 @@
 import { detailEn } from "./detail.en.ts";
+import { globalSearchEn } from "./global-search.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
@@ -519,4 +520,5 @@ export const en: Record<MessageKey, string> = {
   ...moneyMetersEn,
   ...topologyEn,
   ...detailEn,
+  ...globalSearchEn,
 };

@@ -1,4 +1,5 @@
 import { detailZh } from "./detail.zh.ts";
+import { globalSearchZh } from "./global-search.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
@@ -509,6 +510,7 @@ export const zh = {
   ...moneyMetersZh,
   ...topologyZh,
   ...detailZh,
+  ...globalSearchZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;

@@ -1,26 +1,34 @@
 import { SearchOutlined } from "@ant-design/icons";
 import { Empty, Input, Modal, Typography } from "antd";
 import { type KeyboardEvent, useEffect, useMemo, useState } from "react";
+import { useNavigate } from "react-router";
 import { useI18n } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
 import { MenuIcon } from "./icon-registry.tsx";
 import { searchLeaves } from "./menu-model.ts";
+import { SearchHitList } from "./top/global-search/SearchHitList.tsx";
+import { useGlobalSearch } from "./top/global-search/useGlobalSearch.ts";
 import { useOpenMenu } from "./useOpenMenu.ts";
 
 /**
  * The menu-search overlay (spec §2): prefix match on menu names, case-insensitive, over every leaf
- * of the full menu. ↑/↓ move, Enter or click opens, Esc closes.
+ * of the full menu, and below them the global search's rooms, owners, meters and collectors.
+ * ↑/↓ move through both, Enter or click opens, Esc closes.
  */
 export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => void }) {
   const menuAll = useConsole((state) => state.menuAll);
   const { t, tr } = useI18n();
   const openMenu = useOpenMenu();
+  const navigate = useNavigate();
   const [text, setText] = useState("");
   const [cursor, setCursor] = useState(0);
   const results = useMemo(
     () => searchLeaves(menuAll, text, (item) => tr(item.i18n, item.name)),
     [menuAll, text, tr],
   );
+  // Only while open: the overlay stays mounted between uses.
+  const { hits, loading } = useGlobalSearch(open ? text : "");
+  const count = results.length + hits.length;
 
   useEffect(() => {
     if (open) {
@@ -31,13 +39,18 @@ export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => vo
 
   const choose = (index: number) => {
     const leaf = results[index];
-    if (!leaf) return;
-    onClose();
-    openMenu(leaf);
+    const hit = hits[index - results.length];
+    if (leaf) {
+      onClose();
+      openMenu(leaf);
+    } else if (hit) {
+      onClose();
+      navigate(hit.href);
+    }
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === "ArrowDown") setCursor((value) => Math.min(value + 1, results.length - 1));
+    if (event.key === "ArrowDown") setCursor((value) => Math.min(value + 1, count - 1));
     else if (event.key === "ArrowUp") setCursor((value) => Math.max(value - 1, 0));
     else if (event.key === "Enter") choose(cursor);
     else return;
@@ -69,9 +82,10 @@ export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => vo
           onKeyDown={onKeyDown}
           data-testid="menu-search-input"
         />
-        {results.length === 0 ? (
+        {count === 0 && !loading ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("search.empty")} />
-        ) : (
+        ) : null}
+        {results.length > 0 ? (
           <ul className="ml-search-results" aria-label={t("search.title")}>
             {results.map((leaf, index) => (
               <li key={leaf.id}>
@@ -92,7 +106,14 @@ export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => vo
               </li>
             ))}
           </ul>
-        )}
+        ) : null}
+        <SearchHitList
+          hits={hits}
+          cursor={cursor}
+          offset={results.length}
+          onChoose={(hit) => choose(results.length + hits.indexOf(hit))}
+          onHover={setCursor}
+        />
         <Typography.Text type="secondary" className="ml-search-hint">
           {t("search.hint")}
         </Typography.Text>

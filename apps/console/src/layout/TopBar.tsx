@@ -4,6 +4,7 @@ import { useConsole } from "../store/useConsole.ts";
 import { CollapseButton } from "./top/CollapseButton.tsx";
 import { ColorButton } from "./top/ColorButton.tsx";
 import { FullscreenButton } from "./top/FullscreenButton.tsx";
+import { GlobalSearchBox } from "./top/global-search/GlobalSearchBox.tsx";
 import { IconButton } from "./top/IconButton.tsx";
 import { LanguageSwitch } from "./top/LanguageSwitch.tsx";
 import { LockButton } from "./top/LockButton.tsx";
@@ -13,7 +14,7 @@ import { ThemeButton } from "./top/ThemeButton.tsx";
 import { TopMenuBar } from "./top/TopMenuBar.tsx";
 import { UserMenu } from "./top/UserMenu.tsx";
 
-/** Header: collapse, top menu, then search, lock, theme, colour, log, notice, language, full screen, user. */
+/** Header: collapse, top menu, then the global search box, menu search, lock, theme, colour, log, notice, language, full screen, user. */
 export function TopBar({ onSearch }: { onSearch: () => void }) {
   const t = useT();
   const screen = useConsole((state) => state.screen);
@@ -24,6 +25,7 @@ export function TopBar({ onSearch }: { onSearch: () => void }) {
         <TopMenuBar />
       </div>
       <div className="ml-topbar-right">
+        {screen >= 1 ? <GlobalSearchBox /> : null}
         <IconButton
           label={t("top.search")}
           icon={<SearchOutlined />}

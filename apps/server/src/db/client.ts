@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 
 /** Anything that runs SQL: the database itself or an open transaction. */
@@ -21,6 +22,8 @@ const asText = (value: string) => value;
 async function openPglite(dataDir: string | undefined): Promise<Db> {
   const db = await PGlite.create(dataDir ?? "memory://", {
     parsers: { [pgliteTypes.INT8]: asText, [pgliteTypes.NUMERIC]: asText },
+    // Trigram indexes answer the global search's "contains" matches (migrations/after-resources).
+    extensions: { pg_trgm },
   });
   // PGlite runs one query at a time; serialise callers so a transaction never interleaves with others.
   let queue: Promise<unknown> = Promise.resolve();

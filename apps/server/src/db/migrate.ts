@@ -7,6 +7,8 @@ import { seedStandardButtons } from "./standard-buttons.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
 const SEED_DIR = fileURLToPath(new URL("./migrations/seed/", import.meta.url));
+// Schema that needs the plain resources' tables (indexes on them): applied once those exist.
+const AFTER_RESOURCES_DIR = fileURLToPath(new URL("./migrations/after-resources/", import.meta.url));
 // Any constant works; it only has to be the same in every process that migrates this database.
 const MIGRATION_LOCK = 7_046_451;
 
@@ -26,8 +28,8 @@ async function applyDir(tx: Queryable, dir: string, prefix: string, done: Set<st
 
 /**
  * Brings the database up to date in one transaction: hand-written schema migrations, then the
- * tables of the plain resources from their definitions, then the reference rows (seed migrations),
- * which may fill both kinds of table.
+ * tables of the plain resources from their definitions, then the schema built on those (search
+ * indexes), then the reference rows (seed migrations), which may fill both kinds of table.
  */
 export async function migrate(
   db: Db,
@@ -44,9 +46,10 @@ export async function migrate(
     );
     const schema = await applyDir(tx, MIGRATIONS_DIR, "", done);
     await syncResourceTables(tx, plain);
+    const onResources = await applyDir(tx, AFTER_RESOURCES_DIR, "after-resources/", done);
     const seeds = await applyDir(tx, SEED_DIR, "seed/", done);
     const buttons = await seedStandardButtons(tx, plain, done);
-    return [...schema, ...seeds, ...buttons];
+    return [...schema, ...onResources, ...seeds, ...buttons];
   });
 }
 

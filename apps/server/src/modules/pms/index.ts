@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { detailOverviewRoutes } from "./detail-overview.routes.ts";
+import { globalSearchRoutes } from "./global-search.routes.ts";
 import { registryOperationRoutes } from "./registry-operations.routes.ts";
 import { registryTreeRoutes } from "./registry-trees.routes.ts";
 
@@ -9,4 +10,5 @@ export async function registryRoutes(app: FastifyInstance, opts: { db: Db; timeZ
   await app.register(registryTreeRoutes, { db: opts.db });
   await app.register(registryOperationRoutes, opts);
   await app.register(detailOverviewRoutes, opts);
+  await app.register(globalSearchRoutes, { db: opts.db });
 }

@@ -1,3 +1,4 @@
+import type { QueryParams } from "@meterline/api-client";
 import { useMemo } from "react";
 import { ResourcePage, type ResourcePageProps } from "../../../crud/ResourcePage.tsx";
 
@@ -6,15 +7,20 @@ interface Props extends Omit<ResourcePageProps, "baseFilters" | "newRow"> {
   areaId?: string;
   /** Values of a new row besides its area. */
   newRow?: () => Record<string, unknown>;
+  /** Filters besides the area the page holds (a link's); stable while they stay. */
+  filters?: QueryParams;
 }
 
 /**
  * A resource table narrowed to the area chosen beside it: its list and export calls carry
  * `areaId`, and a new row starts in that area when the resource has an area field.
  */
-export function AreaScopedPage({ areaId, newRow, searchOmit, ...props }: Props) {
+export function AreaScopedPage({ areaId, newRow, searchOmit, filters, ...props }: Props) {
   // Stable while the area stays, so the table reloads only when the choice changes.
-  const baseFilters = useMemo(() => (areaId ? { areaId } : undefined), [areaId]);
+  const baseFilters = useMemo(
+    () => (areaId || filters ? { ...filters, ...(areaId ? { areaId } : {}) } : undefined),
+    [areaId, filters],
+  );
   const hasArea = Boolean(props.def.fields.areaId);
   const withArea = useMemo(
     () => () => ({ ...(hasArea && areaId ? { areaId } : {}), ...newRow?.() }),
