@@ -45,6 +45,10 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
   waterDataRead: reading("WaterReadingsPage"),
   dataDaily: reading("ElectricDailyPage"),
   waterDataDaily: reading("WaterDailyPage"),
+  meterCommand: {
+    load: () => import("../pages/operation/CommandLogPage.tsx"),
+    file: "pages/operation/CommandLogPage.tsx",
+  },
 };
 
 const generic = new Map<ResourceName, PageEntry>();

@@ -1,3 +1,4 @@
+import { commandLogEn } from "./command-log.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
@@ -529,4 +530,5 @@ export const en: Record<MessageKey, string> = {
   ...moneyListsEn,
   ...moneyCounterEn,
   ...moneyMetersEn,
+  ...commandLogEn,
 };

@@ -1,3 +1,4 @@
+import { commandLogZh } from "./command-log.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
@@ -519,6 +520,7 @@ export const zh = {
   ...moneyListsZh,
   ...moneyCounterZh,
   ...moneyMetersZh,
+  ...commandLogZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;
