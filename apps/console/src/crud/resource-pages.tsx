@@ -49,6 +49,7 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
     load: () => import("../pages/operation/CommandLogPage.tsx"),
     file: "pages/operation/CommandLogPage.tsx",
   },
+  logApi: { load: () => import("../pages/log/LogApiPage.tsx"), file: "pages/log/LogApiPage.tsx" },
 };
 
 const generic = new Map<ResourceName, PageEntry>();

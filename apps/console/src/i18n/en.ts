@@ -1,4 +1,6 @@
+import { apiLogEn } from "./api-log.en.ts";
 import { commandLogEn } from "./command-log.en.ts";
+import { menuOperationsEn } from "./menu-operations.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
@@ -531,4 +533,6 @@ export const en: Record<MessageKey, string> = {
   ...moneyCounterEn,
   ...moneyMetersEn,
   ...commandLogEn,
+  ...menuOperationsEn,
+  ...apiLogEn,
 };

@@ -1,4 +1,6 @@
+import { apiLogZh } from "./api-log.zh.ts";
 import { commandLogZh } from "./command-log.zh.ts";
+import { menuOperationsZh } from "./menu-operations.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
@@ -521,6 +523,8 @@ export const zh = {
   ...moneyCounterZh,
   ...moneyMetersZh,
   ...commandLogZh,
+  ...menuOperationsZh,
+  ...apiLogZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;
