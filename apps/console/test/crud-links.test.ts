@@ -25,6 +25,17 @@ test("the pattern of an encrypted field accepts the mask", async () => {
   await assert.rejects(validate("1234"));
 });
 
+test("an owner's phone of the wrong length is told so before its format (spec §5)", async () => {
+  const rule = rulesOf(resources.owner.fields.phone, "手机号码", (key) => key).find(
+    (r) => typeof r === "object" && "validator" in r,
+  ) as { validator: (r: unknown, v: unknown) => Promise<void> };
+  const validate = (value: string) => rule.validator({}, value);
+  await assert.rejects(validate("1380013"), /info\.phoneLength/);
+  await assert.rejects(validate("12800138000"), /crud\.pattern\.phone/);
+  await validate("13800138000");
+  await validate("");
+});
+
 test("fields a form hides are sent cleared", () => {
   const body = toSubmitBody(resources.chargingScheme, { id: "1", priceMode: "2", price: 0.5 }, [
     "price",

@@ -10,4 +10,7 @@ test("the phone helper checks presence, then length, then format (spec §5)", ()
   assert.equal(phoneProblem("12800138000"), "info.phoneFormat");
   assert.equal(phoneProblem("1380013800a"), "info.phoneFormat");
   assert.equal(phoneProblem("13800138000"), null);
+  // Optional where the account never had one; a given phone is still checked.
+  assert.equal(phoneProblem("", { optional: true }), null);
+  assert.equal(phoneProblem("1380013", { optional: true }), "info.phoneLength");
 });

@@ -96,6 +96,20 @@ describe("the embedded demo site", () => {
     assert.ok(stored.every((row) => !Object.values(secrets).includes(row.registration_secret)));
   });
 
+  test("every meter and account carries the alarm scheme of its own energy type", async () => {
+    const [mixed] = await server.db.query<{ n: number; water: number }>(
+      `select count(*) filter (where s.energy_type <> m.energy_type)::int as n,
+              count(*) filter (where m.energy_type = 2)::int as water
+         from (select alarm_scheme_id, 1 as energy_type from pms_meter where tenant_id = $1
+               union all select alarm_scheme_id, 2 from pms_water where tenant_id = $1
+               union all select alarm_scheme_id, energy_type from pms_account where tenant_id = $1) m
+         join pms_alarm_scheme s on s.id = m.alarm_scheme_id`,
+      [DEMO_TENANT_ID],
+    );
+    assert.ok(mixed!.water > 0, "the demo has water meters with an alarm scheme");
+    assert.equal(mixed!.n, 0);
+  });
+
   test("its schemes pass the same rules an operator's would", async () => {
     for (const path of ["chargingscheme", "alarmscheme"]) {
       for (const row of (await get(server, token, `${path}/list?size=10`)).records) {

@@ -1,4 +1,5 @@
 import { isApiError } from "@meterline/api-client";
+import { isValidationFailure } from "../crud/validated.ts";
 import { addLog } from "../store/logs.ts";
 
 /** Browser noise that is not an error of ours. */
@@ -20,6 +21,8 @@ function onRejection(event: PromiseRejectionEvent): void {
   const reason: unknown = event.reason;
   // Failed API calls were already reported to the user (toast or logout); they are not bugs.
   if (isApiError(reason)) return;
+  // A form whose fields failed their rules (antd's `errorFields`) already says why, under the fields.
+  if (isValidationFailure(reason)) return;
   const error = reason instanceof Error ? reason : null;
   addLog({
     type: "error",

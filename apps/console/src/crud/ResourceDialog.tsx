@@ -10,6 +10,7 @@ import { fieldLabel, resourceTitle } from "./labels.ts";
 import { dependentFields } from "./pickers.ts";
 import { rulesOf } from "./rules.ts";
 import { serverFieldError } from "./server-field-error.ts";
+import { validatedValues } from "./validated.ts";
 
 export type DialogMode = "add" | "edit" | "view";
 
@@ -74,7 +75,8 @@ export function ResourceDialog({
   const scope = useMemo<ResourceFormScope>(() => ({ def, purpose: "form", row }), [def, row]);
 
   const save = async () => {
-    const values = await form.validateFields();
+    const values = await validatedValues(form);
+    if (!values) return;
     const all = { ...initial, ...form.getFieldsValue(true), ...values };
     const cleared = visible ? fields.map(([name]) => name).filter((name) => !visible(name, all)) : [];
     setSaving(true);

@@ -45,6 +45,11 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
   waterDataRead: reading("WaterReadingsPage"),
   dataDaily: reading("ElectricDailyPage"),
   waterDataDaily: reading("WaterDailyPage"),
+  meterCommand: {
+    load: () => import("../pages/operation/CommandLogPage.tsx"),
+    file: "pages/operation/CommandLogPage.tsx",
+  },
+  logApi: { load: () => import("../pages/log/LogApiPage.tsx"), file: "pages/log/LogApiPage.tsx" },
 };
 
 const generic = new Map<ResourceName, PageEntry>();

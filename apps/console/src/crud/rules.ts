@@ -33,8 +33,18 @@ export function rulesOf(field: FieldDef, label: string, t: Translate, creating =
     const known = patternKeys[field.pattern.message];
     const message = known ? t(known) : t("crud.pattern.other", { label });
     const pattern = new RegExp(field.pattern.regex);
+    // A phone of the wrong length is told so first (spec §5 phone helper), then its format.
+    if (field.pattern.message === "phone")
+      rules.push({
+        validator: async (_, value: unknown) => {
+          const text = value === undefined || value === null ? "" : String(value).trim();
+          if (text === "") return;
+          if (text.length !== 11) throw new Error(t("info.phoneLength"));
+          if (!pattern.test(text)) throw new Error(message);
+        },
+      });
     // An encrypted field holds the server's mask until retyped; the mask stands for a valid value.
-    if (field.encrypted)
+    else if (field.encrypted)
       rules.push({
         validator: async (_, value: unknown) => {
           if (value === undefined || value === null || value === "" || isMasked(value)) return;

@@ -1,5 +1,8 @@
+import { apiLogEn } from "./api-log.en.ts";
+import { commandLogEn } from "./command-log.en.ts";
 import { detailEn } from "./detail.en.ts";
 import { globalSearchEn } from "./global-search.en.ts";
+import { menuOperationsEn } from "./menu-operations.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
@@ -366,8 +369,10 @@ export const en: Record<MessageKey, string> = {
   "switch.water.1": "Open valve",
   "switch.water.2": "Close valve",
   "switch.water.3": "Open valve",
-  "switch.meters": "{count} meter(s) ({first} …)",
-  "switch.cutWarning": "The meter stops supplying until it is switched on again",
+  "switch.meters": "{count} meters ({first} …)",
+  "switch.oneMeter": "Meter {first}",
+  "switch.electric.cutWarning": "The meter stops supplying power until it is switched on again",
+  "switch.water.cutWarning": "The meter stops supplying water until its valve is opened again",
   "switch.waiting": "Waiting",
   "switch.success": "Succeeded",
   "switch.fail": "Failed",
@@ -521,4 +526,7 @@ export const en: Record<MessageKey, string> = {
   ...topologyEn,
   ...detailEn,
   ...globalSearchEn,
+  ...commandLogEn,
+  ...menuOperationsEn,
+  ...apiLogEn,
 };

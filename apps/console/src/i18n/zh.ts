@@ -1,5 +1,8 @@
+import { apiLogZh } from "./api-log.zh.ts";
+import { commandLogZh } from "./command-log.zh.ts";
 import { detailZh } from "./detail.zh.ts";
 import { globalSearchZh } from "./global-search.zh.ts";
+import { menuOperationsZh } from "./menu-operations.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
@@ -362,7 +365,9 @@ export const zh = {
   "switch.water.2": "关阀",
   "switch.water.3": "开阀",
   "switch.meters": "共 {count} 块表（{first} 等）",
-  "switch.cutWarning": "断开后该表将停止供电/供水，直到合闸或开阀",
+  "switch.oneMeter": "表号 {first}",
+  "switch.electric.cutWarning": "拉闸后该表将停止供电，直到合闸",
+  "switch.water.cutWarning": "关阀后该表将停止供水，直到开阀",
   "switch.waiting": "待执行",
   "switch.success": "成功",
   "switch.fail": "失败",
@@ -511,6 +516,9 @@ export const zh = {
   ...topologyZh,
   ...detailZh,
   ...globalSearchZh,
+  ...commandLogZh,
+  ...menuOperationsZh,
+  ...apiLogZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;

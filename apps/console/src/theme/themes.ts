@@ -189,8 +189,11 @@ export function antdThemeFor(name: ThemeName, color: string, motion = true): The
 export function cssVariablesFor(name: ThemeName, color: string): Record<string, string> {
   const look = themeLooks[name];
   return {
-    // The active top-menu entry is drawn in the theme colour on the header's own background.
-    "--ml-header-accent": shadeFor(accentOf(name, color), look.headerBg),
+    // The active top-menu entry is drawn in the theme colour on the header's own background; on a
+    // coloured header (white text) any shade of the theme colour reads as blue on blue, so it keeps
+    // the header's text colour and is told apart by its underline.
+    "--ml-header-accent":
+      look.headerText === "#ffffff" ? look.headerText : shadeFor(accentOf(name, color), look.headerBg),
     "--ml-header-bg": look.headerBg,
     "--ml-header-text": look.headerText,
     "--ml-sider-bg": look.siderBg,

@@ -27,6 +27,8 @@ export interface DemoMeter {
   ownerId: string | null;
   controlStatus: 0 | 1;
   chargingSchemeId: string;
+  /** The alarm scheme of the meter's energy type. */
+  alarmSchemeId: string;
 }
 
 /** A meter's backfilled reads: their instants and registers (0.01 steps per band, or [volume]). */

@@ -279,7 +279,6 @@ export async function writeAccounts(
   tenantId: string,
   accounts: readonly DemoAccount[],
   options: {
-    alarmSchemeId: string;
     thresholds: Thresholds;
     operator: { id: string; name: string };
     /** Days (yyyy-MM-dd) to close, oldest first: one pms_account_day row per account and day. */
@@ -351,7 +350,7 @@ export async function writeAccounts(
       meter.id,
       meter.controlStatus,
       meter.chargingSchemeId,
-      options.alarmSchemeId,
+      meter.alarmSchemeId,
       balance.toString(),
       level,
       level === 3 ? 1 : 0,

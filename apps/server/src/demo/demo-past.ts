@@ -70,7 +70,6 @@ export async function seedDemoPast(db: Queryable, site: DemoSiteFacts): Promise<
     demoDay(Date.parse(`${today}T12:00:00Z`) - (HISTORY_DAYS - i) * 86_400_000),
   );
   await writeAccounts(db, site.tenantId, accounts, {
-    alarmSchemeId: site.alarmSchemeId,
     thresholds: alarm.thresholds,
     operator: site.operator,
     closeDays,

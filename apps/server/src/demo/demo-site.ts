@@ -148,18 +148,22 @@ class DemoSite {
       priceMode: 1,
       price: "3.5000",
     });
-    const alarm = await this.insert(alarmScheme, {
-      schemeName: "标准告警",
-      energyType: 1,
-      firstAlarm: "50.00",
-      secondAlarm: "20.00",
-      arrearsLimit: "10.00",
-      mergeAlarmFlag: 0,
-      tripOnArrears: 1,
-      protectTimes: JSON.stringify([{ start: "22:00", end: "07:00" }]),
-      protectDates: JSON.stringify(["weekend"]),
-      notifyChannels: "console,sms",
-    });
+    // One alarm scheme per energy type (a scheme names the energy it is for), with the same limits.
+    const alarmOf = (schemeName: string, energyType: 1 | 2) =>
+      this.insert(alarmScheme, {
+        schemeName,
+        energyType,
+        firstAlarm: "50.00",
+        secondAlarm: "20.00",
+        arrearsLimit: "10.00",
+        mergeAlarmFlag: 0,
+        tripOnArrears: 1,
+        protectTimes: JSON.stringify([{ start: "22:00", end: "07:00" }]),
+        protectDates: JSON.stringify(["weekend"]),
+        notifyChannels: "console,sms",
+      });
+    const alarm = await alarmOf("标准告警", 1);
+    const waterAlarm = await alarmOf("用水告警", 2);
 
     const park = await this.insert(resources.area, {
       parentId: "0",
@@ -250,7 +254,7 @@ class DemoSite {
         collectorId: collectors.get(meter.collectorId),
         channel: 1,
         installTime: "2026-01-01 08:00:00",
-        alarmSchemeId: alarm,
+        alarmSchemeId: electric ? alarm : waterAlarm,
       };
       const chargingSchemeId = electric ? (roomIndex % 10 === 9 ? tou : ladder) : waterPrice;
       const id = electric
@@ -275,6 +279,7 @@ class DemoSite {
         ownerId: occupied ? owners[roomIndex]! : null,
         controlStatus: electric && meter.localPrepaid ? 0 : 1,
         chargingSchemeId,
+        alarmSchemeId: common.alarmSchemeId,
       });
       await this.insert(resources.roomMeter, {
         roomId: rooms[roomIndex],

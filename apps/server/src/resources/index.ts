@@ -4,6 +4,7 @@ import type { FieldCipher } from "../crud/field-cipher.ts";
 import type { ResourceHooks } from "../crud/hooks.ts";
 import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
+import { meterCommandHooks } from "../modules/operations/command-log.hooks.ts";
 import { paramHooks } from "../modules/param/param.hooks.ts";
 import {
   byRoomAreaHooks,
@@ -41,6 +42,7 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   waterDataRead: byRoomAreaHooks,
   dataDaily: byRoomAreaHooks,
   waterDataDaily: byRoomAreaHooks,
+  meterCommand: meterCommandHooks,
 };
 
 /** Every plain resource's routes, from its definition alone. */

@@ -14,6 +14,8 @@ export function ProfileForm() {
   const [form] = Form.useForm<OwnProfile>();
   const [loaded, setLoaded] = useState(false);
   const [saving, setSaving] = useState(false);
+  // Only a phone once given must stay given: an account without one saves its names all the same.
+  const [hadPhone, setHadPhone] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -22,6 +24,7 @@ export function ProfileForm() {
       .then((info) => {
         if (!live) return;
         form.setFieldsValue(info);
+        setHadPhone(Boolean(info.phone?.trim()));
         setLoaded(true);
       })
       .catch(reportNetworkError);
@@ -75,11 +78,11 @@ export function ProfileForm() {
         <Form.Item
           name="phone"
           label={t("info.phone")}
-          required
+          required={hadPhone}
           rules={[
             {
               validator: (_, value: string | undefined) => {
-                const problem = phoneProblem(value);
+                const problem = phoneProblem(value, { optional: !hadPhone });
                 return problem ? Promise.reject(new Error(t(problem))) : Promise.resolve();
               },
             },

@@ -5,6 +5,7 @@ import { reportNetworkError } from "../../app/api.ts";
 import { useDictionary } from "../../crud/dictionary.ts";
 import { fieldLabel } from "../../crud/labels.ts";
 import { rulesOf } from "../../crud/rules.ts";
+import { validatedValues } from "../../crud/validated.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { type PlatformDetail, platformDetail, updatePlatform } from "./user-calls.ts";
 import { prettyJson, userExtProblem } from "./user-rules.ts";
@@ -52,7 +53,8 @@ export function UserPlatformDialog({ userId, onClose, onSaved }: Props) {
   }, [userId, form, onClose]);
 
   const save = async () => {
-    const values = await form.validateFields();
+    const values = await validatedValues(form);
+    if (!values) return;
     setSaving(true);
     try {
       await updatePlatform({

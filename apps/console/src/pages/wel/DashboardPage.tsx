@@ -10,6 +10,12 @@ import { formatDateTime } from "../../store/logs.ts";
 import { useConsole } from "../../store/useConsole.ts";
 import { durationParts } from "./greeting.ts";
 
+/** The server's start (ISO, UTC) as the reader's local time; text that is no date stays as sent. */
+const localTime = (iso: string) => {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? iso : formatDateTime(at);
+};
+
 /** Health plus the moment it was read, so the uptime can keep counting locally. */
 interface Reading {
   health: HealthInfo;
@@ -77,7 +83,7 @@ export default function DashboardPage() {
                 />
               </Col>
               <Col span={24} className="ml-dashboard-started">
-                {t("dashboard.startedAt")}: {reading.health.startedAt}
+                {t("dashboard.startedAt")}: {localTime(reading.health.startedAt)}
               </Col>
             </Row>
           ) : null}

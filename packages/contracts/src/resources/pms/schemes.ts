@@ -27,7 +27,8 @@ export const chargingScheme = defineResource({
     lowPrice: { type: "decimal", scale: 4, min: 0, max: 1000, list: false },
     /** `[{"start":"08:00","end":"11:00","band":"peak"},…]` covering the whole day. */
     touPeriods: { type: "text", maxLength: 2000, list: false, span: 24 },
-    monthlyFee: { type: "decimal", scale: 4, min: 0, max: 100000, default: 0 },
+    /** Money: yuan to the fen, like every amount (prices alone keep 4 decimals). */
+    monthlyFee: { type: "decimal", scale: 2, min: 0, max: 100000, default: 0 },
     remark: remarkField,
   },
 });

@@ -107,7 +107,10 @@ export function SupplySwitchDialog({ energy, meters, onClose }: Props) {
         {!result ? (
           <Space orientation="vertical" style={{ width: "100%" }}>
             <Typography.Text>
-              {t("switch.meters", { count: meters.length, first: meters[0]?.productCode ?? "" })}
+              {t(meters.length === 1 ? "switch.oneMeter" : "switch.meters", {
+                count: meters.length,
+                first: meters[0]?.productCode ?? "",
+              })}
             </Typography.Text>
             <Radio.Group value={choice} onChange={(e) => setChoice(e.target.value as SupplyChoice)}>
               {choices.map((c) => (
@@ -116,7 +119,7 @@ export function SupplySwitchDialog({ energy, meters, onClose }: Props) {
                 </Radio>
               ))}
             </Radio.Group>
-            {choice === 2 ? <Alert type="warning" showIcon title={t("switch.cutWarning")} /> : null}
+            {choice === 2 ? <Alert type="warning" showIcon title={t(`switch.${energy}.cutWarning`)} /> : null}
           </Space>
         ) : (
           <Space orientation="vertical" style={{ width: "100%" }}>

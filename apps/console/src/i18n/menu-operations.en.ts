@@ -1,0 +1,13 @@
+import type { menuOperationsZh } from "./menu-operations.zh.ts";
+
+/** English names of the reading and operation menus; same keys as the Chinese. */
+export const menuOperationsEn: Record<keyof typeof menuOperationsZh, string> = {
+  "menu.reading": "Meter readings",
+  "menu.meterCurrentData": "Live data",
+  "menu.dataRead": "Electric readings",
+  "menu.dataDaily": "Electric daily usage",
+  "menu.waterDataRead": "Water readings",
+  "menu.waterDataDaily": "Water daily usage",
+  "menu.operation": "Operations",
+  "menu.meterCommand": "Meter commands",
+};

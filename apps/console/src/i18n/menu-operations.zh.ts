@@ -1,0 +1,11 @@
+/** Chinese names of the reading and operation menus (keyed by menu code, as the other menus). */
+export const menuOperationsZh = {
+  "menu.reading": "抄表数据",
+  "menu.meterCurrentData": "实时数据",
+  "menu.dataRead": "电表抄读记录",
+  "menu.dataDaily": "电表日用量",
+  "menu.waterDataRead": "水表抄读记录",
+  "menu.waterDataDaily": "水表日用量",
+  "menu.operation": "运行控制",
+  "menu.meterCommand": "命令记录",
+} as const;

@@ -1,0 +1,51 @@
+import type { Row } from "@meterline/api-client";
+import { resources } from "@meterline/contracts";
+import type { TableColumnsType } from "antd";
+import { useMemo } from "react";
+import { ResourcePage } from "../../crud/ResourcePage.tsx";
+import { useI18n } from "../../i18n/index.tsx";
+
+type Column = TableColumnsType<Row>[number];
+
+/**
+ * 命令记录 in words: the action (拉闸 / 合闸 / 开阀 …, from the command and its direction), its state,
+ * the reason of that state, the operator ("系统" for the server's own, e.g. arrears cuts) and the
+ * screen it came from, as the server names them in both languages. The frames and the raw
+ * evidence stay in the row's detail dialog.
+ */
+export default function CommandLogPage() {
+  const { t, language } = useI18n();
+  const columns = useMemo(() => {
+    const named =
+      (field: string) =>
+      (_: unknown, row: Row): string =>
+        String((language === "en" ? row[`${field}NameEn`] : undefined) || row[`${field}Name`] || "");
+    const column = (
+      key: string,
+      title: string,
+      width: number | undefined,
+      render: Column["render"],
+    ): Column => ({
+      key,
+      title,
+      width,
+      ellipsis: true,
+      render,
+    });
+    const action = column("action", t("commandLog.action"), 110, named("action"));
+    const reason = column("reason", t("commandLog.reason"), undefined, named("reason"));
+    const operator = column("operator", t("commandLog.operator"), 110, (_: unknown, row: Row) =>
+      String(row.operatorName || t("commandLog.system")),
+    );
+    const source = column("source", t("commandLog.source"), 150, named("source"));
+    return (generated: TableColumnsType<Row>) =>
+      generated.flatMap((c): Column[] => {
+        if (c.key === "commandType") return [action];
+        // The state already says how a command ended; MSG_RESULT stays a search field.
+        if (c.key === "result") return [];
+        if (c.key === "state") return [c, reason, operator, source];
+        return [c];
+      });
+  }, [t, language]);
+  return <ResourcePage def={resources.meterCommand} columns={columns} />;
+}

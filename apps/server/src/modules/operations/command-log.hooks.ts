@@ -1,0 +1,65 @@
+import type { ResourceHooks } from "../../crud/hooks.ts";
+import { commandReason } from "./command-reason.ts";
+
+/**
+ * The key of what a command does, from its type and the direction in its payload: a relay switch
+ * cuts (switchType 2) or restores (1), a valve opens or closes, a write sets a price or an alarm
+ * limit by its DI (scheme-writes.ts). The keys name rows of the `command_action` dictionary.
+ */
+const ACTION_KEY = `case c.command_type
+    when 'switch' then 'switch.' || coalesce(c.payload::jsonb ->> 'switchType', '')
+    when 'relay' then 'relay.' || coalesce(c.payload::jsonb ->> 'action', '')
+    when 'valve' then case when c.payload::jsonb ->> 'open' = 'true' then 'valve.open' else 'valve.close' end
+    when 'write' then case
+      when c.payload::jsonb ->> 'di' like '040501%' then 'write.price'
+      when c.payload::jsonb ->> 'di' like '040010%' then 'write.alarm'
+      else 'write' end
+    else c.command_type end`;
+
+const dictJoin = (alias: string, code: string, key: string) =>
+  `left join sys_dict ${alias} on ${alias}.code = '${code}' and ${alias}.parent_id > 0
+     and ${alias}.is_deleted = 0 and ${alias}.dict_key = ${key}`;
+
+interface Words {
+  id: string;
+  action_name: string | null;
+  action_name_en: string | null;
+  source_name: string | null;
+  source_name_en: string | null;
+  operator_name: string | null;
+}
+
+/**
+ * The command log in words (spec §7 metercommand): each row gets its action, the screen it came
+ * from and the operator by name, joined in one query for the page, and the reason of its state in
+ * both languages. A command without a user was queued by the server itself (arrears cuts): the
+ * console shows it as the system's.
+ */
+export const meterCommandHooks: ResourceHooks = {
+  async decorate({ db }, rows) {
+    if (rows.length === 0) return;
+    const words = await db.query<Words>(
+      `select c.id::text as id, a.dict_value as action_name, a.dict_value_en as action_name_en,
+              s.dict_value as source_name, s.dict_value_en as source_name_en,
+              coalesce(nullif(u.real_name, ''), u.name) as operator_name
+         from pms_meter_command c
+         ${dictJoin("a", "command_action", `(${ACTION_KEY})`)}
+         ${dictJoin("s", "command_source", "c.source")}
+         left join sys_user u on u.id = c.create_user
+        where c.id = any($1::bigint[])`,
+      [rows.map((row) => String(row.id))],
+    );
+    const byId = new Map(words.map((w) => [w.id, w]));
+    for (const row of rows) {
+      const named = byId.get(String(row.id));
+      row.actionName = named?.action_name ?? "";
+      row.actionNameEn = named?.action_name_en ?? "";
+      row.sourceName = named?.source_name ?? String(row.source ?? "");
+      row.sourceNameEn = named?.source_name_en ?? String(row.source ?? "");
+      row.operatorName = named?.operator_name ?? "";
+      const reason = commandReason(row.evidence);
+      row.reasonName = reason.zh;
+      row.reasonNameEn = reason.en;
+    }
+  },
+};
