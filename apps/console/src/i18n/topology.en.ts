@@ -15,7 +15,7 @@ export const topologyEn: Record<keyof typeof topologyZh, string> = {
   "pms.topology.areaLabel": "{name} ({meters} meters, {offline} offline)",
   "pms.topology.collectorLabel": "{name} ({meters})",
   "pms.topology.hint":
-    "Click a node to expand or collapse it; scroll to zoom, drag to pan; dashed red marks offline equipment",
+    "Click an area or a collector to expand or collapse it, a meter to open its page; scroll to zoom, drag to pan; dashed red marks offline equipment",
   "pms.topology.search": "Search the topology: meter number, room, collector or area",
   "pms.topology.found": "{count} found",
   "pms.topology.notFound": "No node matches",

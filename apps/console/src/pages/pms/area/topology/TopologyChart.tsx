@@ -28,7 +28,8 @@ interface Props {
   minHeight: number;
   /** Bumped to redraw at the fitted position after the operator panned or zoomed. */
   fitKey: number;
-  onToggle: (id: string) => void;
+  /** A click on a node: areas and collectors open or close, meters open their page. */
+  onToggle: (id: string, kind: DrawnNode["kind"]) => void;
 }
 
 /** The drawn nodes, flattened, for `data-nodes`: what is on screen can be checked. */
@@ -60,8 +61,9 @@ export default function TopologyChart({ roots, view, look, summary, minHeight, f
     );
     chart.off("click");
     chart.on("click", (params) => {
-      const id = String((params.data as DrawnNode | undefined)?.value ?? "");
-      if (id && id !== "root" && !id.endsWith("-more")) toggle.current(id);
+      const node = params.data as DrawnNode | undefined;
+      const id = String(node?.value ?? "");
+      if (node && id && id !== "root" && node.kind !== "more") toggle.current(id, node.kind);
     });
   }, []);
   useEChart(host, option, drawn);

@@ -1,11 +1,13 @@
 import { ReloadOutlined } from "@ant-design/icons";
 import { Alert, Button, Empty, Input, Modal, Result, Space, Spin, TreeSelect, Typography, theme } from "antd";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { useNavigate } from "react-router";
 import { describeError, reportNetworkError } from "../../../../app/api.ts";
 import { useReducedMotion } from "../../../../app/useReducedMotion.ts";
 import { ErrorBoundary } from "../../../../components/ErrorBoundary.tsx";
 import { LoadFailed } from "../../../../components/LoadFailed.tsx";
 import { useI18n } from "../../../../i18n/index.tsx";
+import { detailPath } from "../../../detail/detail-paths.ts";
 import { useAreaTree } from "../useAreaTree.ts";
 import { loadTopology, TOPOLOGY_METER_LIMIT, type Topology, type TopologyBranch } from "./topology-calls.ts";
 import type { TopologyLook } from "./topology-option.ts";
@@ -95,14 +97,23 @@ export function TopologyDialog({ areaId: chosen, onClose }: Props) {
   }, [load, areaId]);
 
   const roots = state.topology?.roots ?? [];
-  const toggle = useCallback((id: string) => {
-    setView((current) => {
-      const expanded = new Set(current.expanded);
-      if (expanded.has(id)) expanded.delete(id);
-      else expanded.add(id);
-      return { ...current, expanded };
-    });
-  }, []);
+  const navigate = useNavigate();
+  const toggle = useCallback(
+    (id: string, kind: string) => {
+      if (kind === "meter" || kind === "water") {
+        onClose();
+        navigate(detailPath(kind, id));
+        return;
+      }
+      setView((current) => {
+        const expanded = new Set(current.expanded);
+        if (expanded.has(id)) expanded.delete(id);
+        else expanded.add(id);
+        return { ...current, expanded };
+      });
+    },
+    [navigate, onClose],
+  );
   const find = (value: string) => {
     setQuery(value);
     const result = search(roots, value, view.expanded);
