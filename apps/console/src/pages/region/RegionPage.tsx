@@ -182,7 +182,9 @@ export default function RegionPage() {
         <Card size="small" title={t("region.tree")}>
           <Tree
             blockNode
-            treeData={tree}
+            treeData={tree.map((item) =>
+              item.key === ROOT_CODE ? { ...item, title: t("region.country") } : item,
+            )}
             expandedKeys={expanded}
             onExpand={setExpanded}
             loadData={(node) => loadLevel(String(node.key))}
@@ -202,7 +204,13 @@ export default function RegionPage() {
       <Col xs={24} md={16} lg={18}>
         <Card
           size="small"
-          title={search ? t("region.search") : t("region.children", { name: selected.name })}
+          title={
+            search
+              ? t("region.search")
+              : t("region.children", {
+                  name: selected.code === ROOT_CODE ? t("region.country") : selected.name,
+                })
+          }
           extra={
             <Input.Search
               allowClear
