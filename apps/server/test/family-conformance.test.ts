@@ -1,8 +1,23 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { MenuRoute } from "@meterline/contracts";
+import { migrate } from "../src/db/migrate.ts";
 import { provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
+
+/** The renames of seed migration 016: old code, new code, old path, new path. */
+const RENAMES = [
+  ["dictBiz", "dictbiz", "/system/dict-biz", "/system/dictbiz"],
+  ["topMenu", "topmenu", "/system/topmenu", "/system/topmenu"],
+  ["role", "role", "/system/role", "/authority/role"],
+  ["dataScope", "data_scope", "/system/data-scope", "/authority/datascope"],
+  ["apiScope", "api_scope", "/system/api-scope", "/authority/apiscope"],
+  ["region", "region", "/system/region", "/base/region"],
+  ["logUsual", "log_usual", "/monitor/log/usual", "/monitor/log/usual"],
+  ["logApi", "log_api", "/monitor/log/api", "/monitor/log/api"],
+  ["logError", "log_error", "/monitor/log/error", "/monitor/log/error"],
+] as const;
+
 import { buildSite, created } from "./registry-fixtures.ts";
 
 /** Every entry of a route tree as `code path`. */
@@ -145,5 +160,55 @@ describe("the family's seed and calls", () => {
     assert.equal(page.current, 1);
     assert.equal(page.records.length, 1);
     assert.equal(page.records[0].ownerId, site.owner);
+  });
+  // Runs last: it rewinds this database to the shape earlier migrations left and migrates again.
+  test("a database migrated before the renames ends as a fresh one, grants carried over", async () => {
+    const db = server.db;
+    const menus = () =>
+      db.query<{ code: string; path: string }>(
+        "select code, path from sys_menu where is_deleted = 0 order by code, path",
+      );
+    const fresh = await menus();
+    for (const [oldCode, newCode, oldPath, newPath] of RENAMES) {
+      await db.query(
+        `update sys_menu set code = $1 || substr(code, length($2) + 1),
+                path = case when path like $4 || '%' then $3 || substr(path, length($4) + 1) else path end
+          where code = $2 or code like $2 || '\\_%'`,
+        [oldCode, newCode, oldPath, newPath],
+      );
+    }
+    await db.query("delete from sys_role_menu where menu_id in (266, 336, 346, 365, 366)");
+    await db.query("delete from sys_menu where id in (266, 336, 346, 365, 366)");
+    await db.query("update sys_user set post_id = '' where tenant_id = '000000' and account = 'admin'");
+    await db.query("delete from sys_post where id = 1");
+    await db.query(
+      "update sys_param set param_value = 'desk,post,dictBiz,topMenu,logApi,logError,logUsual' where param_key = 'tenant.default.menuCode'",
+    );
+    await db.query("delete from schema_migration where version = 'seed/016_family_seed.sql'");
+    const role = "990016";
+    await db.query(
+      "insert into sys_role_menu (id, menu_id, role_id) select 990016, id, $1 from sys_menu where code = 'topMenu_edit'",
+      [role],
+    );
+    assert.equal((await menus()).filter((m) => m.code === "dataScope_add").length, 1, "rewound");
+
+    assert.deepEqual(await migrate(db), ["seed/016_family_seed.sql"]);
+    assert.deepEqual(await menus(), fresh);
+    const held = await db.query<{ code: string }>(
+      "select m.code from sys_role_menu rm join sys_menu m on m.id = rm.menu_id where rm.role_id = $1 order by m.code",
+      [role],
+    );
+    assert.deepEqual(
+      held.map((h) => h.code),
+      ["topmenu_edit", "topmenu_setting"],
+    );
+    const [param] = await db.query<{ param_value: string }>(
+      "select param_value from sys_param where param_key = 'tenant.default.menuCode'",
+    );
+    assert.equal(param?.param_value, "desk,post,dictbiz,topmenu,log_api,log_error,log_usual");
+    const [admin] = await db.query<{ post_id: string }>(
+      "select post_id from sys_user where tenant_id = '000000' and account = 'admin'",
+    );
+    assert.equal(admin?.post_id, "1");
   });
 });
