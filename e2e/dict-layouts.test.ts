@@ -138,7 +138,7 @@ test("the layouts switch to the business dictionary, remembered in the URL", asy
   assert.equal(await rowsWith(systemParents, "e2e_biz_v").count(), 0);
 
   // The business dictionary's own menu shows the same master / detail screen.
-  await page.goto("/system/dict-biz");
+  await page.goto("/system/dictbiz");
   await page.locator('[data-testid="dict-horizontal"][data-resource="dictBiz"]').waitFor();
   await chooseDictionary(parentsOf(page, "dictBiz"), "e2e_biz_v");
   await rowsWith(page.getByTestId("dict-children"), "单相电表").waitFor();

@@ -24,7 +24,7 @@ const classOf = async (page: Page, offset: 0 | 1 | 2) =>
 test("a granted role shows its user only the granted menus and buttons", async () => {
   const { page } = suite.session;
   await signIn(page);
-  const roles = await openResource(page, "/system/role", "role");
+  const roles = await openResource(page, "/authority/role", "role");
   await roles.getByTestId("crud-add").click();
   await field(page, "roleName").fill("值班员");
   await field(page, "roleAlias").fill("duty");

@@ -193,7 +193,7 @@ describe("dictionaries", () => {
     const role = await addRole(server.db, "500001", "admin");
     await server.db.query(
       `insert into sys_role_menu (id, menu_id, role_id)
-       select $2::bigint + row_number() over (), m.id, $1 from sys_menu m where m.code like 'dictBiz%'`,
+       select $2::bigint + row_number() over (), m.id, $1 from sys_menu m where m.code like 'dictbiz%'`,
       [role, nextId()],
     );
     await addUser(server.db, { tenantId: "500001", account: "ops", password: "pw-ops", roleIds: [role] });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import ExcelJS from "exceljs";
+import { multipartFile, startTestServer, type TestServer } from "./helpers.ts";
 
 describe("regions", () => {
   let server: TestServer;
@@ -57,5 +58,38 @@ describe("regions", () => {
     );
     const detail = await server.call("GET", "/api/blade-system/region/detail?code=3201", admin);
     assert.equal(detail.json().data.parentName, "江苏省");
+  });
+  test("a sheet of regions imports parents before children, refuses bad rows, and exports back", async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet("行政区划");
+    sheet.addRow(["区划编号", "上级编号", "区划名称", "排序", "备注"]);
+    // The street comes first in the sheet; its district is added before it all the same.
+    sheet.addRow(["320105001", "320105", "沙洲街道", 1, ""]);
+    sheet.addRow(["320105", "3201", "建邺区", 5, "导入"]);
+    sheet.addRow(["990101", "9901", "无上级", 1, ""]);
+    sheet.addRow(["3202xx", "3202", "坏编号", 1, ""]);
+    const body = multipartFile("regions.xlsx", Buffer.from(await book.xlsx.writeBuffer()));
+    const res = await server.inject({
+      method: "POST",
+      url: "/api/blade-system/region/import-region",
+      headers: { ...body.headers, "blade-auth": `bearer ${admin}` },
+      payload: body.payload,
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const result = res.json().data;
+    assert.deepEqual([result.created, result.updated, result.rejected], [2, 0, 2]);
+    assert.ok(result.errors.some((e: string) => e.startsWith("第4行") && e.includes("上级区划不存在")));
+    const street = (await server.call("GET", "/api/blade-system/region/detail?code=320105001", admin)).json()
+      .data;
+    assert.equal(street.parentName, "建邺区");
+    assert.equal(street.regionLevel, 4);
+
+    const exported = await server.call("GET", "/api/blade-system/region/export-region?code=320105", admin);
+    assert.equal(exported.statusCode, 200, exported.body);
+    const back = new ExcelJS.Workbook();
+    await back.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const rows: string[] = [];
+    back.worksheets[0]!.eachRow((row) => rows.push(String(row.getCell(1).value)));
+    assert.deepEqual(rows, ["区划编号", "320105", "320105001"]);
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
+  menuCodeOf,
   permissionCodes,
   type ResourceDef,
   resourceBase,
@@ -34,7 +35,7 @@ describe("plain resources", () => {
   async function grantedUser(def: ResourceDef, tenantId: string): Promise<string> {
     // Resources guarded for admins are granted to a tenant administrator, as the contract's guards want.
     const role = await addRole(server.db, tenantId, def.guard === "admin" ? "admin" : `r${nextId()}`);
-    const codes = [def.name, ...Object.values(permissionCodes(def))];
+    const codes = [menuCodeOf(def), ...Object.values(permissionCodes(def))];
     await server.db.query(
       `insert into sys_role_menu (id, menu_id, role_id)
        select (select max(id) from sys_role_menu) + row_number() over () + 100000, m.id, $2
@@ -88,7 +89,7 @@ describe("plain resources", () => {
         const buttons = def.readOnly
           ? [all.view, all.exportRows]
           : Object.values(all).filter((c) => c !== all.importRows);
-        const codes = [def.name, ...buttons];
+        const codes = [menuCodeOf(def), ...buttons];
         const rows = await server.db.query<{ code: string }>(
           "select code from sys_menu where code = any($1) and is_deleted = 0",
           [codes],

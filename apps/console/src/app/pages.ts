@@ -30,6 +30,7 @@ export const pages = {
   openings: moneyList("OpeningsPage"),
   closings: moneyList("ClosingsPage"),
   statement: page(() => import("../pages/money/StatementPage.tsx"), "pages/money/StatementPage.tsx"),
+  region: page(() => import("../pages/region/RegionPage.tsx"), "pages/region/RegionPage.tsx"),
   moneyCounter: page(
     () => import("../pages/money/counter/CounterPage.tsx"),
     "pages/money/counter/CounterPage.tsx",
@@ -67,6 +68,7 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/money/datacloseaccount": { entry: pages.closings, titleKey: "menu.dataCloseAccount", keepAlive: true },
   "/money/statement": { entry: pages.statement, titleKey: "menu.accountStatement", keepAlive: true },
   "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
+  "/base/region": { entry: pages.region, titleKey: "menu.region", keepAlive: true },
 };
 
 const detailPages: Record<DetailKind, RegisteredPage> = {

@@ -1,4 +1,4 @@
-import { type ResourceName, resources } from "@meterline/contracts";
+import { menuCodeOf, type ResourceName, resources } from "@meterline/contracts";
 import type { PageEntry } from "../components/chunk.ts";
 
 /** A registry page under pages/pms (the file is named in chunk-failure logs). */
@@ -54,7 +54,13 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
 
 const generic = new Map<ResourceName, PageEntry>();
 
-export const isResourceName = (code: string): code is ResourceName => Object.hasOwn(resources, code);
+/** Resources by the code of their menu, which differs from the name where the family's seed says so (`dictbiz`). */
+const byMenuCode = new Map<string, ResourceName>(
+  (Object.keys(resources) as ResourceName[]).map((name) => [menuCodeOf(resources[name]), name]),
+);
+
+/** The resource whose screen a menu code names, if any. */
+export const resourceOfMenuCode = (code: string): ResourceName | undefined => byMenuCode.get(code);
 
 /** The page of the resource a menu code names; one entry per resource so its chunk loads once. */
 export function resourcePageEntry(name: ResourceName): PageEntry {

@@ -6,6 +6,7 @@ import { menuOperationsEn } from "./menu-operations.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
+import { regionEn } from "./region.en.ts";
 import { topologyEn } from "./topology.en.ts";
 import type { MessageKey } from "./zh.ts";
 
@@ -316,21 +317,21 @@ export const en: Record<MessageKey, string> = {
   "menu.system": "System",
   "menu.test": "Test page",
   "menu.notice": "Notices",
-  "menu.topMenu": "Top menus",
+  "menu.topmenu": "Top menus",
   "menu.post": "Posts",
   "menu.dict": "System dictionary",
-  "menu.dictBiz": "Business dictionary",
+  "menu.dictbiz": "Business dictionary",
   "menu.param": "Parameters",
   "menu.client": "Clients",
-  "menu.logUsual": "Usual logs",
-  "menu.logApi": "API logs",
-  "menu.logError": "Error logs",
+  "menu.log_usual": "Usual logs",
+  "menu.log_api": "API logs",
+  "menu.log_error": "Error logs",
   "menu.tenant": "Tenants",
   "menu.dept": "Departments",
   "menu.role": "Roles",
   "menu.menu": "Menus",
-  "menu.dataScope": "Data scopes",
-  "menu.apiScope": "API scopes",
+  "menu.data_scope": "Data scopes",
+  "menu.api_scope": "API scopes",
   "menu.user": "Users",
   "menu.region": "Regions",
   "crud.pattern.idCard": "Invalid ID card number",
@@ -521,6 +522,7 @@ export const en: Record<MessageKey, string> = {
   "menu.wxConfig": "WeChat Pay settings",
   "menu.wxBind": "WeChat bindings",
   ...moneyListsEn,
+  ...regionEn,
   ...moneyCounterEn,
   ...moneyMetersEn,
   ...topologyEn,

@@ -6,6 +6,7 @@ import { menuOperationsZh } from "./menu-operations.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
+import { regionZh } from "./region.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
@@ -312,21 +313,21 @@ export const zh = {
   "menu.system": "系统管理",
   "menu.test": "测试页",
   "menu.notice": "通知公告",
-  "menu.topMenu": "顶部菜单",
+  "menu.topmenu": "顶部菜单",
   "menu.post": "岗位管理",
   "menu.dict": "系统字典",
-  "menu.dictBiz": "业务字典",
+  "menu.dictbiz": "业务字典",
   "menu.param": "参数管理",
   "menu.client": "应用管理",
-  "menu.logUsual": "通用日志",
-  "menu.logApi": "接口日志",
-  "menu.logError": "错误日志",
+  "menu.log_usual": "通用日志",
+  "menu.log_api": "接口日志",
+  "menu.log_error": "错误日志",
   "menu.tenant": "租户管理",
   "menu.dept": "机构管理",
   "menu.role": "角色管理",
   "menu.menu": "菜单管理",
-  "menu.dataScope": "数据权限",
-  "menu.apiScope": "接口权限",
+  "menu.data_scope": "数据权限",
+  "menu.api_scope": "接口权限",
   "menu.user": "用户管理",
   "menu.region": "行政区划",
   "crud.pattern.idCard": "身份证号格式不正确",
@@ -511,6 +512,7 @@ export const zh = {
   "menu.wxConfig": "微信支付配置",
   "menu.wxBind": "微信绑定",
   ...moneyListsZh,
+  ...regionZh,
   ...moneyCounterZh,
   ...moneyMetersZh,
   ...topologyZh,

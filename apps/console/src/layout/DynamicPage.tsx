@@ -4,11 +4,23 @@ import { registeredPage } from "../app/pages.ts";
 import { LazyPage } from "../components/LazyPage.tsx";
 import { PageLoading } from "../components/PageLoading.tsx";
 import { PageUnavailable } from "../components/PageUnavailable.tsx";
-import { isResourceName, resourcePageEntry } from "../crud/resource-pages.tsx";
+import { resourceOfMenuCode, resourcePageEntry } from "../crud/resource-pages.tsx";
 import { useI18n } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
 import { findLeaf } from "./menu-model.ts";
 import { useNavigationLoader } from "./useNavigationLoader.ts";
+
+/**
+ * Screens that moved to the family's seed paths (server seed migration 016): an old bookmark
+ * lands on the screen's new address.
+ */
+const MOVED: Readonly<Record<string, string>> = {
+  "/system/role": "/authority/role",
+  "/system/data-scope": "/authority/datascope",
+  "/system/api-scope": "/authority/apiscope",
+  "/system/region": "/base/region",
+  "/system/dict-biz": "/system/dictbiz",
+};
 
 /**
  * Every layout path without a fixed route: a registered page, the page of the resource a menu's
@@ -37,9 +49,10 @@ export function DynamicPage() {
   }
   if (menus === null) return <PageLoading />;
   const leaf = findLeaf(menuAll, path) ?? findLeaf(menus, path);
-  if (leaf && isResourceName(leaf.code)) {
-    return <LazyPage key={path} entry={resourcePageEntry(leaf.code)} />;
-  }
+  const resource = leaf && resourceOfMenuCode(leaf.code);
+  if (resource) return <LazyPage key={path} entry={resourcePageEntry(resource)} />;
   if (leaf) return <PageUnavailable name={tr(leaf.i18n, leaf.name)} path={path} />;
+  const moved = MOVED[path];
+  if (moved) return <Navigate to={moved} replace />;
   return <Navigate to="/404" replace />;
 }

@@ -26,6 +26,8 @@ export function registerReadRoutes(r: ResourceContext) {
     return ok(page(await r.out(request, rows), total, current, size));
   };
   app.get(`${base}/${def.listVerb}`, { schema: { tags, summary: `List ${def.name}` } }, listed);
+  if (def.extraVerbs?.includes("listPage") && def.listVerb !== "list")
+    app.get(`${base}/list`, { schema: { tags, summary: `List ${def.name} (the page as list)` } }, listed);
   if (def.extraVerbs?.includes("pageNew"))
     app.get(
       `${base}/pageNew`,

@@ -19,7 +19,8 @@ export function registerTreeRoutes(r: ResourceContext) {
 
   /** Visible rows, narrowed by the call's filters and, for picker verbs, the tree's picker filter. */
   const rows = async (request: FastifyRequest, picker: boolean, level?: "lazy") => {
-    const asked = readParams(request);
+    const asked = { ...readParams(request) };
+    if (picker && !level) for (const name of def.tree?.treeIgnores ?? []) delete asked[name];
     const q = await r.query(request, { ...asked, ...(picker ? pickerFilter : {}) });
     if (level) {
       // Without a parent and without filters, start at the roots; a search alone looks at every level.

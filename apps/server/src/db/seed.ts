@@ -18,8 +18,10 @@ export async function seed(db: Db, options: { adminPassword: string }): Promise<
   if (existing.length > 0) return { createdAdmin: false };
   const password = await hashPassword(md5Hex(options.adminPassword));
   await db.query(
-    `insert into sys_user (id, tenant_id, code, account, password, name, real_name, role_id, dept_id, sex)
-     values ($1, $2, 'admin', 'admin', $3, '管理员', '管理员', $4, $5, 1)
+    // The family's user form requires a post: the platform's own (seed migration 016), when it has it.
+    `insert into sys_user (id, tenant_id, code, account, password, name, real_name, role_id, dept_id, sex, post_id)
+     values ($1, $2::varchar, 'admin', 'admin', $3, '管理员', '管理员', $4, $5, 1,
+             coalesce((select id::text from sys_post where id = 1 and tenant_id = $2::varchar and is_deleted = 0), ''))
      on conflict do nothing`,
     [nextId(), PLATFORM_TENANT_ID, password, ADMINISTRATOR_ROLE_ID, PLATFORM_DEPT_ID],
   );

@@ -1,4 +1,4 @@
-import { permissionCodes, type ResourceDef, resourceBase } from "@meterline/contracts";
+import { menuCodeOf, permissionCodes, type ResourceDef, resourceBase } from "@meterline/contracts";
 import type { Queryable } from "./client.ts";
 import { nextId } from "./ids.ts";
 
@@ -58,7 +58,7 @@ export async function seedStandardButtons(tx: Queryable, defs: readonly Resource
     if (done.has(version)) continue;
     const [screen] = await tx.query<{ id: string; path: string | null }>(
       "select id, path from sys_menu where code = $1 and category = 1 and is_deleted = 0",
-      [def.name],
+      [menuCodeOf(def)],
     );
     if (!screen) continue; // its screen is not seeded yet; a later start adds the buttons
     const buttons = standardButtons(def, screen.path ?? `/${def.name}`);

@@ -73,6 +73,8 @@ export type ExtraVerb =
   | "list"
   /** A second paged list, the same as `page` (waterdataread/pageNew, waterdatadaily/pageNew). */
   | "pageNew"
+  /** `list` answering the page, the same as `page` (ownerroom/list: spec §7 lists read records and total). */
+  | "listPage"
   | "tree"
   /** The tree of the tenant that owns the row named by `<name>Id` (role/tree-by-id?roleId=). */
   | "tree-by-id"
@@ -82,8 +84,13 @@ export type ExtraVerb =
   | "menu-list";
 
 export interface ResourceDef {
-  /** Key of the resource: i18n `resource.<name>`, permission codes `<name>_add` and so on. */
+  /** Key of the resource: i18n `resource.<name>`, and its menu code unless `menuCode` says otherwise. */
   name: string;
+  /**
+   * Code of the resource's menu and prefix of its permission codes (`<code>_add` and so on) where
+   * the family's seed spells it differently from the name (contract §19: `dictbiz`, `data_scope`).
+   */
+  menuCode?: string;
   table: string;
   /** `/api/<service>/<path>/...` */
   service: string;
@@ -118,6 +125,11 @@ export interface ResourceDef {
     title: string;
     ancestors?: boolean;
     pickerFilter?: Record<string, string | number>;
+    /**
+     * Query parameters the `tree` verb ignores as the family does: its consoles call
+     * `dict/tree?code=DICT` for the parent picker and expect every dictionary.
+     */
+    treeIgnores?: readonly string[];
   };
   fields: Record<string, FieldDef>;
   /** Default order of lists. */
@@ -142,27 +154,33 @@ export interface ResourceDef {
 export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const columnOf = (name: string, field: FieldDef) => field.column ?? snakeCase(name);
 
-/** Permission codes of a resource, as button codes of the menu table (`<res>_<alias>`). */
-export function permissionCodes(def: Pick<ResourceDef, "name">) {
+/** The code of a resource's menu (its screen), which also prefixes its permission codes. */
+export const menuCodeOf = (def: Pick<ResourceDef, "name" | "menuCode">) => def.menuCode ?? def.name;
+
+/** Permission codes of a resource, as button codes of the menu table (`<menu>_<alias>`). */
+export function permissionCodes(def: Pick<ResourceDef, "name" | "menuCode">) {
+  const code = menuCodeOf(def);
   return {
-    view: `${def.name}_view`,
-    add: `${def.name}_add`,
-    edit: `${def.name}_edit`,
-    remove: `${def.name}_delete`,
-    exportRows: `${def.name}_export`,
-    importRows: `${def.name}_import`,
+    view: `${code}_view`,
+    add: `${code}_add`,
+    edit: `${code}_edit`,
+    remove: `${code}_delete`,
+    exportRows: `${code}_export`,
+    importRows: `${code}_import`,
   } as const;
 }
 
 /** Codes that let a caller see a resource's screen and read its rows: the menu or any of its buttons. */
-export function readCodesOf(def: Pick<ResourceDef, "name">): string[] {
+export function readCodesOf(def: Pick<ResourceDef, "name" | "menuCode">): string[] {
   const codes = permissionCodes(def);
-  return [def.name, codes.view, codes.add, codes.edit, codes.remove];
+  return [menuCodeOf(def), codes.view, codes.add, codes.edit, codes.remove];
 }
 
 /** Checks a definition once, where it is declared, so mistakes fail at start rather than at request time. */
 export function defineResource<const T extends ResourceDef>(def: T): T {
   if (!/^[a-z][a-zA-Z0-9]*$/.test(def.name)) throw new Error(`resource name ${def.name}`);
+  if (def.menuCode !== undefined && !/^[a-z][a-z0-9_]*$/.test(def.menuCode))
+    throw new Error(`${def.name}: menu code ${def.menuCode}`);
   for (const [name, field] of Object.entries(def.fields)) {
     if (!/^[a-z][a-zA-Z0-9]*$/.test(name)) throw new Error(`${def.name}.${name}: field names are camelCase`);
     if (field.dict && field.dictBiz) throw new Error(`${def.name}.${name}: dict or dictBiz, not both`);

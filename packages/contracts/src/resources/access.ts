@@ -93,6 +93,7 @@ export const menu = defineResource({
  */
 export const dataScope = defineResource({
   name: "dataScope",
+  menuCode: "data_scope",
   table: "sys_scope_data",
   service: "blade-system",
   path: "data-scope",
@@ -115,6 +116,7 @@ export const dataScope = defineResource({
 /** API-scope rules (contract §8.5): a route path prefix or permission code a role may call. */
 export const apiScope = defineResource({
   name: "apiScope",
+  menuCode: "api_scope",
   table: "sys_scope_api",
   service: "blade-system",
   path: "api-scope",

@@ -50,6 +50,7 @@ const logBase = {
 export const logApi = defineResource({
   ...logBase,
   name: "logApi",
+  menuCode: "log_api",
   table: "log_api",
   path: "api",
   fields: {
@@ -64,6 +65,7 @@ export const logApi = defineResource({
 export const logError = defineResource({
   ...logBase,
   name: "logError",
+  menuCode: "log_error",
   table: "log_error",
   path: "error",
   fields: {
@@ -78,6 +80,7 @@ export const logError = defineResource({
 export const logUsual = defineResource({
   ...logBase,
   name: "logUsual",
+  menuCode: "log_usual",
   table: "log_usual",
   path: "usual",
   fields: {

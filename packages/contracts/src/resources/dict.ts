@@ -33,13 +33,14 @@ export const dict = defineResource({
   tenantScoped: false,
   softDelete: true,
   audit: false,
-  tree: { parent: "parentId", title: "dictValue" },
+  tree: { parent: "parentId", title: "dictValue", treeIgnores: ["code"] },
   fields: dictFields,
   sort: [{ field: "sort" }, { field: "id" }],
 });
 
 export const dictBiz = defineResource({
   name: "dictBiz",
+  menuCode: "dictbiz",
   table: "sys_dict_biz",
   service: "blade-system",
   path: "dict-biz",
@@ -49,7 +50,7 @@ export const dictBiz = defineResource({
   tenantStrict: true,
   softDelete: true,
   audit: false,
-  tree: { parent: "parentId", title: "dictValue" },
+  tree: { parent: "parentId", title: "dictValue", treeIgnores: ["code"] },
   fields: {
     ...dictFields,
     parentId: { ...dictFields.parentId, ref: { resource: "dictBiz", label: "dictValue" } },

@@ -26,7 +26,10 @@ export function pickerCodesOf(name: string): string[] {
   if (!codes) {
     const def = (resources as Record<string, ResourceDef>)[name];
     const screens = new Set([name, ...linkingResources(name), ...(def?.pickerUsers ?? [])]);
-    codes = [...screens].flatMap((screen) => readCodesOf({ name: screen }));
+    // A screen named by a resource answers to that resource's menu code; others are menu codes already.
+    codes = [...screens].flatMap((screen) =>
+      readCodesOf((resources as Record<string, ResourceDef>)[screen] ?? { name: screen }),
+    );
     memo.set(name, codes);
   }
   return codes;

@@ -95,6 +95,7 @@ export const client = defineResource({
 /** Top menus of a tenant (contract §7.4, §10.9); always inside the caller's tenant. */
 export const topMenu = defineResource({
   name: "topMenu",
+  menuCode: "topmenu",
   table: "sys_top_menu",
   service: "blade-system",
   path: "topmenu",

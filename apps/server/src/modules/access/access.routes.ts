@@ -26,7 +26,7 @@ export async function accessRoutes(app: FastifyInstance, opts: { db: Db }) {
   const requireRoleGrant = (request: FastifyRequest) =>
     requirePermission(db, request, ["role_grant"], "admin");
   const requireTopMenuGrant = (request: FastifyRequest) =>
-    requirePermission(db, request, ["topMenu_edit"], "admin");
+    requirePermission(db, request, ["topmenu_setting"], "admin");
 
   app.get(
     "/api/blade-system/menu/grant-tree",

@@ -1,4 +1,4 @@
-import { type ResourceDef, resources } from "@meterline/contracts";
+import { menuCodeOf, permissionCodes, type ResourceDef, resources } from "@meterline/contracts";
 import type { FastifyInstance } from "fastify";
 import { ok, page } from "../../contract/envelope.ts";
 import { optionalId, paging, readParams, requiredString } from "../../contract/params.ts";
@@ -57,7 +57,7 @@ export async function dictRoutes(app: FastifyInstance, opts: { db: Db; timeZone:
       `${base}/parent-list`,
       { schema: { tags, summary: "Page of dictionaries (root rows)" } },
       async (request) => {
-        await requirePermission(opts.db, request, [def.name, `${def.name}_view`], def.guard);
+        await requirePermission(opts.db, request, [menuCodeOf(def), permissionCodes(def).view], def.guard);
         const params = readParams(request);
         const { current, size, offset } = paging(params);
         const sql = new SqlParams();
@@ -76,7 +76,7 @@ export async function dictRoutes(app: FastifyInstance, opts: { db: Db; timeZone:
       `${base}/child-list`,
       { schema: { tags, summary: "Items of the dictionary with this root id" } },
       async (request) => {
-        await requirePermission(opts.db, request, [def.name, `${def.name}_view`], def.guard);
+        await requirePermission(opts.db, request, [menuCodeOf(def), permissionCodes(def).view], def.guard);
         const params = readParams(request);
         const parentId = optionalId(params, "parentId");
         if (!parentId || parentId.startsWith("-")) return ok([]);

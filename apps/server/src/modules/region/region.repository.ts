@@ -82,6 +82,18 @@ export class RegionRepository {
     );
   }
 
+  /**
+   * A region and everything under it (codes extend their parent's), or every region without a
+   * root; at most `limit` rows, parents first.
+   */
+  under(root: string | undefined, limit: number): Promise<RegionRow[]> {
+    const where = root ? "where code = $2 or ancestors like '%,' || $2 || '%' or ancestors = $2" : "";
+    return this.db.query<RegionRow>(
+      `select ${COLUMNS} from sys_region r ${where} order by region_level, sort, code limit $1`,
+      root ? [limit, root] : [limit],
+    );
+  }
+
   async remove(code: string) {
     await this.db.query("delete from sys_region where code = $1", [code]);
   }

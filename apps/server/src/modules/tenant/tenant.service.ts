@@ -6,7 +6,15 @@ import { nextId } from "../../db/ids.ts";
 import { hashPassword, md5Hex } from "../auth/password.ts";
 import { TenantRepository } from "./tenant.repository.ts";
 
-export const DEFAULT_TENANT_MENUS = ["desk", "post", "dictBiz", "topMenu", "logApi", "logError", "logUsual"];
+export const DEFAULT_TENANT_MENUS = [
+  "desk",
+  "post",
+  "dictbiz",
+  "topmenu",
+  "log_api",
+  "log_error",
+  "log_usual",
+];
 
 export interface Provisioned {
   id: string;

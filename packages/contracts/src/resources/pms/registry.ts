@@ -85,6 +85,7 @@ export const ownerRoom = defineResource({
   ...registryBase,
   path: "ownerroom",
   listVerb: "page",
+  extraVerbs: ["listPage"],
   fields: {
     ownerId: { type: "id", required: true, search: "equal", ref: { resource: "owner", label: "ownerName" } },
     roomId: {

@@ -1,0 +1,214 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { MenuRoute } from "@meterline/contracts";
+import { migrate } from "../src/db/migrate.ts";
+import { provisionTenant } from "./fixtures.ts";
+import { startTestServer, type TestServer } from "./helpers.ts";
+
+/** The renames of seed migration 016: old code, new code, old path, new path. */
+const RENAMES = [
+  ["dictBiz", "dictbiz", "/system/dict-biz", "/system/dictbiz"],
+  ["topMenu", "topmenu", "/system/topmenu", "/system/topmenu"],
+  ["role", "role", "/system/role", "/authority/role"],
+  ["dataScope", "data_scope", "/system/data-scope", "/authority/datascope"],
+  ["apiScope", "api_scope", "/system/api-scope", "/authority/apiscope"],
+  ["region", "region", "/system/region", "/base/region"],
+  ["logUsual", "log_usual", "/monitor/log/usual", "/monitor/log/usual"],
+  ["logApi", "log_api", "/monitor/log/api", "/monitor/log/api"],
+  ["logError", "log_error", "/monitor/log/error", "/monitor/log/error"],
+] as const;
+
+import { buildSite, created } from "./registry-fixtures.ts";
+
+/** Every entry of a route tree as `code path`. */
+const entries = (nodes: MenuRoute[]): string[] =>
+  nodes.flatMap((n) => [`${n.code} ${n.path}`, ...entries(n.children ?? [])]);
+
+/** Every code of a button tree. */
+const buttonCodes = (nodes: { code: string; children?: unknown[] }[]): string[] =>
+  nodes.flatMap((n) => [n.code, ...buttonCodes((n.children ?? []) as typeof nodes)]);
+
+/** What the family's own console (Saber) needs from us: the seed's paths and codes (contract §19). */
+describe("the family's seed and calls", () => {
+  let server: TestServer;
+  let admin: string;
+  before(async () => {
+    server = await startTestServer();
+    admin = (await server.login()).access_token;
+  });
+  after(() => server.close());
+
+  test("system menus sit at the seed's paths under the seed's codes", async () => {
+    const routes = entries(
+      (await server.call("GET", "/api/blade-system/menu/routes", admin)).json().data as MenuRoute[],
+    );
+    for (const entry of [
+      "role /authority/role",
+      "data_scope /authority/datascope",
+      "api_scope /authority/apiscope",
+      "region /base/region",
+      "dictbiz /system/dictbiz",
+      "topmenu /system/topmenu",
+      "user /system/user",
+      "dept /system/dept",
+      "post /system/post",
+      "dict /system/dict",
+      "menu /system/menu",
+      "param /system/param",
+      "tenant /system/tenant",
+      "client /system/client",
+      "notice /desk/notice",
+      "log_usual /monitor/log/usual",
+      "log_api /monitor/log/api",
+      "log_error /monitor/log/error",
+    ]) {
+      assert.ok(routes.includes(entry), `missing ${entry}`);
+    }
+    assert.equal(
+      routes.filter((e) => /\/system\/(role|data-scope|api-scope|region|dict-biz)$/.test(e)).length,
+      0,
+    );
+  });
+
+  test("buttons carry the seed's snake_case codes, with the setting buttons", async () => {
+    const codes = buttonCodes(
+      (await server.call("GET", "/api/blade-system/menu/buttons", admin)).json().data,
+    );
+    for (const code of [
+      "topmenu_add",
+      "topmenu_setting",
+      "data_scope_edit",
+      "data_scope_setting",
+      "api_scope_delete",
+      "api_scope_setting",
+      "dictbiz_add",
+      "log_api_view",
+      "log_usual_view",
+      "log_error_view",
+      "region_add",
+      "region_import",
+      "region_export",
+    ]) {
+      assert.ok(codes.includes(code), `missing ${code}`);
+    }
+    assert.deepEqual(
+      codes.filter((c) => /^(topMenu|dataScope|apiScope|dictBiz|logApi|logUsual|logError)_/.test(c)),
+      [],
+    );
+  });
+
+  test("a new tenant's administrator gets the renamed menus and may set a top menu's entries", async () => {
+    const t = await provisionTenant(server, admin, "家族租户");
+    const codes = buttonCodes(
+      (await server.call("GET", "/api/blade-system/menu/buttons", t.token)).json().data,
+    );
+    assert.ok(codes.includes("dictbiz_add") && codes.includes("topmenu_setting"), codes.join(","));
+    const top = (
+      await server.call("POST", "/api/blade-system/topmenu/submit", t.token, {
+        code: "x",
+        name: "X",
+        sort: 1,
+      })
+    ).json().data;
+    assert.ok(top?.id, "top menu created");
+    const granted = await server.call("POST", "/api/blade-system/topmenu/grant", t.token, {
+      topMenuIds: [top.id],
+      menuIds: [],
+    });
+    assert.equal(granted.statusCode, 200, granted.body);
+  });
+
+  test("the platform tenant has a post, and its administrator holds it", async () => {
+    const posts = (await server.call("GET", "/api/blade-system/post/select?tenantId=000000", admin)).json()
+      .data as { id: string; postCode: string; postName: string }[];
+    const ceo = posts.find((p) => p.postCode === "ceo");
+    assert.equal(ceo?.postName, "首席执行官");
+    const [user] = await server.db.query<{ post_id: string }>(
+      "select post_id from sys_user where tenant_id = '000000' and account = 'admin'",
+    );
+    assert.equal(user?.post_id, ceo?.id);
+  });
+
+  for (const path of ["dict", "dict-biz"]) {
+    test(`${path}/tree?code=DICT answers every dictionary, as the family's parent picker expects`, async () => {
+      const whole = (await server.call("GET", `/api/blade-system/${path}/tree`, admin)).json().data as {
+        title: string;
+      }[];
+      const res = await server.call("GET", `/api/blade-system/${path}/tree?code=DICT`, admin);
+      assert.equal(res.statusCode, 200, res.body);
+      const tree = res.json().data as { title: string }[];
+      assert.ok(tree.length > 1, `${path}: ${tree.length} dictionaries`);
+      assert.deepEqual(
+        tree.map((n) => n.title),
+        whole.map((n) => n.title),
+      );
+    });
+  }
+
+  test("ownerroom/list answers the page, as every list of the contract does", async () => {
+    const site = await buildSite(server, admin, "fam");
+    await created(server, admin, "ownerroom/submit", { ownerId: site.owner, roomId: site.room102 });
+    const res = await server.call(
+      "GET",
+      `/api/blade-pms/ownerroom/list?current=1&size=1&ownerId=${site.owner}`,
+      admin,
+    );
+    assert.equal(res.statusCode, 200, res.body);
+    const page = res.json().data;
+    assert.equal(page.total, 2);
+    assert.equal(page.size, 1);
+    assert.equal(page.current, 1);
+    assert.equal(page.records.length, 1);
+    assert.equal(page.records[0].ownerId, site.owner);
+  });
+  // Runs last: it rewinds this database to the shape earlier migrations left and migrates again.
+  test("a database migrated before the renames ends as a fresh one, grants carried over", async () => {
+    const db = server.db;
+    const menus = () =>
+      db.query<{ code: string; path: string }>(
+        "select code, path from sys_menu where is_deleted = 0 order by code, path",
+      );
+    const fresh = await menus();
+    for (const [oldCode, newCode, oldPath, newPath] of RENAMES) {
+      await db.query(
+        `update sys_menu set code = $1 || substr(code, length($2) + 1),
+                path = case when path like $4 || '%' then $3 || substr(path, length($4) + 1) else path end
+          where code = $2 or code like $2 || '\\_%'`,
+        [oldCode, newCode, oldPath, newPath],
+      );
+    }
+    await db.query("delete from sys_role_menu where menu_id in (266, 336, 346, 365, 366)");
+    await db.query("delete from sys_menu where id in (266, 336, 346, 365, 366)");
+    await db.query("update sys_user set post_id = '' where tenant_id = '000000' and account = 'admin'");
+    await db.query("delete from sys_post where id = 1");
+    await db.query(
+      "update sys_param set param_value = 'desk,post,dictBiz,topMenu,logApi,logError,logUsual' where param_key = 'tenant.default.menuCode'",
+    );
+    await db.query("delete from schema_migration where version = 'seed/019_family_seed.sql'");
+    const role = "990016";
+    await db.query(
+      "insert into sys_role_menu (id, menu_id, role_id) select 990016, id, $1 from sys_menu where code = 'topMenu_edit'",
+      [role],
+    );
+    assert.equal((await menus()).filter((m) => m.code === "dataScope_add").length, 1, "rewound");
+
+    assert.deepEqual(await migrate(db), ["seed/019_family_seed.sql"]);
+    assert.deepEqual(await menus(), fresh);
+    const held = await db.query<{ code: string }>(
+      "select m.code from sys_role_menu rm join sys_menu m on m.id = rm.menu_id where rm.role_id = $1 order by m.code",
+      [role],
+    );
+    assert.deepEqual(
+      held.map((h) => h.code),
+      ["topmenu_edit", "topmenu_setting"],
+    );
+    const [param] = await db.query<{ param_value: string }>(
+      "select param_value from sys_param where param_key = 'tenant.default.menuCode'",
+    );
+    assert.equal(param?.param_value, "desk,post,dictbiz,topmenu,log_api,log_error,log_usual");
+    const [admin] = await db.query<{ post_id: string }>(
+      "select post_id from sys_user where tenant_id = '000000' and account = 'admin'",
+    );
+    assert.equal(admin?.post_id, "1");
+  });
+});
