@@ -2,6 +2,7 @@ import type { Row } from "@meterline/api-client";
 import type { FieldDef, ResourceDef } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import type { Language } from "../store/state.ts";
+import { readWhole, valueWidth, wholeWidth } from "./column-sizing.ts";
 import { linkLabelKey, listFields } from "./fields.ts";
 import { fieldLabel } from "./labels.ts";
 
@@ -17,18 +18,39 @@ function cellText(row: Row, name: string, field: FieldDef, language: Language): 
   return value === null || value === undefined ? "" : String(value);
 }
 
-/** The data columns of a resource table; a tree's parent column is left out (the tree shows it). */
-export function dataColumns(def: ResourceDef, language: Language): TableColumnsType<Row> {
+/**
+ * The data columns of a resource table; a tree's parent column is left out (the tree shows it).
+ * Identifiers (meter numbers, rooms, codes, times) are read whole: no wrap, a width fitting the
+ * longest on the page (`rows`). The rest keep a usual width and ellipsise, the whole value in the
+ * cell's tooltip. No column is narrower than its title.
+ */
+export function dataColumns(
+  def: ResourceDef,
+  language: Language,
+  rows: readonly Row[] = [],
+): TableColumnsType<Row> {
   return listFields(def)
     .filter(([name]) => name !== def.tree?.parent)
-    .map(([name, field]) => ({
-      key: name,
-      dataIndex: name,
-      title: fieldLabel(def, name, language),
-      width: field.width,
-      ellipsis: true,
-      render: (_: unknown, row: Row) => cellText(row, name, field, language),
-    }));
+    .map(([name, field]) => {
+      const title = fieldLabel(def, name, language);
+      const whole = readWhole(name, field);
+      return {
+        key: name,
+        dataIndex: name,
+        title,
+        width: whole
+          ? wholeWidth(
+              title,
+              rows.map((row) => cellText(row, name, field, language)),
+            )
+          : valueWidth(title, field),
+        ellipsis: whole ? false : { showTitle: false },
+        className: whole ? "crud-nowrap" : undefined,
+        onCell: (row: Row) => ({ title: cellText(row, name, field, language) || undefined }),
+
+        render: (_: unknown, row: Row) => cellText(row, name, field, language),
+      };
+    });
 }
 
 /** The running number of a row across pages (a tree numbers its roots only). */

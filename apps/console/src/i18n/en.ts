@@ -1,6 +1,7 @@
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
+import { tablesEn } from "./tables.en.ts";
 import type { MessageKey } from "./zh.ts";
 
 /** English catalogue. Typed against the zh keys: a missing or extra key fails type-checking. */
@@ -527,6 +528,7 @@ export const en: Record<MessageKey, string> = {
   "menu.wxConfig": "WeChat Pay settings",
   "menu.wxBind": "WeChat bindings",
   ...moneyListsEn,
+  ...tablesEn,
   ...moneyCounterEn,
   ...moneyMetersEn,
 };

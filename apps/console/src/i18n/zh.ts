@@ -1,6 +1,7 @@
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
+import { tablesZh } from "./tables.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
@@ -517,6 +518,7 @@ export const zh = {
   "menu.wxConfig": "微信支付配置",
   "menu.wxBind": "微信绑定",
   ...moneyListsZh,
+  ...tablesZh,
   ...moneyCounterZh,
   ...moneyMetersZh,
 } as const;
