@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Locator, Page } from "playwright-core";
-import { dialog, field, openResource, pick, pickTreeNode, rowsWith, settled, toast } from "./crud-helpers.ts";
+import {
+  clickRowAction,
+  dialog,
+  field,
+  openResource,
+  pick,
+  pickTreeNode,
+  rowsWith,
+  settled,
+  toast,
+} from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import {
   call,
@@ -49,7 +59,7 @@ test("an operator builds areas, rooms, an owner, a collector and a meter and lin
     await pick(page, "areaType", "园区");
   });
   for (const building of ["1号楼", "2号楼"]) {
-    await rowsWith(areas, "链接园区").first().getByTestId("row-add-child").click();
+    await clickRowAction(rowsWith(areas, "链接园区").first(), "row-add-child");
     await field(page, "areaName").fill(building);
     await save(page);
     await settled(areas);

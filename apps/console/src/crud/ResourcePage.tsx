@@ -11,6 +11,7 @@ import { headerWidth, totalWidth, withWidths } from "./column-sizing.ts";
 import { dataColumns, indexColumn } from "./columns.tsx";
 import { newFormValues, rawDefaults, toFormValues, toSubmitBody } from "./fields.ts";
 import type { FormCustomization } from "./form-customization.ts";
+import { resourceTitle } from "./labels.ts";
 import { type DialogMode, ResourceDialog } from "./ResourceDialog.tsx";
 import { actionsWidth, RowActions, rowActionList } from "./RowActions.tsx";
 import { SearchForm } from "./SearchForm.tsx";
@@ -175,7 +176,9 @@ export function ResourcePage(props: ResourcePageProps) {
     {
       key: "actions",
       title: actionsTitle,
-      fixed: "right" as const,
+      // Kept at the right edge while the region scrolls (CSS sticky: antd's own fixed columns need
+      // its scroll mode, whose hidden measuring row repeats the focusable select-all box).
+      className: "crud-actions-cell",
       width: actionsColumnWidth,
       render: (_: unknown, row: Row) => actions(row),
     },
@@ -215,32 +218,36 @@ export function ResourcePage(props: ResourcePageProps) {
         {error ? (
           <LoadFailed error={error} onRetry={reload} testId="crud-error" />
         ) : (
-          <Table<Row>
-            rowKey="id"
-            className="crud-table"
-            size={settings.density}
-            loading={loading}
-            dataSource={rows}
-            columns={allColumns}
-            scroll={{ x: totalWidth(allColumns, 48) }}
-            onRow={(row) => ({ onClick: () => props.onRowClick?.(row) })}
-            rowClassName={(row) => (String(row.id) === props.activeRowId ? "ant-table-row-selected" : "")}
-            rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
-            locale={{ emptyText: <Empty description={t("crud.empty")} /> }}
-            pagination={
-              !paged
-                ? false
-                : {
-                    current,
-                    pageSize: size,
-                    total,
-                    pageSizeOptions: website.pageSizes.map(String),
-                    showSizeChanger: true,
-                    showTotal: (count) => t("crud.total", { total: count }),
-                    onChange: (page, pageSize) => void load(pageSize === size ? page : 1, pageSize),
-                  }
-            }
-          />
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard.
+          <section className="crud-scroll-region" tabIndex={0} aria-label={resourceTitle(def, language)}>
+            <Table<Row>
+              rowKey="id"
+              className="crud-table"
+              size={settings.density}
+              loading={loading}
+              dataSource={rows}
+              columns={allColumns}
+              tableLayout="fixed"
+              style={{ minWidth: totalWidth(allColumns, 48) }}
+              onRow={(row) => ({ onClick: () => props.onRowClick?.(row) })}
+              rowClassName={(row) => (String(row.id) === props.activeRowId ? "ant-table-row-selected" : "")}
+              rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
+              locale={{ emptyText: <Empty description={t("crud.empty")} /> }}
+              pagination={
+                !paged
+                  ? false
+                  : {
+                      current,
+                      pageSize: size,
+                      total,
+                      pageSizeOptions: website.pageSizes.map(String),
+                      showSizeChanger: true,
+                      showTotal: (count) => t("crud.total", { total: count }),
+                      onChange: (page, pageSize) => void load(pageSize === size ? page : 1, pageSize),
+                    }
+              }
+            />
+          </section>
         )}
       </Space>
       {dialog && (

@@ -120,6 +120,9 @@ export function RowActions(props: Props) {
     })),
     onClick: ({ key, domEvent }) => {
       domEvent.stopPropagation();
+      // Picked with Enter: without this the key's keypress reaches the confirm the action opens and
+      // presses its OK at once.
+      domEvent.preventDefault();
       rest.find((action) => action.key === key)?.onClick();
     },
   };
@@ -138,7 +141,7 @@ export function RowActions(props: Props) {
         </Button>
       ))}
       {rest.length > 0 ? (
-        <Dropdown menu={menu} trigger={["click"]}>
+        <Dropdown menu={menu} trigger={["click"]} autoFocus>
           <Button
             type="link"
             size="small"

@@ -4,13 +4,9 @@ import type { TableColumnsType } from "antd";
 
 /** Cell padding left and right at every density, with room for the sort or filter icons none have. */
 const PADDING = 34;
-/** Widths of value columns that are not read whole (they ellipsise with a tooltip). */
-const DEFAULT_WIDTH: Partial<Record<FieldDef["type"], number>> = {
-  int: 100,
-  decimal: 110,
-  text: 200,
-  string: 140,
-};
+/** The widest a value column grows to fit its values before it ellipsises (free texts are cut sooner). */
+const WIDEST: Partial<Record<FieldDef["type"], number>> = { text: 200 };
+const WIDEST_DEFAULT = 240;
 
 let canvas: CanvasRenderingContext2D | null | undefined;
 
@@ -54,15 +50,22 @@ export function readWhole(name: string, field: FieldDef): boolean {
 }
 
 /** The width of a column read whole: its title or its longest value on the page. */
-export function wholeWidth(title: string, values: Iterable<string>): number {
+export function wholeWidth(title: string, _field: FieldDef, values: Iterable<string>): number {
   let widest = headerWidth(title);
   for (const value of values) widest = Math.max(widest, textWidth(value) + PADDING);
   return widest;
 }
 
-/** The width of a value column: its type's usual width (or the definition's), never less than its title. */
-export const valueWidth = (title: string, field: FieldDef) =>
-  Math.max(field.width ?? DEFAULT_WIDTH[field.type] ?? 120, headerWidth(title));
+/**
+ * The width of a value column: its values on the page up to a limit (the definition's width, else
+ * its type's), then it ellipsises; never less than its title.
+ */
+export function valueWidth(title: string, field: FieldDef, values: Iterable<string>): number {
+  const widest = field.width ?? WIDEST[field.type] ?? WIDEST_DEFAULT;
+  let content = 0;
+  for (const value of values) content = Math.max(content, textWidth(value) + PADDING);
+  return Math.max(Math.min(content, widest), headerWidth(title));
+}
 
 /** Columns a page adds by hand get a width too: a table scrolled sideways needs every width set. */
 export function withWidths(columns: TableColumnsType<Row>): TableColumnsType<Row> {

@@ -38,12 +38,11 @@ export function dataColumns(
         key: name,
         dataIndex: name,
         title,
-        width: whole
-          ? wholeWidth(
-              title,
-              rows.map((row) => cellText(row, name, field, language)),
-            )
-          : valueWidth(title, field),
+        width: (whole ? wholeWidth : valueWidth)(
+          title,
+          field,
+          rows.map((row) => cellText(row, name, field, language)),
+        ),
         ellipsis: whole ? false : { showTitle: false },
         className: whole ? "crud-nowrap" : undefined,
         onCell: (row: Row) => ({ title: cellText(row, name, field, language) || undefined }),
