@@ -31,9 +31,11 @@ test("a meter's account opens with a deposit from its row and closes with its fi
 
   const meters = await openResource(page, "/pms/meter", "meter");
   await statusIs(meters, meter, "未开户");
-  // An unopened meter offers 开户 only.
-  assert.equal(await rowsWith(meters, meter).getByTestId("row-account-close").count(), 0);
-  await clickRowAction(rowsWith(meters, meter), "row-account-open");
+  // An unopened meter offers 开户 only (in its "more" menu).
+  await rowsWith(meters, meter).getByTestId("row-more").click();
+  const menu = page.locator(".ant-dropdown:visible");
+  assert.equal(await menu.getByTestId("row-account-close").count(), 0);
+  await menu.getByTestId("row-account-open").click();
   const opening = page.getByTestId("account-open-dialog");
   await opening.waitFor();
   await expectAccessible(page, "account opening dialog");

@@ -80,6 +80,14 @@ test("the meter table at 1366 px: whole meter numbers, actions on one line, a re
     });
   assert.ok(inSight, "the actions column stays at the right edge");
 
+  // A switch over every meter the search matches asks first, with the count of the whole search.
+  const total = Number((await textOf(meters.locator(".ant-pagination-total-text"))).match(/\d+/)?.[0]);
+  await meters.getByTestId("switch-matching").click();
+  const confirm = page.locator(".ant-modal-confirm");
+  assert.match(await textOf(confirm), new RegExp(`将对符合搜索条件的 ${total} 块表执行此操作`));
+  await confirm.getByRole("button", { name: /取\s*消/ }).click();
+  await confirm.waitFor({ state: "detached" });
+
   // Hide 电表名称: gone at once and after a reload.
   await meters.getByTestId("table-columns").click();
   await page.getByTestId("table-column-meterName").click();

@@ -22,8 +22,17 @@ import "./table.css";
 
 export interface ResourcePageProps {
   def: ResourceDef;
-  /** Extra toolbar buttons of a bespoke page; `reload` refreshes the table, `selected` are the ticked ids. */
-  toolbar?: (reload: () => Promise<void>, selected: readonly string[]) => ReactNode;
+  /**
+   * Extra toolbar buttons of a bespoke page; `reload` refreshes the table, `selected` are the ticked
+   * ids, `search` is what the table lists (base filters and the search bar) and `total` its count,
+   * for batches over every matching row.
+   */
+  toolbar?: (
+    reload: () => Promise<void>,
+    selected: readonly string[],
+    search: QueryParams,
+    total: number,
+  ) => ReactNode;
   /** Extra row buttons of a bespoke page, after view / edit / delete. */
   rowActions?: (row: Row, reload: () => Promise<void>) => ReactNode;
   /** Called with the submit answer of a create (e.g. a tenant's one-time admin password). */
@@ -205,7 +214,7 @@ export function ResourcePage(props: ResourcePageProps) {
                 {t("crud.export")}
               </Button>
             )}
-            {toolbar?.(reload, selected)}
+            {toolbar?.(reload, selected, query, total)}
           </Space>
           <TableTools
             columns={choosable}

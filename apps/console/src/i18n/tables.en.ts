@@ -9,8 +9,10 @@ export const tablesEn: Record<keyof typeof tablesZh, string> = {
   "table.density.large": "Large",
   "table.density.middle": "Medium",
   "table.density.small": "Compact",
-  "table.scope.selected": "The {count} ticked rows",
-  "table.scope.matching": "All {count} rows matching the search",
-  "table.scope.confirm": "This acts on {count} meters. Continue?",
+  "table.scope.matching": "All {count} meters matching the search",
+  "table.scope.confirm": "This acts on the {count} meters matching the search. Continue?",
   "table.scope.tooMany": "More than {max} meters match; narrow the search",
+  "table.scope.none": "No meter matches the search",
+  "table.scope.switch.electric": "Switch all matching ({count})",
+  "table.scope.switch.water": "Valves of all matching ({count})",
 };
