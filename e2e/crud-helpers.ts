@@ -64,3 +64,14 @@ export async function pickTreeNode(page: Page, name: string, title: string): Pro
   await dialog(page).locator(".ant-modal-title").click();
   await page.locator(".ant-select-dropdown:visible").waitFor({ state: "detached" });
 }
+
+/**
+ * Clicks a row action: a button of the row when it is one of the first shown, else the item of
+ * the row's "more" menu.
+ */
+export async function clickRowAction(row: Locator, testId: string): Promise<void> {
+  const shown = row.getByTestId(testId);
+  if ((await shown.count()) > 0) return shown.click();
+  await row.getByTestId("row-more").click();
+  await row.page().locator(".ant-dropdown:visible").getByTestId(testId).click();
+}

@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { dialog, field, fieldErrors, openResource, pick, rowsWith, settled, toast } from "./crud-helpers.ts";
+import {
+  clickRowAction,
+  dialog,
+  field,
+  fieldErrors,
+  openResource,
+  pick,
+  rowsWith,
+  settled,
+  toast,
+} from "./crud-helpers.ts";
 import { signIn, textOf, useBrowserSuite } from "./harness.ts";
 
 const suite = useBrowserSuite();
@@ -88,7 +98,7 @@ test("a post is created, searched, edited and deleted from the menu's screen", a
   await screen.getByTestId("crud-remove").click();
   await toast(page, "请选择至少一条数据");
 
-  await rowsWith(screen, "e2e-ops").getByTestId("row-remove").click();
+  await clickRowAction(rowsWith(screen, "e2e-ops"), "row-remove");
   const confirm = page.locator(".ant-modal-confirm", { hasText: "确定将选择数据删除?" });
   await confirm.getByTestId("crud-remove-ok").click();
   await toast(page, "删除成功");

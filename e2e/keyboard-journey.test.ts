@@ -131,8 +131,11 @@ test("keyboard only: the add dialog opens from 新增, labels its own fields, re
   await page.keyboard.type(code);
   await page.keyboard.press("Enter");
   await settled(screen);
-  const remove = rowsWith(screen, code).getByTestId("row-remove");
-  await pressUntilFocused(page, "Tab", remove, 60);
+  // 删除 waits in the row's "more" menu: Enter opens it with its first item focused, Enter picks it.
+  const more = rowsWith(screen, code).getByTestId("row-more");
+  await pressUntilFocused(page, "Tab", more, 60);
+  await page.keyboard.press("Enter");
+  await waitForFocus(page, page.locator(".ant-dropdown:visible [role=menuitem]", { hasText: "删除" }));
   await page.keyboard.press("Enter");
   const ok = page.getByTestId("crud-remove-ok");
   await ok.waitFor();

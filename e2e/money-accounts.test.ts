@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Locator } from "playwright-core";
 import { expectAccessible } from "./axe.ts";
-import { openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
+import { clickRowAction, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import { seedMoneySite } from "./money-helpers.ts";
 import { call, eventually, newOperator, signInOperator } from "./registry-helpers.ts";
@@ -31,9 +31,11 @@ test("a meter's account opens with a deposit from its row and closes with its fi
 
   const meters = await openResource(page, "/pms/meter", "meter");
   await statusIs(meters, meter, "未开户");
-  // An unopened meter offers 开户 only.
-  assert.equal(await rowsWith(meters, meter).getByTestId("row-account-close").count(), 0);
-  await rowsWith(meters, meter).getByTestId("row-account-open").click();
+  // An unopened meter offers 开户 only (in its "more" menu).
+  await rowsWith(meters, meter).getByTestId("row-more").click();
+  const menu = page.locator(".ant-dropdown:visible");
+  assert.equal(await menu.getByTestId("row-account-close").count(), 0);
+  await menu.getByTestId("row-account-open").click();
   const opening = page.getByTestId("account-open-dialog");
   await opening.waitFor();
   await expectAccessible(page, "account opening dialog");
@@ -65,7 +67,7 @@ test("a meter's account opens with a deposit from its row and closes with its fi
     },
   });
 
-  await rowsWith(meters, meter).getByTestId("row-account-close").click();
+  await clickRowAction(rowsWith(meters, meter), "row-account-close");
   const closing = page.getByTestId("account-close-dialog");
   await closing.waitFor();
   // The confirmation states the rule before anything happens.

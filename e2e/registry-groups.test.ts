@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { dialog, field, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
+import { clickRowAction, dialog, field, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import { call, eventually, newOperator, signInOperator } from "./registry-helpers.ts";
 
@@ -46,7 +46,7 @@ test("owners join and leave a group through the transfer list; the group's suppl
   await settled(groups);
   const group = rowsWith(groups, "一号宿舍");
 
-  await group.getByTestId("row-group-bind").click();
+  await clickRowAction(group, "row-group-bind");
   await eventually(async () =>
     assert.deepEqual(await namesOn(page, 0), ["丙业主", "乙业主", "甲业主"].sort()),
   );
@@ -81,12 +81,12 @@ test("owners join and leave a group through the transfer list; the group's suppl
   await page.getByTestId("owner-group-bind-close").click();
 
   // The cut asks first; cancelling sends nothing, confirming queues one command per meter.
-  await group.getByTestId("row-group-cut").click();
+  await clickRowAction(group, "row-group-cut");
   const confirm = page.locator(".ant-modal-confirm");
   assert.match(await textOf(confirm), /一号宿舍/);
   await confirm.getByRole("button", { name: /取\s*消/ }).click();
   await confirm.waitFor({ state: "detached" });
-  await group.getByTestId("row-group-cut").click();
+  await clickRowAction(group, "row-group-cut");
   await page.getByTestId("owner-group-cut-ok").click();
   await toast(page, "已下发 1 条断电命令");
   // The command log shows the cut waiting for the meter's collector (it is not online here).
@@ -97,7 +97,7 @@ test("owners join and leave a group through the transfer list; the group's suppl
   const owners = await openResource(page, "/pms/owner", "owner");
   assert.match(await textOf(rowsWith(owners, "甲业主")), /一号宿舍/);
   assert.match(await textOf(rowsWith(owners, "甲业主")), /G101/);
-  await rowsWith(owners, "乙业主").getByTestId("row-owner-log").click();
+  await clickRowAction(rowsWith(owners, "乙业主"), "row-owner-log");
   const log = page.getByTestId("owner-log-table");
   await eventually(async () =>
     assert.deepEqual(

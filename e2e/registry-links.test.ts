@@ -2,7 +2,17 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Locator, Page } from "playwright-core";
 import { expectAccessible } from "./axe.ts";
-import { dialog, field, openResource, pick, pickTreeNode, rowsWith, settled, toast } from "./crud-helpers.ts";
+import {
+  clickRowAction,
+  dialog,
+  field,
+  openResource,
+  pick,
+  pickTreeNode,
+  rowsWith,
+  settled,
+  toast,
+} from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import {
   call,
@@ -50,7 +60,7 @@ test("an operator builds areas, rooms, an owner, a collector and a meter and lin
     await pick(page, "areaType", "园区");
   });
   for (const building of ["1号楼", "2号楼"]) {
-    await rowsWith(areas, "链接园区").first().getByTestId("row-add-child").click();
+    await clickRowAction(rowsWith(areas, "链接园区").first(), "row-add-child");
     await field(page, "areaName").fill(building);
     await save(page);
     await settled(areas);
@@ -127,12 +137,13 @@ test("an operator builds areas, rooms, an owner, a collector and a meter and lin
   assert.match(await textOf(link), /301/, "the table shows the room's name, not its id");
   // Editing keeps the current room choosable although it is no longer free; new links cannot take it.
   await link.getByTestId("row-edit").click();
-  assert.ok((await treeChoices(page, "roomId")).includes("301"));
+  // Rooms are named with their building (1号楼 301), not by a number every building has.
+  assert.ok((await treeChoices(page, "roomId")).includes("1号楼 301"));
   await page.keyboard.press("Escape");
   await dialog(page).waitFor({ state: "detached" });
   await ownerRooms.getByTestId("crud-add").click();
   const freeRooms = await treeChoices(page, "roomId");
-  assert.ok(freeRooms.includes("302") && !freeRooms.includes("301"), freeRooms.join(","));
+  assert.ok(freeRooms.includes("1号楼 302") && !freeRooms.includes("1号楼 301"), freeRooms.join(","));
   assert.ok(!(await treeChoices(page, "ownerId")).includes("张链接"), "the owner has a room now");
   await page.keyboard.press("Escape");
 
@@ -150,10 +161,14 @@ test("an operator builds areas, rooms, an owner, a collector and a meter and lin
   // The linked room is no longer offered for another electric meter, but is for a water meter.
   await roomMeters.getByTestId("crud-add").click();
   const electricRooms = await treeChoices(page, "roomId");
-  assert.ok(electricRooms.includes("302") && !electricRooms.includes("301"), electricRooms.join(","));
+  assert.ok(
+    electricRooms.includes("1号楼 302") && !electricRooms.includes("1号楼 301"),
+    electricRooms.join(","),
+  );
   assert.ok(!(await treeChoices(page, "meterId")).includes("000000000301"), "the meter is installed");
   await pick(page, "energyType", "水");
-  assert.ok((await treeChoices(page, "roomId")).includes("301"));
+  // Rooms are named with their building (1号楼 301), not by a number every building has.
+  assert.ok((await treeChoices(page, "roomId")).includes("1号楼 301"));
   await page.keyboard.press("Escape");
 
   // The area tree narrows room meters too.

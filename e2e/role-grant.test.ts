@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { dialog, field, openResource, pickTreeNode, rowsWith, settled, toast } from "./crud-helpers.ts";
+import {
+  clickRowAction,
+  dialog,
+  field,
+  openResource,
+  pickTreeNode,
+  rowsWith,
+  settled,
+  toast,
+} from "./crud-helpers.ts";
 import { signIn, useBrowserSuite } from "./harness.ts";
 
 const suite = useBrowserSuite();
@@ -31,7 +40,7 @@ test("a granted role shows its user only the granted menus and buttons", async (
   await dialog(page).getByTestId("crud-dialog-ok").click();
   await toast(page, "新增成功");
 
-  await rowsWith(roles, "值班员").getByTestId("row-grant").click();
+  await clickRowAction(rowsWith(roles, "值班员"), "row-grant");
   await (await postCheckbox(page, 0)).click();
   await (await postCheckbox(page, 1)).click();
   // The post screen is now half checked: some of its buttons, not all.
@@ -40,7 +49,7 @@ test("a granted role shows its user only the granted menus and buttons", async (
   await toast(page, "权限设置成功");
 
   // Reopening shows what was saved.
-  await rowsWith(roles, "值班员").getByTestId("row-grant").click();
+  await clickRowAction(rowsWith(roles, "值班员"), "row-grant");
   assert.match(await classOf(page, 0), /indeterminate/);
   assert.doesNotMatch(await classOf(page, 1), /checkbox-checked/);
   assert.match(await classOf(page, 2), /checkbox-checked/);

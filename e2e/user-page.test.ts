@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Locator, Page } from "playwright-core";
-import { dialog, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
+import { clickRowAction, dialog, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import { downloadOf, sheetRows, workbookOf } from "./workbook-helpers.ts";
 
@@ -118,7 +118,7 @@ test("the platform dialog loads a user's platform, checks the JSON and saves it"
   const modal = page.locator(".ant-modal", { has: form });
   const platformShown = () => textOf(form.locator(".ant-form-item", { has: page.locator("#userType") }));
   const open = async () => {
-    await userRow(screen, "admin").getByTestId("row-platform").click();
+    await clickRowAction(userRow(screen, "admin"), "row-platform");
     await modal.locator(".ant-modal-title", { hasText: "admin" }).waitFor();
     await modal.locator(".ant-spin-spinning").waitFor({ state: "detached" });
   };

@@ -81,7 +81,7 @@ describe("reading log and daily usage, from the gateway's reads", () => {
       [first.startValue, first.endValue, first.usage, first.startSource, first.closed],
       ["100.00", "105.50", "5.50", "reading", 0],
     );
-    assert.equal(first.roomName, "101", "the row names the room the meter is installed in");
+    assert.equal(first.roomName, "1号楼 101", "the row names the room the meter is installed in");
 
     // Just after midnight: the freeze (registers at 00:00) and the current registers.
     await electric("2025-03-02T00:30:00", "106.20", ["11.00", "22.00", "32.20", "41.00"], {

@@ -27,7 +27,7 @@ describe("registry: owner groups, schemes, payment settings, topology", () => {
     );
     const mine = members.records.find((o: { id: string }) => o.id === suite.site.owner);
     assert.equal(mine.ownerGroupName, "一号楼住户");
-    assert.equal(mine.roomNames, "101");
+    assert.equal(mine.roomNames, "1号楼 101");
     assert.ok(
       !(await get(suite.server, suite.admin, "ownerGroup/unbindOwnerGroup")).some(
         (o: { id: string }) => o.id === loner,

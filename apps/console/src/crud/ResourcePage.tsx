@@ -7,18 +7,32 @@ import { currentToken, startDownload } from "../app/download.ts";
 import { LoadFailed } from "../components/LoadFailed.tsx";
 import { useI18n } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
+import { headerWidth, totalWidth, withWidths } from "./column-sizing.ts";
 import { dataColumns, indexColumn } from "./columns.tsx";
 import { newFormValues, rawDefaults, toFormValues, toSubmitBody } from "./fields.ts";
 import type { FormCustomization } from "./form-customization.ts";
+import { resourceTitle } from "./labels.ts";
 import { type DialogMode, ResourceDialog } from "./ResourceDialog.tsx";
-import { RowActions } from "./RowActions.tsx";
+import { actionsWidth, RowActions, rowActionList } from "./RowActions.tsx";
 import { SearchForm } from "./SearchForm.tsx";
+import { TableTools } from "./TableTools.tsx";
+import { useTableSettings } from "./table-settings.ts";
 import { useResourceRows } from "./useResourceRows.ts";
+import "./table.css";
 
 export interface ResourcePageProps {
   def: ResourceDef;
-  /** Extra toolbar buttons of a bespoke page; `reload` refreshes the table, `selected` are the ticked ids. */
-  toolbar?: (reload: () => Promise<void>, selected: readonly string[]) => ReactNode;
+  /**
+   * Extra toolbar buttons of a bespoke page; `reload` refreshes the table, `selected` are the ticked
+   * ids, `search` is what the table lists (base filters and the search bar) and `total` its count,
+   * for batches over every matching row.
+   */
+  toolbar?: (
+    reload: () => Promise<void>,
+    selected: readonly string[],
+    search: QueryParams,
+    total: number,
+  ) => ReactNode;
   /** Extra row buttons of a bespoke page, after view / edit / delete. */
   rowActions?: (row: Row, reload: () => Promise<void>) => ReactNode;
   /** Called with the submit answer of a create (e.g. a tenant's one-time admin password). */
@@ -128,84 +142,121 @@ export function ResourcePage(props: ResourcePageProps) {
   // The query holds the page's base filters too, so an items pane exports only its parent's items.
   const download = () => startDownload(exportUrl(base, query, currentToken()));
 
-  const actions = (row: Row) => (
-    <RowActions
-      row={row}
-      allowed={{
-        view: can(codes.view),
-        edit: writable && can(codes.edit),
-        remove: writable && can(codes.remove),
-        addChild: tree && writable && can(codes.add),
-      }}
-      onView={() => void openRow("view", row)}
-      onEdit={() => void openRow("edit", row)}
-      onRemove={() => remove([String(row.id)])}
-      onAddChild={() => setDialog({ mode: "add", initial: newFormValues(def, String(row.id)) })}
-      extra={rowActions?.(row, reload)}
-    />
-  );
+  const actionProps = (row: Row) => ({
+    allowed: {
+      view: can(codes.view),
+      edit: writable && can(codes.edit),
+      remove: writable && can(codes.remove),
+      addChild: tree && writable && can(codes.add),
+    },
+    onView: () => void openRow("view", row),
+    onEdit: () => void openRow("edit", row),
+    onRemove: () => remove([String(row.id)]),
+    onAddChild: () => setDialog({ mode: "add", initial: newFormValues(def, String(row.id)) }),
+    extra: rowActions?.(row, reload),
+  });
+  const actions = (row: Row) => <RowActions row={row} {...actionProps(row)} />;
 
+  const { settings, update: updateSettings } = useTableSettings(def.name);
   const reshape = props.columns;
-  const columns = useMemo(() => {
-    const generated = dataColumns(def, language);
-    return [
+  const dataCols = useMemo(() => {
+    const generated = dataColumns(def, language, rows);
+    return withWidths(reshape ? reshape(generated) : generated);
+  }, [def, language, rows, reshape]);
+  const choosable = dataCols.map((c) => ({
+    key: String(c.key),
+    title: typeof c.title === "string" ? c.title : String(c.key),
+  }));
+  const columns = useMemo(
+    () => [
       indexColumn(paged ? current : 1, size, t("crud.index")),
-      ...(reshape ? reshape(generated) : generated),
-    ];
-  }, [def, paged, current, size, language, t, reshape]);
+      ...dataCols.filter((c) => !settings.hidden.includes(String(c.key))),
+    ],
+    [dataCols, settings.hidden, paged, current, size, t],
+  );
+  // The actions column fits the widest row's visible buttons on one line, and its title.
+  const actionsTitle = t("crud.actions");
+  const actionsColumnWidth = rows.reduce(
+    (widest, row) => Math.max(widest, actionsWidth(rowActionList(actionProps(row), t)) + 24),
+    headerWidth(actionsTitle),
+  );
+  const allColumns = [
+    ...columns,
+    {
+      key: "actions",
+      title: actionsTitle,
+      // Kept at the right edge while the region scrolls (CSS sticky: antd's own fixed columns need
+      // its scroll mode, whose hidden measuring row repeats the focusable select-all box).
+      className: "crud-actions-cell",
+      width: actionsColumnWidth,
+      render: (_: unknown, row: Row) => actions(row),
+    },
+  ];
 
   return (
     <Card data-testid="resource-page" data-resource={def.name}>
       <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
         <SearchForm def={def} onSearch={setFilters} omit={omitted} />
-        <Space wrap>
-          {writable && can(codes.add) && (
-            <Button type="primary" onClick={addNew} data-testid="crud-add">
-              {t("crud.add")}
-            </Button>
-          )}
-          {writable && can(codes.remove) && (
-            <Button danger onClick={() => remove(selected)} data-testid="crud-remove">
-              {t("crud.removeBulk")}
-            </Button>
-          )}
-          {can(codes.exportRows) && (
-            <Button onClick={download} data-testid="crud-export">
-              {t("crud.export")}
-            </Button>
-          )}
-          {toolbar?.(reload, selected)}
-        </Space>
+        <div className="crud-table-tools">
+          <Space wrap>
+            {writable && can(codes.add) && (
+              <Button type="primary" onClick={addNew} data-testid="crud-add">
+                {t("crud.add")}
+              </Button>
+            )}
+            {writable && can(codes.remove) && (
+              <Button danger onClick={() => remove(selected)} data-testid="crud-remove">
+                {t("crud.removeBulk")}
+              </Button>
+            )}
+            {can(codes.exportRows) && (
+              <Button onClick={download} data-testid="crud-export">
+                {t("crud.export")}
+              </Button>
+            )}
+            {toolbar?.(reload, selected, query, total)}
+          </Space>
+          <TableTools
+            columns={choosable}
+            hidden={settings.hidden}
+            density={settings.density}
+            onHidden={(hidden) => updateSettings({ hidden })}
+            onDensity={(density) => updateSettings({ density })}
+          />
+        </div>
         {error ? (
           <LoadFailed error={error} onRetry={reload} testId="crud-error" />
         ) : (
-          <Table<Row>
-            rowKey="id"
-            size="middle"
-            loading={loading}
-            dataSource={rows}
-            columns={[
-              ...columns,
-              { key: "actions", title: t("crud.actions"), render: (_, row) => actions(row) },
-            ]}
-            onRow={(row) => ({ onClick: () => props.onRowClick?.(row) })}
-            rowClassName={(row) => (String(row.id) === props.activeRowId ? "ant-table-row-selected" : "")}
-            rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
-            locale={{ emptyText: <Empty description={t("crud.empty")} /> }}
-            pagination={
-              !paged
-                ? false
-                : {
-                    current,
-                    pageSize: size,
-                    total,
-                    pageSizeOptions: website.pageSizes.map(String),
-                    showSizeChanger: true,
-                    showTotal: (count) => t("crud.total", { total: count }),
-                    onChange: (page, pageSize) => void load(pageSize === size ? page : 1, pageSize),
-                  }
-            }
-          />
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard.
+          <section className="crud-scroll-region" tabIndex={0} aria-label={resourceTitle(def, language)}>
+            <Table<Row>
+              rowKey="id"
+              className="crud-table"
+              size={settings.density}
+              loading={loading}
+              dataSource={rows}
+              columns={allColumns}
+              tableLayout="fixed"
+              style={{ minWidth: totalWidth(allColumns, 48) }}
+              onRow={(row) => ({ onClick: () => props.onRowClick?.(row) })}
+              rowClassName={(row) => (String(row.id) === props.activeRowId ? "ant-table-row-selected" : "")}
+              rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
+              locale={{ emptyText: <Empty description={t("crud.empty")} /> }}
+              pagination={
+                !paged
+                  ? false
+                  : {
+                      current,
+                      pageSize: size,
+                      total,
+                      pageSizeOptions: website.pageSizes.map(String),
+                      showSizeChanger: true,
+                      showTotal: (count) => t("crud.total", { total: count }),
+                      onChange: (page, pageSize) => void load(pageSize === size ? page : 1, pageSize),
+                    }
+              }
+            />
+          </section>
         )}
       </Space>
       {dialog && (

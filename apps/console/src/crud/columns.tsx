@@ -3,6 +3,7 @@ import type { FieldDef, ResourceDef } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import { linkedCell } from "../pages/detail/detail-links.tsx";
 import type { Language } from "../store/state.ts";
+import { readWhole, valueWidth, wholeWidth } from "./column-sizing.ts";
 import { linkLabelKey, listFields } from "./fields.ts";
 import { fieldLabel } from "./labels.ts";
 
@@ -18,19 +19,39 @@ function cellText(row: Row, name: string, field: FieldDef, language: Language): 
   return value === null || value === undefined ? "" : String(value);
 }
 
-/** The data columns of a resource table; a tree's parent column is left out (the tree shows it). */
-export function dataColumns(def: ResourceDef, language: Language): TableColumnsType<Row> {
+/**
+ * The data columns of a resource table; a tree's parent column is left out (the tree shows it).
+ * Identifiers (meter numbers, rooms, codes, times) are read whole: no wrap, a width fitting the
+ * longest on the page (`rows`). The rest keep a usual width and ellipsise, the whole value in the
+ * cell's tooltip. No column is narrower than its title.
+ */
+export function dataColumns(
+  def: ResourceDef,
+  language: Language,
+  rows: readonly Row[] = [],
+): TableColumnsType<Row> {
   return listFields(def)
     .filter(([name]) => name !== def.tree?.parent)
-    .map(([name, field]) => ({
-      key: name,
-      dataIndex: name,
-      title: fieldLabel(def, name, language),
-      width: field.width,
-      ellipsis: true,
-      // A room, owner or meter cell opens its detail page.
-      render: (_: unknown, row: Row) => linkedCell(def.name, name, row, cellText(row, name, field, language)),
-    }));
+    .map(([name, field]) => {
+      const title = fieldLabel(def, name, language);
+      const whole = readWhole(name, field);
+      return {
+        key: name,
+        dataIndex: name,
+        title,
+        width: (whole ? wholeWidth : valueWidth)(
+          title,
+          field,
+          rows.map((row) => cellText(row, name, field, language)),
+        ),
+        ellipsis: whole ? false : { showTitle: false },
+        className: whole ? "crud-nowrap" : undefined,
+        onCell: (row: Row) => ({ title: cellText(row, name, field, language) || undefined }),
+        // A room, owner or meter cell opens its detail page.
+        render: (_: unknown, row: Row) =>
+          linkedCell(def.name, name, row, cellText(row, name, field, language)),
+      };
+    });
 }
 
 /** The running number of a row across pages (a tree numbers its roots only). */

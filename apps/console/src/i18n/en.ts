@@ -7,6 +7,7 @@ import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
 import { regionEn } from "./region.en.ts";
+import { tablesEn } from "./tables.en.ts";
 import { topologyEn } from "./topology.en.ts";
 import type { MessageKey } from "./zh.ts";
 
@@ -523,6 +524,7 @@ export const en: Record<MessageKey, string> = {
   "menu.wxBind": "WeChat bindings",
   ...moneyListsEn,
   ...regionEn,
+  ...tablesEn,
   ...moneyCounterEn,
   ...moneyMetersEn,
   ...topologyEn,

@@ -12,7 +12,8 @@ export const topologyZh = {
   "pms.topology.more": "还有 {count} 块表，请用搜索查找",
   "pms.topology.areaLabel": "{name}（{meters} 块表，{offline} 离线）",
   "pms.topology.collectorLabel": "{name}（{meters}）",
-  "pms.topology.hint": "点击区域或采集器展开或折叠，点击表计打开其详情；滚轮缩放，拖动平移；红色虚线为离线设备",
+  "pms.topology.hint":
+    "点击区域或采集器展开或折叠，点击表计打开其详情；滚轮缩放，拖动平移；红色虚线为离线设备",
   "pms.topology.search": "在拓扑中搜索表号、房间、采集器或区域",
   "pms.topology.found": "找到 {count} 个",
   "pms.topology.notFound": "没有匹配的节点",

@@ -7,6 +7,7 @@ import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
 import { regionZh } from "./region.zh.ts";
+import { tablesZh } from "./tables.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
@@ -513,6 +514,7 @@ export const zh = {
   "menu.wxBind": "微信绑定",
   ...moneyListsZh,
   ...regionZh,
+  ...tablesZh,
   ...moneyCounterZh,
   ...moneyMetersZh,
   ...topologyZh,

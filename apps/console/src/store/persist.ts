@@ -14,7 +14,14 @@ export const storageKeys = {
   logs: "saber-logs",
 } as const;
 
-export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+/**
+ * A table's own settings (shown columns, density), one name per user and resource so people who
+ * share a browser keep theirs: `saber-table-<user id>-<resource>`.
+ */
+export const tableSettingsKey = (userId: string, resource: string) =>
+  `saber-table-${userId}-${resource}` as const;
+
+export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys] | ReturnType<typeof tableSettingsKey>;
 
 /** What is written under each name: the stored record of spec §3 (datetime, content, dataType, type). */
 export interface StoredRecord<T> {

@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { ok, page } from "../contract/envelope.ts";
 import { badParam, notFound } from "../contract/errors.ts";
 import { optionalId, paging, readParams } from "../contract/params.ts";
+import { columnsOf } from "./columns.ts";
 import { NOT_FOUND_MESSAGE, type ResourceContext } from "./context.ts";
 import { listFilters } from "./filters.ts";
 import { requirePermission } from "./permissions.ts";
@@ -9,6 +10,8 @@ import { SqlParams } from "./sql.ts";
 import { forestOf } from "./tree.ts";
 
 const SELECT_LIMIT = 2000;
+/** The most rows one "all matching" batch may name; a wider search is narrowed first. */
+export const MATCHING_LIMIT = 5000;
 
 /** list (a page, or the whole forest of a tree resource), detail, and select for pickers. */
 export function registerReadRoutes(r: ResourceContext) {
@@ -63,6 +66,29 @@ export function registerReadRoutes(r: ResourceContext) {
         await requirePermission(db, request, r.readCodes, def.guard);
         const q = await r.query(request, readParams(request));
         return ok(await r.out(request, await store.list({ ...q, limit: SELECT_LIMIT, offset: 0 })));
+      },
+    );
+  }
+
+  if (def.extraVerbs?.includes("matching-ids")) {
+    // The same visibility and filters as the list: a batch over "all matching" can name no row the
+    // caller could not have listed. Over the limit, no ids: the console asks for a narrower search.
+    app.get(
+      `${base}/matching-ids`,
+      { schema: { tags, summary: `Ids of every ${def.name} row matching a search (batches)` } },
+      async (request) => {
+        await requirePermission(db, request, r.readCodes, def.guard);
+        const q = await r.query(request, readParams(request));
+        const total = await store.count(q);
+        // The definition's first field names a row (a meter's number), so the batch can show it.
+        const naming = columnsOf(def).find((c) => !c.system) ?? columnsOf(def)[0]!;
+        const rows = total > MATCHING_LIMIT ? [] : await store.listNames(q, MATCHING_LIMIT, naming);
+        return ok({
+          total,
+          limit: MATCHING_LIMIT,
+          ids: rows.map((row) => row.id),
+          names: rows.map((row) => row.name),
+        });
       },
     );
   }

@@ -1,5 +1,6 @@
 import { columnOf, type ResourceDef } from "@meterline/contracts";
 import type { Queryable } from "../db/client.ts";
+import { roomLabelSql } from "../modules/pms/room-label.ts";
 import { linksOf } from "./references.ts";
 import type { Row } from "./serialize.ts";
 import { ident } from "./sql.ts";
@@ -23,10 +24,13 @@ export async function addReferenceNames(db: Queryable, def: ResourceDef, rows: R
     const ids = [...new Set(mine.map((r) => String(r[link.column.name] ?? "")).filter((id) => ID.test(id)))];
     const labelField = link.target.fields[link.label];
     if (!labelField) continue;
+    // A room is named with its building ("2号楼 305"): a bare number names a room in every building.
+    const label =
+      link.target.name === "room" ? roomLabelSql("t") : `t.${ident(columnOf(link.label, labelField))}`;
     const found = ids.length
       ? await db.query<{ id: string; label: string }>(
-          `select id::text as id, ${ident(columnOf(link.label, labelField))} as label
-             from ${ident(link.target.table)} where id = any($1::bigint[])`,
+          `select t.id::text as id, ${label} as label
+             from ${ident(link.target.table)} t where t.id = any($1::bigint[])`,
           [ids],
         )
       : [];

@@ -55,6 +55,16 @@ export class ResourceStore {
     return rows.map((r) => String(r.id));
   }
 
+  /** Ids and the values of one naming column of the rows in list order, at most `limit`. */
+  async listNames(query: ListQuery, limit: number, column: Column): Promise<{ id: string; name: string }[]> {
+    const { sql } = query;
+    return this.db.query<{ id: string; name: string }>(
+      `select t.id::text as id, coalesce(t.${ident(column.column)}::text, '') as name from ${this.table}
+        where ${and(query.conditions)} order by ${this.orderBy()} limit ${sql.bind(limit)}`,
+      sql.values,
+    );
+  }
+
   /** The rows of these ids in the order given; ids gone meanwhile are left out. */
   async byIds(ids: readonly string[]): Promise<Row[]> {
     const rows = await this.db.query<Row>(

@@ -81,7 +81,12 @@ export type ExtraVerb =
   | "lazy-list"
   | "lazy-tree"
   | "lazy-menu-list"
-  | "menu-list";
+  | "menu-list"
+  /**
+   * The ids of every row matching a list search (`matching-ids?<search>` → { total, ids }), so a
+   * batch can act on "all N matching" rather than the ticked rows of one page.
+   */
+  | "matching-ids";
 
 export interface ResourceDef {
   /** Key of the resource: i18n `resource.<name>`, and its menu code unless `menuCode` says otherwise. */

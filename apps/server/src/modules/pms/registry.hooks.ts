@@ -5,6 +5,7 @@ import { type Column, columnByName } from "../../crud/columns.ts";
 import type { HookContext, ResourceHooks } from "../../crud/hooks.ts";
 import type { SqlParams } from "../../crud/sql.ts";
 import { changedFields, writeOwnerLog } from "./owner-log.ts";
+import { roomLabelSql } from "./room-label.ts";
 
 /** The ids of an area and every area below it, as a sub-select (the bound area id is `area`). */
 export const areaSubtree = (area: string) =>
@@ -104,7 +105,7 @@ export const ownerHooks: ResourceHooks = {
       [ids],
     );
     const rooms = await db.query<{ owner_id: string; rooms: string }>(
-      `select l.owner_id::text as owner_id, string_agg(r.room_name, ',' order by r.room_name) as rooms
+      `select l.owner_id::text as owner_id, string_agg(${roomLabelSql("r")}, ',' order by r.room_name) as rooms
          from pms_owner_room l join pms_room r on r.id = l.room_id and r.is_deleted = 0
         where l.owner_id = any($1::bigint[]) and l.is_deleted = 0 group by l.owner_id`,
       [ids],

@@ -1,4 +1,5 @@
 import type { Queryable } from "../../db/client.ts";
+import { roomLabelSql } from "./room-label.ts";
 import type { Branch, Leaf } from "./tree-builder.ts";
 
 /** Which rooms a room tree lists. */
@@ -42,7 +43,7 @@ export class RegistryRepository {
       where = `and not exists (select 1 from pms_room_meter m where m.room_id = r.id and m.energy_type = $2 and m.is_deleted = 0)`;
     }
     const rows = await this.db.query<{ id: string; area_id: string; room_name: string }>(
-      `select r.id::text as id, r.area_id::text as area_id, r.room_name from pms_room r
+      `select r.id::text as id, r.area_id::text as area_id, ${roomLabelSql("r")} as room_name from pms_room r
         where r.tenant_id = $1 and r.is_deleted = 0 ${where} order by r.room_name, r.id`,
       params,
     );

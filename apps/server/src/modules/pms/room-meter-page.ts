@@ -4,6 +4,7 @@ import { optionalId, optionalString, paging } from "../../contract/params.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
 import { areaAndBelow } from "./registry.hooks.ts";
+import { roomLabelSql } from "./room-label.ts";
 
 interface RoomMeterRow {
   id: string;
@@ -61,7 +62,7 @@ export async function roomMeterPage(db: Queryable, tenantId: string, params: Rec
     where ${where.join(" and ")}`;
   const [count] = await db.query<{ n: string }>(`select count(*)::text as n ${from}`, sql.values);
   const rows = await db.query<RoomMeterRow>(
-    `select rm.id::text as id, rm.room_id::text as room_id, r.room_name, r.area_id::text as area_id, a.area_name,
+    `select rm.id::text as id, rm.room_id::text as room_id, ${roomLabelSql("r")} as room_name, r.area_id::text as area_id, a.area_name,
             rm.energy_type, m.id::text as meter_id, m.product_code, m.meter_name, m.account_status, m.switch_status,
             m.online_status, o.id::text as owner_id, o.owner_name
        ${from} order by a.area_name, r.room_name, rm.energy_type

@@ -24,6 +24,7 @@ export const meter = defineResource({
   ...registryBase,
   path: "meter",
   listVerb: "page",
+  extraVerbs: ["matching-ids"],
   writeVerbs: ["submit", "save"],
   fields: {
     productCode: meterAddress(12),
@@ -63,6 +64,7 @@ export const water = defineResource({
   ...registryBase,
   path: "water",
   listVerb: "page",
+  extraVerbs: ["matching-ids"],
   fields: {
     productCode: meterAddress(14),
     protocol: {

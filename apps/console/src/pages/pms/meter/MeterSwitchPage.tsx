@@ -1,7 +1,9 @@
-import type { Row } from "@meterline/api-client";
+import type { QueryParams, Row } from "@meterline/api-client";
 import { type ResourceDef, resources } from "@meterline/contracts";
-import { Button } from "antd";
+import { App, Button } from "antd";
 import { useRef, useState } from "react";
+import { reportNetworkError } from "../../../app/api.ts";
+import { loadMatching, matchingMeters } from "../../../crud/matching.ts";
 import { ResourcePage } from "../../../crud/ResourcePage.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
@@ -28,7 +30,8 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
   // Rows seen on the current page, so ticked ids can be shown by their addresses.
   const seen = useRef(new Map<string, string>());
   const reloadTable = useRef<() => Promise<void>>(async () => undefined);
-  const accounts = useMeterAccounts(energy, seen);
+  const accounts = useMeterAccounts(energy, seen, def);
+  const { message, modal } = App.useApp();
 
   const open = (ids: readonly string[], reload: () => Promise<void>) => {
     reloadTable.current = reload;
@@ -38,6 +41,27 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
     setSwitching(null);
     void reloadTable.current();
   };
+  // Every meter the search matches, not only the ticked rows of this page: the count is confirmed
+  // before the switch dialog opens, and the dialog sends nothing until a direction is chosen.
+  const openMatching = async (search: QueryParams, reload: () => Promise<void>) => {
+    try {
+      const matching = await loadMatching(def, search);
+      if (matching.total === 0) return void message.warning(t("table.scope.none"));
+      if (matching.total > matching.ids.length)
+        return void message.warning(t("table.scope.tooMany", { max: matching.limit }));
+      modal.confirm({
+        title: t(`table.scope.switch.${energy}`, { count: matching.total }),
+        content: t("table.scope.confirm", { count: matching.total }),
+        okButtonProps: { "data-testid": "switch-matching-ok" },
+        onOk: () => {
+          reloadTable.current = reload;
+          setSwitching(matchingMeters(matching));
+        },
+      });
+    } catch (failure) {
+      reportNetworkError(failure);
+    }
+  };
   const note = (row: Row) => {
     seen.current.set(String(row.id), String(row.productCode ?? row.id));
   };
@@ -46,7 +70,7 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
     <>
       <ResourcePage
         def={def}
-        toolbar={(reload, selected) => (
+        toolbar={(reload, selected, search, total) => (
           <>
             {allowed ? (
               <Button
@@ -57,7 +81,16 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
                 {t(`switch.${energy}.batch`)}
               </Button>
             ) : null}
-            {accounts.toolbar(reload, selected)}
+            {allowed ? (
+              <Button
+                disabled={total === 0}
+                onClick={() => void openMatching(search, reload)}
+                data-testid="switch-matching"
+              >
+                {t(`table.scope.switch.${energy}`, { count: total })}
+              </Button>
+            ) : null}
+            {accounts.toolbar(reload, selected, search, total)}
           </>
         )}
         rowActions={(row, reload) => {

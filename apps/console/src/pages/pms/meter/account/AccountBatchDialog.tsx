@@ -1,3 +1,5 @@
+import type { QueryParams } from "@meterline/api-client";
+import type { ResourceDef } from "@meterline/contracts";
 import {
   Alert,
   Button,
@@ -14,10 +16,11 @@ import {
   Typography,
 } from "antd";
 import type { Key } from "react";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { describeError } from "../../../../app/api.ts";
 import { LoadFailed } from "../../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../../components/useLoaded.ts";
+import { loadMatching, matchingMeters } from "../../../../crud/matching.ts";
 import { useT } from "../../../../i18n/index.tsx";
 import type { Energy } from "../switch-calls.ts";
 import { type Chunk, chunksOf, countsOf, retryFailed, runChunks } from "./account-batch.ts";
@@ -33,12 +36,16 @@ import {
 import { meterLeaves, onlyMeters } from "./meter-tree.ts";
 
 type Settled = OpenedAccount | ClosedAccount;
+type Source = "rows" | "matching" | "tree";
+type Meter = { id: string; productCode: string };
 
 interface Props {
   energy: Energy;
   verb: AccountVerb;
   /** The ticked rows of the table, by id, with their addresses. */
-  selected: { id: string; productCode: string }[];
+  selected: Meter[];
+  /** The table's search and its count, for a batch over every meter it matches. */
+  matching?: { def: ResourceDef; search: QueryParams; total: number };
   /** `changed` says whether any chunk went through, so the table reloads only then. */
   onClose: (changed: boolean) => void;
 }
@@ -83,15 +90,43 @@ function TreeChoice({
   );
 }
 
+/** Every meter the table's search matches, loaded when chosen and passed up once known. */
+function MatchingChoice({
+  def,
+  search,
+  onMeters,
+}: {
+  def: ResourceDef;
+  search: QueryParams;
+  onMeters: (meters: Meter[]) => void;
+}) {
+  const t = useT();
+  const load = useCallback(() => loadMatching(def, search), [def, search]);
+  const { data, error, loading } = useLoaded(load);
+  useEffect(() => {
+    if (data && data.total <= data.ids.length) onMeters(matchingMeters(data));
+  }, [data, onMeters]);
+  if (error) return <LoadFailed error={error} />;
+  if (loading || !data) return <Spin />;
+  if (data.total > data.ids.length)
+    return <Alert type="warning" showIcon title={t("table.scope.tooMany", { max: data.limit })} />;
+  return (
+    <Typography.Text data-testid="account-matching-count">
+      {t("table.scope.confirm", { count: data.total })}
+    </Typography.Text>
+  );
+}
+
 /**
  * Opens or closes accounts in batches: the ticked rows or meters chosen from the opening / closing
  * tree go to the server 20 at a time, each chunk all or nothing, with a progress bar, counts of
  * meters done and failed, a cancel that stops after the chunk in flight, a retry of the failed
  * chunks, and each failure listed with the server's reason.
  */
-export function AccountBatchDialog({ energy, verb, selected, onClose }: Props) {
+export function AccountBatchDialog({ energy, verb, selected, matching, onClose }: Props) {
   const t = useT();
-  const [source, setSource] = useState<"rows" | "tree">(selected.length > 0 ? "rows" : "tree");
+  const [source, setSource] = useState<Source>(selected.length > 0 ? "rows" : "tree");
+  const [matched, setMatched] = useState<Meter[]>([]);
   const [checked, setChecked] = useState<Key[]>([]);
   const [deposit, setDeposit] = useState("");
   const [chunks, setChunks] = useState<Chunk<Settled>[] | null>(null);
@@ -103,12 +138,16 @@ export function AccountBatchDialog({ energy, verb, selected, onClose }: Props) {
 
   const labels = useMemo(() => {
     const byId = new Map(treeTitles);
-    for (const m of selected) byId.set(m.id, m.productCode);
+    for (const m of [...selected, ...matched]) byId.set(m.id, m.productCode);
     return byId;
-  }, [selected, treeTitles]);
+  }, [selected, matched, treeTitles]);
   const label = (id: string) => labels.get(id) ?? id;
   const chosen =
-    source === "rows" ? selected.map((m) => m.id) : checked.map(String).filter((id) => treeTitles.has(id));
+    source === "rows"
+      ? selected.map((m) => m.id)
+      : source === "matching"
+        ? matched.map((m) => m.id)
+        : checked.map(String).filter((id) => treeTitles.has(id));
   const depositValid = deposit.trim() === "" || DEPOSIT_PATTERN.test(deposit.trim());
 
   const run = async (start: Chunk<Settled>[]) => {
@@ -176,14 +215,22 @@ export function AccountBatchDialog({ energy, verb, selected, onClose }: Props) {
       <Space orientation="vertical" style={{ width: "100%" }} data-testid="account-batch-dialog">
         {!chunks ? (
           <>
-            <Radio.Group value={source} onChange={(e) => setSource(e.target.value as "rows" | "tree")}>
+            <Radio.Group value={source} onChange={(e) => setSource(e.target.value as Source)}>
               <Radio value="rows" disabled={selected.length === 0} data-testid="account-source-rows">
                 {t("meterAccount.batch.fromRows", { count: selected.length })}
               </Radio>
+              {matching ? (
+                <Radio value="matching" disabled={matching.total === 0} data-testid="account-source-matching">
+                  {t("table.scope.matching", { count: matching.total })}
+                </Radio>
+              ) : null}
               <Radio value="tree" data-testid="account-source-tree">
                 {t(`meterAccount.batch.fromTree.${verb}`)}
               </Radio>
             </Radio.Group>
+            {source === "matching" && matching ? (
+              <MatchingChoice def={matching.def} search={matching.search} onMeters={setMatched} />
+            ) : null}
             {source === "tree" ? (
               <TreeChoice
                 energy={energy}

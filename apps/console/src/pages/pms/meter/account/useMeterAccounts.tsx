@@ -1,4 +1,5 @@
-import type { Row } from "@meterline/api-client";
+import type { QueryParams, Row } from "@meterline/api-client";
+import type { ResourceDef } from "@meterline/contracts";
 import { Button } from "antd";
 import { type ReactNode, type RefObject, useRef, useState } from "react";
 import { useT } from "../../../../i18n/index.tsx";
@@ -12,7 +13,7 @@ import { type AccountVerb, accountPermission } from "./account-calls.ts";
 type Meter = { id: string; productCode: string };
 type Open =
   | { kind: "row"; verb: AccountVerb; meter: Meter }
-  | { kind: "batch"; verb: AccountVerb; selected: Meter[] };
+  | { kind: "batch"; verb: AccountVerb; selected: Meter[]; search: QueryParams; total: number };
 
 const isOpened = (row: Row) => Number(row.accountStatus) === 1;
 
@@ -21,7 +22,7 @@ const isOpened = (row: Row) => Number(row.accountStatus) === 1;
  * ACCOUNT_STATUS allows) and 批量开户 / 批量销户 in the toolbar, each behind its button code.
  * `seen` maps the ids of rows shown to their addresses, so ticked rows are named by them.
  */
-export function useMeterAccounts(energy: Energy, seen: RefObject<Map<string, string>>) {
+export function useMeterAccounts(energy: Energy, seen: RefObject<Map<string, string>>, def: ResourceDef) {
   const t = useT();
   // Two selectors: each answers a plain boolean, so the store never sees a new object per render.
   const canOpen = useConsole((state) => state.permission[accountPermission.open[energy]] === true);
@@ -36,7 +37,12 @@ export function useMeterAccounts(energy: Energy, seen: RefObject<Map<string, str
   };
   const meterOf = (id: string): Meter => ({ id, productCode: seen.current.get(id) ?? id });
 
-  const toolbar = (reload: () => Promise<void>, selected: readonly string[]): ReactNode =>
+  const toolbar = (
+    reload: () => Promise<void>,
+    selected: readonly string[],
+    search: QueryParams,
+    total: number,
+  ): ReactNode =>
     (["open", "close"] as const)
       .filter((verb) => can[verb])
       .map((verb) => (
@@ -45,7 +51,7 @@ export function useMeterAccounts(energy: Energy, seen: RefObject<Map<string, str
           danger={verb === "close"}
           onClick={() => {
             reloadTable.current = reload;
-            setOpen({ kind: "batch", verb, selected: selected.map(meterOf) });
+            setOpen({ kind: "batch", verb, selected: selected.map(meterOf), search, total });
           }}
           data-testid={`account-batch-${verb}`}
         >
@@ -79,7 +85,13 @@ export function useMeterAccounts(energy: Energy, seen: RefObject<Map<string, str
   let dialog: ReactNode = null;
   if (open?.kind === "batch")
     dialog = (
-      <AccountBatchDialog energy={energy} verb={open.verb} selected={open.selected} onClose={finish} />
+      <AccountBatchDialog
+        energy={energy}
+        verb={open.verb}
+        selected={open.selected}
+        matching={{ def, search: open.search, total: open.total }}
+        onClose={finish}
+      />
     );
   else if (open?.verb === "open")
     dialog = <AccountOpenDialog energy={energy} meter={open.meter} onClose={finish} />;

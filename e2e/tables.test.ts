@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Locator } from "playwright-core";
+import { openResource, settled } from "./crud-helpers.ts";
+import { textOf, useBrowserSuite } from "./harness.ts";
+import { call, eventually, signInOperator, tokenOf } from "./registry-helpers.ts";
+
+const suite = useBrowserSuite({ env: { DEMO_DATA: "1" } });
+const demo = { tenantId: "100001", password: "admin" };
+
+/** The cells of the column titled `title`, found by the header's position. */
+async function columnCells(screen: Locator, title: string): Promise<Locator> {
+  const headers = await screen.locator(".ant-table-thead th").allInnerTexts();
+  const at = headers.findIndex((text) => text.trim() === title);
+  assert.ok(at >= 0, `no column ${title} in ${headers.join("|")}`);
+  return screen.locator(`.ant-table-tbody tr.ant-table-row > td:nth-child(${at + 1})`);
+}
+
+/** Texts cut by their cell: more content than room. */
+const cutHeaders = (screen: Locator) =>
+  screen
+    .locator(".ant-table-thead th")
+    .evaluateAll((cells) =>
+      cells
+        .filter((cell) => cell.scrollWidth > cell.clientWidth + 1 || cell.clientHeight > 64)
+        .map((cell) => cell.textContent ?? ""),
+    );
+
+test("the meter table at 1366 px: whole meter numbers, actions on one line, a remembered column choice, English headers whole", async () => {
+  const { page } = suite.session;
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const token = await tokenOf(suite.server.baseUrl, demo.tenantId, "admin", demo.password);
+  await signInOperator(page, { ...demo, token });
+  const meters = await openResource(page, "/pms/meter", "meter");
+  await eventually(async () => assert.ok((await meters.locator(".ant-table-row").count()) > 0));
+
+  // Each number reads whole: the cell holds its text without cutting, and the text is the meter's.
+  const listed = await call<{ records: { productCode: string }[] }>(
+    suite.server.baseUrl,
+    token,
+    "/api/blade-pms/meter/page?current=1&size=10",
+  );
+  const numbers = await columnCells(meters, "表号");
+  const shown = await numbers.evaluateAll((cells) =>
+    cells.map((cell) => ({ text: cell.textContent ?? "", cut: cell.scrollWidth > cell.clientWidth })),
+  );
+  assert.deepEqual(
+    shown.map((s) => s.text),
+    listed.records.map((r) => r.productCode),
+  );
+  assert.deepEqual(
+    shown.filter((s) => s.cut),
+    [],
+  );
+
+  // The row actions stay on one line: as tall as one small button, the row as tall as one line of text.
+  const rowHeights = await meters
+    .locator(".ant-table-tbody tr.ant-table-row")
+    .first()
+    .evaluate((row) => {
+      const actions = row.querySelector(".crud-row-actions") as HTMLElement;
+      return {
+        actions: actions.getBoundingClientRect().height,
+        row: row.getBoundingClientRect().height,
+      };
+    });
+  assert.ok(rowHeights.actions <= 32, `actions ${rowHeights.actions}px high`);
+  assert.ok(rowHeights.row <= 60, `row ${rowHeights.row}px high`);
+  assert.ok((await meters.getByTestId("row-more").count()) > 0, "the rest wait behind more");
+  // The table is wider than the screen and scrolls, yet the actions stay in sight at its right.
+  const inSight = await meters
+    .locator(".crud-row-actions")
+    .first()
+    .evaluate((actions) => {
+      const region = actions.closest(".crud-scroll-region") as HTMLElement;
+      const box = actions.getBoundingClientRect();
+      return box.right <= region.getBoundingClientRect().right + 1 && box.left > 0;
+    });
+  assert.ok(inSight, "the actions column stays at the right edge");
+
+  // A switch over every meter the search matches asks first, with the count of the whole search.
+  const total = Number((await textOf(meters.locator(".ant-pagination-total-text"))).match(/\d+/)?.[0]);
+  await meters.getByTestId("switch-matching").click();
+  const confirm = page.locator(".ant-modal-confirm");
+  assert.match(await textOf(confirm), new RegExp(`将对符合搜索条件的 ${total} 块表执行此操作`));
+  await confirm.getByRole("button", { name: /取\s*消/ }).click();
+  await confirm.waitFor({ state: "detached" });
+
+  // Hide 电表名称: gone at once and after a reload.
+  await meters.getByTestId("table-columns").click();
+  await page.getByTestId("table-column-meterName").click();
+  const headers = () => meters.locator(".ant-table-thead th").allInnerTexts();
+  await eventually(async () => assert.ok(!(await headers()).includes("电表名称")));
+  await page.reload();
+  await meters.locator(".ant-table-row").first().waitFor();
+  await settled(meters);
+  assert.ok((await headers()).includes("表号"));
+  assert.ok(!(await headers()).includes("电表名称"), "the choice is remembered");
+
+  // In English no header is cut, "Actions" included.
+  await page.getByTestId("language-switch").click();
+  await page.getByTestId("language-en").click();
+  await eventually(async () => assert.ok((await headers()).includes("Meter no.")));
+  assert.ok((await headers()).includes("Actions"));
+  assert.deepEqual(await cutHeaders(meters), []);
+  assert.match(await textOf(meters.getByTestId("table-columns")), /^$/);
+});
