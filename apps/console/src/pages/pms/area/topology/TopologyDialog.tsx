@@ -9,6 +9,7 @@ import { LoadFailed } from "../../../../components/LoadFailed.tsx";
 import { useI18n } from "../../../../i18n/index.tsx";
 import { detailPath } from "../../../detail/detail-paths.ts";
 import { useAreaTree } from "../useAreaTree.ts";
+import "./topology.css";
 import { loadTopology, TOPOLOGY_METER_LIMIT, type Topology, type TopologyBranch } from "./topology-calls.ts";
 import type { TopologyLook } from "./topology-option.ts";
 import { defaultExpanded, expandLevel, search, type TopologyView, visibleCount } from "./topology-view.ts";
@@ -16,7 +17,7 @@ import { defaultExpanded, expandLevel, search, type TopologyView, visibleCount }
 // ECharts is large: it loads with the chart, the first time a topology is opened.
 const TopologyChart = lazy(() => import("./TopologyChart.tsx"));
 
-/** The dialog's drawing area; a larger tree scrolls inside it. */
+/** The dialog's drawing area (topology.css holds the same height); a larger tree scrolls inside it. */
 const VIEW_HEIGHT = 560;
 
 interface Props {
@@ -45,12 +46,7 @@ function census(roots: TopologyBranch[]): { areas: number; collectors: number } 
 function ScrollArea({ label, children }: { label: string; children: ReactNode }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard.
-    <section
-      style={{ maxHeight: VIEW_HEIGHT, overflow: "auto" }}
-      tabIndex={0}
-      aria-label={label}
-      data-testid="topology-scroll"
-    >
+    <section className="ml-topology-scroll" tabIndex={0} aria-label={label} data-testid="topology-scroll">
       {children}
     </section>
   );
