@@ -4,7 +4,12 @@ import { badRequest } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import { type LockedAccount, lockAccount, METER_TABLE } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
-import { knownPurchaseCount, queueMeterWrites, rememberPurchaseCount } from "./meter-purchase.ts";
+import {
+  countReadBack,
+  knownPurchaseCount,
+  queueMeterWrites,
+  rememberPurchaseCount,
+} from "./meter-purchase.ts";
 
 const METER_WRITE: Actor = { name: "写表" };
 
@@ -58,13 +63,6 @@ export async function queueClearing(
     ],
   );
   return commandId!;
-}
-
-/** The purchase count a read-back showed, when the gateway read one. */
-function countReadBack(evidence: CommandEvidence): number | undefined {
-  const readBack = evidence.readBack;
-  if (readBack?.item !== "purchase-count" || !/^\d+$/.test(readBack.value ?? "")) return undefined;
-  return Number(readBack.value);
 }
 
 /**

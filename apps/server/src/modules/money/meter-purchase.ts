@@ -1,4 +1,5 @@
 import { fenToYuan } from "@meterline/billing";
+import type { CommandEvidence } from "@meterline/gateway";
 import { badRequest } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
@@ -126,4 +127,11 @@ export async function purchaseWrite(
     ...settle,
   };
   return { commandType: "recharge", payload: { ...payload } };
+}
+
+/** The purchase count a read-back showed, when the gateway read one. */
+export function countReadBack(evidence: CommandEvidence): number | undefined {
+  const readBack = evidence.readBack;
+  if (readBack?.item !== "purchase-count" || !/^\d+$/.test(readBack.value ?? "")) return undefined;
+  return Number(readBack.value);
 }

@@ -3,17 +3,10 @@ import type { CommandEvidence } from "@meterline/gateway";
 import type { Queryable } from "../../db/client.ts";
 import { lockAccount } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
-import { type PurchasePayload, rememberPurchaseCount } from "./meter-purchase.ts";
+import { countReadBack, type PurchasePayload, rememberPurchaseCount } from "./meter-purchase.ts";
 import { COUNTER_CHANNEL, insertPayment } from "./payment.repository.ts";
 
 const METER_WRITE: Actor = { name: "写表" };
-
-/** The purchase count a read-back showed, when the gateway read one. */
-function countReadBack(evidence: CommandEvidence): number | undefined {
-  const readBack = evidence.readBack;
-  if (readBack?.item !== "purchase-count" || !/^\d+$/.test(readBack.value ?? "")) return undefined;
-  return Number(readBack.value);
-}
 
 /**
  * A purchase write reached its outcome; called in the transaction that moves the command to that

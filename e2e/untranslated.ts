@@ -1,0 +1,51 @@
+import type { Page } from "playwright-core";
+
+/**
+ * Where a screen shows data, not labels: table rows, list rows and description values, trees of
+ * areas, charts, values chosen in selects. Chinese there is what was typed.
+ */
+const DATA = [
+  ".ant-table-tbody",
+  ".ant-list-item",
+  ".ant-descriptions-item-content",
+  ".ant-tree",
+  ".ant-select-selection-item",
+  "svg",
+  "canvas",
+].join(", ");
+/** Data inside a label: the demo tenant's name in the home page's greeting. */
+const DATA_VALUES = ["阳光公寓(演示)"];
+
+/**
+ * Every Chinese character the reader sees outside data: visible text, and the placeholders,
+ * titles and accessible names of what is on screen (side menu, top bar, tabs and the shown screen).
+ * Plain script text: the test's compiler would wrap named functions in helpers the page lacks.
+ */
+const FIND_UNTRANSLATED = `(dataSelector, dataValues) => {
+  const cjk = /[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]/;
+  const found = new Set();
+  const shown = (element) =>
+    element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && !element.closest(dataSelector);
+  const describe = (element) => {
+    const id = element.getAttribute("data-testid");
+    const classes = [...element.classList].slice(0, 2).join(".");
+    return element.tagName.toLowerCase() + (id ? "[" + id + "]" : "") + (classes ? "." + classes : "");
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = dataValues.reduce((left, value) => left.replaceAll(value, ""), (node.textContent || "").trim());
+    const parent = node.parentElement;
+    if (text && cjk.test(text) && parent && shown(parent)) found.add('"' + text + '" in ' + describe(parent));
+  }
+  for (const element of document.querySelectorAll("[placeholder], [title], [aria-label]")) {
+    for (const name of ["placeholder", "title", "aria-label"]) {
+      const value = element.getAttribute(name) || "";
+      if (cjk.test(value) && shown(element)) found.add(name + ' "' + value + '" of ' + describe(element));
+    }
+  }
+  return [...found];
+}`;
+
+/** The Chinese labels of the page as shown, each with the element it sits in. */
+export const untranslated = (page: Page): Promise<string[]> =>
+  page.evaluate(`(${FIND_UNTRANSLATED})(${JSON.stringify(DATA)}, ${JSON.stringify(DATA_VALUES)})`);
