@@ -53,14 +53,13 @@ test("reads and daily usage of the demo fleet: tables by area, and the usage tre
     // Let the bars finish their entry animation (a picture, not a check).
     await page.waitForTimeout(1500);
     await page.screenshot({ path: path.join(repoRoot, "docs", "screenshot.png") });
-    // The README's topology: the demo's buildings with their DTUs opened, one DTU's meters shown.
+    // The README's topology: the demo's buildings, the path to room 305 of 2号楼 opened by a search.
     const areas = await openResource(page, "/pms/area", "area");
     await areas.getByTestId("area-topology").click();
     await page.getByTestId("topology-chart").waitFor();
-    await page.getByTestId("topology-expand").click();
     await page.getByTestId("topology-search").locator("input").fill("2号楼 305");
     await page.getByTestId("topology-found").waitFor();
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(2000);
     await page.getByRole("dialog").screenshot({ path: path.join(repoRoot, "docs", "topology.png") });
     await page.keyboard.press("Escape");
   }

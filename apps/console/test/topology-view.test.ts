@@ -102,7 +102,6 @@ const look: TopologyLook = {
   areaLabel: (n) => `${n.name}（${n.meters}）`,
   collectorLabel: (n) => `${n.name}（${n.meters}）`,
   more: (count) => `还有 ${count} 块`,
-  animate: false,
 };
 
 test("the drawing holds only open nodes, closed ones marked +, offline meters dashed, matches bold", () => {

@@ -8,10 +8,10 @@ import type { TopologyBranch } from "./topology-calls.ts";
 import {
   type DrawnNode,
   drawnSize,
-  LEVEL_WIDTH,
   ROW_HEIGHT,
   type TopologyLook,
   topologyOption,
+  treeWidth,
 } from "./topology-option.ts";
 import type { TopologyView } from "./topology-view.ts";
 
@@ -75,7 +75,7 @@ export default function TopologyChart({ roots, view, look, summary, minHeight, f
       aria-label={summary}
       data-testid="topology-chart"
       style={{
-        width: `max(100%, ${(depth + 2) * LEVEL_WIDTH}px)`,
+        width: `max(100%, ${treeWidth(depth)}px)`,
         height: Math.max(minHeight, (leaves + 2) * ROW_HEIGHT),
       }}
     />

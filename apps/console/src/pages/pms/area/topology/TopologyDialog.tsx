@@ -3,7 +3,6 @@ import { Alert, Button, Empty, Input, Modal, Result, Space, Spin, TreeSelect, Ty
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { describeError, reportNetworkError } from "../../../../app/api.ts";
-import { useReducedMotion } from "../../../../app/useReducedMotion.ts";
 import { ErrorBoundary } from "../../../../components/ErrorBoundary.tsx";
 import { LoadFailed } from "../../../../components/LoadFailed.tsx";
 import { useI18n } from "../../../../i18n/index.tsx";
@@ -62,7 +61,6 @@ const EMPTY_VIEW: TopologyView = { expanded: new Set(), matches: new Set() };
 export function TopologyDialog({ areaId: chosen, onClose }: Props) {
   const { t } = useI18n();
   const { token } = theme.useToken();
-  const reduced = useReducedMotion();
   const areas = useAreaTree();
   const [areaId, setAreaId] = useState(chosen);
   const [state, setState] = useState<{ topology: Topology | null; loading: boolean; error: string | null }>({
@@ -144,9 +142,8 @@ export function TopologyDialog({ areaId: chosen, onClose }: Props) {
         t("pms.topology.areaLabel", { name: node.name, meters: node.meters, offline: node.offline }),
       collectorLabel: (node) => t("pms.topology.collectorLabel", { name: node.name, meters: node.meters }),
       more: (count) => t("pms.topology.more", { count }),
-      animate: !reduced,
     }),
-    [t, token, reduced],
+    [t, token],
   );
 
   const { topology, loading, error } = state;

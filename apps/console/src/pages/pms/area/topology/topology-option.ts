@@ -15,7 +15,6 @@ export interface TopologyLook {
   areaLabel: (node: TopologyBranch) => string;
   collectorLabel: (node: TopologyBranch) => string;
   more: (count: number) => string;
-  animate: boolean;
 }
 
 /** One drawn node as ECharts keeps it; `value` is the node's id, `kind` its category. */
@@ -37,8 +36,13 @@ const sizes: Record<TopologyCategory, number> = { area: 14, collector: 12, direc
 const isOffline = (node: TopologyBranch) => node.online !== undefined && Number(node.online) !== 1;
 /** Row height of the drawing: each shown leaf gets one line, so labels never overlap. */
 export const ROW_HEIGHT = 22;
-/** Column width of one level of the tree. */
-export const LEVEL_WIDTH = 250;
+/** Room at either side of the tree for the labels of its first and last levels. */
+export const LABEL_MARGIN = 230;
+/** The least distance between two levels of the tree, for the label of the deeper one. */
+export const LEVEL_GAP = 200;
+
+/** The width a tree of `depth` levels needs so that no label runs into the next level. */
+export const treeWidth = (depth: number) => 2 * LABEL_MARGIN + Math.max(0, depth - 1) * LEVEL_GAP;
 
 function label(node: TopologyBranch, look: TopologyLook): string {
   if (node.category === "area") return look.areaLabel(node);
@@ -131,7 +135,9 @@ export function topologyOption(roots: TopologyBranch[], view: TopologyView, look
         ];
   return {
     backgroundColor: "transparent",
-    animation: look.animate,
+    // Redrawn whole on every open, close and search (notMerge): animating between two layouts
+    // leaves links of the old one on the way, so the tree is drawn at once.
+    animation: false,
     tooltip: { trigger: "item", confine: true },
     series: [
       {
@@ -139,8 +145,8 @@ export function topologyOption(roots: TopologyBranch[], view: TopologyView, look
         data,
         orient: "LR",
         // Open nodes carry their label on the left, leaves on the right: room for both.
-        left: LEVEL_WIDTH,
-        right: LEVEL_WIDTH,
+        left: LABEL_MARGIN,
+        right: LABEL_MARGIN,
         top: ROW_HEIGHT,
         bottom: ROW_HEIGHT,
         roam: true,
@@ -150,8 +156,6 @@ export function topologyOption(roots: TopologyBranch[], view: TopologyView, look
         leaves: { label: { position: "right", verticalAlign: "middle", align: "left" } },
         lineStyle: { color: look.line, width: 1, curveness: 0.5 },
         emphasis: { focus: "ancestor" },
-        animationDuration: look.animate ? 300 : 0,
-        animationDurationUpdate: look.animate ? 300 : 0,
       },
     ],
   };
