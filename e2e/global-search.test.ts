@@ -38,7 +38,8 @@ test("the top bar's search finds a room by building and number, an owner by phon
   const token = await tokenOf(base, demo.tenantId, "admin", demo.password);
   // What each search must open, read from the registry's own calls.
   const rooms = await call<TreeNode[]>(base, token, "/api/blade-pms/room/tree");
-  const room = child(child(child(rooms, "阳光公寓")?.children, "2号楼")?.children, "305");
+  // Room nodes read with their building, so the chosen value reads whole.
+  const room = child(child(child(rooms, "阳光公寓")?.children, "2号楼")?.children, "2号楼 305");
   assert.ok(room, "the demo has room 305 in building 2");
   const owners = await call<{ records: { id: string; phone: string }[] }>(
     base,

@@ -91,7 +91,7 @@ test("owners join and leave a group through the transfer list; the group's suppl
   await toast(page, "已下发 1 条断电命令");
   // The command log shows the cut waiting for the meter's collector (it is not online here).
   const commands = await openResource(page, "/operation/metercommand", "meterCommand");
-  assert.match(await textOf(rowsWith(commands, "000000000401")), /拉合闸[\s\S]*排队中/);
+  assert.match(await textOf(rowsWith(commands, "000000000401")), /拉闸[\s\S]*排队中/);
 
   // The owner screen shows each owner's group, and 乙's log tells the story in words.
   const owners = await openResource(page, "/pms/owner", "owner");
