@@ -1,5 +1,5 @@
 import type { FormCustomization } from "../../../crud/form-customization.ts";
-import { ChannelsSelect } from "./ChannelsSelect.tsx";
+import { ChannelsSelect, ChannelsText } from "./ChannelsSelect.tsx";
 import { problemRule } from "./charging-form.ts";
 import { ProtectDatesEditor } from "./ProtectDatesEditor.tsx";
 import { ProtectTimesEditor } from "./ProtectTimesEditor.tsx";
@@ -17,6 +17,7 @@ export const alarmForm: FormCustomization = {
     protectDates: ProtectDatesEditor,
     notifyChannels: ChannelsSelect,
   },
+  viewers: { notifyChannels: ChannelsText },
   dependencies: { firstAlarm: ["secondAlarm"] },
   rules(name, t) {
     if (name === "protectTimes") return [problemRule(windowsProblem, t)];
