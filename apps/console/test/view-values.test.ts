@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { resources } from "@meterline/contracts";
-import { decimalText, EMPTY_VALUE, plainText, viewText } from "../src/crud/view-values.ts";
+import { decimalText, EMPTY_VALUE, plainText, viewFields, viewText } from "../src/crud/view-values.ts";
 
 test("money keeps two places and prices their four, on the text so no digit is lost", () => {
   assert.equal(decimalText("5", 2), "5.00");
@@ -52,4 +52,16 @@ test("money fields of a scheme read with two places, prices with four", () => {
 
 test("rich text is read as plain text with its line breaks", () => {
   assert.equal(plainText("<p>停电&nbsp;通知</p><p>明日 <b>8:00</b></p>"), "停电 通知\n明日 8:00");
+});
+
+test("a view lists the form's and the table's fields, never a secret", () => {
+  const { user, owner } = resources;
+  const userFields = viewFields(user).map(([name]) => name);
+  assert.ok(userFields.includes("avatar") && userFields.includes("roleId"));
+  assert.equal(userFields.includes("password"), false, "secret");
+  assert.equal(userFields.includes("userExt"), false, "neither in the form nor in the table");
+  assert.ok(
+    viewFields(owner).some(([name]) => name === "balance"),
+    "read-only balance is shown",
+  );
 });

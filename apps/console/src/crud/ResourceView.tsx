@@ -3,11 +3,10 @@ import { Button, Descriptions, type DescriptionsProps, Image, Modal } from "antd
 import type { ReactNode } from "react";
 import { useI18n } from "../i18n/index.tsx";
 import type { Language } from "../store/state.ts";
-import { formFields } from "./fields.ts";
 import type { FormCustomization } from "./form-customization.ts";
 import { fieldLabel, resourceTitle } from "./labels.ts";
 import { useReturnFocus } from "./useReturnFocus.ts";
-import { EMPTY_VALUE, viewText } from "./view-values.ts";
+import { EMPTY_VALUE, viewFields, viewText } from "./view-values.ts";
 
 interface Props {
   def: ResourceDef;
@@ -57,7 +56,7 @@ export function ResourceView(props: Props) {
   const { t, language } = useI18n();
   useReturnFocus();
   const visible = customization?.visible;
-  const items: DescriptionsProps["items"] = formFields(def, false)
+  const items: DescriptionsProps["items"] = viewFields(def)
     .filter(([name]) => !visible || visible(name, values))
     .map(([name, field]) => {
       const label = fieldLabel(def, name, language);

@@ -1,6 +1,13 @@
-import type { FieldDef } from "@meterline/contracts";
+import type { FieldDef, ResourceDef } from "@meterline/contracts";
 import type { Language } from "../store/state.ts";
-import { linkLabelKey } from "./fields.ts";
+import { type FieldEntry, fieldsOf, linkLabelKey } from "./fields.ts";
+
+/**
+ * The fields a view dialog lists: those of the form and those of the table (a meter's balance is
+ * read, not typed), never a secret, in the definition's order.
+ */
+export const viewFields = (def: ResourceDef): FieldEntry[] =>
+  fieldsOf(def).filter(([, f]) => !f.secret && (f.form !== false || f.list !== false));
 
 /** What a view dialog shows for a value that is not there. */
 export const EMPTY_VALUE = "—";
