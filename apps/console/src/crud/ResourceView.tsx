@@ -33,7 +33,7 @@ function shownValue(
   const { row, values, customization } = props;
   const Viewer = customization?.viewers?.[name];
   if (Viewer) return <Viewer value={values[name]} />;
-  // A bespoke control (a table of ladder tiers) shows its value best itself, read-only.
+  // A bespoke control the page gave no viewer for shows its value itself, read-only.
   const Editor = customization?.editors?.[name];
   if (Editor) return <Editor value={values[name]} disabled />;
   if (field.type === "image") {
