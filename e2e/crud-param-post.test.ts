@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { expectAccessible } from "./axe.ts";
 import {
   clickRowAction,
   dialog,
@@ -50,10 +51,16 @@ test("the param screen: columns, required messages, search, view and an edit see
   assert.equal(await screen.locator(".ant-table-row").count(), 1);
   const row = rowsWith(screen, "log.retentionDays");
 
+  // 查看 reads the row as a description list (labels beside values), not as a disabled form.
   await row.getByTestId("row-view").click();
-  assert.equal(await field(page, "paramValue").inputValue(), "30");
-  assert.equal(await field(page, "paramValue").isDisabled(), true);
-  await page.keyboard.press("Escape");
+  const view = dialog(page);
+  await view.locator('[data-field="paramValue"]').waitFor();
+  assert.equal(await textOf(view.locator('[data-field="paramValue"]')), "30");
+  assert.equal(await textOf(view.locator('[data-field="paramKey"]')), "log.retentionDays");
+  assert.equal(await view.locator("input, textarea, .ant-select").count(), 0, "no form controls");
+  assert.match(await textOf(view.locator(".ant-descriptions-view")), /参数键值\s*30/);
+  await expectAccessible(page, "param view dialog");
+  await view.getByTestId("crud-dialog-ok").click();
   await dialog(page).waitFor({ state: "detached" });
 
   await row.getByTestId("row-edit").click();

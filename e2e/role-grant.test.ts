@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
+import { expectAccessible } from "./axe.ts";
 import {
   clickRowAction,
   dialog,
@@ -53,7 +54,16 @@ test("a granted role shows its user only the granted menus and buttons", async (
   assert.match(await classOf(page, 0), /indeterminate/);
   assert.doesNotMatch(await classOf(page, 1), /checkbox-checked/);
   assert.match(await classOf(page, 2), /checkbox-checked/);
-  await page.keyboard.press("Escape");
+  // No scope rule exists yet: the scope tabs say so and lead to the screen where rules are added.
+  await page.getByRole("tab", { name: "接口权限" }).click();
+  await page.getByTestId("grant-empty-apiScope").getByText("还没有接口权限规则").waitFor();
+  await page.getByRole("tab", { name: "数据权限" }).click();
+  const empty = page.getByTestId("grant-empty-dataScope");
+  await empty.getByText("还没有数据权限规则").waitFor();
+  await expectAccessible(page, "grant dialog without scope rules");
+  await empty.getByTestId("grant-empty-go-dataScope").click();
+  await page.getByTestId("grant-dialog").waitFor({ state: "detached" });
+  await page.waitForURL(/\/authority\/datascope$/);
 
   const users = await openResource(page, "/system/user", "user");
   await users.getByTestId("crud-add").click();

@@ -152,7 +152,8 @@ describe("payments, group recharges, scheme changes, place filters and money exp
     assert.equal(order.state, 0);
     assert.equal(order.channel, "online");
     assert.equal(order.ownerName, "李四");
-    assert.equal(order.roomName, "201");
+    // A room is named with its building, like everywhere in the console.
+    assert.equal(order.roomName, "2号楼 201");
     assert.deepEqual(order.recharges, []);
     const before = await balanceOf(account2);
     const ledger = await count("from pms_ledger where account_id = $1", [account2]);
@@ -451,7 +452,7 @@ describe("payments, group recharges, scheme changes, place filters and money exp
     assert.ok(recharges.total > 0);
     for (const r of recharges.records) {
       assert.equal(r.accountId, account2);
-      assert.equal(r.roomName, "201");
+      assert.equal(r.roomName, "2号楼 201");
       assert.equal(r.areaName, "2号楼");
     }
     const byRoom = (await get(`datarecharge/page?size=100&roomId=${site.room101}`)).json().data;
@@ -462,14 +463,17 @@ describe("payments, group recharges, scheme changes, place filters and money exp
     );
     const openings = (await get(`dataopenaccount/page?areaId=${site.building1}`)).json().data;
     assert.deepEqual(
-      openings.records.map((r: { id: string }) => r.id),
-      [account1],
+      openings.records.map((r: { id: string; roomName: string }) => [r.id, r.roomName]),
+      [[account1, "1号楼 101"]],
     );
     assert.equal((await get(`datacloseaccount/page?roomId=${site.room101}`)).json().data.total, 0);
     const owners = (await get(`ownerRecharge/page?areaId=${site.building2}`)).json().data;
     assert.deepEqual(
-      owners.records.map((o: { id: string }) => o.id),
-      [owner2],
+      owners.records.map((o: { id: string; accounts: { roomName: string }[] }) => [
+        o.id,
+        o.accounts.map((a) => a.roomName),
+      ]),
+      [[owner2, ["2号楼 201"]]],
     );
     assert.equal((await get(`ownerRecharge/page?roomId=${site.room102}`)).json().data.total, 0);
     assert.equal((await get("datarecharge/page?areaId=abc")).statusCode, 400);
@@ -496,6 +500,8 @@ describe("payments, group recharges, scheme changes, place filters and money exp
     const filtered = await sheetOf(`datarecharge/export?roomId=${site.room201}`);
     const roomTotal = (await get(`datarecharge/page?roomId=${site.room201}`)).json().data.total;
     assert.equal(filtered.rows.length, roomTotal + 2);
+    const roomColumn = (filtered.rows[0] as string[]).indexOf("房间");
+    assert.equal(filtered.rows[1]![roomColumn], "2号楼 201", "the sheet names the room with its building");
 
     const payments = await sheetOf("payment/export?channel=online");
     assert.equal(payments.rows.length, 3);
@@ -504,10 +510,15 @@ describe("payments, group recharges, scheme changes, place filters and money exp
     assert.equal(payments.rows[1]![header.indexOf("支付方式")], "微信在线支付");
     assert.equal(payments.rows[1]![header.indexOf("状态")], "已支付");
     assert.equal(payments.rows[2]![header.indexOf("金额(元)")], 88);
+    assert.equal(payments.rows[1]![header.indexOf("房间")], "2号楼 201");
 
     const openings = await sheetOf("dataopenaccount/export");
     assert.equal(openings.rows.length, 4);
     assert.equal(openings.rows.at(-1)![(openings.rows[0] as string[]).indexOf("预存(元)")], 20);
+    const openingRooms = openings.rows
+      .slice(1, -1)
+      .map((r) => r[(openings.rows[0] as string[]).indexOf("房间")]);
+    assert.deepEqual(openingRooms.sort(), ["1号楼 101", "2号楼 201"]);
 
     // A name typed like a formula stays text.
     await server.db.query("update pms_owner set owner_name = '=HYPERLINK(\"x\")' where id = $1", [owner2]);
@@ -529,6 +540,7 @@ describe("payments, group recharges, scheme changes, place filters and money exp
     const closingHeader = closings.rows[0] as string[];
     assert.equal(closings.rows.length, 3);
     assert.equal(closings.rows[1]![closingHeader.indexOf("退款(元)")], Number(balance) / 100);
+    assert.equal(closings.rows[1]![closingHeader.indexOf("房间")], "2号楼 201");
     assert.equal(closings.rows.at(-1)![closingHeader.indexOf("退款(元)")], Number(balance) / 100);
 
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(new Date());
@@ -537,6 +549,7 @@ describe("payments, group recharges, scheme changes, place filters and money exp
     const statement = (
       await get(`account/statement?accountId=${account1}&startDay=${today}&endDay=${today}`)
     ).json().data;
+    assert.equal(statement.account.roomName, "1号楼 101");
     const sheet = await sheetOf(
       `account/statementExport?accountId=${account1}&startDay=${today}&endDay=${today}`,
     );

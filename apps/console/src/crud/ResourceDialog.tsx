@@ -1,6 +1,6 @@
 import type { ResourceDef } from "@meterline/contracts";
 import { Col, Form, Row as GridRow, Modal } from "antd";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useI18n } from "../i18n/index.tsx";
 import { FieldInput } from "./FieldInput.tsx";
 import { formFields } from "./fields.ts";
@@ -8,8 +8,10 @@ import { ResourceFormProvider, type ResourceFormScope } from "./form-context.ts"
 import type { FormCustomization } from "./form-customization.ts";
 import { fieldLabel, resourceTitle } from "./labels.ts";
 import { dependentFields } from "./pickers.ts";
+import { ResourceView } from "./ResourceView.tsx";
 import { rulesOf } from "./rules.ts";
 import { serverFieldError } from "./server-field-error.ts";
+import { useReturnFocus } from "./useReturnFocus.ts";
 import { validatedValues } from "./validated.ts";
 
 export type DialogMode = "add" | "edit" | "view";
@@ -34,8 +36,27 @@ interface Props {
 
 const titleKeys = { add: "crud.titleAdd", edit: "crud.titleEdit", view: "crud.titleView" } as const;
 
-/** The add / edit / view dialog of a resource, its form derived from the same field definitions. */
-export function ResourceDialog({
+/**
+ * The add / edit / view dialog of a resource: add and edit are a form derived from the field
+ * definitions, view a read-only description list of the same fields.
+ */
+export function ResourceDialog(props: Props) {
+  const { mode, initial, row } = props;
+  if (mode === "view" && initial)
+    return (
+      <ResourceView
+        def={props.def}
+        row={row ?? initial}
+        values={initial}
+        onClose={props.onClose}
+        width={props.width}
+        customization={props.customization}
+      />
+    );
+  return <ResourceForm {...props} />;
+}
+
+function ResourceForm({
   def,
   mode,
   initial,
@@ -52,15 +73,7 @@ export function ResourceDialog({
   const open = initial !== null;
   const fields = useMemo(() => formFields(def, mode === "add"), [def, mode]);
   const visible = customization?.visible;
-  // The page unmounts this dialog as it closes, before antd could hand focus back: keep what was
-  // focused when it opened (新增, a row's 编辑) and return focus there on the way out.
-  const [opener] = useState(() => document.activeElement);
-  useEffect(
-    () => () => {
-      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
-    },
-    [opener],
-  );
+  useReturnFocus();
 
   // Only the names of the fields that apply are watched, so typing re-renders nothing else.
   const shownOf = useCallback(
@@ -101,16 +114,14 @@ export function ResourceDialog({
     }
   };
 
-  const viewing = mode === "view";
   return (
     <Modal
       open={open}
       title={t(titleKeys[mode], { title: resourceTitle(def, language) })}
       width={width}
       onCancel={onClose}
-      onOk={viewing ? onClose : save}
-      okText={viewing ? t("crud.close") : t("crud.submit")}
-      cancelButtonProps={viewing ? { style: { display: "none" } } : undefined}
+      onOk={save}
+      okText={t("crud.submit")}
       confirmLoading={saving}
       destroyOnHidden
       okButtonProps={{ "data-testid": "crud-dialog-ok" }}
@@ -119,7 +130,6 @@ export function ResourceDialog({
         <Form
           form={form}
           layout="vertical"
-          disabled={viewing}
           data-testid="crud-dialog"
           initialValues={initial ?? {}}
           onValuesChange={onValuesChange}
@@ -131,22 +141,16 @@ export function ResourceDialog({
                 const label = fieldLabel(def, name, language);
                 const Editor = customization?.editors?.[name];
                 const locked =
-                  viewing ||
-                  lockedFields.includes(name) ||
-                  (mode === "edit" && field.readOnlyOnEdit === true);
+                  lockedFields.includes(name) || (mode === "edit" && field.readOnlyOnEdit === true);
                 return (
                   <Col key={name} span={field.span ?? 12}>
                     <Form.Item
                       name={name}
                       label={label}
-                      rules={
-                        viewing
-                          ? []
-                          : [
-                              ...rulesOf(field, label, t, mode === "add"),
-                              ...(customization?.rules?.(name, t, label) ?? []),
-                            ]
-                      }
+                      rules={[
+                        ...rulesOf(field, label, t, mode === "add"),
+                        ...(customization?.rules?.(name, t, label) ?? []),
+                      ]}
                       dependencies={customization?.dependencies?.[name] as string[] | undefined}
                       extra={
                         customization?.extra?.(name, t) ??

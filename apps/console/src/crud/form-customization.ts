@@ -19,6 +19,11 @@ export interface FormCustomization {
   /** Replaces the control of the named fields; the value is what the engine stores. */
   editors?: Partial<Record<string, ComponentType<FieldEditorProps>>>;
   /**
+   * How the view dialog shows the named fields' stored values, where the value as text (or the
+   * editor, read-only) would not read well: channel keys as their names.
+   */
+  viewers?: Partial<Record<string, ComponentType<{ value?: unknown }>>>;
+  /**
    * Whether a field applies to the values now in the form. Fields that do not are hidden, and
    * sent cleared so no stale value stays behind (a flat price after switching to a ladder).
    */

@@ -9,6 +9,7 @@ import { moneyMetersEn } from "./money-meters.en.ts";
 import { regionEn } from "./region.en.ts";
 import { tablesEn } from "./tables.en.ts";
 import { topologyEn } from "./topology.en.ts";
+import { viewsEn } from "./views.en.ts";
 import type { MessageKey } from "./zh.ts";
 
 /** English catalogue. Typed against the zh keys: a missing or extra key fails type-checking. */
@@ -524,6 +525,7 @@ export const en: Record<MessageKey, string> = {
   "menu.wxBind": "WeChat bindings",
   ...moneyListsEn,
   ...regionEn,
+  ...viewsEn,
   ...tablesEn,
   ...moneyCounterEn,
   ...moneyMetersEn,

@@ -9,6 +9,7 @@ import { moneyMetersZh } from "./money-meters.zh.ts";
 import { regionZh } from "./region.zh.ts";
 import { tablesZh } from "./tables.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
+import { viewsZh } from "./views.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
@@ -514,6 +515,7 @@ export const zh = {
   "menu.wxBind": "微信绑定",
   ...moneyListsZh,
   ...regionZh,
+  ...viewsZh,
   ...tablesZh,
   ...moneyCounterZh,
   ...moneyMetersZh,

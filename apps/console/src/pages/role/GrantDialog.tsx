@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { api, reportNetworkError } from "../../app/api.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { checkedLeaves, scopeKeys } from "./grant-keys.ts";
+import { ScopeTabEmpty } from "./ScopeTabEmpty.tsx";
 
 type TreeName = keyof GrantTrees;
 type Checked = Record<TreeName, string[]>;
@@ -87,20 +88,24 @@ export function GrantDialog({ roleId, onClose }: Props) {
             label: t(key),
             children: (
               <div data-testid={`grant-tree-${name}`}>
-                <Tree<TreeNode>
-                  checkable
-                  defaultExpandAll
-                  // Not virtual: every node stays in the page, so none is unreachable without scrolling the tree.
-                  virtual={false}
-                  style={{ maxHeight: 420, overflow: "auto" }}
-                  treeData={trees[name]}
-                  titleRender={(node) => <span data-testid={`grant-node-${node.key}`}>{node.title}</span>}
-                  checkedKeys={checked[name]}
-                  onCheck={(keys) => {
-                    const list = Array.isArray(keys) ? keys : keys.checked;
-                    setChecked((c) => ({ ...c, [name]: list.map(String) }));
-                  }}
-                />
+                {name !== "menu" && trees[name].length === 0 ? (
+                  <ScopeTabEmpty kind={name} onLeave={onClose} />
+                ) : (
+                  <Tree<TreeNode>
+                    checkable
+                    defaultExpandAll
+                    // Not virtual: every node stays in the page, so none is unreachable without scrolling the tree.
+                    virtual={false}
+                    style={{ maxHeight: 420, overflow: "auto" }}
+                    treeData={trees[name]}
+                    titleRender={(node) => <span data-testid={`grant-node-${node.key}`}>{node.title}</span>}
+                    checkedKeys={checked[name]}
+                    onCheck={(keys) => {
+                      const list = Array.isArray(keys) ? keys : keys.checked;
+                      setChecked((c) => ({ ...c, [name]: list.map(String) }));
+                    }}
+                  />
+                )}
               </div>
             ),
           }))}

@@ -6,6 +6,7 @@ import { optionalId, optionalString, paging } from "../../contract/params.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
 import { areaSubtree } from "../pms/registry.hooks.ts";
+import { roomLabelSql } from "../pms/room-label.ts";
 import { meterCodeJoin } from "./account.repository.ts";
 
 type Params = Record<string, unknown>;
@@ -99,7 +100,7 @@ export const rechargeView = (r: RechargeRow, timeZone: string) => ({
 });
 
 const RECHARGE_COLUMNS = `r.id::text as id, r.account_id::text as account_id, r.owner_id::text as owner_id, o.owner_name, o.phone,
-  rr.room_name, rar.area_name, r.energy_type, r.meter_id::text as meter_id, m.product_code, r.recharge_type, r.payment_method, r.amount::text as amount,
+  ${roomLabelSql("rr")} as room_name, rar.area_name, r.energy_type, r.meter_id::text as meter_id, m.product_code, r.recharge_type, r.payment_method, r.amount::text as amount,
   r.balance_after::text as balance_after, r.state, r.receipt_no, r.operator, r.remark, r.create_time`;
 
 /**
@@ -255,7 +256,7 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string, params:
     `select o.id::text as id, o.owner_name, o.owner_code, o.phone, o.balance::text as balance,
             coalesce((select json_agg(json_build_object(
                 'id', a.id::text, 'energy_type', a.energy_type, 'meter_id', a.meter_id::text,
-                'product_code', mm.product_code, 'room_name', rr.room_name, 'control_status', a.control_status,
+                'product_code', mm.product_code, 'room_name', ${roomLabelSql("rr")}, 'control_status', a.control_status,
                 'balance', a.balance::text, 'alarm_level', a.alarm_level, 'arrears_status', a.arrears_status)
                 order by a.energy_type, mm.product_code)
                from pms_account a
@@ -382,7 +383,7 @@ export async function accountOperationRows(
   const { sql, from, time, entryType, closing } = search;
   const values = [...sql.values, limit, offset];
   const rows = await db.query<AccountOperationRow>(
-    `select a.id::text as id, a.owner_id::text as owner_id, o.owner_name, r.room_name, a.energy_type,
+    `select a.id::text as id, a.owner_id::text as owner_id, o.owner_name, ${roomLabelSql("r")} as room_name, a.energy_type,
             a.meter_id::text as meter_id, m.product_code, a.control_status, ${time} as at, u.real_name as operator,
             coalesce((select abs(l.amount) from pms_ledger l where l.account_id = a.id and l.entry_type = ${entryType}
                        order by l.create_time limit 1), 0)::text as amount,

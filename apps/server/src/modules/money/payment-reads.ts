@@ -4,6 +4,7 @@ import { badParam } from "../../contract/errors.ts";
 import { optionalId, optionalString, paging } from "../../contract/params.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
+import { roomLabelSql } from "../pms/room-label.ts";
 import { meterCodeJoin } from "./account.repository.ts";
 import {
   like,
@@ -50,7 +51,7 @@ const PAYMENT_FROM = `from pms_payment p
   ${meterCodeJoin("p", "m")}`;
 
 const PAYMENT_COLUMNS = `p.id::text as id, p.account_id::text as account_id, p.owner_id::text as owner_id, o.owner_name,
-  o.phone, pa.room_id::text as room_id, rr.room_name, rar.area_name, p.energy_type, p.meter_id::text as meter_id,
+  o.phone, pa.room_id::text as room_id, ${roomLabelSql("rr")} as room_name, rar.area_name, p.energy_type, p.meter_id::text as meter_id,
   m.product_code, p.amount::text as amount, p.payment_method, p.channel, p.state, p.transaction_no, p.paid_time,
   p.remark, p.operator, p.create_time`;
 

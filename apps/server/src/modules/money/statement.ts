@@ -4,6 +4,7 @@ import { badRequest } from "../../contract/errors.ts";
 import { optionalId } from "../../contract/params.ts";
 import type { Queryable } from "../../db/client.ts";
 import { dayParam } from "../metering/usage-periods.ts";
+import { roomLabelSql } from "../pms/room-label.ts";
 import { meterCodeJoin } from "./account.repository.ts";
 
 const yuan = (fen: string) => fenToYuan(BigInt(fen));
@@ -29,7 +30,7 @@ export async function accountStatement(
     room_name: string | null;
     balance: string;
   }>(
-    `select a.id::text as id, a.energy_type, m.product_code, o.owner_name, r.room_name, a.balance::text as balance
+    `select a.id::text as id, a.energy_type, m.product_code, o.owner_name, ${roomLabelSql("r")} as room_name, a.balance::text as balance
        from pms_account a
        left join pms_owner o on o.id = a.owner_id
        left join pms_room r on r.id = a.room_id

@@ -1,8 +1,9 @@
 import type { FormCustomization } from "../../../crud/form-customization.ts";
-import { ChannelsSelect } from "./ChannelsSelect.tsx";
+import { ChannelsSelect, ChannelsText } from "./ChannelsSelect.tsx";
 import { problemRule } from "./charging-form.ts";
 import { ProtectDatesEditor } from "./ProtectDatesEditor.tsx";
 import { ProtectTimesEditor } from "./ProtectTimesEditor.tsx";
+import { ProtectDatesView, ProtectTimesView } from "./SchemeViewers.tsx";
 import { datesProblem, windowsProblem } from "./scheme-json.ts";
 
 const isBlank = (value: unknown) => value === undefined || value === null || value === "";
@@ -17,6 +18,7 @@ export const alarmForm: FormCustomization = {
     protectDates: ProtectDatesEditor,
     notifyChannels: ChannelsSelect,
   },
+  viewers: { notifyChannels: ChannelsText, protectTimes: ProtectTimesView, protectDates: ProtectDatesView },
   dependencies: { firstAlarm: ["secondAlarm"] },
   rules(name, t) {
     if (name === "protectTimes") return [problemRule(windowsProblem, t)];

@@ -2,6 +2,7 @@ import type { FormRule } from "antd";
 import type { FormCustomization } from "../../../crud/form-customization.ts";
 import type { Translate } from "../../../i18n/index.tsx";
 import { LadderEditor } from "./LadderEditor.tsx";
+import { LadderView, TouPeriodsView } from "./SchemeViewers.tsx";
 import { type Band, bandsUsed, ladderProblem, type Problem, slotsProblem } from "./scheme-json.ts";
 import { TouPeriodsEditor } from "./TouPeriodsEditor.tsx";
 
@@ -33,6 +34,7 @@ export const problemRule =
  */
 export const chargingForm: FormCustomization = {
   editors: { ladder: LadderEditor, touPeriods: TouPeriodsEditor },
+  viewers: { ladder: LadderView, touPeriods: TouPeriodsView },
   visible(name, values) {
     const mode = String(values.priceMode ?? "");
     if (name === "price") return mode === FLAT;

@@ -41,7 +41,8 @@ const TIME = /^([01]\d|2[0-3]):([0-5]\d)$|^24:00$/;
 const decimal = (scale: number) => new RegExp(`^\\d{1,10}(\\.\\d{1,${scale}})?$`);
 const text = (value: unknown) => (value === null || value === undefined ? "" : String(value));
 
-function parseArray(raw: unknown): unknown[] {
+/** The stored JSON array of a scheme field; [] for nothing or anything else. */
+export function parseArray(raw: unknown): unknown[] {
   if (typeof raw !== "string" || raw.trim() === "") return [];
   try {
     const parsed: unknown = JSON.parse(raw);
