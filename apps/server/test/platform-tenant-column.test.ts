@@ -78,6 +78,23 @@ describe("the platform administrator's tenant column and filter", () => {
     }
   });
 
+  test("the room-meter screen's joined list (one tenant at a time) names and follows the tenant", async () => {
+    const rows = await rowsOf(`roommeter/roomMeterPage?tenantId=${b.tenantId}`, admin);
+    assert.ok(rows.length > 0);
+    assert.deepEqual(new Set(rows.map((r) => r.tenantName)), new Set(["乙物业"]));
+    const own = await rowsOf("roommeter/roomMeterPage", a.token);
+    const asked = await rowsOf(`roommeter/roomMeterPage?tenantId=${b.tenantId}`, a.token);
+    assert.ok(own.length > 0);
+    assert.deepEqual(
+      asked.map((r) => r.id),
+      own.map((r) => r.id),
+    );
+    assert.ok(asked.every((r) => !("tenantName" in r)));
+    const bad = await server.call("GET", `${pms}/roommeter/roomMeterPage?tenantId=a-b`, admin);
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.json().msg, /tenantId/);
+  });
+
   test("a detail and an export name the tenant too", async () => {
     const [meter] = await rowsOf(`meter/page?tenantId=${b.tenantId}`, admin);
     const detail = await server.call("GET", `${pms}/meter/detail?id=${String(meter!.id)}`, admin);
