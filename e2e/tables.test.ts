@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Locator } from "playwright-core";
 import { openResource, settled } from "./crud-helpers.ts";
-import { textOf, useBrowserSuite } from "./harness.ts";
-import { call, eventually, signInOperator, tokenOf } from "./registry-helpers.ts";
+import { signIn, textOf, useBrowserSuite } from "./harness.ts";
+import { call, chooseOption, eventually, signInOperator, tokenOf } from "./registry-helpers.ts";
 
 const suite = useBrowserSuite({ env: { DEMO_DATA: "1" } });
 const demo = { tenantId: "100001", password: "admin" };
@@ -104,4 +104,26 @@ test("the meter table at 1366 px: whole meter numbers, actions on one line, a re
   assert.ok((await headers()).includes("Actions"));
   assert.deepEqual(await cutHeaders(meters), []);
   assert.match(await textOf(meters.getByTestId("table-columns")), /^$/);
+});
+
+test("the platform administrator's meter table names each row's tenant and narrows to one tenant", async () => {
+  const { page } = suite.session;
+  await signIn(page);
+  const meters = await openResource(page, "/pms/meter", "meter");
+  const tenants = await columnCells(meters, "租户");
+  await eventually(async () => assert.ok((await tenants.count()) > 0));
+  const filter = meters.getByTestId("search-tenantId");
+  const searchFor = async (tenant: string) => {
+    await chooseOption(page, filter, tenant);
+    await meters.getByTestId("crud-search-submit").click();
+    await settled(meters);
+  };
+  // The platform's own tenant keeps no meters; the demo tenant's are all its own.
+  await searchFor("管理组");
+  await eventually(async () => assert.equal(await tenants.count(), 0));
+  await searchFor("阳光公寓(演示)");
+  await eventually(async () => {
+    const names = await tenants.allInnerTexts();
+    assert.ok(names.length > 0 && names.every((name) => name === "阳光公寓(演示)"), names.join("|"));
+  });
 });

@@ -17,6 +17,7 @@ import { actionsWidth, RowActions, rowActionList } from "./RowActions.tsx";
 import { SearchForm } from "./SearchForm.tsx";
 import { TableTools } from "./TableTools.tsx";
 import { useTableSettings } from "./table-settings.ts";
+import { tenantColumn, useShowsTenant } from "./tenant-column.tsx";
 import { useResourceRows } from "./useResourceRows.ts";
 import "./table.css";
 
@@ -159,10 +160,14 @@ export function ResourcePage(props: ResourcePageProps) {
 
   const { settings, update: updateSettings } = useTableSettings(def.name);
   const reshape = props.columns;
+  // The platform administrator's rows come from many tenants: a first column says whose each is.
+  const showsTenant = useShowsTenant(def);
+  const tenantTitle = t("crud.tenant");
   const dataCols = useMemo(() => {
     const generated = dataColumns(def, language, rows);
-    return withWidths(reshape ? reshape(generated) : generated);
-  }, [def, language, rows, reshape]);
+    const shaped = reshape ? reshape(generated) : generated;
+    return withWidths(showsTenant ? [tenantColumn(tenantTitle, rows), ...shaped] : shaped);
+  }, [def, language, rows, reshape, showsTenant, tenantTitle]);
   const choosable = dataCols.map((c) => ({
     key: String(c.key),
     title: typeof c.title === "string" ? c.title : String(c.key),

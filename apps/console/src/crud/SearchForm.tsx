@@ -11,6 +11,7 @@ import { ResourceFormProvider, type ResourceFormScope } from "./form-context.ts"
 import { fieldLabel } from "./labels.ts";
 import { dependentFields } from "./pickers.ts";
 import { RefPicker } from "./RefPicker.tsx";
+import { TenantFilter, useShowsTenant } from "./tenant-column.tsx";
 
 type Range = [Dayjs | null, Dayjs | null] | null | undefined;
 
@@ -63,7 +64,12 @@ export function SearchForm({ def, onSearch, omit = [] }: Props) {
   const { t, language } = useI18n();
   const [form] = Form.useForm();
   const scope = useMemo<ResourceFormScope>(() => ({ def, purpose: "search" }), [def]);
-  const submit = (values: Record<string, unknown>) => onSearch(toFilters(def, values));
+  // The platform administrator narrows to one tenant; nobody else is offered (or could use) it.
+  const byTenant = useShowsTenant(def) && !omit.includes("tenantId");
+  const submit = (values: Record<string, unknown>) => {
+    const tenantId = byTenant && typeof values.tenantId === "string" ? values.tenantId : "";
+    onSearch({ ...toFilters(def, values), ...(tenantId ? { tenantId } : {}) });
+  };
   // A picked meter belongs to the picked energy type: another type empties it.
   const onValuesChange = (changed: Record<string, unknown>) => {
     for (const name of Object.keys(changed)) {
@@ -84,6 +90,11 @@ export function SearchForm({ def, onSearch, omit = [] }: Props) {
         data-testid="crud-search"
         style={{ rowGap: 12 }}
       >
+        {byTenant && (
+          <Form.Item name="tenantId" label={t("crud.tenant")}>
+            <TenantFilter shown={byTenant} />
+          </Form.Item>
+        )}
         {searchFields(def)
           .filter(([name, f]) => f.search !== "range" && !omit.includes(name))
           .map(([name, field]) => (

@@ -2,6 +2,8 @@ import type { tablesZh } from "./tables.zh.ts";
 
 /** English strings of the resource tables' toolbar and row menu. */
 export const tablesEn: Record<keyof typeof tablesZh, string> = {
+  "crud.tenant": "Tenant",
+  "crud.tenant.all": "All tenants",
   "crud.more": "More",
   "table.columns": "Columns",
   "table.columnsReset": "Show all columns",

@@ -1,5 +1,7 @@
 /** Strings of the resource tables' toolbar and row menu: columns, density, batches over a search. */
 export const tablesZh = {
+  "crud.tenant": "租户",
+  "crud.tenant.all": "全部租户",
   "crud.more": "更多",
   "table.columns": "列设置",
   "table.columnsReset": "显示全部列",

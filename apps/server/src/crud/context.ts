@@ -17,6 +17,7 @@ import { visibleRows } from "./scope.ts";
 import { type Row, serializeRow } from "./serialize.ts";
 import { SqlParams } from "./sql.ts";
 import { ResourceStore } from "./store.ts";
+import { askedTenant, showsTenant } from "./tenant-column.ts";
 
 export interface EngineOptions {
   db: Db;
@@ -78,13 +79,13 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     /** The caller's visible rows narrowed by the list call's filters. */
     async query(request: FastifyRequest, params: Record<string, unknown>) {
       const sql = new SqlParams();
-      const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
+      const tenantId = askedTenant(params);
       const conditions = [
         ...(await this.visible(request, sql, tenantId)),
         ...listFilters(def, withoutKeys(params, custom), sql, timeZone),
         ...customFilterConditions(params, sql),
       ];
-      return { sql, conditions };
+      return { sql, conditions, tenantName: showsTenant(def, request.user!) };
     },
   };
 }

@@ -7,6 +7,7 @@ import { NOT_FOUND_MESSAGE, type ResourceContext } from "./context.ts";
 import { listFilters } from "./filters.ts";
 import { requirePermission } from "./permissions.ts";
 import { SqlParams } from "./sql.ts";
+import { showsTenant } from "./tenant-column.ts";
 import { forestOf } from "./tree.ts";
 
 const SELECT_LIMIT = 2000;
@@ -52,7 +53,11 @@ export function registerReadRoutes(r: ResourceContext) {
       if (!id && filters.length === 0) throw badParam("id");
       const conditions = [...(await r.visible(request, sql)), ...filters];
       if (id) conditions.push(`t.id = ${sql.bind(id)}`);
-      const [row] = await r.out(request, await store.list({ sql, conditions, limit: 1, offset: 0 }));
+      const tenantName = showsTenant(def, request.user!);
+      const [row] = await r.out(
+        request,
+        await store.list({ sql, conditions, limit: 1, offset: 0, tenantName }),
+      );
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
       return ok(row);
     },

@@ -35,5 +35,7 @@ export function serializeRow(def: ResourceDef, row: Row, timeZone: string): Row 
     if (c.field.secret || !(c.name in row)) continue;
     out[c.name] = value(c, row[c.name], timeZone);
   }
+  // The tenant's name, joined in for the platform administrator (store `tenantName`).
+  if ("tenantName" in row && !def.fields.tenantName) out.tenantName = String(row.tenantName ?? "");
   return out;
 }

@@ -6,12 +6,15 @@ import type { CurrentUser } from "../modules/auth/current-user.ts";
 import { type Column, columnByName, columnsOf, uniqueKey } from "./columns.ts";
 import { type Row, selectList } from "./serialize.ts";
 import { and, ident, SqlParams } from "./sql.ts";
+import { TENANT_JOIN, TENANT_NAME } from "./tenant-column.ts";
 
 export interface ListQuery {
   conditions: string[];
   sql: SqlParams;
   limit?: number;
   offset?: number;
+  /** Rows carry their tenant's name (`tenantName`), joined in the same statement. */
+  tenantName?: boolean;
 }
 
 /** The SQL of the engine: every statement scoped by the conditions the caller's visibility produced. */
@@ -23,6 +26,13 @@ export class ResourceStore {
 
   private get table() {
     return `${ident(this.def.table)} t`;
+  }
+
+  /** The select list and source of full rows, with the tenant's name joined in when asked. */
+  private rowsFrom(tenantName = false): string {
+    return tenantName && this.def.tenantScoped
+      ? `${selectList(this.def)}, ${TENANT_NAME} from ${this.table} ${TENANT_JOIN}`
+      : `${selectList(this.def)} from ${this.table}`;
   }
 
   private orderBy(): string {
@@ -40,7 +50,7 @@ export class ResourceStore {
         ? ` limit ${sql.bind(query.limit)} offset ${sql.bind(query.offset ?? 0)}`
         : "";
     return this.db.query(
-      `select ${selectList(this.def)} from ${this.table} where ${and(query.conditions)} order by ${this.orderBy()}${paging}`,
+      `select ${this.rowsFrom(query.tenantName)} where ${and(query.conditions)} order by ${this.orderBy()}${paging}`,
       sql.values,
     );
   }
@@ -66,9 +76,9 @@ export class ResourceStore {
   }
 
   /** The rows of these ids in the order given; ids gone meanwhile are left out. */
-  async byIds(ids: readonly string[]): Promise<Row[]> {
+  async byIds(ids: readonly string[], tenantName = false): Promise<Row[]> {
     const rows = await this.db.query<Row>(
-      `select ${selectList(this.def)} from ${this.table} where t.id = any($1::bigint[])`,
+      `select ${this.rowsFrom(tenantName)} where t.id = any($1::bigint[])`,
       [ids],
     );
     const byId = new Map(rows.map((row) => [String(row.id), row]));

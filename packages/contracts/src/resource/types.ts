@@ -220,3 +220,14 @@ export function writePaths(def: Pick<ResourceDef, "writeVerbs" | "removeVerb">) 
 /** `/api/<service>/<path>`; users live directly under their service (`/api/blade-user/page`). */
 export const resourceBase = (def: Pick<ResourceDef, "service" | "path">) =>
   def.path ? `/api/${def.service}/${def.path}` : `/api/${def.service}`;
+
+/**
+ * Whether the platform administrator reads this resource across tenants, and so is shown whose each
+ * row is (a tenant column and a tenant filter): tenant-scoped, not tenant-strict, and not the tenant
+ * table itself (whose rows are tenants and carry their own name).
+ */
+export const crossesTenants = (def: Pick<ResourceDef, "tenantScoped" | "tenantStrict" | "fields">) =>
+  def.tenantScoped && !def.tenantStrict && !def.fields.tenantName;
+
+/** A tenant code as stored (sys_tenant.tenant_id, varchar(12)): letters and digits. */
+export const TENANT_CODE = /^[0-9A-Za-z]{1,12}$/;

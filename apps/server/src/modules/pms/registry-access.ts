@@ -1,7 +1,7 @@
 import { pickerCodesOf } from "@meterline/contracts";
 import type { FastifyRequest } from "fastify";
-import { optionalString } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
+import { askedTenant } from "../../crud/tenant-column.ts";
 import type { Queryable } from "../../db/client.ts";
 import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
 
@@ -14,9 +14,10 @@ export const requirePicker = (db: Queryable, request: FastifyRequest, resource: 
 
 /**
  * The tenant a registry read looks at: the caller's own, or for the platform administrator the
- * `tenantId` it names (contract §9.1: the administrator crosses tenants explicitly).
+ * `tenantId` it names (contract §9.1: the administrator crosses tenants explicitly); a malformed
+ * code is a 400 naming it, for anyone.
  */
 export function registryTenant(user: CurrentUser, params: Record<string, unknown>): string {
-  const asked = optionalString(params, "tenantId");
+  const asked = askedTenant(params);
   return asked && isAdministrator(user) ? asked : user.tenantId;
 }

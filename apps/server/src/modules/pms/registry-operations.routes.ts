@@ -6,7 +6,7 @@ import { badParam } from "../../contract/errors.ts";
 import { idList, optionalId, optionalString, paging, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db, Queryable } from "../../db/client.ts";
-import type { CurrentUser } from "../auth/current-user.ts";
+import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
 import { outcomeMessage } from "../operations/switching.ts";
 import { OwnerGroupService } from "./owner-group.service.ts";
 import { registryTenant } from "./registry-access.ts";
@@ -161,7 +161,7 @@ export async function registryOperationRoutes(app: FastifyInstance, opts: { db: 
     async (request) => {
       const user = await requirePermission(db, request, readCodes("roomMeter"));
       const params = readParams(request);
-      return ok(await roomMeterPage(db, registryTenant(user, params), params));
+      return ok(await roomMeterPage(db, registryTenant(user, params), params, isAdministrator(user)));
     },
   );
 }

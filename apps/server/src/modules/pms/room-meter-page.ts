@@ -6,6 +6,9 @@ import type { Queryable } from "../../db/client.ts";
 import { areaAndBelow } from "./registry.hooks.ts";
 import { roomLabelSql } from "./room-label.ts";
 
+const TENANT_NAME_OF_RM = `(select tn.tenant_name from sys_tenant tn
+  where tn.tenant_id = rm.tenant_id and tn.is_deleted = 0) as tenant_name`;
+
 interface RoomMeterRow {
   id: string;
   room_id: string;
@@ -21,6 +24,7 @@ interface RoomMeterRow {
   online_status: number | null;
   owner_id: string | null;
   owner_name: string | null;
+  tenant_name?: string | null;
 }
 
 /**
@@ -28,7 +32,13 @@ interface RoomMeterRow {
  * room, area, meter address and state, and the room's owner. Filters: roomId, areaId (and below),
  * energyType, productCode (contains).
  */
-export async function roomMeterPage(db: Queryable, tenantId: string, params: Record<string, unknown>) {
+export async function roomMeterPage(
+  db: Queryable,
+  tenantId: string,
+  params: Record<string, unknown>,
+  /** Rows name their tenant (the platform administrator's screens), in the same statement. */
+  withTenantName = false,
+) {
   const { current, size, offset } = paging(params);
   const sql = new SqlParams();
   const where = [`rm.tenant_id = ${sql.bind(tenantId)}`, "rm.is_deleted = 0", "m.id is not null"];
@@ -64,7 +74,7 @@ export async function roomMeterPage(db: Queryable, tenantId: string, params: Rec
   const rows = await db.query<RoomMeterRow>(
     `select rm.id::text as id, rm.room_id::text as room_id, ${roomLabelSql("r")} as room_name, r.area_id::text as area_id, a.area_name,
             rm.energy_type, m.id::text as meter_id, m.product_code, m.meter_name, m.account_status, m.switch_status,
-            m.online_status, o.id::text as owner_id, o.owner_name
+            m.online_status, o.id::text as owner_id, o.owner_name${withTenantName ? `, ${TENANT_NAME_OF_RM}` : ""}
        ${from} order by a.area_name, r.room_name, rm.energy_type
       limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
     sql.values,
@@ -84,6 +94,7 @@ export async function roomMeterPage(db: Queryable, tenantId: string, params: Rec
     onlineStatus: r.online_status,
     ownerId: r.owner_id ?? "",
     ownerName: r.owner_name ?? "",
+    ...(withTenantName ? { tenantName: r.tenant_name ?? "" } : {}),
   }));
   return page(records, Number(count?.n ?? 0), current, size);
 }

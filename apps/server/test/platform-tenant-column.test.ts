@@ -1,0 +1,180 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import ExcelJS from "exceljs";
+import { nextId } from "../src/db/ids.ts";
+import { provisionTenant } from "./fixtures.ts";
+import type { TestServer } from "./helpers.ts";
+import { startTestServer } from "./helpers.ts";
+import { buildSite } from "./registry-fixtures.ts";
+
+const pms = "/api/blade-pms";
+/** The registry screens and a reading log, by their list calls. */
+const LISTS = [
+  "area/list",
+  "room/page",
+  "owner/page",
+  "meter/page",
+  "water/page",
+  "collector/page",
+  "dataread/page",
+];
+
+type Row = Record<string, unknown>;
+
+/**
+ * The platform administrator reads tenant-scoped lists across tenants: each row names its tenant,
+ * and `tenantId` narrows to one. Everyone else stays in their own tenant whatever they send.
+ */
+describe("the platform administrator's tenant column and filter", () => {
+  let server: TestServer;
+  let admin: string;
+  let a: Awaited<ReturnType<typeof provisionTenant>>;
+  let b: Awaited<ReturnType<typeof provisionTenant>>;
+
+  const rowsOf = async (path: string, token: string): Promise<Row[]> => {
+    const res = await server.call("GET", `${pms}/${path}`, token);
+    assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
+    const data = res.json().data;
+    // Trees (areas) answer a forest: its nodes are rows too.
+    const flat = (rows: Row[]): Row[] => rows.flatMap((r) => [r, ...flat((r.children as Row[]) ?? [])]);
+    return Array.isArray(data) ? flat(data) : data.records;
+  };
+  const withQuery = (path: string, query: string) => `${path}${path.includes("?") ? "&" : "?"}${query}`;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = (await server.login()).access_token;
+    a = await provisionTenant(server, admin, "甲物业");
+    b = await provisionTenant(server, admin, "乙物业");
+    const siteA = await buildSite(server, a.token, "甲");
+    const siteB = await buildSite(server, b.token, "乙");
+    for (const [tenant, site] of [
+      [a, siteA],
+      [b, siteB],
+    ] as const) {
+      await server.db.query(
+        `insert into pms_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value)
+         values ($1, $2, $3, $4, 'x', now(), 1)`,
+        [nextId(), tenant.tenantId, site.meter, site.room101],
+      );
+    }
+  });
+  after(() => server.close());
+
+  test("sees every tenant's rows with the tenant's name, and narrows to one by tenantId", async () => {
+    for (const path of LISTS) {
+      const all = await rowsOf(path, admin);
+      const names = new Set(all.map((r) => r.tenantName));
+      assert.ok(names.has("甲物业") && names.has("乙物业"), `${path}: ${[...names].join(",")}`);
+      for (const row of all) assert.equal(typeof row.tenantName, "string", path);
+
+      const onlyA = await rowsOf(withQuery(path, `tenantId=${a.tenantId}`), admin);
+      assert.ok(onlyA.length > 0, path);
+      assert.ok(
+        onlyA.every((r) => r.tenantId === a.tenantId && r.tenantName === "甲物业"),
+        path,
+      );
+      assert.ok(onlyA.length < all.length, path);
+    }
+  });
+
+  test("the room-meter screen's joined list (one tenant at a time) names and follows the tenant", async () => {
+    const rows = await rowsOf(`roommeter/roomMeterPage?tenantId=${b.tenantId}`, admin);
+    assert.ok(rows.length > 0);
+    assert.deepEqual(new Set(rows.map((r) => r.tenantName)), new Set(["乙物业"]));
+    const own = await rowsOf("roommeter/roomMeterPage", a.token);
+    const asked = await rowsOf(`roommeter/roomMeterPage?tenantId=${b.tenantId}`, a.token);
+    assert.ok(own.length > 0);
+    assert.deepEqual(
+      asked.map((r) => r.id),
+      own.map((r) => r.id),
+    );
+    assert.ok(asked.every((r) => !("tenantName" in r)));
+    const bad = await server.call("GET", `${pms}/roommeter/roomMeterPage?tenantId=a-b`, admin);
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.json().msg, /tenantId/);
+  });
+
+  test("a detail and an export name the tenant too", async () => {
+    const [meter] = await rowsOf(`meter/page?tenantId=${b.tenantId}`, admin);
+    const detail = await server.call("GET", `${pms}/meter/detail?id=${String(meter!.id)}`, admin);
+    assert.equal(detail.json().data.tenantName, "乙物业");
+
+    const res = await server.call("GET", `${pms}/meter/export?tenantId=${b.tenantId}`, admin);
+    assert.equal(res.statusCode, 200, res.body);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    const header = (sheet.getRow(1).values as ExcelJS.CellValue[]).slice(1);
+    const column = header.indexOf("租户");
+    assert.ok(column >= 0, header.join(","));
+    const cells: ExcelJS.CellValue[] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1) cells.push((row.values as ExcelJS.CellValue[]).slice(1)[column]);
+    });
+    assert.ok(cells.length > 0);
+    assert.deepEqual(new Set(cells), new Set(["乙物业"]));
+  });
+
+  test("the tenant names cost no statement per tenant", async () => {
+    const counted = async (path: string) => {
+      const query = server.db.query.bind(server.db);
+      let queries = 0;
+      server.db.query = ((...args: Parameters<typeof query>) => {
+        queries++;
+        return query(...args);
+      }) as typeof server.db.query;
+      try {
+        assert.ok((await rowsOf(path, admin)).length > 0);
+      } finally {
+        server.db.query = query;
+      }
+      return queries;
+    };
+    // Rows of several tenants take as many statements as the rows of one.
+    assert.equal(await counted("meter/page"), await counted(`meter/page?tenantId=${a.tenantId}`));
+  });
+
+  test("a malformed tenantId is refused naming the field, for anyone", async () => {
+    for (const token of [admin, a.token]) {
+      for (const bad of ["x'or'1'='1", "1234567890123", "%00", "甲"]) {
+        const res = await server.call("GET", `${pms}/meter/page?tenantId=${encodeURIComponent(bad)}`, token);
+        assert.equal(res.statusCode, 400, `${bad}: ${res.body}`);
+        assert.match(res.json().msg, /tenantId/);
+      }
+    }
+  });
+
+  test("a tenant's own tenantId neither widens nor moves its view, and names no tenant", async () => {
+    for (const path of LISTS) {
+      const own = await rowsOf(path, a.token);
+      assert.ok(own.length > 0, path);
+      for (const asked of [b.tenantId, "000000", a.tenantId]) {
+        const rows = await rowsOf(withQuery(path, `tenantId=${asked}`), a.token);
+        assert.deepEqual(
+          rows.map((r) => r.id),
+          own.map((r) => r.id),
+          `${path} tenantId=${asked}`,
+        );
+        assert.ok(
+          rows.every((r) => r.tenantId === a.tenantId && !("tenantName" in r)),
+          path,
+        );
+      }
+    }
+    const res = await server.call("GET", `${pms}/meter/export?tenantId=${b.tenantId}`, a.token);
+    assert.equal(res.statusCode, 200, res.body);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    const header = (sheet.getRow(1).values as ExcelJS.CellValue[]).slice(1);
+    assert.ok(!header.includes("租户"), header.join(","));
+    const column = header.indexOf("租户编号");
+    const cells: ExcelJS.CellValue[] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1) cells.push((row.values as ExcelJS.CellValue[]).slice(1)[column]);
+    });
+    assert.ok(cells.length > 0);
+    assert.deepEqual(new Set(cells), new Set([a.tenantId]));
+  });
+});
