@@ -95,7 +95,7 @@ describe("the platform administrator's tenant column and filter", () => {
     assert.match(bad.json().msg, /tenantId/);
   });
 
-  test("a detail and an export name the tenant too", async () => {
+  test("a detail names the tenant; an export keeps the tenant's code, the key an import reads back", async () => {
     const [meter] = await rowsOf(`meter/page?tenantId=${b.tenantId}`, admin);
     const detail = await server.call("GET", `${pms}/meter/detail?id=${String(meter!.id)}`, admin);
     assert.equal(detail.json().data.tenantName, "乙物业");
@@ -106,14 +106,14 @@ describe("the platform administrator's tenant column and filter", () => {
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = book.worksheets[0]!;
     const header = (sheet.getRow(1).values as ExcelJS.CellValue[]).slice(1);
-    const column = header.indexOf("租户");
+    const column = header.indexOf("租户编号");
     assert.ok(column >= 0, header.join(","));
     const cells: ExcelJS.CellValue[] = [];
     sheet.eachRow((row, n) => {
       if (n > 1) cells.push((row.values as ExcelJS.CellValue[]).slice(1)[column]);
     });
     assert.ok(cells.length > 0);
-    assert.deepEqual(new Set(cells), new Set(["乙物业"]));
+    assert.deepEqual(new Set(cells), new Set([b.tenantId]));
   });
 
   test("the tenant names cost no statement per tenant", async () => {

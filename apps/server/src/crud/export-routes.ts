@@ -15,7 +15,6 @@ import { ident } from "./sql.ts";
 export const EXPORT_LIMIT = 100_000;
 /** Rows read and written per round trip: memory holds one chunk, never the whole export. */
 const CHUNK = 1_000;
-const TENANT_HEADER = "租户";
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** The row bound of an export: the `export.maxRows` parameter, else EXPORT_LIMIT. */
@@ -74,13 +73,9 @@ export function registerExportRoute(r: ResourceContext) {
         useSharedStrings: false,
       });
       const sheet = book.addWorksheet(title);
-      // The platform administrator's rows name their tenant, so its column is headed 租户 (tenant).
-      const header = (name: string) =>
-        name === "tenantId" && q.tenantName
-          ? TENANT_HEADER
-          : (labels?.fields[name] ?? (commonFieldsZh as Record<string, string>)[name] ?? name);
+      // Sheets keep the tenant's code (租户编号), the key an import reads back, for every caller.
       sheet.columns = columns.map((c) => ({
-        header: header(c.name),
+        header: labels?.fields[c.name] ?? (commonFieldsZh as Record<string, string>)[c.name] ?? c.name,
         key: c.name,
         width: Math.min(60, Math.max(12, (c.field.maxLength ?? 20) / 2)),
       }));
@@ -89,7 +84,7 @@ export function registerExportRoute(r: ResourceContext) {
 
       const write = async () => {
         for (let at = 0; at < ids.length; at += CHUNK) {
-          const rows = await r.out(request, await store.byIds(ids.slice(at, at + CHUNK), q.tenantName));
+          const rows = await r.out(request, await store.byIds(ids.slice(at, at + CHUNK)));
           for (const row of rows) sheet.addRow(named(row)).commit();
         }
         if (cut) sheet.addRow({ [columns[0]!.name]: `仅导出前 ${limit} 行,请缩小查询范围` }).commit();
