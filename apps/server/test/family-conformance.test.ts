@@ -70,6 +70,63 @@ describe("the family's seed and calls", () => {
     );
   });
 
+  test("roles and scopes, and regions, are top-level groups of their own as in the seed", async () => {
+    const tree = (await server.call("GET", "/api/blade-system/menu/routes", admin)).json()
+      .data as MenuRoute[];
+    const group = (code: string) => tree.find((n) => n.code === code);
+    const children = (code: string) => (group(code)?.children ?? []).map((n) => `${n.code} ${n.path}`);
+    assert.equal(group("authority")?.path, "/authority");
+    assert.deepEqual(children("authority"), [
+      "role /authority/role",
+      "data_scope /authority/datascope",
+      "api_scope /authority/apiscope",
+    ]);
+    assert.equal(group("base")?.path, "/base");
+    assert.deepEqual(children("base"), ["region /base/region"]);
+    assert.deepEqual(
+      children("system").filter((e) => /\b(role|data_scope|api_scope|region) /.test(e)),
+      [],
+    );
+  });
+
+  test("a database migrated before the groups ends as a fresh one, grants on the moved screens kept", async () => {
+    const db = server.db;
+    const tree = () =>
+      db.query<{ id: string; parent_id: string; code: string }>(
+        "select id, parent_id, code from sys_menu where is_deleted = 0 order by id",
+      );
+    const fresh = await tree();
+    // Rewinds to the shape seed 019 left: the screens under 系统管理, no groups.
+    await db.query("update sys_menu set parent_id = 200 where id in (310, 330, 340, 360)");
+    await db.query("delete from sys_role_menu where menu_id in (280, 290)");
+    await db.query("delete from sys_top_menu_setting where menu_id in (280, 290)");
+    await db.query("delete from sys_menu where id in (280, 290)");
+    await db.query("delete from schema_migration where version = 'seed/020_family_menu_groups.sql'");
+    const role = "990020";
+    await db.query(
+      "insert into sys_role_menu (id, menu_id, role_id) select 990020 + id, id, $1 from sys_menu where id in (200, 310, 316, 360)",
+      [role],
+    );
+
+    assert.deepEqual(await migrate(db), ["seed/020_family_menu_groups.sql"]);
+    assert.deepEqual(await tree(), fresh);
+    const held = await db.query<{ code: string }>(
+      "select m.code from sys_role_menu rm join sys_menu m on m.id = rm.menu_id where rm.role_id = $1 order by m.code",
+      [role],
+    );
+    assert.deepEqual(
+      held.map((h) => h.code),
+      ["authority", "base", "region", "role", "role_grant", "system"],
+    );
+    const linked = await db.query<{ menu_id: string }>(
+      "select menu_id from sys_top_menu_setting where top_menu_id = 3 and menu_id in (280, 290) order by menu_id",
+    );
+    assert.deepEqual(
+      linked.map((l) => String(l.menu_id)),
+      ["280", "290"],
+    );
+  });
+
   test("buttons carry the seed's snake_case codes, with the setting buttons", async () => {
     const codes = buttonCodes(
       (await server.call("GET", "/api/blade-system/menu/buttons", admin)).json().data,

@@ -317,6 +317,8 @@ export const en: Record<MessageKey, string> = {
   "menu.monitor": "Monitoring",
   "menu.api_doc": "API docs",
   "menu.system": "System",
+  "menu.authority": "Access control",
+  "menu.base": "Base settings",
   "menu.test": "Test page",
   "menu.notice": "Notices",
   "menu.topmenu": "Top menus",

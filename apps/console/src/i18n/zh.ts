@@ -313,6 +313,8 @@ export const zh = {
   "menu.monitor": "系统监控",
   "menu.api_doc": "接口文档",
   "menu.system": "系统管理",
+  "menu.authority": "权限管理",
+  "menu.base": "基础配置",
   "menu.test": "测试页",
   "menu.notice": "通知公告",
   "menu.topmenu": "顶部菜单",
