@@ -22,47 +22,60 @@ interface Finding {
   nodes: { target: string[]; failureSummary: string }[];
 }
 
+/** Where and what axe checks: parts of the page (CSS selectors) and single rules; all of both by default. */
+export interface AxeScope {
+  include?: string[];
+  rules?: string[];
+}
+
 /** Runs axe on the page as it is now and answers the serious and critical violations. */
-export async function axeViolations(page: Page): Promise<Finding[]> {
+export async function axeViolations(page: Page, scope: AxeScope = {}): Promise<Finding[]> {
   // A page loaded since the last check has lost the script: inject it again when missing.
   // Evaluated through the browser's debugging protocol, not as an inline <script>: the console's
   // Content-Security-Policy rightly refuses inline scripts, and the tests check it stays that way.
   if (!(await page.evaluate(() => "axe" in window))) {
     await page.evaluate(await loadAxe());
   }
-  const found = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<unknown> } })
-      .axe;
-    const results = (await axe.run(document, {
-      runOnly: { type: "tag", values: tags },
-      resultTypes: ["violations"],
-    })) as { violations: Finding[] };
-    // WCAG 1.4.3 exempts text of inactive controls. axe knows disabled inputs, but not the
-    // placeholder span antd draws inside a disabled select or picker, so those are set aside here.
-    // (No named helper functions in here: the test runner's transpiler would wrap them in a
-    // helper the page does not have.)
-    const inactiveControls =
-      ".ant-select-disabled, .ant-picker-disabled, .ant-input-disabled, [aria-disabled='true']";
-    return results.violations
-      .map((violation) => ({
-        id: violation.id,
-        impact: violation.impact,
-        help: violation.help,
-        nodes: violation.nodes
-          .map((node) => ({ target: node.target.map(String), failureSummary: node.failureSummary }))
-          .filter(
-            (node) =>
-              !(
-                violation.id === "color-contrast" &&
-                // The selector axe wrote names the disabled state it saw; a control that was
-                // disabled only while loading may be enabled again by the time this runs.
-                (/ant-(select|picker|input)-disabled|aria-disabled/.test(node.target.join(" ")) ||
-                  document.querySelector(node.target.join(" "))?.closest(inactiveControls))
-              ),
-          ),
-      }))
-      .filter((violation) => violation.nodes.length > 0);
-  }, wcagTags);
+  const found = await page.evaluate(
+    async ({ tags, include, rules }) => {
+      const axe = (
+        window as unknown as { axe: { run(context: unknown, options: unknown): Promise<unknown> } }
+      ).axe;
+      const results = (await axe.run(
+        include ? { include: include.map((selector) => [selector]) } : document,
+        {
+          runOnly: rules ? { type: "rule", values: rules } : { type: "tag", values: tags },
+          resultTypes: ["violations"],
+        },
+      )) as { violations: Finding[] };
+      // WCAG 1.4.3 exempts text of inactive controls. axe knows disabled inputs, but not the
+      // placeholder span antd draws inside a disabled select or picker, so those are set aside here.
+      // (No named helper functions in here: the test runner's transpiler would wrap them in a
+      // helper the page does not have.)
+      const inactiveControls =
+        ".ant-select-disabled, .ant-picker-disabled, .ant-input-disabled, [aria-disabled='true']";
+      return results.violations
+        .map((violation) => ({
+          id: violation.id,
+          impact: violation.impact,
+          help: violation.help,
+          nodes: violation.nodes
+            .map((node) => ({ target: node.target.map(String), failureSummary: node.failureSummary }))
+            .filter(
+              (node) =>
+                !(
+                  violation.id === "color-contrast" &&
+                  // The selector axe wrote names the disabled state it saw; a control that was
+                  // disabled only while loading may be enabled again by the time this runs.
+                  (/ant-(select|picker|input)-disabled|aria-disabled/.test(node.target.join(" ")) ||
+                    document.querySelector(node.target.join(" "))?.closest(inactiveControls))
+                ),
+            ),
+        }))
+        .filter((violation) => violation.nodes.length > 0);
+    },
+    { tags: wcagTags, include: scope.include ?? null, rules: scope.rules ?? null },
+  );
   return found.filter((finding) => blocking.has(finding.impact ?? ""));
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
+import { axeViolations, describeViolations } from "./axe.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 
 const suite = useBrowserSuite({ signedIn: true });
@@ -104,7 +105,7 @@ test("theme and colour: each theme restyles the shell; the colour drives the pri
   assert.equal(await style(page, ".ml-content", "backgroundColor"), "rgb(0, 0, 0)");
 
   await page.getByTestId("theme-option-theme-lte").click();
-  assert.equal(await style(page, ".ml-header", "backgroundColor"), "rgb(60, 141, 188)");
+  assert.equal(await style(page, ".ml-header", "backgroundColor"), "rgb(50, 118, 157)");
   await page.getByTestId("theme-option-theme-white").click();
   assert.equal(await style(page, ".ml-sider", "backgroundColor"), "rgb(255, 255, 255)");
   await page.keyboard.press("Escape");
@@ -112,4 +113,57 @@ test("theme and colour: each theme restyles the shell; the colour drives the pri
   await page.reload();
   await page.getByTestId("home-page").waitFor();
   assert.match((await layout.getAttribute("class")) ?? "", /\btheme-white\b/);
+});
+
+test("every theme: header, top menu and logo text reach AA contrast; the picked colour reaches table links", async () => {
+  const { page } = suite.session;
+  const dialog = page.getByTestId("theme-dialog");
+  await page.getByTestId("theme-button").click();
+  const options = await dialog
+    .locator('[data-testid^="theme-option-"]')
+    .evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-testid") ?? ""));
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  assert.equal(options.length, 11, `themes offered: ${options}`);
+  const failures: string[] = [];
+  for (const option of options) {
+    await page.getByTestId("theme-button").click();
+    await page.getByTestId(option).click();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    // The home page is open: the top menu's 首页 is the active entry, drawn in the accent colour.
+    await page.locator(".ml-top-menu .ant-btn.is-active").waitFor();
+    const found = await axeViolations(page, {
+      include: [".ml-header", ".ml-logo"],
+      rules: ["color-contrast"],
+    });
+    if (found.length > 0) failures.push(`${option}:\n${describeViolations(found)}`);
+  }
+  assert.equal(failures.length, 0, failures.join("\n\n"));
+
+  // The picked colour restyles links in tables: row actions and links inside cells.
+  await page.getByTestId("theme-button").click();
+  await page.getByTestId("theme-option-theme-default").click();
+  await page.keyboard.press("Escape");
+  await page.getByTestId("color-picker").click();
+  await page.locator(".ant-color-picker-presets-color").nth(3).click();
+  await page.keyboard.press("Escape");
+  await page.goto("/system/user");
+  const screen = page.locator('[data-testid="resource-page"][data-resource="user"]');
+  const rowAction = screen.locator(".ant-table-tbody .crud-row-actions .ant-btn-link").first();
+  await rowAction.waitFor();
+  // #52c41a is drawn as its AA shade #347c10 (see the colour test above).
+  assert.equal(await rowAction.evaluate((element) => getComputedStyle(element).color), "rgb(52, 124, 16)");
+  const cellLink = await screen
+    .locator(".ant-table-tbody td")
+    .first()
+    .evaluate((cell) => {
+      const link = cell.appendChild(document.createElement("a"));
+      link.href = "/system/user";
+      link.textContent = "link";
+      const color = getComputedStyle(link).color;
+      link.remove();
+      return color;
+    });
+  assert.equal(cellLink, "rgb(52, 124, 16)");
 });

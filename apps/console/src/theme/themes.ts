@@ -98,7 +98,8 @@ export const themeLooks: Record<ThemeName, ThemeLook> = {
     siderBg: "#ebf1f6",
     menu: "light",
     logoBg: "#ebf1f6",
-    logoText: "#2f74ff",
+    // D2's #2f74ff is 3.6:1 on its pale logo bar; this shade of it 4.6:1.
+    logoText: "#0b5cff",
     contentBg: "#ffffff",
   },
   "theme-hey": {
@@ -107,13 +108,15 @@ export const themeLooks: Record<ThemeName, ThemeLook> = {
     menuSelectedBg: "#3788ee",
     logoBg: "#2f3342",
   },
+  // AdminLTE's blues (#3c8dbc header, #367fa9 logo) carry white text at 3.7:1 and 4.4:1: the same
+  // hues a step darker reach 4.8:1 and 5.5:1, the logo still a shade darker than the header.
   "theme-lte": {
     ...base,
-    headerBg: "#3c8dbc",
+    headerBg: "#32769d",
     headerText: "#ffffff",
     siderBg: "#222d32",
     menuSelectedBg: "#1e282c",
-    logoBg: "#367fa9",
+    logoBg: "#2e6d91",
   },
 };
 
