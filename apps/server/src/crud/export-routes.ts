@@ -9,13 +9,13 @@ import { columnsOf } from "./columns.ts";
 import type { ResourceContext } from "./context.ts";
 import { requirePermission } from "./permissions.ts";
 import type { Row } from "./serialize.ts";
+import { sendWorkbook } from "./sheet-import-routes.ts";
 import { ident } from "./sql.ts";
 
 /** Rows of one export unless the `export.maxRows` parameter says otherwise; the sheet says when it was cut. */
 export const EXPORT_LIMIT = 100_000;
 /** Rows read and written per round trip: memory holds one chunk, never the whole export. */
 const CHUNK = 1_000;
-const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** The row bound of an export: the `export.maxRows` parameter, else EXPORT_LIMIT. */
 export async function exportLimit(db: Db): Promise<number> {
@@ -109,8 +109,5 @@ export function sendStream(
   cutAt: number | undefined,
 ) {
   if (cutAt !== undefined) reply.header("x-export-truncated", String(cutAt));
-  reply
-    .header("content-type", XLSX)
-    .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(file)}`)
-    .send(stream);
+  sendWorkbook(reply, file, stream);
 }

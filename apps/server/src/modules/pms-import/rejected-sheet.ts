@@ -1,8 +1,6 @@
-import ExcelJS from "exceljs";
 import type { Queryable } from "../../db/client.ts";
-import { safeCell } from "../../xlsx/safe-cell.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
-import { storeFile } from "../file/file.store.ts";
+import { storeRejectedRows } from "../file/rejected-rows-sheet.ts";
 import { IMPORT_COLUMNS } from "./import-columns.ts";
 import type { Rejection } from "./import-plan.ts";
 
@@ -14,27 +12,13 @@ export const ROW_HEADER = "原行号";
  * number in the uploaded file: the operator fixes the rows in place and imports this very file
  * (the extra columns are ignored on import).
  */
-export async function storeRejectedSheet(db: Queryable, caller: CurrentUser, rejected: readonly Rejection[]) {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet("未导入");
-  sheet.columns = [
-    ...IMPORT_COLUMNS.map((c) => ({ header: c.header, width: c.width })),
-    { header: REASON_HEADER, width: 60 },
-    { header: ROW_HEADER, width: 8 },
-  ];
-  IMPORT_COLUMNS.forEach((c, index) => {
-    if (c.text) sheet.getColumn(index + 1).numFmt = "@";
+export const storeRejectedSheet = (db: Queryable, caller: CurrentUser, rejected: readonly Rejection[]) =>
+  storeRejectedRows(db, caller, {
+    fileName: "未导入的房间档案.xlsx",
+    columns: [
+      ...IMPORT_COLUMNS.map((c) => ({ header: c.header, width: c.width, text: c.text })),
+      { header: REASON_HEADER, width: 60 },
+      { header: ROW_HEADER, width: 8 },
+    ],
+    rows: rejected.map((r) => [...IMPORT_COLUMNS.map((c) => r.text[c.key]), r.reason, r.row]),
   });
-  for (const r of rejected) {
-    sheet.addRow([...IMPORT_COLUMNS.map((c) => safeCell(r.text[c.key])), safeCell(r.reason), r.row]);
-  }
-  sheet.getRow(1).font = { bold: true };
-  return storeFile(db, {
-    tenantId: caller.tenantId,
-    userId: caller.userId,
-    originalName: "未导入的房间档案.xlsx",
-    extension: "xlsx",
-    contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    content: Buffer.from(await book.xlsx.writeBuffer()),
-  });
-}

@@ -1,16 +1,13 @@
-import multipart from "@fastify/multipart";
 import { readCodesOf, type TreeNode } from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok, page } from "../../contract/envelope.ts";
 import { badParam, badRequest, notFound } from "../../contract/errors.ts";
 import { optionalString, paging, readParams, requiredString } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
+import { sendWorkbook, sheetImportRoutes } from "../../crud/sheet-import-routes.ts";
 import type { Db } from "../../db/client.ts";
 import { RegionRepository, type RegionRow } from "./region.repository.ts";
 import { importRegions, MAX_REGION_ROWS, readRegionSheet, regionWorkbook } from "./region-excel.ts";
-
-const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-const attachment = (name: string) => `attachment; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 const base = "/api/blade-system/region";
 const CODE = /^\d{2,12}$/;
@@ -119,43 +116,34 @@ export async function regionRoutes(app: FastifyInstance, opts: { db: Db }) {
       const rows = await repo.under(root, MAX_REGION_ROWS + 1);
       if (rows.length > MAX_REGION_ROWS)
         throw badRequest(`code: 一次最多导出 ${MAX_REGION_ROWS} 条, 请选择更小的范围`);
-      return reply
-        .header("content-type", XLSX)
-        .header("content-disposition", attachment("行政区划.xlsx"))
-        .send(await regionWorkbook(rows));
+      return sendWorkbook(reply, "行政区划.xlsx", await regionWorkbook(rows));
     },
   );
-  app.get(
-    `${base}/export-template`,
-    { schema: { tags, summary: "The region import template" } },
-    async (request, reply) => {
-      await requirePermission(db, request, ["region_import"], "administrator");
-      return reply
-        .header("content-type", XLSX)
-        .header("content-disposition", attachment("行政区划导入模板.xlsx"))
-        .send(await regionWorkbook([]));
+  await sheetImportRoutes(app, {
+    tags,
+    maxBytes: 5 * 1024 * 1024,
+    authorize: (request) => requirePermission(db, request, ["region_import"], "administrator"),
+    template: {
+      path: `${base}/export-template`,
+      summary: "The region import template",
+      fileName: "行政区划导入模板.xlsx",
+      build: () => regionWorkbook([]),
     },
-  );
-  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5, parts: 6 } });
-  app.post(
-    `${base}/import-region`,
-    { schema: { tags, summary: "Add or update regions from an Excel sheet" } },
-    async (request) => {
-      await requirePermission(db, request, ["region_import"], "administrator");
-      if (!request.isMultipart()) throw badRequest("file: 请以 multipart/form-data 上传 .xlsx 文件");
-      const part = await request.file().catch(() => {
-        throw badRequest("file: 上传内容无法解析");
-      });
-      if (!part) throw badRequest("file: 请选择要导入的文件");
-      if (!part.filename.toLowerCase().endsWith(".xlsx")) throw badRequest("file: 只能导入 .xlsx 文件");
-      const content = await part.toBuffer().catch(() => {
-        throw badRequest("file: 文件不能超过 5MB");
-      });
-      const sheet = await readRegionSheet(content);
-      const result = await db.transaction((tx) => importRegions(new RegionRepository(tx), sheet));
-      return ok(result, `导入完成: 新增 ${result.created},更新 ${result.updated},未导入 ${result.rejected}`);
-    },
-  );
+    uploads: [
+      {
+        path: `${base}/import-region`,
+        summary: "Add or update regions from an Excel sheet",
+        handle: async (content) => {
+          const sheet = await readRegionSheet(content);
+          const result = await db.transaction((tx) => importRegions(new RegionRepository(tx), sheet));
+          return {
+            data: result,
+            message: `导入完成: 新增 ${result.created},更新 ${result.updated},未导入 ${result.rejected}`,
+          };
+        },
+      },
+    ],
+  });
 
   app.post(
     `${base}/remove`,

@@ -2,11 +2,10 @@ import ExcelJS from "exceljs";
 import { ApiError } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import { readWorkbook } from "../../xlsx/read-workbook.ts";
-import { safeCell } from "../../xlsx/safe-cell.ts";
 import type { SheetBounds, SheetCell, SheetData } from "../../xlsx/sheet-bounds.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { asMd5, hashPassword } from "../auth/password.ts";
-import { storeFile } from "../file/file.store.ts";
+import { storeRejectedRows } from "../file/rejected-rows-sheet.ts";
 import { paramValue } from "../param/param-values.ts";
 import { UserService } from "./user.service.ts";
 
@@ -158,21 +157,12 @@ async function idsByName(
   return rows.map((r) => r.id).join(",");
 }
 
-async function rejectedSheet(tx: Queryable, caller: CurrentUser, rows: string[][]) {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet("未导入");
-  sheet.columns = [
-    ...IMPORT_COLUMNS.map((c) => ({ header: c.header, width: 18 })),
-    { header: "失败原因", width: 48 },
-  ];
-  for (const row of rows) sheet.addRow(row.map(safeCell));
-  sheet.getRow(1).font = { bold: true };
-  return storeFile(tx, {
-    tenantId: caller.tenantId,
-    userId: caller.userId,
-    originalName: "未导入的用户.xlsx",
-    extension: "xlsx",
-    contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    content: Buffer.from(await book.xlsx.writeBuffer()),
+const rejectedSheet = (tx: Queryable, caller: CurrentUser, rows: string[][]) =>
+  storeRejectedRows(tx, caller, {
+    fileName: "未导入的用户.xlsx",
+    columns: [
+      ...IMPORT_COLUMNS.map((c) => ({ header: c.header, width: 18 })),
+      { header: "失败原因", width: 48 },
+    ],
+    rows,
   });
-}
