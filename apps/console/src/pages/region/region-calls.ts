@@ -1,5 +1,6 @@
-import { api, uploadingApi } from "../../app/api.ts";
+import { api } from "../../app/api.ts";
 import { withToken } from "../../app/download.ts";
+import { sendSheet } from "../../components/import/send-sheet.ts";
 
 const base = "/api/blade-system/region";
 
@@ -60,8 +61,9 @@ export const regionTemplateUrl = () => withToken(`${base}/export-template`);
 /** The server reads the whole sheet before it answers. */
 const IMPORT_TIMEOUT_MS = 180_000;
 
-export function importRegions(file: File, onProgress: (percent: number) => void) {
-  const form = new FormData();
-  form.append("file", file, file.name);
-  return uploadingApi(onProgress, IMPORT_TIMEOUT_MS).post<RegionImportResult>(`${base}/import-region`, form);
-}
+export const importRegions = (file: File, onProgress: (percent: number) => void) =>
+  sendSheet<RegionImportResult>(
+    { url: `${base}/import-region`, timeoutMs: IMPORT_TIMEOUT_MS },
+    file,
+    onProgress,
+  );

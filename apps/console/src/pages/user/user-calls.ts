@@ -1,6 +1,7 @@
 import { resourceBase, resources } from "@meterline/contracts";
-import { api, uploadingApi } from "../../app/api.ts";
+import { api } from "../../app/api.ts";
 import { withToken } from "../../app/download.ts";
+import { sendSheet } from "../../components/import/send-sheet.ts";
 
 const base = resourceBase(resources.user);
 
@@ -24,17 +25,13 @@ export interface PlatformDetail {
 /** The server reads the whole sheet before it answers; 5000 rows take longer than a normal call. */
 const IMPORT_TIMEOUT_MS = 180_000;
 
-/**
- * Sends a workbook to import-user as multipart `file`. `isCovered` travels in the query: the server
- * reads the file part as a stream and takes no other form fields.
- */
-export function importUsers(file: File, covered: boolean, onProgress: (percent: number) => void) {
-  const form = new FormData();
-  form.append("file", file, file.name);
-  return uploadingApi(onProgress, IMPORT_TIMEOUT_MS).post<ImportResult>(`${base}/import-user`, form, {
-    isCovered: covered ? 1 : 0,
-  });
-}
+/** Sends a workbook to import-user; `isCovered` says whether existing accounts are overwritten. */
+export const importUsers = (file: File, covered: boolean, onProgress: (percent: number) => void) =>
+  sendSheet<ImportResult>(
+    { url: `${base}/import-user`, timeoutMs: IMPORT_TIMEOUT_MS, query: { isCovered: covered ? 1 : 0 } },
+    file,
+    onProgress,
+  );
 
 /** The download link of the import template; it needs the token like every export. */
 export const importTemplateUrl = () => withToken(`${base}/export-template`);

@@ -1,6 +1,6 @@
 import { resourceBase, resources } from "@meterline/contracts";
-import { uploadingApi } from "../../../app/api.ts";
 import { withToken } from "../../../app/download.ts";
+import { sendSheet } from "../../../components/import/send-sheet.ts";
 
 const base = resourceBase(resources.room);
 
@@ -40,11 +40,8 @@ export interface RegistryImportResult {
 /** The server reads and checks the whole sheet (up to 10 000 rows) before it answers. */
 const IMPORT_TIMEOUT_MS = 300_000;
 
-const upload = <T>(verb: string, file: File, onProgress: (percent: number) => void) => {
-  const form = new FormData();
-  form.append("file", file, file.name);
-  return uploadingApi(onProgress, IMPORT_TIMEOUT_MS).post<T>(`${base}/${verb}`, form);
-};
+const upload = <T>(verb: string, file: File, onProgress: (percent: number) => void) =>
+  sendSheet<T>({ url: `${base}/${verb}`, timeoutMs: IMPORT_TIMEOUT_MS }, file, onProgress);
 
 /** Sends the sheet to be checked; nothing is written. */
 export const previewRegistryImport = (file: File, onProgress: (percent: number) => void) =>
