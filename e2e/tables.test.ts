@@ -127,3 +127,21 @@ test("the platform administrator's meter table names each row's tenant and narro
     assert.ok(names.length > 0 && names.every((name) => name === "阳光公寓(演示)"), names.join("|"));
   });
 });
+
+test("a reading log longer than its count's bound shows N+ and still pages on", async () => {
+  const { page } = suite.session;
+  const token = await tokenOf(suite.server.baseUrl, demo.tenantId, "admin", demo.password);
+  await signInOperator(page, { ...demo, token });
+  const first = await call<{ total: number; totalExact?: boolean }>(
+    suite.server.baseUrl,
+    token,
+    "/api/blade-pms/dataread/page?current=1&size=10",
+  );
+  assert.equal(first.totalExact, false, `the demo's reading log outgrows one bound (total ${first.total})`);
+  const readings = await openResource(page, "/reading/dataread", "dataRead");
+  const total = readings.locator(".ant-pagination-total-text");
+  await eventually(async () => assert.equal(await textOf(total), `${first.total - 1}+ 条`));
+  // The last page the pager offers is where the count stopped; going there counts further.
+  await readings.locator(".ant-pagination-item").last().click();
+  await eventually(async () => assert.ok(Number((await textOf(total)).replace(/\D/g, "")) > first.total - 1));
+});

@@ -15,6 +15,12 @@ export interface Page<T> {
   pages: number;
   orders: { column: string; asc: boolean }[];
   searchCount: boolean;
+  /**
+   * Sent by resources whose counts are bounded (ResourceDef.count): false when the count stopped
+   * early and `total` is only a lower bound (there are at least `total` rows; the console shows
+   * "N+"), true when `total` is the exact count. Absent where counts are always exact.
+   */
+  totalExact?: boolean;
 }
 
 /** Body codes and their default messages (contract §4.1, blade-tool ResultCode). */

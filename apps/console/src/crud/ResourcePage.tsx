@@ -12,6 +12,7 @@ import { dataColumns, indexColumn } from "./columns.tsx";
 import { newFormValues, rawDefaults, toFormValues, toSubmitBody } from "./fields.ts";
 import type { FormCustomization } from "./form-customization.ts";
 import { resourceTitle } from "./labels.ts";
+import { pagerTotal } from "./pager-total.ts";
 import { type DialogMode, ResourceDialog } from "./ResourceDialog.tsx";
 import { actionsWidth, RowActions, rowActionList } from "./RowActions.tsx";
 import { SearchForm } from "./SearchForm.tsx";
@@ -78,7 +79,11 @@ export function ResourcePage(props: ResourcePageProps) {
     row?: Record<string, unknown>;
   } | null>(null);
   const query = useMemo(() => ({ ...baseFilters, ...filters }), [baseFilters, filters]);
-  const { rows, total, current, size, loading, error, paged, load } = useResourceRows(def, query, listVerb);
+  const { rows, total, totalExact, current, size, loading, error, paged, load } = useResourceRows(
+    def,
+    query,
+    listVerb,
+  );
   const tree = Boolean(def.tree) && !props.flat;
   const addNew = () =>
     setDialog({ mode: "add", initial: toFormValues(def, { ...rawDefaults(def), ...props.newRow?.() }) });
@@ -256,7 +261,10 @@ export function ResourcePage(props: ResourcePageProps) {
                       total,
                       pageSizeOptions: website.pageSizes.map(String),
                       showSizeChanger: true,
-                      showTotal: (count) => t("crud.total", { total: count }),
+                      showTotal: (count) => {
+                        const shown = pagerTotal(count, totalExact);
+                        return t(shown.key, { total: shown.total });
+                      },
                       onChange: (page, pageSize) => void load(pageSize === size ? page : 1, pageSize),
                     }
               }

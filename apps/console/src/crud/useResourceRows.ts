@@ -13,6 +13,8 @@ export interface RowsState {
   error: string | null;
   /** The answer was a page (else a whole list or forest, shown without paging). */
   paged: boolean;
+  /** False when the server's count stopped early and `total` is a lower bound (Page.totalExact). */
+  totalExact: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export function useResourceRows(def: ResourceDef, filters: QueryParams, verb?: s
     loading: true,
     error: null,
     paged: !def.tree,
+    totalExact: true,
   });
   const latest = useRef(0);
   const paging = useRef({ current: 1, size: website.pageSizes[0] as number });
@@ -46,11 +49,19 @@ export function useResourceRows(def: ResourceDef, filters: QueryParams, verb?: s
         const paged = !Array.isArray(answer);
         const rows = paged ? answer.records : answer;
         const total = paged ? answer.total : answer.length;
-        setState({ rows, total, current, size, loading: false, error: null, paged });
+        const totalExact = !paged || answer.totalExact !== false;
+        setState({ rows, total, current, size, loading: false, error: null, paged, totalExact });
       } catch (error) {
         reportNetworkError(error);
         if (call !== latest.current) return;
-        setState((s) => ({ ...s, rows: [], total: 0, loading: false, error: describeError(error) }));
+        setState((s) => ({
+          ...s,
+          rows: [],
+          total: 0,
+          totalExact: true,
+          loading: false,
+          error: describeError(error),
+        }));
       }
     },
     [def, filters, verb],

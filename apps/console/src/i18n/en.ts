@@ -255,6 +255,7 @@ export const en: Record<MessageKey, string> = {
   "crud.loadFailed": "Failed to load the data",
   "crud.empty": "No data",
   "crud.total": "{total} in total",
+  "crud.totalAtLeast": "{total}+ in total",
   "crud.startTime": "Start time",
   "crud.endTime": "End time",
   "crud.titleAdd": "Add {title}",

@@ -252,6 +252,7 @@ export const zh = {
   "crud.loadFailed": "数据加载失败",
   "crud.empty": "暂无数据",
   "crud.total": "共 {total} 条",
+  "crud.totalAtLeast": "{total}+ 条",
   "crud.startTime": "开始时间",
   "crud.endTime": "结束时间",
   "crud.titleAdd": "新增{title}",

@@ -20,8 +20,17 @@ export function failure(code: number, msg?: string): Envelope<Record<string, nev
   return { code, success: false, data: {}, msg: msg ?? ResultMessage[code] ?? ResultMessage[400]! };
 }
 
-/** The page shape of contract §3; `pages` is 0 when size is 0. */
-export function page<T>(records: T[], total: number, current: number, size: number): Page<T> {
+/**
+ * The page shape of contract §3; `pages` is 0 when size is 0. `totalExact` is sent by resources
+ * whose counts are bounded: false when `total` is a lower bound (Page.totalExact).
+ */
+export function page<T>(
+  records: T[],
+  total: number,
+  current: number,
+  size: number,
+  totalExact?: boolean,
+): Page<T> {
   return {
     records,
     total,
@@ -30,5 +39,6 @@ export function page<T>(records: T[], total: number, current: number, size: numb
     pages: size > 0 ? Math.ceil(total / size) : 0,
     orders: [],
     searchCount: true,
+    ...(totalExact === undefined ? {} : { totalExact }),
   };
 }

@@ -12,7 +12,6 @@ import { addDictionaryNames } from "./dictionary-names.ts";
 import type { FieldCipher } from "./field-cipher.ts";
 import { listFilters } from "./filters.ts";
 import type { HookContext, ResourceHooks } from "./hooks.ts";
-import { addReferenceNames } from "./reference-names.ts";
 import { visibleRows } from "./scope.ts";
 import { type Row, serializeRow } from "./serialize.ts";
 import { SqlParams } from "./sql.ts";
@@ -58,11 +57,13 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     base,
     tags: [def.name],
     hookContext,
-    /** Rows on their way out: contract JSON, dictionary names, then the resource's own additions. */
+    /**
+     * Rows on their way out: contract JSON, dictionary names, then the resource's own additions.
+     * The links' labels come with the rows (ListQuery.labels).
+     */
     async out(request: FastifyRequest, rows: Row[]): Promise<Row[]> {
       const serialized = rows.map((row) => serializeRow(def, row, timeZone));
       await addDictionaryNames(db, def, serialized, request.user!);
-      await addReferenceNames(db, def, serialized);
       await hooks.decorate?.(hookContext(request), serialized);
       return serialized;
     },
@@ -85,7 +86,7 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
         ...listFilters(def, withoutKeys(params, custom), sql, timeZone),
         ...customFilterConditions(params, sql),
       ];
-      return { sql, conditions, tenantName: showsTenant(def, request.user!) };
+      return { sql, conditions, tenantName: showsTenant(def, request.user!), labels: true };
     },
   };
 }

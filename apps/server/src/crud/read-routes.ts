@@ -25,9 +25,11 @@ export function registerReadRoutes(r: ResourceContext) {
       return ok(forestOf(def, await r.out(request, await store.list(await r.query(request, params)))));
     const { current, size, offset } = paging(params);
     const q = await r.query(request, params);
-    const total = await store.count(q);
+    const { total, exact } = await store.pageTotal(q, offset);
     const rows = await store.list({ ...q, limit: size, offset });
-    return ok(page(await r.out(request, rows), total, current, size));
+    // Only resources with a bounded count say whether theirs is exact; the others always are.
+    const totalExact = def.count && def.count !== "exact" ? exact : undefined;
+    return ok(page(await r.out(request, rows), total, current, size, totalExact));
   };
   app.get(`${base}/${def.listVerb}`, { schema: { tags, summary: `List ${def.name}` } }, listed);
   if (def.extraVerbs?.includes("listPage") && def.listVerb !== "list")
@@ -56,7 +58,7 @@ export function registerReadRoutes(r: ResourceContext) {
       const tenantName = showsTenant(def, request.user!);
       const [row] = await r.out(
         request,
-        await store.list({ sql, conditions, limit: 1, offset: 0, tenantName }),
+        await store.list({ sql, conditions, limit: 1, offset: 0, tenantName, labels: true }),
       );
       if (!row) throw notFound(NOT_FOUND_MESSAGE);
       return ok(row);

@@ -1,46 +1,51 @@
 import { columnOf, type ResourceDef } from "@meterline/contracts";
-import type { Queryable } from "../db/client.ts";
 import { roomLabelSql } from "../modules/pms/room-label.ts";
-import { linksOf } from "./references.ts";
-import type { Row } from "./serialize.ts";
+import { type Link, linksOf } from "./references.ts";
 import { ident } from "./sql.ts";
 
-const ID = /^[1-9]\d{0,18}$/;
+/** One `<link>Name` a row carries, and the SQL expression over the row alias `t` that reads it. */
+export interface ReferenceLabel {
+  key: string;
+  sql: string;
+}
+
+const cache = new WeakMap<ResourceDef, ReferenceLabel[]>();
+
+/** The label of one link's target row, as a scalar sub-select on the row's own link column. */
+function labelOf(link: Link): string | undefined {
+  const labelField = link.target.fields[link.label];
+  if (!labelField) return undefined;
+  // A room is named with its building ("2号楼 305"): a bare number names a room in every building.
+  const label =
+    link.target.name === "room" ? roomLabelSql("l") : `l.${ident(columnOf(link.label, labelField))}::text`;
+  return `(select ${label} from ${ident(link.target.table)} l where l.id = t.${ident(link.column.column)})`;
+}
 
 /**
- * Rows come out with the label of each single-id link beside it (`areaId` → `areaName`,
- * `parentId` → `parentName`, a room meter's `meterId` → `meterName` from the meter of its energy
- * type), one query per link for the whole page, so tables show names rather than ids.
+ * The label of each single-id link beside the link (`areaId` → `areaName`, `parentId` →
+ * `parentName`, a room meter's `meterId` → `meterName` from the meter of its energy type), as
+ * columns of the rows' own statement, so tables show names rather than ids without a query per
+ * link. A link to no row (or to none) reads as "".
  */
-export async function addReferenceNames(db: Queryable, def: ResourceDef, rows: Row[]): Promise<void> {
-  if (rows.length === 0) return;
-  const labels = new Map<string, Map<Row, string>>();
+export function referenceLabels(def: ResourceDef): ReferenceLabel[] {
+  const cached = cache.get(def);
+  if (cached) return cached;
+  const branches = new Map<string, string[]>();
   for (const link of linksOf(def, { withTreeParent: true })) {
     const key = `${link.column.name.replace(/Id$/, "")}Name`;
     if (def.fields[key]) continue;
-    const mine = link.when
-      ? rows.filter((r) => String(r[link.when!.column.name]) === link.when!.value)
-      : rows;
-    const ids = [...new Set(mine.map((r) => String(r[link.column.name] ?? "")).filter((id) => ID.test(id)))];
-    const labelField = link.target.fields[link.label];
-    if (!labelField) continue;
-    // A room is named with its building ("2号楼 305"): a bare number names a room in every building.
-    const label =
-      link.target.name === "room" ? roomLabelSql("t") : `t.${ident(columnOf(link.label, labelField))}`;
-    const found = ids.length
-      ? await db.query<{ id: string; label: string }>(
-          `select t.id::text as id, ${label} as label
-             from ${ident(link.target.table)} t where t.id = any($1::bigint[])`,
-          [ids],
-        )
-      : [];
-    const byId = new Map(found.map((f) => [f.id, f.label]));
-    const named = labels.get(key) ?? new Map<Row, string>();
-    for (const row of mine) {
-      const label = byId.get(String(row[link.column.name] ?? ""));
-      if (label !== undefined) named.set(row, label);
-    }
-    labels.set(key, named);
+    const label = labelOf(link);
+    if (!label) continue;
+    // A `refBy` link reads the resource its discriminator names (energy type 1: meter, 2: water).
+    const when = link.when
+      ? `t.${ident(link.when.column.column)}::text = '${link.when.value.replaceAll("'", "''")}'`
+      : "true";
+    branches.set(key, [...(branches.get(key) ?? []), `when ${when} then ${label}`]);
   }
-  for (const [key, named] of labels) for (const row of rows) row[key] = named.get(row) ?? "";
+  const labels = [...branches].map(([key, cases]) => ({
+    key,
+    sql: `coalesce(case ${cases.join(" ")} end, '') as "${key}"`,
+  }));
+  cache.set(def, labels);
+  return labels;
 }

@@ -1,6 +1,6 @@
 import { columnOf, type FieldDef, type ResourceDef } from "@meterline/contracts";
 import type { Queryable } from "../db/client.ts";
-import { columnsOf, uniqueKey } from "./columns.ts";
+import { columnByName, columnsOf, uniqueKey } from "./columns.ts";
 import { ident } from "./sql.ts";
 
 function sqlType(field: FieldDef): string {
@@ -68,6 +68,14 @@ export async function syncResourceTables(db: Queryable, defs: readonly ResourceD
       const key = [...(def.tenantScoped ? ["tenant_id"] : []), ...columns].map(ident);
       await db.query(
         `create index if not exists ${ident(`${def.table}_${columns.join("_")}_ix`)} on ${table} (${key.join(", ")})`,
+      );
+    }
+    // The platform administrator reads a large table across tenants, newest first: without an
+    // index of the order alone, that page would sort the whole table.
+    if (def.tenantScoped && typeof def.count === "object" && def.sort?.length) {
+      const columns = def.sort.map((s) => columnByName(def, s.field)?.column ?? "id");
+      await db.query(
+        `create index if not exists ${ident(`${def.table}_order_ix`)} on ${table} (${columns.map(ident).join(", ")})`,
       );
     }
     for (const c of columnsOf(def).filter((col) => col.field.unique)) {

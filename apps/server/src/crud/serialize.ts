@@ -2,6 +2,7 @@ import type { ResourceDef } from "@meterline/contracts";
 import { formatDateTime } from "../contract/dates.ts";
 import { type Column, columnsOf } from "./columns.ts";
 import { maskOf } from "./field-cipher.ts";
+import { referenceLabels } from "./reference-names.ts";
 import { ident } from "./sql.ts";
 
 export type Row = Record<string, unknown>;
@@ -35,6 +36,8 @@ export function serializeRow(def: ResourceDef, row: Row, timeZone: string): Row 
     if (c.field.secret || !(c.name in row)) continue;
     out[c.name] = value(c, row[c.name], timeZone);
   }
+  // The links' labels, read with the rows (store `labels`).
+  for (const { key } of referenceLabels(def)) if (key in row) out[key] = String(row[key] ?? "");
   // The tenant's name, joined in for the platform administrator (store `tenantName`).
   if ("tenantName" in row && !def.fields.tenantName) out.tenantName = String(row.tenantName ?? "");
   return out;

@@ -4,6 +4,7 @@ import type { Queryable } from "../db/client.ts";
 import { nextId } from "../db/ids.ts";
 import type { CurrentUser } from "../modules/auth/current-user.ts";
 import { type Column, columnByName, columnsOf, uniqueKey } from "./columns.ts";
+import { referenceLabels } from "./reference-names.ts";
 import { type Row, selectList } from "./serialize.ts";
 import { and, ident, SqlParams } from "./sql.ts";
 import { TENANT_JOIN, TENANT_NAME } from "./tenant-column.ts";
@@ -15,6 +16,14 @@ export interface ListQuery {
   offset?: number;
   /** Rows carry their tenant's name (`tenantName`), joined in the same statement. */
   tenantName?: boolean;
+  /** Rows carry the labels of their links (`roomId` → `roomName`), read in the same statement. */
+  labels?: boolean;
+}
+
+/** A page's total under its resource's count policy; `exact` false when it is only a lower bound. */
+export interface PageTotal {
+  total: number;
+  exact: boolean;
 }
 
 /** The SQL of the engine: every statement scoped by the conditions the caller's visibility produced. */
@@ -28,11 +37,16 @@ export class ResourceStore {
     return `${ident(this.def.table)} t`;
   }
 
-  /** The select list and source of full rows, with the tenant's name joined in when asked. */
-  private rowsFrom(tenantName = false): string {
-    return tenantName && this.def.tenantScoped
-      ? `${selectList(this.def)}, ${TENANT_NAME} from ${this.table} ${TENANT_JOIN}`
-      : `${selectList(this.def)} from ${this.table}`;
+  /**
+   * The select list and source of full rows, with the tenant's name and the links' labels when
+   * asked. `source` replaces the table (a page's own rows), still under the alias `t`.
+   */
+  private rowsFrom(options: { tenantName?: boolean; labels?: boolean }, source = this.table): string {
+    const columns = [selectList(this.def)];
+    if (options.labels) columns.push(...referenceLabels(this.def).map((l) => l.sql));
+    if (options.tenantName && this.def.tenantScoped) columns.push(TENANT_NAME);
+    const join = options.tenantName && this.def.tenantScoped ? ` ${TENANT_JOIN}` : "";
+    return `${columns.join(", ")} from ${source}${join}`;
   }
 
   private orderBy(): string {
@@ -45,14 +59,17 @@ export class ResourceStore {
 
   async list(query: ListQuery): Promise<Row[]> {
     const { sql } = query;
-    const paging =
-      query.limit !== undefined
-        ? ` limit ${sql.bind(query.limit)} offset ${sql.bind(query.offset ?? 0)}`
-        : "";
-    return this.db.query(
-      `select ${this.rowsFrom(query.tenantName)} where ${and(query.conditions)} order by ${this.orderBy()}${paging}`,
-      sql.values,
-    );
+    const where = and(query.conditions);
+    if (query.limit === undefined)
+      return this.db.query(
+        `select ${this.rowsFrom(query)} where ${where} order by ${this.orderBy()}`,
+        sql.values,
+      );
+    // The page is cut first, so labels and the tenant's name are read for its rows alone, never
+    // for the rows an offset skips.
+    const page = `(select t.* from ${this.table} where ${where} order by ${this.orderBy()}
+      limit ${sql.bind(query.limit)} offset ${sql.bind(query.offset ?? 0)}) t`;
+    return this.db.query(`select ${this.rowsFrom(query, page)} order by ${this.orderBy()}`, sql.values);
   }
 
   /** Ids of the rows in list order, at most `limit`: an export's plan, read before its rows. */
@@ -78,7 +95,7 @@ export class ResourceStore {
   /** The rows of these ids in the order given; ids gone meanwhile are left out. */
   async byIds(ids: readonly string[], tenantName = false): Promise<Row[]> {
     const rows = await this.db.query<Row>(
-      `select ${this.rowsFrom(tenantName)} where t.id = any($1::bigint[])`,
+      `select ${this.rowsFrom({ tenantName, labels: true })} where t.id = any($1::bigint[])`,
       [ids],
     );
     const byId = new Map(rows.map((row) => [String(row.id), row]));
@@ -94,6 +111,26 @@ export class ResourceStore {
       query.sql.values,
     );
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * The total of a page starting at `offset`, under the resource's count policy. A bounded count
+   * reads at most `cap` rows past the page (and one more, to know whether there are more): an
+   * unfiltered page of a table of millions costs what a filtered one does, and the total it answers
+   * always reaches past the current page, so the pager can move on.
+   */
+  async pageTotal(query: ListQuery, offset: number): Promise<PageTotal> {
+    const policy = this.def.count ?? "exact";
+    if (policy === "exact") return { total: await this.count(query), exact: true };
+    // A number of ours, written into the statement: a bound value would join the parameters the
+    // page's own statement shares, and leave it one it never uses.
+    const limit = Math.trunc(offset) + policy.bounded + 1;
+    const rows = await this.db.query<{ n: string }>(
+      `select count(*) as n from (select 1 from ${this.table} where ${and(query.conditions)} limit ${limit}) s`,
+      query.sql.values,
+    );
+    const total = Number(rows[0]?.n ?? 0);
+    return { total, exact: total < limit };
   }
 
   /** Ids among `ids` that satisfy the conditions (the caller's visibility). */

@@ -154,7 +154,24 @@ export interface ResourceDef {
    * link here by `ref` or `refBy` are found by themselves (see pickerCodesOf).
    */
   pickerUsers?: readonly string[];
+  /**
+   * How a page counts its total. Exact by default: a `count(*)` of the whole search. A table that
+   * grows without end (readings, commands, logs) declares `{ bounded: cap }`: the count stops `cap`
+   * rows past the page, so a search that matches fewer rows is still counted exactly and a larger
+   * one answers a lower bound (`totalExact: false`) that still lets the pager move on.
+   */
+  count?: CountPolicy;
 }
+
+/** See `ResourceDef.count`. */
+export type CountPolicy = "exact" | { bounded: number };
+
+/**
+ * The count of the tables that grow by the minute (readings, daily usage, commands, logs): up to
+ * 2,000 rows past the page, so a filtered search (one meter, one day) is still counted exactly and
+ * an unfiltered first page costs about what a filtered one does.
+ */
+export const LARGE_TABLE_COUNT = { bounded: 2000 } as const satisfies CountPolicy;
 
 export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const columnOf = (name: string, field: FieldDef) => field.column ?? snakeCase(name);
@@ -197,6 +214,8 @@ export function defineResource<const T extends ResourceDef>(def: T): T {
     throw new Error(`${def.name}: writeVerbs need submit, or save and update`);
   for (const index of def.indexes ?? [])
     for (const name of index) if (!def.fields[name]) throw new Error(`${def.name}: index field ${name}`);
+  if (typeof def.count === "object" && !(Number.isInteger(def.count.bounded) && def.count.bounded > 0))
+    throw new Error(`${def.name}: count cap ${def.count.bounded}`);
   if (def.tree && !def.fields[def.tree.parent])
     throw new Error(`${def.name}: tree parent ${def.tree.parent}`);
   for (const s of def.sort ?? []) {

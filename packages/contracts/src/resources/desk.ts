@@ -1,4 +1,4 @@
-import { defineResource, type ResourceDef } from "../resource/types.ts";
+import { defineResource, LARGE_TABLE_COUNT, type ResourceDef } from "../resource/types.ts";
 
 /** Notices (contract §11.1): rich text, sanitized on the way in and on the way out. */
 export const notice = defineResource({
@@ -37,6 +37,8 @@ const logFields = {
 const logBase = {
   service: "blade-log",
   listVerb: "list",
+  // Every call writes a line: the unfiltered page must not count the whole history.
+  count: LARGE_TABLE_COUNT,
   tenantScoped: true,
   softDelete: false,
   audit: false,

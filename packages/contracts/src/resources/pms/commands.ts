@@ -1,4 +1,4 @@
-import { defineResource } from "../../resource/types.ts";
+import { defineResource, LARGE_TABLE_COUNT } from "../../resource/types.ts";
 import { meterByEnergy, serverWrittenBase } from "./base.ts";
 
 /**
@@ -12,6 +12,7 @@ export const meterCommand = defineResource({
   ...serverWrittenBase,
   path: "metercommand",
   listVerb: "list",
+  count: LARGE_TABLE_COUNT,
   fields: {
     createTime: { type: "datetime", search: "range", width: 170 },
     energyType: { type: "int", dict: "energy_type", search: "equal", width: 90 },

@@ -1,4 +1,4 @@
-import { defineResource } from "../../resource/types.ts";
+import { defineResource, LARGE_TABLE_COUNT } from "../../resource/types.ts";
 import { meterByEnergy, serverWrittenBase } from "./base.ts";
 
 /**
@@ -57,7 +57,7 @@ const readingLinks = (resource: "meter" | "water") =>
   }) as const;
 
 /** What every readings table shares: written by the gateway alone, kept per tenant, never edited. */
-const readingsBase = { ...serverWrittenBase, listVerb: "page" } as const;
+const readingsBase = { ...serverWrittenBase, listVerb: "page", count: LARGE_TABLE_COUNT } as const;
 
 /**
  * Every successful poll of an electric meter (spec §7 dataread): the reading log behind daily
