@@ -99,7 +99,7 @@ export const collector = defineResource({
   ...registryBase,
   path: "collector",
   listVerb: "page",
-  extraVerbs: ["select"],
+  extraVerbs: ["select", "matching-ids"],
   removeVerb: "delete",
   fields: {
     collectorName: { type: "string", required: true, maxLength: 64, search: "like" },
