@@ -32,6 +32,9 @@ function useStatementLink(): ((accountId: string) => void) | undefined {
     : undefined;
 }
 
+/** A row's tenant (every money row names it), for the calls the platform administrator makes on it. */
+const rowTenant = (row: Row) => (typeof row.tenantId === "string" ? row.tenantId : undefined);
+
 /** Several sums in one totals cell, one a line. */
 function TotalsLines({ lines }: { lines: string[] }) {
   return (
@@ -124,7 +127,7 @@ export function PaymentsPage() {
   const { message, modal } = App.useApp();
   const names = useMoneyDictionaries();
   const canRemove = useConsole((state) => Boolean(state.permission.payment_delete));
-  const [shown, setShown] = useState<string | null>(null);
+  const [shown, setShown] = useState<{ id: string; tenantId?: string } | null>(null);
   const columns: MoneyColumn[] = [
     { key: "transactionNo", title: t("moneyList.transactionNo"), kind: "id" },
     { key: "createTime", title: t("moneyList.createTime"), kind: "id" },
@@ -155,7 +158,7 @@ export function PaymentsPage() {
       okButtonProps: { "data-testid": "payment-remove-ok" },
       onOk: async () => {
         try {
-          await removePayments([String(row.id)]);
+          await removePayments([String(row.id)], rowTenant(row));
         } catch (failure) {
           // Server refusals were toasted by the API bridge; the row stays.
           reportNetworkError(failure);
@@ -187,7 +190,11 @@ export function PaymentsPage() {
         totalsLine={(totals) => paymentTotals(totals).join(" · ")}
         rowActions={(row, reload) => (
           <Space size={0}>
-            <Button type="link" size="small" onClick={() => setShown(String(row.id))}>
+            <Button
+              type="link"
+              size="small"
+              onClick={() => setShown({ id: String(row.id), tenantId: rowTenant(row) })}
+            >
               {t("moneyList.detail")}
             </Button>
             {canRemove && removablePayment(row.state) && (
@@ -198,7 +205,7 @@ export function PaymentsPage() {
           </Space>
         )}
       />
-      {shown && <PaymentDetailDialog id={shown} onClose={() => setShown(null)} />}
+      {shown && <PaymentDetailDialog {...shown} onClose={() => setShown(null)} />}
     </>
   );
 }
