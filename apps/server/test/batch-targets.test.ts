@@ -102,4 +102,29 @@ describe("batch targets: the meters of an area, and the area tree of one tenant"
     const bad = await server.call("GET", "/api/blade-pms/area/tree?tenantId=x'--", admin);
     assert.equal(bad.statusCode, 400);
   });
+
+  test("removing every matching row: ids in the body, one call, all or none", async () => {
+    const { server, admin, site } = suite;
+    const wing = await created(server, admin, "area/save", { parentId: site.park, areaName: "3号楼" });
+    for (const name of ["301", "302", "303"])
+      await created(server, admin, "room/save", { areaId: wing, roomName: name });
+    const matching = await get(server, admin, `room/matching-ids?areaId=${wing}`);
+    assert.equal(matching.total, 3);
+
+    // Another tenant naming them removes nothing, not even its own rows sent along.
+    const other = await provisionTenant(server, admin, "删除租户");
+    const theirs = await buildSite(server, other.token, "D");
+    const across = await server.call("POST", "/api/blade-pms/room/remove", other.token, {
+      ids: [...matching.ids, theirs.room201].join(","),
+    });
+    assert.equal(across.statusCode, 404);
+    assert.equal((await get(server, other.token, "room/page")).total, 3);
+    assert.equal((await get(server, admin, `room/matching-ids?areaId=${wing}`)).total, 3);
+
+    const removed = await server.call("POST", "/api/blade-pms/room/remove", admin, {
+      ids: matching.ids.join(","),
+    });
+    assert.equal(removed.statusCode, 200, removed.body);
+    assert.equal((await get(server, admin, `room/matching-ids?areaId=${wing}`)).total, 0);
+  });
 });
