@@ -31,13 +31,17 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
   const [aiming, setAiming] = useState(false);
   // Rows seen on the current page, so ticked ids can be shown by their addresses.
   const seen = useRef(new Map<string, string>());
+  // And their tenants: the platform administrator's switch names the tenant of the meters it ticks.
+  const tenants = useRef(new Map<string, string>());
   const reloadTable = useRef<() => Promise<void>>(async () => undefined);
   const accounts = useMeterAccounts(energy, seen, def);
   const { message, modal } = App.useApp();
 
   const open = (ids: readonly string[], reload: () => Promise<void>) => {
     reloadTable.current = reload;
-    setSwitching({ meters: ids.map((id) => ({ id, productCode: seen.current.get(id) ?? id })) });
+    const named = new Set(ids.map((id) => tenants.current.get(id)));
+    const [tenantId] = named.size === 1 ? [...named] : [undefined];
+    setSwitching({ meters: ids.map((id) => ({ id, productCode: seen.current.get(id) ?? id })), tenantId });
   };
   const close = () => {
     setSwitching(null);
@@ -67,6 +71,7 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
   };
   const note = (row: Row) => {
     seen.current.set(String(row.id), String(row.productCode ?? row.id));
+    if (typeof row.tenantId === "string") tenants.current.set(String(row.id), row.tenantId);
   };
 
   return (
