@@ -22,13 +22,18 @@ const STATEMENT_PATH = "/money/statement";
 const fields = moneyFilterDef.fields;
 
 /** Opens an account's statement, when the user has the statement screen. */
-function useStatementLink(): ((accountId: string) => void) | undefined {
+function useStatementLink(): ((accountId: string, tenantId?: string) => void) | undefined {
   const navigate = useNavigate();
   const menus = useConsole((state) => state.menus);
   const menuAll = useConsole((state) => state.menuAll);
   const has = Boolean(findLeaf(menuAll, STATEMENT_PATH) ?? findLeaf(menus ?? [], STATEMENT_PATH));
   return has
-    ? (accountId) => navigate(`${STATEMENT_PATH}?accountId=${encodeURIComponent(accountId)}`)
+    ? (accountId, tenantId) =>
+        navigate(
+          `${STATEMENT_PATH}?accountId=${encodeURIComponent(accountId)}${
+            tenantId ? `&tenantId=${encodeURIComponent(tenantId)}` : ""
+          }`,
+        )
     : undefined;
 }
 
@@ -211,10 +216,10 @@ export function PaymentsPage() {
 }
 
 /** The row button of an opening or closing that shows its account's statement. */
-function statementAction(open: ((accountId: string) => void) | undefined, label: string) {
+function statementAction(open: ((accountId: string, tenantId?: string) => void) | undefined, label: string) {
   if (!open) return undefined;
   return (row: Row) => (
-    <Button type="link" size="small" onClick={() => open(String(row.id))}>
+    <Button type="link" size="small" onClick={() => open(String(row.id), rowTenant(row))}>
       {label}
     </Button>
   );

@@ -126,6 +126,8 @@ export interface StatementQuery {
   accountId: string;
   startDay: string;
   endDay: string;
+  /** The account's tenant, when the platform administrator opens another tenant's from a list. */
+  tenantId?: string;
 }
 
 export const loadStatement = (query: StatementQuery) =>
