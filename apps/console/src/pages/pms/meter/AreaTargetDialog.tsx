@@ -104,8 +104,9 @@ export function AreaTargetDialog({ def, energy, onConfirmed, onClose }: Props) {
       <Space orientation="vertical" style={{ width: "100%" }} data-testid="area-target-dialog">
         <Form layout="vertical">
           {crossTenant ? (
-            <Form.Item label={t("crud.tenant")}>
+            <Form.Item label={t("crud.tenant")} htmlFor="area-target-tenant">
               <TenantFilter
+                id="area-target-tenant"
                 shown
                 value={tenantId}
                 onChange={(value) => {
@@ -115,8 +116,9 @@ export function AreaTargetDialog({ def, energy, onConfirmed, onClose }: Props) {
               />
             </Form.Item>
           ) : null}
-          <Form.Item label={t("batch.area.pick")}>
+          <Form.Item label={t("batch.area.pick")} htmlFor="area-target-area">
             <TreeSelect
+              id="area-target-area"
               value={areaId}
               onChange={(value?: string) => setAreaId(value || undefined)}
               treeData={waitingForTenant ? [] : areas.nodes}
