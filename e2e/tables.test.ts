@@ -145,3 +145,47 @@ test("a reading log longer than its count's bound shows N+ and still pages on", 
   await readings.locator(".ant-pagination-item").last().click();
   await eventually(async () => assert.ok(Number((await textOf(total)).replace(/\D/g, "")) > first.total - 1));
 });
+
+test("a switch aimed at a building counts its meters, asks to confirm N 块表, then sends through the batch", async () => {
+  const { page } = suite.session;
+  const token = await tokenOf(suite.server.baseUrl, demo.tenantId, "admin", demo.password);
+  await signInOperator(page, { ...demo, token });
+  const meters = await openResource(page, "/pms/meter", "meter");
+  await eventually(async () => assert.ok((await meters.locator(".ant-table-row").count()) > 0));
+  // What the server counts below 2号楼 with the operator's own tenant and scope.
+  const areas = await call<{ id: string; title: string; children?: { id: string; title: string }[] }[]>(
+    suite.server.baseUrl,
+    token,
+    "/api/blade-pms/area/tree",
+  );
+  const building = areas.flatMap((a) => a.children ?? []).find((a) => a.title === "2号楼");
+  assert.ok(building, "the demo has a 2号楼");
+  const expected = await call<{ total: number }>(
+    suite.server.baseUrl,
+    token,
+    `/api/blade-pms/meter/matching-ids?areaId=${building.id}`,
+  );
+  assert.ok(expected.total > 0);
+
+  await meters.getByTestId("switch-area").click();
+  const aim = page.getByTestId("area-target-dialog");
+  await aim.getByTestId("area-target-tree").click();
+  await page
+    .locator(".ant-select-dropdown:visible .ant-select-tree-node-content-wrapper", { hasText: /^2号楼$/ })
+    .first()
+    .click();
+  await eventually(async () =>
+    assert.equal(await textOf(aim.getByTestId("area-target-count")), `2号楼 下共 ${expected.total} 块表`),
+  );
+  const next = page.getByTestId("area-target-ok");
+  assert.match(await textOf(next), new RegExp(`确认 ${expected.total} 块表`));
+  await next.click();
+
+  // The switch dialog names the same count; 拉闸 is queued once per meter and its progress shown.
+  const switching = page.getByTestId("switch-dialog");
+  assert.match(await textOf(switching), new RegExp(`共 ${expected.total} 块表`));
+  await page.getByTestId("switch-ok").click();
+  await page.getByTestId("switch-progress").waitFor();
+  assert.match(await textOf(switching), /已下发 \d+ 条拉闸命令/);
+  await page.getByTestId("switch-close").click();
+});

@@ -612,4 +612,38 @@ describe("payments, group recharges, scheme changes, place filters and money exp
       403,
     );
   });
+
+  test("the platform administrator's money lists cross tenants, name each row's tenant and narrow to one", async () => {
+    const listed = async (path: string, token: string) => {
+      const res = await get(path, token);
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().data as { total: number; records: { tenantId: string; tenantName: string }[] };
+    };
+    for (const path of ["datarecharge/page", "payment/list", "dataopenaccount/page"]) {
+      const own = await listed(`${path}?size=100`, tenant.token);
+      assert.ok(own.total > 0, path);
+      // Across every tenant, the tenant's rows are there and say whose they are.
+      const all = await listed(`${path}?size=100`, platform);
+      const theirs = all.records.filter((r) => r.tenantId === tenant.tenantId);
+      assert.equal(theirs.length, own.total, path);
+      assert.ok(
+        theirs.every((r) => r.tenantName === "收款物业"),
+        path,
+      );
+      // Narrowed to the tenant, or to another: its rows only, totals of that search.
+      const narrowed = await listed(`${path}?size=100&tenantId=${tenant.tenantId}`, platform);
+      assert.equal(narrowed.total, own.total, path);
+      assert.equal((await listed(`${path}?tenantId=${other.tenantId}`, platform)).total, 0, path);
+      // A tenant naming another stays in its own.
+      assert.equal((await listed(`${path}?tenantId=${tenant.tenantId}`, other.token)).total, 0, path);
+      assert.equal((await get(`${path}?tenantId=bad'`, platform)).statusCode, 400, path);
+    }
+    // Export across tenants opens with the tenant's code and name.
+    const res = await get("datarecharge/export", platform);
+    assert.equal(res.statusCode, 200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const header = (book.worksheets[0]!.getRow(1).values as unknown[]).slice(1, 3);
+    assert.deepEqual(header, ["租户编号", "租户"]);
+  });
 });

@@ -13,6 +13,7 @@ import { newFormValues, rawDefaults, toFormValues, toSubmitBody } from "./fields
 import type { FormCustomization } from "./form-customization.ts";
 import { resourceTitle } from "./labels.ts";
 import { pagerTotal } from "./pager-total.ts";
+import { RemoveMatchingButton } from "./RemoveMatchingButton.tsx";
 import { type DialogMode, ResourceDialog } from "./ResourceDialog.tsx";
 import { actionsWidth, RowActions, rowActionList } from "./RowActions.tsx";
 import { SearchForm } from "./SearchForm.tsx";
@@ -59,6 +60,8 @@ export interface ResourcePageProps {
   form?: FormCustomization;
   /** Search fields left out besides those the base filters already set. */
   searchOmit?: readonly string[];
+  /** Told each search the operator runs (the area tree beside it follows the chosen tenant). */
+  onSearch?: (filters: QueryParams) => void;
 }
 
 /**
@@ -206,7 +209,14 @@ export function ResourcePage(props: ResourcePageProps) {
   return (
     <Card data-testid="resource-page" data-resource={def.name}>
       <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
-        <SearchForm def={def} onSearch={setFilters} omit={omitted} />
+        <SearchForm
+          def={def}
+          onSearch={(next) => {
+            setFilters(next);
+            props.onSearch?.(next);
+          }}
+          omit={omitted}
+        />
         <div className="crud-table-tools">
           <Space wrap>
             {writable && can(codes.add) && (
@@ -218,6 +228,18 @@ export function ResourcePage(props: ResourcePageProps) {
               <Button danger onClick={() => remove(selected)} data-testid="crud-remove">
                 {t("crud.removeBulk")}
               </Button>
+            )}
+            {writable && can(codes.remove) && def.extraVerbs?.includes("matching-ids") && (
+              <RemoveMatchingButton
+                def={def}
+                search={query}
+                total={total}
+                verb={verbs.remove}
+                onRemoved={async () => {
+                  setSelected([]);
+                  await load();
+                }}
+              />
             )}
             {can(codes.exportRows) && (
               <Button onClick={download} data-testid="crud-export">

@@ -1,4 +1,5 @@
 import { apiLogEn } from "./api-log.en.ts";
+import { batchesEn } from "./batches.en.ts";
 import { commandLogEn } from "./command-log.en.ts";
 import { detailEn } from "./detail.en.ts";
 import { globalSearchEn } from "./global-search.en.ts";
@@ -530,6 +531,7 @@ export const en: Record<MessageKey, string> = {
   ...regionEn,
   ...viewsEn,
   ...tablesEn,
+  ...batchesEn,
   ...moneyCounterEn,
   ...moneyMetersEn,
   ...topologyEn,

@@ -1,4 +1,5 @@
 import { apiLogZh } from "./api-log.zh.ts";
+import { batchesZh } from "./batches.zh.ts";
 import { commandLogZh } from "./command-log.zh.ts";
 import { detailZh } from "./detail.zh.ts";
 import { globalSearchZh } from "./global-search.zh.ts";
@@ -520,6 +521,7 @@ export const zh = {
   ...regionZh,
   ...viewsZh,
   ...tablesZh,
+  ...batchesZh,
   ...moneyCounterZh,
   ...moneyMetersZh,
   ...topologyZh,

@@ -5,6 +5,7 @@ import { DateRangeInput } from "../../crud/DateRangeInput.tsx";
 import { useDictionary } from "../../crud/dictionary.ts";
 import { ResourceFormProvider, type ResourceFormScope } from "../../crud/form-context.ts";
 import { RefPicker } from "../../crud/RefPicker.tsx";
+import { TenantFilter } from "../../crud/tenant-column.tsx";
 import { type MessageKey, useI18n } from "../../i18n/index.tsx";
 import { type MoneyFilter, moneyFilterDef, toMoneyQuery } from "./money-filters.ts";
 import { channelOptions, paymentStateOptions } from "./money-labels.ts";
@@ -40,13 +41,15 @@ interface Props {
   onSearch: (query: QueryParams) => void;
   /** Buttons after 搜索 / 清空 (export). */
   extra?: ReactNode;
+  /** The platform administrator narrows to one tenant (`tenantId`); nobody else is offered it. */
+  byTenant?: boolean;
 }
 
 /**
  * The search bar of a money list, shaped like every resource screen's: area and room from the
  * registry's pickers, owner and meter number as texts, dictionary selects and a day range.
  */
-export function MoneyFilters({ fields, onSearch, extra }: Props) {
+export function MoneyFilters({ fields, onSearch, extra, byTenant = false }: Props) {
   const { t } = useI18n();
   const [form] = Form.useForm();
   const stateOptions = useMemo(() => paymentStateOptions(t), [t]);
@@ -89,6 +92,11 @@ export function MoneyFilters({ fields, onSearch, extra }: Props) {
         data-testid="money-search"
         style={{ rowGap: 12 }}
       >
+        {byTenant && (
+          <Form.Item name="tenantId" label={t("crud.tenant")}>
+            <TenantFilter shown={byTenant} />
+          </Form.Item>
+        )}
         {fields.map((name) => (
           <Form.Item key={name} name={name} label={t(labels[name])}>
             {control(name)}

@@ -22,15 +22,23 @@ const STATEMENT_PATH = "/money/statement";
 const fields = moneyFilterDef.fields;
 
 /** Opens an account's statement, when the user has the statement screen. */
-function useStatementLink(): ((accountId: string) => void) | undefined {
+function useStatementLink(): ((accountId: string, tenantId?: string) => void) | undefined {
   const navigate = useNavigate();
   const menus = useConsole((state) => state.menus);
   const menuAll = useConsole((state) => state.menuAll);
   const has = Boolean(findLeaf(menuAll, STATEMENT_PATH) ?? findLeaf(menus ?? [], STATEMENT_PATH));
   return has
-    ? (accountId) => navigate(`${STATEMENT_PATH}?accountId=${encodeURIComponent(accountId)}`)
+    ? (accountId, tenantId) =>
+        navigate(
+          `${STATEMENT_PATH}?accountId=${encodeURIComponent(accountId)}${
+            tenantId ? `&tenantId=${encodeURIComponent(tenantId)}` : ""
+          }`,
+        )
     : undefined;
 }
+
+/** A row's tenant (every money row names it), for the calls the platform administrator makes on it. */
+const rowTenant = (row: Row) => (typeof row.tenantId === "string" ? row.tenantId : undefined);
 
 /** Several sums in one totals cell, one a line. */
 function TotalsLines({ lines }: { lines: string[] }) {
@@ -124,7 +132,7 @@ export function PaymentsPage() {
   const { message, modal } = App.useApp();
   const names = useMoneyDictionaries();
   const canRemove = useConsole((state) => Boolean(state.permission.payment_delete));
-  const [shown, setShown] = useState<string | null>(null);
+  const [shown, setShown] = useState<{ id: string; tenantId?: string } | null>(null);
   const columns: MoneyColumn[] = [
     { key: "transactionNo", title: t("moneyList.transactionNo"), kind: "id" },
     { key: "createTime", title: t("moneyList.createTime"), kind: "id" },
@@ -155,7 +163,7 @@ export function PaymentsPage() {
       okButtonProps: { "data-testid": "payment-remove-ok" },
       onOk: async () => {
         try {
-          await removePayments([String(row.id)]);
+          await removePayments([String(row.id)], rowTenant(row));
         } catch (failure) {
           // Server refusals were toasted by the API bridge; the row stays.
           reportNetworkError(failure);
@@ -187,7 +195,11 @@ export function PaymentsPage() {
         totalsLine={(totals) => paymentTotals(totals).join(" · ")}
         rowActions={(row, reload) => (
           <Space size={0}>
-            <Button type="link" size="small" onClick={() => setShown(String(row.id))}>
+            <Button
+              type="link"
+              size="small"
+              onClick={() => setShown({ id: String(row.id), tenantId: rowTenant(row) })}
+            >
               {t("moneyList.detail")}
             </Button>
             {canRemove && removablePayment(row.state) && (
@@ -198,16 +210,16 @@ export function PaymentsPage() {
           </Space>
         )}
       />
-      {shown && <PaymentDetailDialog id={shown} onClose={() => setShown(null)} />}
+      {shown && <PaymentDetailDialog {...shown} onClose={() => setShown(null)} />}
     </>
   );
 }
 
 /** The row button of an opening or closing that shows its account's statement. */
-function statementAction(open: ((accountId: string) => void) | undefined, label: string) {
+function statementAction(open: ((accountId: string, tenantId?: string) => void) | undefined, label: string) {
   if (!open) return undefined;
   return (row: Row) => (
-    <Button type="link" size="small" onClick={() => open(String(row.id))}>
+    <Button type="link" size="small" onClick={() => open(String(row.id), rowTenant(row))}>
       {label}
     </Button>
   );

@@ -1,5 +1,5 @@
 import type { QueryParams, Row } from "@meterline/api-client";
-import { website } from "@meterline/contracts";
+import { ROLE_ADMINISTRATOR, website } from "@meterline/contracts";
 import { Button, Card, Empty, Pagination, Space, Table, type TableColumnsType, Typography } from "antd";
 import { type ReactNode, useMemo, useState } from "react";
 import { startDownload } from "../../app/download.ts";
@@ -62,6 +62,8 @@ export function MoneyTable(props: Props) {
   const { name, title, calls, filters, columns, totalsCells, totalsLine, rowActions } = props;
   const { t } = useI18n();
   const permission = useConsole((state) => state.permission);
+  // The platform administrator's rows come from every tenant: a first column says whose each is.
+  const platform = useConsole((state) => state.roles.includes(ROLE_ADMINISTRATOR));
   const [query, setQuery] = useState<QueryParams>({});
   const { rows, total, current, size, totals, loading, error, load } = useMoneyPage(calls.page, query);
   const reload = () => load();
@@ -75,7 +77,10 @@ export function MoneyTable(props: Props) {
   const tableColumns = useMemo<TableColumnsType<Row>>(() => {
     // No cell wraps: Chinese names would break a character per line in a wide table, and an
     // identifier must read whole; the region scrolls sideways instead.
-    const data = columns.map((column) => ({
+    const shown: readonly MoneyColumn[] = platform
+      ? [{ key: "tenantName", title: t("crud.tenant"), kind: "text" }, ...columns]
+      : columns;
+    const data = shown.map((column) => ({
       key: column.key,
       dataIndex: column.key,
       title: column.title,
@@ -95,7 +100,7 @@ export function MoneyTable(props: Props) {
       },
     }));
     return [indexColumn(current, size, t("crud.index")), ...data];
-  }, [columns, current, size, t, name]);
+  }, [columns, current, size, t, name, platform]);
 
   const allColumns: TableColumnsType<Row> = rowActions
     ? [
@@ -145,7 +150,7 @@ export function MoneyTable(props: Props) {
   return (
     <Card data-testid="money-list" data-list={name}>
       <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
-        <MoneyFilters fields={filters} onSearch={setQuery} />
+        <MoneyFilters fields={filters} onSearch={setQuery} byTenant={platform} />
         <Space wrap size="large">
           {permission[calls.exportCode] && (
             <Button onClick={() => startDownload(moneyExportHref(calls, query))} data-testid="money-export">

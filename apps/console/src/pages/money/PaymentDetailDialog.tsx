@@ -12,9 +12,18 @@ import { ScrollRegion } from "./ScrollRegion.tsx";
 const text = (value: unknown) => (value === null || value === undefined ? "" : String(value));
 
 /** One payment (payment/detail) with the recharges it paid for. */
-export function PaymentDetailDialog({ id, onClose }: { id: string; onClose: () => void }) {
+export function PaymentDetailDialog({
+  id,
+  tenantId,
+  onClose,
+}: {
+  id: string;
+  /** The payment's tenant, for the platform administrator reading another tenant's. */
+  tenantId?: string;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
-  const load = useCallback(() => loadPaymentDetail(id), [id]);
+  const load = useCallback(() => loadPaymentDetail(id, tenantId), [id, tenantId]);
   const { data, error, loading } = useLoaded(load);
   const method = useDictionaryLabel(moneyFilterDef.fields.paymentMethod);
   const rechargeType = useDictionaryLabel(moneyFilterDef.fields.rechargeType);

@@ -42,6 +42,13 @@ export default function StatementPage() {
   const [form] = Form.useForm();
   const [params] = useSearchParams();
   const linked = params.get("accountId");
+  // The platform administrator's link names the account's tenant; the server ignores it for others.
+  const linkedTenant = params.get("tenantId") ?? undefined;
+  const withTenant = useCallback(
+    (q: StatementQuery): StatementQuery =>
+      linkedTenant && q.accountId === linked ? { ...q, tenantId: linkedTenant } : q,
+    [linked, linkedTenant],
+  );
   const canExport = useConsole((state) => Boolean(state.permission.accountStatement_export));
   const [query, setQuery] = useState<StatementQuery | null>(null);
   const initial = useMemo(() => ({ period: defaultPeriod(dayjs()) }), []);
@@ -50,8 +57,8 @@ export default function StatementPage() {
     if (!linked) return;
     const [from, to] = defaultPeriod(dayjs());
     form.setFieldsValue({ accountId: linked, period: [from, to] });
-    setQuery(statementQuery(linked, from, to));
-  }, [linked, form]);
+    setQuery(withTenant(statementQuery(linked, from, to)));
+  }, [linked, form, withTenant]);
 
   const load = useCallback(() => (query ? loadStatement(query) : Promise.resolve(null)), [query]);
   const { data: statement, error, loading } = useLoaded(load);
@@ -62,7 +69,7 @@ export default function StatementPage() {
 
   const submit = (values: { accountId: string; period: Period }) => {
     const [from, to] = values.period;
-    if (from && to) setQuery(statementQuery(values.accountId, from, to));
+    if (from && to) setQuery(withTenant(statementQuery(values.accountId, from, to)));
   };
 
   let body = (

@@ -54,11 +54,15 @@ export interface PaymentDetail extends Record<string, unknown> {
   recharges?: Row[];
 }
 
-export const loadPaymentDetail = (id: string) => api.get<PaymentDetail>(`${pms}/payment/detail`, { id });
+/** `tenantId`: the payment's tenant, which the platform administrator names (others' is their own). */
+const tenantOf = (tenantId?: string) => (tenantId ? { tenantId } : {});
+
+export const loadPaymentDetail = (id: string, tenantId?: string) =>
+  api.get<PaymentDetail>(`${pms}/payment/detail`, { id, ...tenantOf(tenantId) });
 
 /** Removes unpaid or failed payments; the server refuses paid ones. */
-export const removePayments = (ids: readonly string[]) =>
-  api.post<unknown>(`${pms}/payment/remove`, undefined, { ids });
+export const removePayments = (ids: readonly string[], tenantId?: string) =>
+  api.post<unknown>(`${pms}/payment/remove`, undefined, { ids, ...tenantOf(tenantId) });
 
 /** An open account as the statement's picker offers it. */
 export interface AccountChoice {
@@ -122,6 +126,8 @@ export interface StatementQuery {
   accountId: string;
   startDay: string;
   endDay: string;
+  /** The account's tenant, when the platform administrator opens another tenant's from a list. */
+  tenantId?: string;
 }
 
 export const loadStatement = (query: StatementQuery) =>

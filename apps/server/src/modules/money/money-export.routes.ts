@@ -3,7 +3,7 @@ import { notFound } from "../../contract/errors.ts";
 import { readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
-import { registryTenant } from "../pms/registry-access.ts";
+import { listTenant, registryTenant } from "../pms/registry-access.ts";
 import { accountOperationsSheet, rechargeSheet, statementSheet } from "./money-exports.ts";
 import { sendMoneySheet } from "./money-sheet.ts";
 import { accountStatement, statementRequest } from "./statement.ts";
@@ -21,7 +21,7 @@ export async function moneyExportRoutes(app: FastifyInstance, opts: { db: Db; ti
     async (request, reply) => {
       const user = await requirePermission(db, request, ["dataRecharge_export"]);
       const params = readParams(request);
-      const sheet = await rechargeSheet(db, registryTenant(user, params), params, timeZone);
+      const sheet = await rechargeSheet(db, listTenant(user, params), params, timeZone);
       return sendMoneySheet(db, request, reply, sheet);
     },
   );
@@ -42,7 +42,7 @@ export async function moneyExportRoutes(app: FastifyInstance, opts: { db: Db; ti
       async (request, reply) => {
         const user = await requirePermission(db, request, [code]);
         const params = readParams(request);
-        const tenantId = registryTenant(user, params);
+        const tenantId = listTenant(user, params);
         const sheet = await accountOperationsSheet(db, tenantId, params, closing, timeZone);
         return sendMoneySheet(db, request, reply, sheet);
       },

@@ -25,16 +25,28 @@ import type { accountStatement } from "./statement.ts";
 
 type Params = Record<string, unknown>;
 
+/** Across tenants (the platform administrator naming none) a sheet's first column says whose each row is. */
+const tenantColumns = <T extends { tenantId: string; tenantName: string }>(
+  tenantId: string | null,
+): SheetColumn<T>[] =>
+  tenantId === null
+    ? [
+        { header: "租户编号", value: (r) => r.tenantId, width: 10 },
+        { header: "租户", value: (r) => r.tenantName },
+      ]
+    : [];
+
 /** datarecharge/export: the recharge search as its page shows it, money in and out summed at the end. */
 export async function rechargeSheet(
   db: Queryable,
-  tenantId: string,
+  tenantId: string | null,
   params: Params,
   timeZone: string,
 ): Promise<MoneySheet<ReturnType<typeof rechargeView>>> {
   const search = rechargeSearch(tenantId, params, timeZone);
   const totals = await rechargeTotals(db, search);
   const columns: SheetColumn<ReturnType<typeof rechargeView>>[] = [
+    ...tenantColumns<ReturnType<typeof rechargeView>>(tenantId),
     { header: "收据号", value: (r) => r.receiptNo, width: 22 },
     { header: "业主", value: (r) => r.ownerName },
     { header: "电话", value: (r) => r.phone },
@@ -65,7 +77,7 @@ export async function rechargeSheet(
 /** payment/export: the payment search as payment/list shows it, sums paid and unpaid at the end. */
 export async function paymentSheet(
   db: Queryable,
-  tenantId: string,
+  tenantId: string | null,
   params: Params,
   timeZone: string,
 ): Promise<MoneySheet<ReturnType<typeof paymentView>>> {
@@ -74,6 +86,7 @@ export async function paymentSheet(
   return {
     title: "支付记录",
     columns: [
+      ...tenantColumns<ReturnType<typeof paymentView>>(tenantId),
       { header: "支付单号", value: (p) => p.id, width: 22 },
       { header: "业主", value: (p) => p.ownerName },
       { header: "电话", value: (p) => p.phone },
@@ -103,7 +116,7 @@ type Operation = Awaited<ReturnType<typeof accountOperationRows>>[number];
 /** dataopenaccount/export and datacloseaccount/export: openings with deposits, closings with refunds and debts. */
 export async function accountOperationsSheet(
   db: Queryable,
-  tenantId: string,
+  tenantId: string | null,
   params: Params,
   closing: boolean,
   timeZone: string,
@@ -118,6 +131,7 @@ export async function accountOperationsSheet(
   const field = (row: Operation, name: string) => String((row as Record<string, unknown>)[name] ?? "");
   const amountHeader = closing ? "退款(元)" : "预存(元)";
   const columns: SheetColumn<Operation>[] = [
+    ...tenantColumns<Operation>(tenantId),
     { header: "业主", value: (r) => r.ownerName },
     { header: "房间", value: (r) => r.roomName },
     { header: "能源类型", value: (r) => labelOf(ENERGY_TYPE_LABEL, r.energyType), width: 10 },

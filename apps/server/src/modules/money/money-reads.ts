@@ -34,6 +34,21 @@ export function timeRange(params: Params, sql: SqlParams, column: string, timeZo
   }
 }
 
+/** The tenant condition of a money search on `column`: every tenant for null (the platform administrator). */
+export const tenantCondition = (tenantId: string | null, sql: SqlParams, column: string) =>
+  tenantId === null ? "true" : `${column} = ${sql.bind(tenantId)}`;
+
+/** Whose a row is, named in the list's own statement (a subselect on the live tenant). */
+export const tenantNameOf = (alias: string) =>
+  `${alias}.tenant_id, (select tn.tenant_name from sys_tenant tn
+     where tn.tenant_id = ${alias}.tenant_id and tn.is_deleted = 0) as tenant_name`;
+
+/** The tenant's code and name of a row, as the console's tenant column reads them. */
+export const tenantOfRow = (row: { tenant_id: string; tenant_name: string | null }) => ({
+  tenantId: row.tenant_id,
+  tenantName: row.tenant_name ?? row.tenant_id,
+});
+
 /**
  * `roomId` (one room) and `areaId` (an area and every area below it) on `roomColumn`, the room an
  * account was opened in: the money screens filter by place like the registry's.
@@ -50,6 +65,8 @@ export function placeFilter(params: Params, sql: SqlParams, roomColumn: string, 
 
 export interface RechargeRow {
   id: string;
+  tenant_id: string;
+  tenant_name: string | null;
   account_id: string;
   owner_id: string;
   owner_name: string | null;
@@ -79,6 +96,7 @@ const RECHARGE_FROM = `from pms_recharge r
 
 export const rechargeView = (r: RechargeRow, timeZone: string) => ({
   id: r.id,
+  ...tenantOfRow(r),
   accountId: r.account_id,
   ownerId: r.owner_id,
   ownerName: r.owner_name ?? "",
@@ -101,16 +119,17 @@ export const rechargeView = (r: RechargeRow, timeZone: string) => ({
 
 const RECHARGE_COLUMNS = `r.id::text as id, r.account_id::text as account_id, r.owner_id::text as owner_id, o.owner_name, o.phone,
   ${roomLabelSql("rr")} as room_name, rar.area_name, r.energy_type, r.meter_id::text as meter_id, m.product_code, r.recharge_type, r.payment_method, r.amount::text as amount,
-  r.balance_after::text as balance_after, r.state, r.receipt_no, r.operator, r.remark, r.create_time`;
+  r.balance_after::text as balance_after, r.state, r.receipt_no, r.operator, r.remark, r.create_time,
+  ${tenantNameOf("r")}`;
 
 /**
  * The search of datarecharge/page and its export: filters ownerName, phone, productCode, receiptNo,
  * ownerId, meterId, accountId, energyType, rechargeType, paymentMethod, areaId, roomId, and a
  * create-time range (startTime, endTime). Bad filters answer 400 naming the parameter.
  */
-export function rechargeSearch(tenantId: string, params: Params, timeZone: string) {
+export function rechargeSearch(tenantId: string | null, params: Params, timeZone: string) {
   const sql = new SqlParams();
-  const where = [`r.tenant_id = ${sql.bind(tenantId)}`];
+  const where = [tenantCondition(tenantId, sql, "r.tenant_id")];
   const text = (name: string, column: string) => {
     const value = optionalString(params, name)?.trim();
     if (value) where.push(`${column} like ${sql.bind(like(value))}`);
@@ -170,7 +189,7 @@ export function rechargeRows(db: Queryable, { sql, filter }: Search, limit: numb
 }
 
 /** Recharges, refunds and corrections (spec §7 datarecharge/page) with owner, meter and place joined and totals. */
-export async function rechargePage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
+export async function rechargePage(db: Queryable, tenantId: string | null, params: Params, timeZone: string) {
   const { current, size, offset } = paging(params);
   const search = rechargeSearch(tenantId, params, timeZone);
   const totals = await rechargeTotals(db, search);
@@ -290,6 +309,8 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string, params:
 
 interface AccountOperationRow {
   id: string;
+  tenant_id: string;
+  tenant_name: string | null;
   owner_id: string;
   owner_name: string | null;
   room_name: string | null;
@@ -314,7 +335,7 @@ interface AccountOperationRow {
  */
 export async function accountOperationsPage(
   db: Queryable,
-  tenantId: string,
+  tenantId: string | null,
   params: Params,
   closing: boolean,
   timeZone: string,
@@ -340,7 +361,7 @@ export async function accountOperationsPage(
 
 /** The search of the openings or closings page and its export. */
 export function accountOperationsSearch(
-  tenantId: string,
+  tenantId: string | null,
   params: Params,
   closing: boolean,
   timeZone: string,
@@ -349,7 +370,7 @@ export function accountOperationsSearch(
   // A closing still waiting for its meter's clearing, or refused by it, is listed from its request.
   const time = closing ? "coalesce(a.closed_time, a.close_requested_time)" : "a.opened_time";
   const where = [
-    `a.tenant_id = ${sql.bind(tenantId)}`,
+    tenantCondition(tenantId, sql, "a.tenant_id"),
     closing ? "(a.status = 2 or a.close_state is not null)" : "true",
   ];
   const ownerName = optionalString(params, "ownerName")?.trim();
@@ -387,12 +408,13 @@ export async function accountOperationRows(
             a.meter_id::text as meter_id, m.product_code, a.control_status, ${time} as at, u.real_name as operator,
             coalesce((select abs(l.amount) from pms_ledger l where l.account_id = a.id and l.entry_type = ${entryType}
                        order by l.create_time limit 1), 0)::text as amount,
-            a.balance::text as balance, a.status, a.close_state, a.close_outcome
+            a.balance::text as balance, a.status, a.close_state, a.close_outcome, ${tenantNameOf("a")}
        ${from} order by ${time} desc, a.id desc limit $${values.length - 1} offset $${values.length}`,
     values,
   );
   return rows.map((r) => ({
     id: r.id,
+    ...tenantOfRow(r),
     ownerId: r.owner_id,
     ownerName: r.owner_name ?? "",
     roomName: r.room_name ?? "",

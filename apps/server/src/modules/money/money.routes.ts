@@ -7,7 +7,7 @@ import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
 import { dayParam } from "../metering/usage-periods.ts";
-import { registryTenant } from "../pms/registry-access.ts";
+import { listTenant, registryTenant } from "../pms/registry-access.ts";
 import type { Actor } from "./account-book.ts";
 import { closeAccounts } from "./account-closing.ts";
 import { openAccounts } from "./account-opening.ts";
@@ -101,7 +101,7 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     async (request) => {
       const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
       const params = readParams(request);
-      return ok(await rechargePage(db, registryTenant(user, params), params, timeZone));
+      return ok(await rechargePage(db, listTenant(user, params), params, timeZone));
     },
   );
   app.get(`${pms}/datarecharge/detail`, { schema: { tags, summary: "One recharge" } }, async (request) => {
@@ -214,9 +214,7 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       async (request) => {
         const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
         const params = readParams(request);
-        return ok(
-          await accountOperationsPage(db, registryTenant(user, params), params, status === 2, timeZone),
-        );
+        return ok(await accountOperationsPage(db, listTenant(user, params), params, status === 2, timeZone));
       },
     );
     app.get(

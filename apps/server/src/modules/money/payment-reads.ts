@@ -13,6 +13,9 @@ import {
   rechargeSearch,
   rechargeView,
   smallInt,
+  tenantCondition,
+  tenantNameOf,
+  tenantOfRow,
   timeRange,
   yuan,
 } from "./money-reads.ts";
@@ -22,6 +25,8 @@ type Params = Record<string, unknown>;
 
 export interface PaymentListRow {
   id: string;
+  tenant_id: string;
+  tenant_name: string | null;
   account_id: string;
   owner_id: string;
   owner_name: string | null;
@@ -53,10 +58,11 @@ const PAYMENT_FROM = `from pms_payment p
 const PAYMENT_COLUMNS = `p.id::text as id, p.account_id::text as account_id, p.owner_id::text as owner_id, o.owner_name,
   o.phone, pa.room_id::text as room_id, ${roomLabelSql("rr")} as room_name, rar.area_name, p.energy_type, p.meter_id::text as meter_id,
   m.product_code, p.amount::text as amount, p.payment_method, p.channel, p.state, p.transaction_no, p.paid_time,
-  p.remark, p.operator, p.create_time`;
+  p.remark, p.operator, p.create_time, ${tenantNameOf("p")}`;
 
 export const paymentView = (p: PaymentListRow, timeZone: string) => ({
   id: p.id,
+  ...tenantOfRow(p),
   accountId: p.account_id,
   ownerId: p.owner_id,
   ownerName: p.owner_name ?? "",
@@ -83,9 +89,9 @@ export const paymentView = (p: PaymentListRow, timeZone: string) => ({
  * contains), ownerId, accountId, paymentMethod, state, energyType, channel, areaId, roomId and a
  * create-time range (startTime, endTime).
  */
-export function paymentSearch(tenantId: string, params: Params, timeZone: string) {
+export function paymentSearch(tenantId: string | null, params: Params, timeZone: string) {
   const sql = new SqlParams();
-  const where = [`p.tenant_id = ${sql.bind(tenantId)}`];
+  const where = [tenantCondition(tenantId, sql, "p.tenant_id")];
   for (const [name, column] of [
     ["ownerName", "o.owner_name"],
     ["phone", "o.phone"],
@@ -151,7 +157,7 @@ export function paymentRows(db: Queryable, { sql, filter }: PaymentSearch, limit
 }
 
 /** payment/list: a page of payments with owner, meter and place, and the totals of the whole search. */
-export async function paymentPage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
+export async function paymentPage(db: Queryable, tenantId: string | null, params: Params, timeZone: string) {
   const { current, size, offset } = paging(params);
   const search = paymentSearch(tenantId, params, timeZone);
   const totals = await paymentTotals(db, search);

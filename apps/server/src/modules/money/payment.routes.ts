@@ -5,7 +5,7 @@ import { idList, optionalId, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
-import { registryTenant } from "../pms/registry-access.ts";
+import { listTenant, registryTenant } from "../pms/registry-access.ts";
 import type { Actor } from "./account-book.ts";
 import { MONEY_CODES } from "./money.routes.ts";
 import { paymentSheet } from "./money-exports.ts";
@@ -44,7 +44,7 @@ export async function paymentRoutes(app: FastifyInstance, opts: { db: Db; timeZo
     async (request) => {
       const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
       const params = readParams(request);
-      return ok(await paymentPage(db, registryTenant(user, params), params, timeZone));
+      return ok(await paymentPage(db, listTenant(user, params), params, timeZone));
     },
   );
   app.get(
@@ -97,7 +97,7 @@ export async function paymentRoutes(app: FastifyInstance, opts: { db: Db; timeZo
     async (request, reply) => {
       const user = await requirePermission(db, request, PAYMENT_CODES.exportRows);
       const params = readParams(request);
-      const sheet = await paymentSheet(db, registryTenant(user, params), params, timeZone);
+      const sheet = await paymentSheet(db, listTenant(user, params), params, timeZone);
       return sendMoneySheet(db, request, reply, sheet);
     },
   );

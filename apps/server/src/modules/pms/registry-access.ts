@@ -21,3 +21,13 @@ export function registryTenant(user: CurrentUser, params: Record<string, unknown
   const asked = askedTenant(params);
   return asked && isAdministrator(user) ? asked : user.tenantId;
 }
+
+/**
+ * The tenant a money list reads: the caller's own; for the platform administrator the one it names,
+ * or every tenant (null) when it names none, as its registry lists do. Its rows then say whose each is.
+ */
+export function listTenant(user: CurrentUser, params: Record<string, unknown>): string | null {
+  const asked = askedTenant(params);
+  if (!isAdministrator(user)) return user.tenantId;
+  return asked ?? null;
+}

@@ -1,6 +1,6 @@
 import type { ResourceDef } from "@meterline/contracts";
 import { NetworkListError, parseNetworks } from "@meterline/gateway";
-import { badRequest } from "../../contract/errors.ts";
+import { badParam, badRequest } from "../../contract/errors.ts";
 import { type Column, columnByName } from "../../crud/columns.ts";
 import type { HookContext, ResourceHooks } from "../../crud/hooks.ts";
 import type { SqlParams } from "../../crud/sql.ts";
@@ -196,8 +196,24 @@ export const ownerRoomHooks: ResourceHooks = {
   },
 };
 
+/**
+ * `areaId` on meters: those linked to a room in the area or below, in the meter's own tenant (an
+ * area of another tenant names none). A batch aimed at a building or a park reads its meters this
+ * way, through the list's own tenant and data-scope predicates.
+ */
+export const meterInArea =
+  (energyType: 1 | 2) =>
+  (value: string, sql: SqlParams): string => {
+    if (!/^\d{1,19}$/.test(value)) throw badParam("areaId");
+    return `exists (select 1 from pms_room_meter rm join pms_room r on r.id = rm.room_id and r.is_deleted = 0
+        where rm.meter_id = t.id and rm.energy_type = ${energyType} and rm.is_deleted = 0
+          and rm.tenant_id = t.tenant_id and r.tenant_id = t.tenant_id
+          and r.area_id in (${areaSubtree(sql.bind(value))}))`;
+  };
+
 /** A meter whose account is open still holds an owner's money: close the account first. */
 export const meterHooks = (table: "pms_meter" | "pms_water"): ResourceHooks => ({
+  customFilters: { areaId: meterInArea(table === "pms_meter" ? 1 : 2) },
   async beforeRemove(ctx, ids) {
     const [open] = await ctx.db.query<{ product_code: string }>(
       `select product_code from ${table} where id = any($1::bigint[]) and account_status = 1 limit 1`,

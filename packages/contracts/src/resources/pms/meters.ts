@@ -25,6 +25,8 @@ export const meter = defineResource({
   path: "meter",
   listVerb: "page",
   extraVerbs: ["matching-ids"],
+  // A role's data-scope rules narrow the meters it lists, searches and targets in a batch.
+  dataScope: true,
   writeVerbs: ["submit", "save"],
   fields: {
     productCode: meterAddress(12),
@@ -65,6 +67,8 @@ export const water = defineResource({
   path: "water",
   listVerb: "page",
   extraVerbs: ["matching-ids"],
+  // A role's data-scope rules narrow the meters it lists, searches and targets in a batch.
+  dataScope: true,
   fields: {
     productCode: meterAddress(14),
     protocol: {
@@ -95,7 +99,7 @@ export const collector = defineResource({
   ...registryBase,
   path: "collector",
   listVerb: "page",
-  extraVerbs: ["select"],
+  extraVerbs: ["select", "matching-ids"],
   removeVerb: "delete",
   fields: {
     collectorName: { type: "string", required: true, maxLength: 64, search: "like" },

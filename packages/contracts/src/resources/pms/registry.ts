@@ -36,6 +36,7 @@ export const room = defineResource({
   ...registryBase,
   path: "room",
   listVerb: "page",
+  extraVerbs: ["matching-ids"],
   writeVerbs: ["save", "update"],
   pickerUsers: moneyListScreens,
   fields: {
@@ -56,6 +57,7 @@ export const owner = defineResource({
   ...registryBase,
   path: "owner",
   listVerb: "page",
+  extraVerbs: ["matching-ids"],
   fields: {
     ownerName: { type: "string", required: true, maxLength: 64, search: "like" },
     ownerCode: { type: "string", maxLength: 32, search: "like", unique: true },

@@ -1,6 +1,7 @@
 import type { QueryParams } from "@meterline/api-client";
-import { useMemo } from "react";
+import { useContext, useMemo } from "react";
 import { ResourcePage, type ResourcePageProps } from "../../../crud/ResourcePage.tsx";
+import { AreaTreeSearch } from "./AreaTreeLayout.tsx";
 
 interface Props extends Omit<ResourcePageProps, "baseFilters" | "newRow"> {
   /** The area chosen in the tree beside the table; undefined for all areas. */
@@ -28,5 +29,14 @@ export function AreaScopedPage({ areaId, newRow, searchOmit, filters, ...props }
   );
   // The tree is the area filter, also while "all areas" is chosen: no second one in the search.
   const omitted = useMemo(() => ["areaId", ...(searchOmit ?? [])], [searchOmit]);
-  return <ResourcePage {...props} baseFilters={baseFilters} newRow={withArea} searchOmit={omitted} />;
+  const followSearch = useContext(AreaTreeSearch);
+  return (
+    <ResourcePage
+      {...props}
+      baseFilters={baseFilters}
+      newRow={withArea}
+      searchOmit={omitted}
+      onSearch={followSearch}
+    />
+  );
 }

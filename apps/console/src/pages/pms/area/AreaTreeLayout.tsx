@@ -1,10 +1,17 @@
 import { ReloadOutlined } from "@ant-design/icons";
+import type { QueryParams } from "@meterline/api-client";
 import { Button, Card, Col, Empty, Row as GridRow, Input, Spin, Tree } from "antd";
-import { type Key, type ReactNode, useMemo, useState } from "react";
+import { createContext, type Key, type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { filterForest, forestKeys, titleOf } from "./area-forest.ts";
 import { useAreaTree } from "./useAreaTree.ts";
+
+/**
+ * Told each search of the table beside the tree: the platform administrator's tenant filter narrows
+ * the tree to that tenant's areas too. Outside a tree layout, nobody listens.
+ */
+export const AreaTreeSearch = createContext<((filters: QueryParams) => void) | undefined>(undefined);
 
 /** The key of the "all areas" root: no area filter. */
 const ALL = "__all__";
@@ -24,8 +31,18 @@ export interface AreaScope {
  */
 export function AreaTreeLayout({ children }: { children: (scope: AreaScope) => ReactNode }) {
   const t = useT();
-  const { nodes, loading, error, reload } = useAreaTree();
+  const [tenantId, setTenantId] = useState<string>();
+  const tenantRef = useRef<string | undefined>(undefined);
+  const { nodes, loading, error, reload } = useAreaTree(tenantId);
   const [areaId, setAreaId] = useState<string>();
+  const followSearch = useCallback((filters: QueryParams) => {
+    const next = typeof filters.tenantId === "string" && filters.tenantId ? filters.tenantId : undefined;
+    if (next === tenantRef.current) return;
+    tenantRef.current = next;
+    setTenantId(next);
+    // Another tenant's tree holds none of the chosen area: back to all areas.
+    setAreaId(undefined);
+  }, []);
   const [search, setSearch] = useState("");
   /** Keys the operator expanded; null = everything (the start, and while searching). */
   const [expanded, setExpanded] = useState<string[] | null>(null);
@@ -95,7 +112,9 @@ export function AreaTreeLayout({ children }: { children: (scope: AreaScope) => R
         </Card>
       </Col>
       <Col xs={24} lg={18} xxl={19} style={{ minWidth: 0 }}>
-        {children({ areaId, areaName, reloadTree: reload })}
+        <AreaTreeSearch.Provider value={followSearch}>
+          {children({ areaId, areaName, reloadTree: reload })}
+        </AreaTreeSearch.Provider>
       </Col>
     </GridRow>
   );

@@ -7,6 +7,7 @@ import { loadMatching, matchingMeters } from "../../../crud/matching.ts";
 import { ResourcePage } from "../../../crud/ResourcePage.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
+import { type AreaTarget, AreaTargetDialog } from "./AreaTargetDialog.tsx";
 import { useMeterAccounts } from "./account/useMeterAccounts.tsx";
 import { SupplySwitchDialog } from "./SupplySwitchDialog.tsx";
 import type { Energy } from "./switch-calls.ts";
@@ -20,22 +21,27 @@ interface Props {
 
 /**
  * A meter screen with remote switching and account opening / closing: the generic table, a switch
- * button on each row and one for the ticked rows behind the screen's switch permission, and the
- * account buttons behind their own.
+ * button on each row and ones for the ticked rows, every row the search matches and every meter below
+ * an area of the tree, behind the screen's switch permission; the account buttons behind their own.
  */
 function MeterSwitchPage({ def, energy, permission }: Props) {
   const t = useT();
   const allowed = useConsole((state) => state.permission[permission] === true);
-  const [switching, setSwitching] = useState<{ id: string; productCode: string }[] | null>(null);
+  const [switching, setSwitching] = useState<AreaTarget | null>(null);
+  const [aiming, setAiming] = useState(false);
   // Rows seen on the current page, so ticked ids can be shown by their addresses.
   const seen = useRef(new Map<string, string>());
+  // And their tenants: the platform administrator's switch names the tenant of the meters it ticks.
+  const tenants = useRef(new Map<string, string>());
   const reloadTable = useRef<() => Promise<void>>(async () => undefined);
   const accounts = useMeterAccounts(energy, seen, def);
   const { message, modal } = App.useApp();
 
   const open = (ids: readonly string[], reload: () => Promise<void>) => {
     reloadTable.current = reload;
-    setSwitching(ids.map((id) => ({ id, productCode: seen.current.get(id) ?? id })));
+    const named = new Set(ids.map((id) => tenants.current.get(id)));
+    const [tenantId] = named.size === 1 ? [...named] : [undefined];
+    setSwitching({ meters: ids.map((id) => ({ id, productCode: seen.current.get(id) ?? id })), tenantId });
   };
   const close = () => {
     setSwitching(null);
@@ -55,7 +61,8 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
         okButtonProps: { "data-testid": "switch-matching-ok" },
         onOk: () => {
           reloadTable.current = reload;
-          setSwitching(matchingMeters(matching));
+          const tenantId = typeof search.tenantId === "string" ? search.tenantId : undefined;
+          setSwitching({ meters: matchingMeters(matching), tenantId });
         },
       });
     } catch (failure) {
@@ -64,6 +71,7 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
   };
   const note = (row: Row) => {
     seen.current.set(String(row.id), String(row.productCode ?? row.id));
+    if (typeof row.tenantId === "string") tenants.current.set(String(row.id), row.tenantId);
   };
 
   return (
@@ -90,6 +98,17 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
                 {t(`table.scope.switch.${energy}`, { count: total })}
               </Button>
             ) : null}
+            {allowed ? (
+              <Button
+                onClick={() => {
+                  reloadTable.current = reload;
+                  setAiming(true);
+                }}
+                data-testid="switch-area"
+              >
+                {t(`batch.area.${energy}`)}
+              </Button>
+            ) : null}
             {accounts.toolbar(reload, selected, search, total)}
           </>
         )}
@@ -112,7 +131,25 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
           );
         }}
       />
-      {switching ? <SupplySwitchDialog energy={energy} meters={switching} onClose={close} /> : null}
+      {aiming ? (
+        <AreaTargetDialog
+          def={def}
+          energy={energy}
+          onClose={() => setAiming(false)}
+          onConfirmed={(target) => {
+            setAiming(false);
+            setSwitching(target);
+          }}
+        />
+      ) : null}
+      {switching ? (
+        <SupplySwitchDialog
+          energy={energy}
+          meters={switching.meters}
+          tenantId={switching.tenantId}
+          onClose={close}
+        />
+      ) : null}
       {accounts.dialog}
     </>
   );

@@ -17,18 +17,20 @@ interface Props {
   energy: Energy;
   /** The meters to switch, by id, with their addresses for the confirmation. */
   meters: { id: string; productCode: string }[];
+  /** The tenant of the meters, when the platform administrator switches another tenant's. */
+  tenantId?: string;
   onClose: () => void;
 }
 
 /** Follows a batch until every command has settled (the gateway answers within seconds per meter). */
-function useBatchProgress(batchId: string | null) {
+function useBatchProgress(batchId: string | null, tenantId?: string) {
   const [progress, setProgress] = useState<BatchProgress>();
   useEffect(() => {
     if (!batchId) return;
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = () =>
-      loadBatchProgress(batchId).then(
+      loadBatchProgress(batchId, tenantId).then(
         (next) => {
           if (!live) return;
           setProgress(next);
@@ -41,7 +43,7 @@ function useBatchProgress(batchId: string | null) {
       live = false;
       clearTimeout(timer);
     };
-  }, [batchId]);
+  }, [batchId, tenantId]);
   return progress;
 }
 
@@ -50,12 +52,12 @@ function useBatchProgress(batchId: string | null) {
  * (sent, succeeded, failed, timed out to be confirmed by a read-back). Closing early leaves the
  * commands running; the command log keeps their outcome.
  */
-export function SupplySwitchDialog({ energy, meters, onClose }: Props) {
+export function SupplySwitchDialog({ energy, meters, tenantId, onClose }: Props) {
   const t = useT();
   const [choice, setChoice] = useState<SupplyChoice>(2);
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<{ outcome: SwitchOutcome; said: string }>();
-  const progress = useBatchProgress(result?.outcome.batchId ?? null);
+  const progress = useBatchProgress(result?.outcome.batchId ?? null, tenantId);
   const choices: SupplyChoice[] = energy === "electric" ? [1, 2, 3] : [1, 2];
 
   const send = async () => {
@@ -66,6 +68,7 @@ export function SupplySwitchDialog({ energy, meters, onClose }: Props) {
           energy,
           meters.map((m) => m.id),
           choice,
+          tenantId,
         ),
       );
     } catch (error) {
