@@ -1,9 +1,11 @@
-import { readCodesOf, resources } from "@meterline/contracts";
-import type { FastifyInstance } from "fastify";
+import { type ResourceDef, readCodesOf, resources } from "@meterline/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../../contract/envelope.ts";
 import { badRequest } from "../../contract/errors.ts";
 import { idList, optionalId, optionalString, readParams } from "../../contract/params.ts";
+import { scopePredicate, scopeRules } from "../../crud/data-scope.ts";
 import { requirePermission } from "../../crud/permissions.ts";
+import { SqlParams } from "../../crud/sql.ts";
 import type { Db } from "../../db/client.ts";
 import { registryTenant } from "../pms/registry-access.ts";
 import { batchProgress, outcomeMessage, queueSupplyCommands, SWITCH_LABELS } from "./switching.ts";
@@ -27,6 +29,33 @@ function valveOpenOf(params: Record<string, unknown>): boolean {
 }
 
 /**
+ * The roles' data scope holds for commands as it does for lists: ids from "all matching" or an
+ * area come from the scoped list, but a hand-made request could name any meter of the tenant, so
+ * every id is checked against the same predicate and one outside the scope reads as absent.
+ */
+async function assertInScope(
+  db: Db,
+  request: FastifyRequest,
+  def: ResourceDef,
+  table: "pms_meter" | "pms_water",
+  tenantId: string,
+  meterIds: readonly string[],
+): Promise<void> {
+  const sql = new SqlParams();
+  const scope = scopePredicate(def, request, await scopeRules(db, request, def.name), sql);
+  if (!scope || meterIds.length === 0) return;
+  const ids = sql.bind(meterIds);
+  const tenant = sql.bind(tenantId);
+  const [outside] = await db.query<{ id: string }>(
+    `select wanted.id::text as id from unnest(${ids}::bigint[]) wanted(id)
+      where not exists (select 1 from ${table} t where t.id = wanted.id and t.tenant_id = ${tenant} and ${scope})
+      limit 1`,
+    sql.values,
+  );
+  if (outside) throw badRequest(`meterIds: 表计不存在 (${outside.id})`);
+}
+
+/**
  * Remote switching (spec §7 message): relays of electric meters (switch, switchBatch) and valves
  * of water meters (waterSwitch, waterSwitchBatch) become queued commands, one per meter, that the
  * gateway sends once and settles; `batchProgress` tells the console how far a batch has got.
@@ -35,11 +64,13 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
   const { db } = opts;
 
   const electric = async (
+    request: FastifyRequest,
     params: Record<string, unknown>,
     meterIds: string[],
     user: Parameters<typeof registryTenant>[0],
   ) => {
     const switchType = switchTypeOf(params);
+    await assertInScope(db, request, resources.meter, "pms_meter", registryTenant(user, params), meterIds);
     const outcome = await db.transaction((tx) =>
       queueSupplyCommands(
         tx,
@@ -60,7 +91,7 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
       const params = readParams(request);
       const meterId = optionalId(params, "meterId") ?? optionalId(params, "id");
       if (!meterId) throw badRequest("meterId: 请选择表计");
-      return electric(params, [meterId], user);
+      return electric(request, params, [meterId], user);
     },
   );
   app.post(
@@ -69,7 +100,7 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
     async (request) => {
       const user = await requirePermission(db, request, ["meter_switch"]);
       const params = readParams(request);
-      return electric(params, idList(params, "meterIds"), user);
+      return electric(request, params, idList(params, "meterIds"), user);
     },
   );
 
@@ -82,6 +113,14 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
         const params = readParams(request);
         const open = valveOpenOf(params);
         const meterIds = idList(params, "meterIds");
+        await assertInScope(
+          db,
+          request,
+          resources.water,
+          "pms_water",
+          registryTenant(user, params),
+          meterIds,
+        );
         const outcome = await db.transaction((tx) =>
           queueSupplyCommands(
             tx,
