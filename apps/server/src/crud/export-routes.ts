@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { columnOf, commonFieldsZh, resourcesZh } from "@meterline/contracts";
 import ExcelJS from "exceljs";
@@ -86,6 +87,7 @@ export function registerExportRoute(r: ResourceContext) {
         for (let at = 0; at < ids.length; at += CHUNK) {
           const rows = await r.out(request, await store.byIds(ids.slice(at, at + CHUNK)));
           for (const row of rows) sheet.addRow(named(row)).commit();
+          if (!(await readerKeepsUp(stream))) return;
         }
         if (cut) sheet.addRow({ [columns[0]!.name]: `仅导出前 ${limit} 行,请缩小查询范围` }).commit();
         sheet.commit();
@@ -100,6 +102,16 @@ export function registerExportRoute(r: ResourceContext) {
       return reply;
     },
   );
+}
+
+/**
+ * Waits while the client reads slower than the rows are written, so that memory holds about one
+ * chunk of the sheet; false when the client went away (nothing more to write).
+ */
+export async function readerKeepsUp(stream: PassThrough): Promise<boolean> {
+  if (stream.writableNeedDrain && !stream.destroyed)
+    await Promise.race([once(stream, "drain"), once(stream, "close")]);
+  return !stream.destroyed;
 }
 
 export function sendStream(

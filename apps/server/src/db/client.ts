@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
+import { asText, createPglite } from "./pglite-open.ts";
+import { openPgliteThread } from "./pglite-thread.ts";
 
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
@@ -17,14 +17,13 @@ export interface Db extends Queryable {
 // 64-bit ids and numeric money must never pass through a JS number: both drivers hand them over as text.
 const INT8 = 20;
 const NUMERIC = 1700;
-const asText = (value: string) => value;
 
-async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const db = await PGlite.create(dataDir ?? "memory://", {
-    parsers: { [pgliteTypes.INT8]: asText, [pgliteTypes.NUMERIC]: asText },
-    // Trigram indexes answer the global search's "contains" matches (migrations/after-resources).
-    extensions: { pg_trgm },
-  });
+/**
+ * PGlite on the calling thread: every query blocks the event loop while it runs. Kept for
+ * comparison (PGLITE_WORKER=0); the default runs it in a worker thread (pglite-thread.ts).
+ */
+async function openPgliteInline(dataDir: string | undefined): Promise<Db> {
+  const db = await createPglite(dataDir);
   // PGlite runs one query at a time; serialise callers so a transaction never interleaves with others.
   let queue: Promise<unknown> = Promise.resolve();
   const insideTransaction = new AsyncLocalStorage<true>();
@@ -100,5 +99,8 @@ async function openPostgres(url: string): Promise<Db> {
 
 /** PostgreSQL server when a URL is given, else embedded PGlite in `dataDir` (in memory when undefined). */
 export function openDb(options: { databaseUrl?: string; dataDir?: string }): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return process.env.PGLITE_WORKER === "0"
+    ? openPgliteInline(options.dataDir)
+    : openPgliteThread(options.dataDir);
 }

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { exportLimit, sendStream } from "../../crud/export-routes.ts";
+import { exportLimit, readerKeepsUp, sendStream } from "../../crud/export-routes.ts";
 import type { Db } from "../../db/client.ts";
 import { safeCell } from "../../xlsx/safe-cell.ts";
 
@@ -62,6 +62,7 @@ export async function sendMoneySheet<R>(
     for (let at = 0; at < wanted; at += CHUNK) {
       const rows = await sheetOf.rows(Math.min(CHUNK, wanted - at), at);
       for (const row of rows) sheet.addRow(cells(row)).commit();
+      if (!(await readerKeepsUp(stream))) return;
       if (rows.length < CHUNK) break;
     }
     if (cut) sheet.addRow([`仅导出前 ${limit} 行,请缩小查询范围`]).commit();

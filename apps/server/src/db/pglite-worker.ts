@@ -1,0 +1,83 @@
+/**
+ * The embedded database's own thread: it owns the PGlite instance, so a long query or a large answer
+ * keeps this thread busy while the HTTP event loop goes on serving.
+ *
+ * PGlite runs one statement at a time. Requests wait here in arrival order; while a transaction is
+ * open only its own statements run, everyone else waits until it commits or rolls back.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { type CarriedError, carryError, type WorkerRequest } from "./pglite-messages.ts";
+import { createPglite } from "./pglite-open.ts";
+
+const port = parentPort;
+if (!port) throw new Error("pglite-worker.ts runs as a worker thread (see db/pglite-thread.ts)");
+const { dataDir } = workerData as { dataDir?: string };
+
+const waiting: WorkerRequest[] = [];
+let openTx: number | undefined;
+let draining = false;
+
+const fail = (id: number, error: CarriedError) => port.postMessage({ id, ok: false, error });
+
+try {
+  const db = await createPglite(dataDir);
+
+  const run = async (request: WorkerRequest): Promise<unknown[]> => {
+    switch (request.kind) {
+      case "query":
+        return (await db.query(request.sql, request.params as unknown[])).rows;
+      case "begin":
+        await db.query("begin");
+        openTx = request.tx;
+        return [];
+      case "commit":
+      case "rollback":
+        try {
+          await db.query(request.kind);
+        } finally {
+          // A failed commit ends the transaction too (PostgreSQL rolls it back).
+          openTx = undefined;
+        }
+        return [];
+      case "close":
+        await db.close();
+        return [];
+    }
+  };
+
+  const nextRunnable = (): WorkerRequest | undefined => {
+    const at = openTx === undefined ? 0 : waiting.findIndex((r) => "tx" in r && r.tx === openTx);
+    return at < 0 ? undefined : waiting.splice(at, 1)[0];
+  };
+
+  const drain = async () => {
+    if (draining) return;
+    draining = true;
+    try {
+      for (let request = nextRunnable(); request; request = nextRunnable()) {
+        try {
+          port.postMessage({ id: request.id, ok: true, rows: await run(request) });
+        } catch (error) {
+          fail(request.id, carryError(error));
+        }
+      }
+    } finally {
+      draining = false;
+    }
+  };
+
+  port.on("message", (request: WorkerRequest) => {
+    // A statement of a transaction arrives only while that transaction is open (the main thread
+    // waits for "begin"); one that comes later belongs to a transaction that is over.
+    const tx = request.kind === "begin" || request.kind === "close" ? undefined : request.tx;
+    if (tx !== undefined && tx !== openTx) {
+      fail(request.id, { message: "transaction is already over", fields: {} });
+      return;
+    }
+    waiting.push(request);
+    void drain();
+  });
+  port.postMessage({ ready: true });
+} catch (error) {
+  port.postMessage({ ready: false, error: carryError(error) });
+}
