@@ -3,6 +3,7 @@ import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { type SharedCache, startSharedCache } from "./cache/shared-cache.ts";
 import type { ServerConfig } from "./config.ts";
 import { failure, ok } from "./contract/envelope.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
@@ -65,6 +66,13 @@ export interface AppOptions {
   logger?: FastifyServerOptions["logger"];
 }
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** What every request reads (sessions, grants, scopes, labels), kept true by change announcements. */
+    sharedCache: SharedCache;
+  }
+}
+
 /** Builds the whole server without listening, so tests drive it in-process with `inject`. */
 export async function buildApp({ config, db, logger = false }: AppOptions): Promise<FastifyInstance> {
   const startedAt = new Date();
@@ -76,6 +84,9 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
   });
+  const shared = await startSharedCache(db);
+  app.decorate("sharedCache", shared.cache);
+  app.addHook("onClose", async () => shared.stop());
   const authRepository = new AuthRepository(db);
   const auth = new AuthService(authRepository, config, db);
   // Dead tokens and captchas are only kept a day for audit; sweep them hourly.
