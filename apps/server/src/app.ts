@@ -61,7 +61,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
 
 export interface AppOptions {
   config: Pick<ServerConfig, "jwtSecret" | "dataKey" | "captchaEnabled" | "consoleDist" | "timeZone"> &
-    Partial<Pick<ServerConfig, "production" | "previousDataKeys">>;
+    Partial<Pick<ServerConfig, "production" | "previousDataKeys" | "apiLog">>;
   db: Db;
   logger?: FastifyServerOptions["logger"];
 }
@@ -103,7 +103,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(errorHandler, { db });
   await app.register(inputGuard);
   await app.register(authentication, { auth });
-  await app.register(apiLog, { db });
+  await app.register(apiLog, { db, ...(config.apiLog ? { policy: config.apiLog } : {}) });
   await app.register(logRetention, { db });
   await app.register(apiScope, { db });
   await app.register(fileLinks, { serverSecret: config.jwtSecret });
