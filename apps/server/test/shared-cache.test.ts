@@ -142,6 +142,28 @@ describe("shared cache across two server processes on one PostgreSQL", {
     assert.ok(a.app.sharedCache.isLive && b.app.sharedCache.isLive);
     await changesReachTheReader(server, a, b);
   });
+
+  test("a lost listening connection empties the cache and stops caching until it listens again", async () => {
+    const admin = (await server.login()).access_token;
+    assert.equal((await b.call("GET", "/api/blade-auth/oauth/user-info", admin)).status, 200);
+    assert.ok(b.app.sharedCache.size("session") > 0);
+    const name = new URL(server.databaseUrl!).pathname.slice(1);
+    const dropped = b.app.sharedCache.drops.session;
+    await server.db.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query = 'listen meterline_cache'",
+      [name],
+    );
+    const until = async (what: () => boolean) => {
+      for (let i = 0; i < 100 && !what(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.ok(what());
+    };
+    // Dropped when the loss is noticed, and again when listening resumes.
+    await until(() => b.app.sharedCache.drops.session >= dropped + 2 && b.app.sharedCache.isLive);
+    await until(() => a.app.sharedCache.isLive);
+    assert.equal(b.app.sharedCache.size("session"), 0);
+    assert.equal((await b.call("GET", "/api/blade-auth/oauth/user-info", admin)).status, 200);
+    assert.ok(b.app.sharedCache.size("session") > 0, "caching again once listening");
+  });
 });
 
 describe("shared cache in one process", () => {

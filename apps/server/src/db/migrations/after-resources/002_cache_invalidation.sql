@@ -5,8 +5,12 @@
 -- Statement triggers: one announcement per statement, whatever it touched; NOTIFY folds repeats.
 create function meterline_cache_changed() returns trigger language plpgsql as $$ begin perform pg_notify('meterline_cache', tg_table_name); raise notice using message = 'meterline_cache:' || tg_table_name; return null; end $$;
 
--- New tokens are never cached before they exist: only revocation and removal count.
-create trigger auth_token_cache after update or delete or truncate on auth_token for each statement execute function meterline_cache_changed();
+-- Only access tokens are cached, and never before they exist: their revocation and removal count;
+-- a refresh token being used (every few minutes per signed-in person) does not.
+create function meterline_cache_token_changed() returns trigger language plpgsql as $$ begin if exists (select 1 from changed_tokens where kind = 'access') then perform pg_notify('meterline_cache', tg_table_name); raise notice using message = 'meterline_cache:' || tg_table_name; end if; return null; end $$;
+create trigger auth_token_cache_update after update on auth_token referencing old table as changed_tokens for each statement execute function meterline_cache_token_changed();
+create trigger auth_token_cache_delete after delete on auth_token referencing old table as changed_tokens for each statement execute function meterline_cache_token_changed();
+create trigger auth_token_cache_truncate after truncate on auth_token for each statement execute function meterline_cache_changed();
 create trigger sys_user_cache after insert or update or delete or truncate on sys_user for each statement execute function meterline_cache_changed();
 create trigger sys_role_cache after insert or update or delete or truncate on sys_role for each statement execute function meterline_cache_changed();
 create trigger sys_tenant_cache after insert or update or delete or truncate on sys_tenant for each statement execute function meterline_cache_changed();
