@@ -3,6 +3,7 @@ import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { type SharedCache, startSharedCache } from "./cache/shared-cache.ts";
 import type { ServerConfig } from "./config.ts";
 import { failure, ok } from "./contract/envelope.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
@@ -60,9 +61,16 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
 
 export interface AppOptions {
   config: Pick<ServerConfig, "jwtSecret" | "dataKey" | "captchaEnabled" | "consoleDist" | "timeZone"> &
-    Partial<Pick<ServerConfig, "production" | "previousDataKeys">>;
+    Partial<Pick<ServerConfig, "production" | "previousDataKeys" | "apiLog">>;
   db: Db;
   logger?: FastifyServerOptions["logger"];
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** What every request reads (sessions, grants, scopes, labels), kept true by change announcements. */
+    sharedCache: SharedCache;
+  }
 }
 
 /** Builds the whole server without listening, so tests drive it in-process with `inject`. */
@@ -76,6 +84,9 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
   });
+  const shared = await startSharedCache(db);
+  app.decorate("sharedCache", shared.cache);
+  app.addHook("onClose", async () => shared.stop());
   const authRepository = new AuthRepository(db);
   const auth = new AuthService(authRepository, config, db);
   // Dead tokens and captchas are only kept a day for audit; sweep them hourly.
@@ -92,7 +103,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(errorHandler, { db });
   await app.register(inputGuard);
   await app.register(authentication, { auth });
-  await app.register(apiLog, { db });
+  await app.register(apiLog, { db, ...(config.apiLog ? { policy: config.apiLog } : {}) });
   await app.register(logRetention, { db });
   await app.register(apiScope, { db });
   await app.register(fileLinks, { serverSecret: config.jwtSecret });

@@ -113,3 +113,21 @@ test("a data directory from before the data key keeps its signing key and gains 
 test("PORT must be a port", async () => {
   await assert.rejects(loadConfig({ PORT: "http", JWT_SECRET: secret }), /PORT/);
 });
+
+test("API_LOG picks which calls the API log keeps; writes, errors and slow calls by default", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "meterline-config-"));
+  const byDefault = (await loadConfig({ DATA_DIR: dir })).apiLog;
+  assert.deepEqual(
+    [byDefault.writes, byDefault.errors, byDefault.slow, byDefault.all, byDefault.slowMs],
+    [true, true, true, false, 1000],
+  );
+  const errorsOnly = (await loadConfig({ DATA_DIR: dir, API_LOG: "errors", API_LOG_SLOW_MS: "250" })).apiLog;
+  assert.deepEqual(
+    [errorsOnly.writes, errorsOnly.errors, errorsOnly.slow, errorsOnly.slowMs],
+    [false, true, false, 250],
+  );
+  const none = (await loadConfig({ DATA_DIR: dir, API_LOG: "none" })).apiLog;
+  assert.ok(!none.writes && !none.errors && !none.slow && !none.all);
+  await assert.rejects(loadConfig({ DATA_DIR: dir, API_LOG: "reads" }), /API_LOG takes/);
+  await assert.rejects(loadConfig({ DATA_DIR: dir, API_LOG_BUFFER: "0" }), /API_LOG_BUFFER/);
+});

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ApiLogPolicy, DEFAULT_API_LOG } from "./plugins/api-log.ts";
 import { weakPasswordReason, weakSecretReason } from "./secret-strength.ts";
 
 export interface ServerConfig {
@@ -35,6 +36,8 @@ export interface ServerConfig {
   consoleDist?: string;
   logLevel: string;
   timeZone: string;
+  /** Which API calls are written to the API log, and how it is buffered (API_LOG*). */
+  apiLog: ApiLogPolicy;
 }
 
 const DEFAULT_CONSOLE_DIST = fileURLToPath(new URL("../../console/dist/", import.meta.url));
@@ -120,6 +123,34 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
     consoleDist,
     logLevel: env.LOG_LEVEL ?? "info",
     timeZone: env.TZ_DEFAULT ?? "Asia/Shanghai",
+    apiLog: apiLogPolicy(env),
+  };
+}
+
+const API_LOG_KINDS = ["writes", "errors", "slow", "all"] as const;
+
+/** API_LOG: `writes,errors,slow` (the default), any of those, `all`, or `none`; then its numbers. */
+function apiLogPolicy(env: NodeJS.ProcessEnv): ApiLogPolicy {
+  const text = (env.API_LOG ?? "writes,errors,slow").trim().toLowerCase();
+  const kinds = text === "none" ? [] : text.split(",").map((k) => k.trim());
+  const unknown = kinds.filter((k) => !(API_LOG_KINDS as readonly string[]).includes(k));
+  if (unknown.length) {
+    throw new ConfigError(`API_LOG takes writes, errors, slow, all or none: ${unknown.join(", ")}`);
+  }
+  const whole = (name: string, fallback: number, min: number) => {
+    const value = Number(env[name] ?? fallback);
+    if (!Number.isInteger(value) || value < min)
+      throw new ConfigError(`${name} must be a whole number ≥ ${min}: ${env[name]}`);
+    return value;
+  };
+  return {
+    writes: kinds.includes("writes"),
+    errors: kinds.includes("errors"),
+    slow: kinds.includes("slow"),
+    all: kinds.includes("all"),
+    slowMs: whole("API_LOG_SLOW_MS", DEFAULT_API_LOG.slowMs, 0),
+    bufferRows: whole("API_LOG_BUFFER", DEFAULT_API_LOG.bufferRows, 1),
+    flushMs: whole("API_LOG_FLUSH_MS", DEFAULT_API_LOG.flushMs, 10),
   };
 }
 

@@ -8,6 +8,7 @@ import { type Db, openDb } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { seed } from "../src/db/seed.ts";
 import { md5Hex } from "../src/modules/auth/password.ts";
+import type { ApiLogPolicy } from "../src/plugins/api-log.ts";
 
 export const BASIC = `Basic ${Buffer.from("saber:saber_secret").toString("base64")}`;
 export const ADMIN_PASSWORD = "admin";
@@ -39,7 +40,7 @@ export interface TestServer {
  * database on the PostgreSQL server named by TEST_DATABASE_URL (dropped again on close).
  */
 export async function startTestServer(
-  options: { captchaEnabled?: boolean; production?: boolean } = {},
+  options: { captchaEnabled?: boolean; production?: boolean; apiLog?: ApiLogPolicy } = {},
 ): Promise<TestServer> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -73,6 +74,7 @@ export async function startTestServer(
       captchaEnabled: options.captchaEnabled ?? false,
       production: options.production ?? false,
       timeZone: "Asia/Shanghai",
+      ...(options.apiLog ? { apiLog: options.apiLog } : {}),
     },
   });
   const inject = (o: InjectOptions) => app.inject(o);

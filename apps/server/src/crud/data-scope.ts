@@ -1,5 +1,6 @@
 import type { ResourceDef } from "@meterline/contracts";
 import type { FastifyRequest } from "fastify";
+import { cachedRead } from "../cache/shared-cache.ts";
 import type { Queryable } from "../db/client.ts";
 import { isAdministrator } from "../modules/auth/current-user.ts";
 import { type Column, columnByName, columnsOf } from "./columns.ts";
@@ -19,7 +20,10 @@ const CUSTOM = 5;
 
 const memo = new WeakMap<FastifyRequest, Map<string, Promise<ScopeRule[]>>>();
 
-/** The data-scope rules granted to the caller's roles for one resource, read once per request. */
+/**
+ * The data-scope rules granted to the caller's roles for one resource (read only: shared), cached
+ * per resource and set of roles until a scope or a role's scopes change.
+ */
 export function scopeRules(db: Queryable, request: FastifyRequest, resource: string): Promise<ScopeRule[]> {
   let perRequest = memo.get(request);
   if (!perRequest) {
@@ -28,11 +32,14 @@ export function scopeRules(db: Queryable, request: FastifyRequest, resource: str
   }
   let rules = perRequest.get(resource);
   if (!rules) {
-    rules = db.query<ScopeRule>(
-      `select s.scope_type, s.scope_column, s.scope_value
-         from sys_scope_data s join sys_role_scope rs on rs.scope_id = s.id and rs.scope_category = 1
-        where rs.role_id = any($1::bigint[]) and s.resource_code = $2 and s.is_deleted = 0`,
-      [request.user?.roleIds ?? [], resource],
+    const roleIds = [...(request.user?.roleIds ?? [])].sort();
+    rules = cachedRead(db, "dataScope", `${resource}:${roleIds.join(",")}`, () =>
+      db.query<ScopeRule>(
+        `select s.scope_type, s.scope_column, s.scope_value
+           from sys_scope_data s join sys_role_scope rs on rs.scope_id = s.id and rs.scope_category = 1
+          where rs.role_id = any($1::bigint[]) and s.resource_code = $2 and s.is_deleted = 0`,
+        [roleIds, resource],
+      ),
     );
     perRequest.set(resource, rules);
   }

@@ -1,25 +1,28 @@
 import type { FastifyRequest } from "fastify";
+import { cachedRead } from "../cache/shared-cache.ts";
 import { ApiError, unauthorized } from "../contract/errors.ts";
 import type { Queryable } from "../db/client.ts";
 import { type CurrentUser, isAdmin, isAdministrator } from "../modules/auth/current-user.ts";
 
-const memo = new WeakMap<FastifyRequest, Promise<Set<string>>>();
+const memo = new WeakMap<FastifyRequest, Promise<ReadonlySet<string>>>();
 
 /**
- * Menu and button codes granted to the caller's roles. The platform administrator holds them all.
- * Read once per request: grants change while people are signed in, so nothing is cached longer.
+ * Menu and button codes granted to the caller's roles (read only: the set is shared). The platform
+ * administrator holds them all. Cached per set of roles until a grant or a menu changes.
  */
-export function grantedCodes(db: Queryable, request: FastifyRequest): Promise<Set<string>> {
+export function grantedCodes(db: Queryable, request: FastifyRequest): Promise<ReadonlySet<string>> {
   let codes = memo.get(request);
   if (!codes) {
-    const roleIds = request.user?.roleIds ?? [];
-    codes = db
-      .query<{ code: string }>(
-        `select distinct m.code from sys_role_menu rm join sys_menu m on m.id = rm.menu_id and m.is_deleted = 0
-          where rm.role_id = any($1::bigint[])`,
-        [roleIds],
-      )
-      .then((rows) => new Set(rows.map((r) => r.code)));
+    const roleIds = [...(request.user?.roleIds ?? [])].sort();
+    codes = cachedRead(db, "grants", roleIds.join(","), () =>
+      db
+        .query<{ code: string }>(
+          `select distinct m.code from sys_role_menu rm join sys_menu m on m.id = rm.menu_id and m.is_deleted = 0
+            where rm.role_id = any($1::bigint[])`,
+          [roleIds],
+        )
+        .then((rows): ReadonlySet<string> => new Set(rows.map((r) => r.code))),
+    );
     memo.set(request, codes);
   }
   return codes;

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
+import { CHANGE_CHANNEL, changedTableOfNotice } from "./cache-channel.ts";
 import { asText, createPglite } from "./pglite-open.ts";
 import { openPgliteThread } from "./pglite-thread.ts";
 
@@ -8,9 +9,26 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** Told what changed in the tables the shared caches read (db/cache-channel.ts). */
+export interface ChangeWatcher {
+  /** A table the caches read was written; `table` is its name. */
+  changed(table: string): void;
+  /**
+   * `false`: notifications may be missed from now on (the listening connection is gone), so the
+   * caches must forget everything and stop caching; `true`: listening again, start afresh.
+   */
+  listening(live: boolean): void;
+}
+
 export interface Db extends Queryable {
   readonly kind: "pglite" | "postgres";
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Follows the change channel: every process's committed writes (LISTEN/NOTIFY), and this
+   * process's own writes as soon as their statement or transaction has finished, so the writer
+   * never answers before its own caches have forgotten. Returns the function that stops it.
+   */
+  watchChanges(watcher: ChangeWatcher): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -53,6 +71,13 @@ async function openPgliteInline(dataDir: string | undefined): Promise<Db> {
           ),
         ),
       ),
+    // PGlite hands a notification to its listeners when the committing query returns, before the
+    // caller sees the answer: one process, one code path, nothing missed.
+    watchChanges: async (watcher) => {
+      const stop = await exclusive(() => db.listen(CHANGE_CHANNEL, (table) => watcher.changed(table)));
+      watcher.listening(true);
+      return () => exclusive(() => stop());
+    },
     close: () => exclusive(() => db.close()),
   };
 }
@@ -71,11 +96,51 @@ async function openPostgres(url: string): Promise<Db> {
   // An idle connection the server drops (restart, failover) must not take the process down; the
   // pool replaces it on the next query.
   pool.on("error", (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+  // The change triggers also raise a notice on the writing connection: this process learns of its
+  // own writes when the statement returns, without waiting for its listener's copy of the NOTIFY.
+  const watchers = new Set<ChangeWatcher>();
+  const ownChanges = new WeakMap<pg.PoolClient, Set<string>>();
+  pool.on("connect", (client) => {
+    client.on("notice", (notice) => {
+      const table = changedTableOfNotice(notice.message);
+      if (!table || watchers.size === 0) return;
+      const tables = ownChanges.get(client) ?? new Set<string>();
+      tables.add(table);
+      ownChanges.set(client, tables);
+    });
+  });
+  /** After a statement or a transaction ends (committed or not: forgetting too much is harmless). */
+  const announceOwnChanges = (client: pg.PoolClient) => {
+    const tables = ownChanges.get(client);
+    if (!tables) return;
+    ownChanges.delete(client);
+    for (const table of tables) for (const watcher of watchers) watcher.changed(table);
+  };
   await pool.query("select 1");
   return {
     kind: "postgres",
-    query: async <T>(sql: string, params?: readonly unknown[]) =>
-      (await pool.query(sql, params as unknown[])).rows as T[],
+    query: async <T>(sql: string, params?: readonly unknown[]) => {
+      const client = await pool.connect();
+      try {
+        const rows = (await client.query(sql, params as unknown[])).rows as T[];
+        client.release();
+        return rows;
+      } catch (error) {
+        // As pool.query does: a connection that failed a statement is not handed out again.
+        client.release(error as Error);
+        throw error;
+      } finally {
+        announceOwnChanges(client);
+      }
+    },
+    watchChanges: async (watcher) => {
+      watchers.add(watcher);
+      const stopListening = await listenForChanges(url, watcher);
+      return async () => {
+        watchers.delete(watcher);
+        await stopListening();
+      };
+    },
     transaction: async <T>(fn: (tx: Queryable) => Promise<T>) => {
       const client = await pool.connect();
       try {
@@ -91,9 +156,66 @@ async function openPostgres(url: string): Promise<Db> {
         throw error;
       } finally {
         client.release();
+        announceOwnChanges(client);
       }
     },
     close: () => pool.end(),
+  };
+}
+
+const RECONNECT_DELAYS_MS = [100, 500, 2_000, 5_000];
+
+/**
+ * A dedicated connection LISTENing on the change channel. When it is lost the watcher hears
+ * `listening(false)` (the caches drop everything: notifications may be missed) and it reconnects,
+ * with growing pauses, until it listens again.
+ */
+async function listenForChanges(url: string, watcher: ChangeWatcher): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let attempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      current = undefined;
+      client.end().catch(() => undefined);
+      if (stopped) return;
+      watcher.listening(false);
+      if (error) console.warn(`PostgreSQL change listener lost: ${error.message}`);
+      const delay = RECONNECT_DELAYS_MS[Math.min(attempt++, RECONNECT_DELAYS_MS.length - 1)];
+      timer = setTimeout(() => connect().catch(() => undefined), delay);
+      timer.unref();
+    };
+    client.on("error", onLost);
+    client.on("end", () => onLost());
+    client.on("notification", (message) => {
+      if (message.channel === CHANGE_CHANNEL && message.payload) watcher.changed(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANGE_CHANNEL}`);
+    } catch (error) {
+      onLost(error as Error);
+      throw error;
+    }
+    if (stopped) {
+      await client.end();
+      return;
+    }
+    current = client;
+    attempt = 0;
+    watcher.listening(true);
+  };
+  // A first attempt that fails retries in the background; the caches stay off until it listens.
+  await connect().catch(() => undefined);
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await current?.end().catch(() => undefined);
   };
 }
 

@@ -2,7 +2,14 @@
 export type WorkerRequest =
   | { id: number; kind: "query"; sql: string; params?: readonly unknown[]; tx?: number }
   | { id: number; kind: "begin" | "commit" | "rollback"; tx: number }
-  | { id: number; kind: "close" };
+  | { id: number; kind: "close" }
+  | { id: number; kind: "listen"; channel: string };
+
+/** A NOTIFY on a channel the main thread listens to, posted before the reply of the statement that committed it. */
+export interface WorkerNotice {
+  notice: true;
+  payload: string;
+}
 
 export type WorkerReply =
   | { id: number; ok: true; rows: unknown[] }

@@ -1,7 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Worker } from "node:worker_threads";
-import type { Db, Queryable } from "./client.ts";
-import { revive, type WorkerHello, type WorkerReply, type WorkerRequest } from "./pglite-messages.ts";
+import { CHANGE_CHANNEL } from "./cache-channel.ts";
+import type { ChangeWatcher, Db, Queryable } from "./client.ts";
+import {
+  revive,
+  type WorkerHello,
+  type WorkerNotice,
+  type WorkerReply,
+  type WorkerRequest,
+} from "./pglite-messages.ts";
 
 type Ask = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
 
@@ -57,7 +64,13 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Db>
     worker.once("error", reject);
     worker.once("exit", exited);
   });
-  worker.on("message", (reply: WorkerReply) => {
+  const watchers = new Set<ChangeWatcher>();
+  let listening: Promise<unknown> | undefined;
+  worker.on("message", (reply: WorkerReply | WorkerNotice) => {
+    if ("notice" in reply) {
+      for (const watcher of watchers) watcher.changed(reply.payload);
+      return;
+    }
     const entry = settle(reply.id);
     if (reply.ok) entry?.resolve(reply.rows);
     else entry?.reject(revive(reply.error));
@@ -114,6 +127,15 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Db>
       }
       await ask({ kind: "commit", tx });
       return result;
+    },
+    async watchChanges(watcher: ChangeWatcher) {
+      listening ??= ask({ kind: "listen", channel: CHANGE_CHANNEL });
+      await listening;
+      watchers.add(watcher);
+      watcher.listening(true);
+      return async () => {
+        watchers.delete(watcher);
+      };
     },
     async close() {
       outsideTransaction();

@@ -42,6 +42,11 @@ try {
       case "close":
         await db.close();
         return [];
+      case "listen":
+        // PGlite calls back when the committing statement returns, so the notice is posted ahead
+        // of that statement's reply and the main thread forgets before its caller sees the answer.
+        await db.listen(request.channel, (payload) => port.postMessage({ notice: true, payload }));
+        return [];
     }
   };
 
@@ -69,7 +74,10 @@ try {
   port.on("message", (request: WorkerRequest) => {
     // A statement of a transaction arrives only while that transaction is open (the main thread
     // waits for "begin"); one that comes later belongs to a transaction that is over.
-    const tx = request.kind === "begin" || request.kind === "close" ? undefined : request.tx;
+    const tx =
+      request.kind === "query" || request.kind === "commit" || request.kind === "rollback"
+        ? request.tx
+        : undefined;
     if (tx !== undefined && tx !== openTx) {
       fail(request.id, { message: "transaction is already over", fields: {} });
       return;

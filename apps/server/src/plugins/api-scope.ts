@@ -1,6 +1,7 @@
 import { resourceBase, resources } from "@meterline/contracts";
 import type { FastifyContextConfig, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { cachedRead } from "../cache/shared-cache.ts";
 import { ApiError } from "../contract/errors.ts";
 import type { Db } from "../db/client.ts";
 import { isAdministrator } from "../modules/auth/current-user.ts";
@@ -28,6 +29,24 @@ prefixes.sort((a, b) => b[0].length - a[0].length);
 /** The resource a route belongs to: the longest resource prefix of its path. */
 export const resourceOfPath = (url: string) => prefixes.find(([prefix]) => url.startsWith(prefix))?.[1];
 
+interface ApiScopeRule {
+  scope_path: string;
+  /** The roles granted this rule. */
+  role_ids: string[];
+}
+
+/** A resource's API-scope rules with the roles granted each, cached until a rule or a grant changes. */
+const apiScopeRules = (db: Db, resource: string) =>
+  cachedRead(db, "apiScope", resource, () =>
+    db.query<ApiScopeRule>(
+      `select s.scope_path,
+              array(select rs.role_id::text from sys_role_scope rs
+                     where rs.scope_id = s.id and rs.scope_category = 2) as role_ids
+         from sys_scope_api s where s.resource_code = $1 and s.is_deleted = 0`,
+      [resource],
+    ),
+  );
+
 /**
  * API scopes (contract §8.5): once any rule names a resource, its routes answer only callers whose
  * roles were granted a rule whose path the request path starts with. Resources without rules stay
@@ -46,16 +65,11 @@ export default fp(
       const { resource, apiScope } = request.routeOptions.config;
       const user = request.user;
       if (!resource || apiScope === false || !user || isAdministrator(user)) return;
-      const rules = await opts.db.query<{ scope_path: string; granted: boolean }>(
-        `select s.scope_path,
-                exists (select 1 from sys_role_scope rs
-                         where rs.scope_id = s.id and rs.scope_category = 2 and rs.role_id = any($2::bigint[])) as granted
-           from sys_scope_api s where s.resource_code = $1 and s.is_deleted = 0`,
-        [resource, user.roleIds],
-      );
+      const rules = await apiScopeRules(opts.db, resource);
       if (rules.length === 0) return;
       const path = request.url.split("?")[0] ?? "";
-      if (!rules.some((rule) => rule.granted && path.startsWith(rule.scope_path))) {
+      const granted = (rule: ApiScopeRule) => rule.role_ids.some((id) => user.roleIds.includes(id));
+      if (!rules.some((rule) => granted(rule) && path.startsWith(rule.scope_path))) {
         throw new ApiError(403, "无接口权限,请联系管理员授权");
       }
     });

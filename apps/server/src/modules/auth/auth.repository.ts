@@ -1,4 +1,5 @@
 import { PLATFORM_TENANT_ID } from "@meterline/contracts";
+import { cachedRead } from "../../cache/shared-cache.ts";
 import type { Queryable } from "../../db/client.ts";
 
 export interface ClientRow {
@@ -52,6 +53,8 @@ export interface LiveSessionRow {
   post_id: string;
   role_ids: string[];
   role_aliases: string[];
+  /** When the answer stops being true by itself: the token's expiry or the tenant's, the earlier. */
+  valid_until: Date;
 }
 
 /** A CSV id column as a bigint array; anything that is not an id (blank, -1) is left out. */
@@ -142,27 +145,38 @@ export class AuthRepository {
   }
 
   /**
-   * One round trip per request: the token must be live and unrevoked, its user present and active,
-   * the tenant present, active and (but for the platform) unexpired. Roles and depts are read from
-   * the user as they are now, so a demotion, a move or a lock counts from the next request on.
+   * One round trip, and none while cached: the token must be live and unrevoked, its user present
+   * and active, the tenant present, active and (but for the platform) unexpired. Roles and depts are
+   * read from the user as they are now; any change to tokens, users, roles or tenants is announced
+   * and drops the cached answers, so a revocation, demotion, move or lock counts from the next
+   * request on, in every process.
    */
-  async liveSession(jti: string): Promise<LiveSessionRow | undefined> {
-    const rows = await this.db.query<LiveSessionRow>(
-      `select t.session_id, u.id as user_id, u.tenant_id, u.account, u.real_name, u.dept_id, u.post_id,
-              array(select r.id::text from sys_role r
-                     where r.id = any(${idArray("u.role_id")}) and r.tenant_id = u.tenant_id and r.is_deleted = 0
-                     order by r.id) as role_ids,
-              array(select r.role_alias from sys_role r
-                     where r.id = any(${idArray("u.role_id")}) and r.tenant_id = u.tenant_id and r.is_deleted = 0
-                     order by r.id) as role_aliases
-         from auth_token t
-         join sys_user u on u.id = t.user_id and u.tenant_id = t.tenant_id and u.is_deleted = 0 and u.status = 1
-         join sys_tenant n on n.tenant_id = u.tenant_id and n.is_deleted = 0 and n.status = 1
-        where t.jti = $1 and t.kind = 'access' and t.revoked_at is null and t.expires_at > now()
-          and (n.tenant_id = $2 or n.expire_time is null or n.expire_time > now())`,
-      [jti, PLATFORM_TENANT_ID],
+  liveSession(jti: string): Promise<LiveSessionRow | undefined> {
+    return cachedRead(
+      this.db,
+      "session",
+      jti,
+      async () => {
+        const rows = await this.db.query<LiveSessionRow>(
+          `select t.session_id, u.id as user_id, u.tenant_id, u.account, u.real_name, u.dept_id, u.post_id,
+                  array(select r.id::text from sys_role r
+                         where r.id = any(${idArray("u.role_id")}) and r.tenant_id = u.tenant_id and r.is_deleted = 0
+                         order by r.id) as role_ids,
+                  array(select r.role_alias from sys_role r
+                         where r.id = any(${idArray("u.role_id")}) and r.tenant_id = u.tenant_id and r.is_deleted = 0
+                         order by r.id) as role_aliases,
+                  least(t.expires_at, case when n.tenant_id = $2 then null else n.expire_time end) as valid_until
+             from auth_token t
+             join sys_user u on u.id = t.user_id and u.tenant_id = t.tenant_id and u.is_deleted = 0 and u.status = 1
+             join sys_tenant n on n.tenant_id = u.tenant_id and n.is_deleted = 0 and n.status = 1
+            where t.jti = $1 and t.kind = 'access' and t.revoked_at is null and t.expires_at > now()
+              and (n.tenant_id = $2 or n.expire_time is null or n.expire_time > now())`,
+          [jti, PLATFORM_TENANT_ID],
+        );
+        return rows[0];
+      },
+      (row) => (row ? new Date(row.valid_until).getTime() : Number.POSITIVE_INFINITY),
     );
-    return rows[0];
   }
 
   /** Marks a refresh token used; false when someone else used it first. */
