@@ -1,5 +1,6 @@
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import type { Queryable } from "../../db/client.ts";
+import { loadExcel } from "../../xlsx/excel.ts";
 import { safeCell } from "../../xlsx/safe-cell.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { storeFile } from "../file/file.store.ts";
@@ -15,7 +16,7 @@ export const ROW_HEADER = "原行号";
  * (the extra columns are ignored on import).
  */
 export async function storeRejectedSheet(db: Queryable, caller: CurrentUser, rejected: readonly Rejection[]) {
-  const book = new ExcelJS.Workbook();
+  const book = new (await loadExcel()).Workbook();
   const sheet = book.addWorksheet("未导入");
   sheet.columns = [
     ...IMPORT_COLUMNS.map((c) => ({ header: c.header, width: c.width })),
