@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { precompress } from "./precompress.ts";
 
 /**
  * React and the icon set change rarely, so they get chunks of their own for long-term caching.
@@ -16,7 +17,7 @@ const vendorGroups = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // CLIENT_SECRET is the one server setting the console needs at build time (the Basic header).
   envPrefix: ["VITE_", "CLIENT_SECRET"],
   server: {
