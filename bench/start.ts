@@ -72,6 +72,19 @@ function treeRssBytes(pid: number): { bytes: number; processes: number } {
   return { bytes, processes };
 }
 
+/** CPU time (user + system) a process and its descendants have used, from /proc, in ms. */
+function treeCpuMs(pid: number): number {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return 0;
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th (ticks of 10 ms).
+  const fields = readFileSync(stat, "utf8").split(") ")[1]?.split(" ") ?? [];
+  const own = (Number(fields[11]) + Number(fields[12])) * 10;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  return (
+    own + (children ? children.split(/\s+/) : []).reduce((sum, child) => sum + treeCpuMs(Number(child)), 0)
+  );
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -83,6 +96,8 @@ async function stop(child: ChildProcess): Promise<void> {
 
 interface Run {
   firstAnswerMs: number;
+  /** CPU the start took: on a busy machine the wall time stretches, this much less. */
+  cpuMs: number;
   idleRss: number;
   processes: number;
 }
@@ -109,9 +124,10 @@ async function startOnce(variant: Variant, env: NodeJS.ProcessEnv): Promise<Run>
         .catch(() => false);
       if (ok) {
         const firstAnswerMs = performance.now() - started;
+        const cpuMs = treeCpuMs(child.pid ?? 0);
         await sleep(IDLE_SETTLE_MS);
         const { bytes, processes } = treeRssBytes(child.pid ?? 0);
-        return { firstAnswerMs, idleRss: bytes, processes };
+        return { firstAnswerMs, cpuMs, idleRss: bytes, processes };
       }
       await sleep(10);
     }
@@ -170,10 +186,11 @@ async function main(): Promise<void> {
     for (const [variant, list] of results) {
       const ms = median(list.map((run) => run.firstAnswerMs));
       const rss = median(list.map((run) => run.idleRss));
+      const cpu = median(list.map((run) => run.cpuMs));
       summary.set(variant, { ms, rss });
       console.log(
         `  ${variant.name.padEnd(24)} start → first answer ${ms.toFixed(0).padStart(5)} ms ` +
-          `(runs ${list.map((run) => run.firstAnswerMs.toFixed(0)).join(", ")}); idle RSS ${mb(rss)} ` +
+          `(runs ${list.map((run) => run.firstAnswerMs.toFixed(0)).join(", ")}), CPU ${cpu} ms; idle RSS ${mb(rss)} ` +
           `in ${list[0]?.processes ?? 0} process(es)`,
       );
     }
