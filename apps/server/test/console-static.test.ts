@@ -84,6 +84,12 @@ describe("the console's files and the API's answers on the wire", () => {
     assert.equal(plain.headers["cache-control"], IMMUTABLE);
   });
 
+  test("a missing asset is a 404, not the console's page", async () => {
+    const res = await get("/assets/gone-12345678.js", "br, gzip");
+    assert.equal(res.statusCode, 404);
+    assert.doesNotMatch(decoded(res), /id="root"/);
+  });
+
   test("index.html and the console's routes are revalidated at every load", async () => {
     for (const url of ["/", "/index.html", "/wel/index"]) {
       const res = await get(url, "br, gzip");
