@@ -1,6 +1,5 @@
 import { PassThrough } from "node:stream";
 import { columnOf, commonFieldsZh, resourcesZh } from "@meterline/contracts";
-import type ExcelJS from "exceljs";
 import type { FastifyReply } from "fastify";
 import { optionalId, readParams } from "../contract/params.ts";
 import type { Db } from "../db/client.ts";

@@ -1,5 +1,4 @@
 import { PassThrough } from "node:stream";
-import type ExcelJS from "exceljs";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { exportLimit, sendStream } from "../../crud/export-routes.ts";
 import type { Db } from "../../db/client.ts";

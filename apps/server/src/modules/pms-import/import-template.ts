@@ -1,4 +1,3 @@
-import type ExcelJS from "exceljs";
 import { loadExcel } from "../../xlsx/excel.ts";
 import { IMPORT_COLUMNS, MAX_AREA_DEPTH, MAX_IMPORT_ROWS } from "./import-columns.ts";
 

@@ -1,4 +1,3 @@
-import type ExcelJS from "exceljs";
 import type { Queryable } from "../../db/client.ts";
 import { loadExcel } from "../../xlsx/excel.ts";
 import { safeCell } from "../../xlsx/safe-cell.ts";

@@ -1,4 +1,3 @@
-import type ExcelJS from "exceljs";
 import { ApiError } from "../../contract/errors.ts";
 import { loadExcel } from "../../xlsx/excel.ts";
 import { readWorkbook } from "../../xlsx/read-workbook.ts";

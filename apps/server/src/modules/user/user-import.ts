@@ -1,4 +1,3 @@
-import type ExcelJS from "exceljs";
 import { ApiError } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import { loadExcel } from "../../xlsx/excel.ts";
