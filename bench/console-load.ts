@@ -2,9 +2,10 @@
  * The console's first load as a new visitor sees it: Debian Chromium (playwright-core) with a cold
  * profile against the built server. Prints the bytes on the wire for /login (until the network is
  * idle), the time until the login form is visible, and the bytes the home page adds after signing
- * in. The reference, served from this same process: the console build sent uncompressed and
- * uncached (its API calls proxied to the same server), i.e. what every load cost before the
- * precompressed assets; pass --reference-dist to serve another build (an older one) instead.
+ * in (until the home page's metering overview shows and the network is idle), on an empty site.
+ * The reference, served from this same process: the console build sent uncompressed and uncached
+ * (its API calls proxied to the same server), i.e. what every load cost before the precompressed
+ * assets; pass --reference-dist to serve another build (an older one) instead.
  *   npm run build && npx tsx bench/console-load.ts [--runs 3] [--reference-dist path/to/dist]
  */
 import { readFile } from "node:fs/promises";
@@ -120,6 +121,9 @@ async function loadOnce(browser: Browser, baseUrl: string): Promise<Load> {
     await page.getByTestId("login-password").fill(admin.password);
     await page.getByTestId("login-password").press("Enter");
     await page.getByTestId("home-page").waitFor({ timeout: 30_000 });
+    // The home page as a signed-in administrator sees it, its metering overview included (on this
+    // empty site the usage card shows no chart).
+    await page.getByTestId("overview-usage").waitFor({ timeout: 30_000 });
     await page.waitForLoadState("networkidle");
     const home = wire.take();
     return { loginBytes: login.bytes, formMs, homeBytes: home.bytes, requests: login.requests };
