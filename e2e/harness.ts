@@ -7,6 +7,7 @@ import path from "node:path";
 import { after, afterEach, before, beforeEach } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { freshEntry } from "../scripts/compiled.mjs";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -61,7 +62,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-e2e-"));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  // The compiled server when `npm run build` made it from the current sources (it boots without
+  // transpiling); else the sources through tsx, so that a suite never runs stale code.
+  const compiled = freshEntry("main");
+  const command = compiled ? [compiled] : ["--import", "tsx", "apps/server/src/main.ts"];
+  const child = spawn(process.execPath, command, {
     cwd: repoRoot,
     env: {
       ...process.env,

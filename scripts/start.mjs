@@ -1,13 +1,14 @@
-// `npm start`: builds the console when its build is missing, then runs the server (which migrates,
-// seeds and listens). Signals pass through so that SIGTERM shuts the server down cleanly.
-import { spawn, spawnSync } from "node:child_process";
+// `npm start`: runs the compiled server in this very process, so that signals reach it directly and
+// no transpiler or wrapper process stays around. Builds first what is missing: the console when it
+// has no build, the server when it has none or its sources are newer (about a second).
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { compiledEntry } from "./compiled.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const consoleIndex = `${root}apps/console/dist/index.html`;
 
-if (!process.env.CONSOLE_DIST && !existsSync(consoleIndex)) {
+if (!process.env.CONSOLE_DIST && !existsSync(`${root}apps/console/dist/index.html`)) {
   console.log("Building the console (first start only)…");
   const build = spawnSync("npm", ["run", "build", "-w", "@meterline/console"], {
     cwd: root,
@@ -16,9 +17,4 @@ if (!process.env.CONSOLE_DIST && !existsSync(consoleIndex)) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ["--import", "tsx", `${root}apps/server/src/main.ts`], {
-  cwd: process.cwd(),
-  stdio: "inherit",
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+await import(await compiledEntry("main"));

@@ -1,4 +1,5 @@
 import type { Duplex } from "node:stream";
+import compress from "@fastify/compress";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -100,6 +101,9 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
 
   await app.register(formbody);
   await app.register(securityHeaders);
+  // Answers above 1 KB travel compressed (brotli or gzip, as the client accepts); the console's
+  // files come precompressed from the build, and spreadsheets (zip inside) are left as they are.
+  await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(errorHandler, { db });
   await app.register(inputGuard);
   await app.register(authentication, { auth });

@@ -1,9 +1,13 @@
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Navigate, Outlet, useLocation, useMatches } from "react-router";
 import { clearSession } from "../store/session.ts";
 import { useConsole } from "../store/useConsole.ts";
 import { guardDecision } from "./guard-rules.ts";
-import { SessionEffects } from "./SessionEffects.tsx";
+
+// Only a signed-in session has effects to run: the login page does not load them.
+const SessionEffects = lazy(() =>
+  import("./SessionEffects.tsx").then((m) => ({ default: m.SessionEffects })),
+);
 
 /** Route `handle`: `auth: false` marks a page reachable without a token. */
 export interface RouteHandle {
@@ -30,7 +34,11 @@ export function Guard() {
   if (decision.kind === "redirect") return <Navigate to={decision.to} replace />;
   return (
     <>
-      {token ? <SessionEffects /> : null}
+      {token ? (
+        <Suspense fallback={null}>
+          <SessionEffects />
+        </Suspense>
+      ) : null}
       <Outlet />
     </>
   );

@@ -1,12 +1,16 @@
 import { website } from "@meterline/contracts";
+import { lazy, Suspense } from "react";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { LazyPage } from "../components/LazyPage.tsx";
-import { DynamicPage } from "../layout/DynamicPage.tsx";
+import { PageLoading } from "../components/PageLoading.tsx";
 import { ErrorPage } from "../pages/errors/ErrorPage.tsx";
 import { Guard, type RouteHandle } from "./Guard.tsx";
 import { pages } from "./pages.ts";
 
 const publicRoute: RouteHandle = { auth: false };
+
+// Inside the shell only: the resource pages' registry it reads stays out of the login page's load.
+const DynamicPage = lazy(() => import("../layout/DynamicPage.tsx").then((m) => ({ default: m.DynamicPage })));
 
 /**
  * Fixed routes of spec §2. Everything inside the layout goes through the `*` child: the page
@@ -27,7 +31,14 @@ const routes: RouteObject[] = [
         element: <LazyPage key="shell" entry={pages.shell} />,
         children: [
           { path: "/myiframe/:routerPath", element: <LazyPage key="iframe" entry={pages.iframe} /> },
-          { path: "*", element: <DynamicPage /> },
+          {
+            path: "*",
+            element: (
+              <Suspense fallback={<PageLoading />}>
+                <DynamicPage />
+              </Suspense>
+            ),
+          },
         ],
       },
     ],

@@ -1,10 +1,10 @@
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { columnOf, commonFieldsZh, resourcesZh } from "@meterline/contracts";
-import ExcelJS from "exceljs";
 import type { FastifyReply } from "fastify";
 import { optionalId, readParams } from "../contract/params.ts";
 import type { Db } from "../db/client.ts";
+import { loadExcel } from "../xlsx/excel.ts";
 import { safeCell } from "../xlsx/safe-cell.ts";
 import { columnsOf } from "./columns.ts";
 import type { ResourceContext } from "./context.ts";
@@ -68,7 +68,7 @@ export function registerExportRoute(r: ResourceContext) {
           ]),
         );
       const stream = new PassThrough();
-      const book = new ExcelJS.stream.xlsx.WorkbookWriter({
+      const book = new (await loadExcel()).stream.xlsx.WorkbookWriter({
         stream,
         useStyles: true,
         useSharedStrings: false,

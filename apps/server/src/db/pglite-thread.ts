@@ -13,11 +13,11 @@ import {
 type Ask = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
 
 /**
- * The worker's entry file sits next to this one: pglite-worker.js in a compiled build, which must
- * emit it as an entry of its own beside the file that holds this code; pglite-worker.ts from source.
+ * The worker's entry file sits next to this one: pglite-worker.mjs in the compiled build (an entry
+ * of its own in scripts/build-server.mjs, in the same flat folder); pglite-worker.ts from source.
  */
 const fromSource = import.meta.url.endsWith(".ts");
-const workerUrl = new URL(fromSource ? "./pglite-worker.ts" : "./pglite-worker.js", import.meta.url);
+const workerUrl = new URL(fromSource ? "./pglite-worker.ts" : "./pglite-worker.mjs", import.meta.url);
 
 function startWorker(dataDir: string | undefined): Worker {
   if (!fromSource) return new Worker(workerUrl, { workerData: { dataDir } });

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { openArchive, readerArchive } from "./archive.ts";
+import { loadExcel } from "./excel.ts";
 import { typedText } from "./safe-cell.ts";
 import {
   columnLetters,
@@ -25,13 +26,16 @@ export async function readSheet(
 ): Promise<SheetResult> {
   const archive = openArchive(file, bounds);
   if (!("ok" in archive)) return { ok: false, refusal: archive };
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(chunks(readerArchive(archive.files))), {
-    sharedStrings: "cache",
-    styles: "cache",
-    hyperlinks: "ignore",
-    worksheets: "emit",
-    entries: "ignore",
-  });
+  const reader = new (await loadExcel()).stream.xlsx.WorkbookReader(
+    Readable.from(chunks(readerArchive(archive.files))),
+    {
+      sharedStrings: "cache",
+      styles: "cache",
+      hyperlinks: "ignore",
+      worksheets: "emit",
+      entries: "ignore",
+    },
+  );
   try {
     for await (const worksheet of reader) {
       let headers: string[] | undefined;

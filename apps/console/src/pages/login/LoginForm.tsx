@@ -44,6 +44,11 @@ export function LoginForm({ options, tenantId, tenantDerived }: Props) {
   }, [captchaMode, form, message]);
 
   useEffect(refreshCaptcha, [refreshCaptcha]);
+  // The tenant may be known only after the form shows (the address's tenant): fill it in unless
+  // the operator has typed one already.
+  useEffect(() => {
+    if (!form.isFieldTouched("tenantId")) form.setFieldValue("tenantId", tenantId);
+  }, [form, tenantId]);
 
   const submit = async (values: Values) => {
     setBusy(true);

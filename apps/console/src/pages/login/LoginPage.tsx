@@ -1,4 +1,4 @@
-import { Spin, Typography } from "antd";
+import { Typography } from "antd";
 import { useDocumentTitle } from "../../app/useDocumentTitle.ts";
 import { useDomainTenant } from "../../app/useDomainTenant.ts";
 import logoUrl from "../../assets/logo.svg";
@@ -7,13 +7,17 @@ import { useT } from "../../i18n/index.tsx";
 import { LanguageSwitch } from "../../layout/top/LanguageSwitch.tsx";
 import { useConsole } from "../../store/useConsole.ts";
 import { LoginForm } from "./LoginForm.tsx";
-import { useLoginOptions } from "./useLoginOptions.ts";
+import { defaultLoginOptions, useLoginOptions } from "./useLoginOptions.ts";
 
-/** /login: tenant (when needed), account, password, captcha (when on), language switch. */
+/**
+ * /login: tenant (when needed), account, password, captcha (when on), language switch. The form
+ * shows at once with the console's defaults; the server's login options and the tenant bound to
+ * this address adjust it when they arrive.
+ */
 export default function LoginPage() {
   const t = useT();
   useDocumentTitle(t("login.title"));
-  const options = useLoginOptions();
+  const options = useLoginOptions() ?? defaultLoginOptions;
   const domain = useDomainTenant();
   const lastTenant = useConsole((state) => state.tenantId);
   const background = domain?.backgroundUrl;
@@ -41,15 +45,11 @@ export default function LoginPage() {
           <Typography.Title level={4} style={{ margin: "16px 0" }}>
             {t("login.welcome")}
           </Typography.Title>
-          {options && domain ? (
-            <LoginForm
-              options={options}
-              tenantId={domain.tenantId || lastTenant}
-              tenantDerived={Boolean(domain.tenantId)}
-            />
-          ) : (
-            <Spin />
-          )}
+          <LoginForm
+            options={options}
+            tenantId={domain?.tenantId || lastTenant}
+            tenantDerived={Boolean(domain?.tenantId)}
+          />
         </div>
       </div>
     </LightSurface>

@@ -3,8 +3,8 @@ import { website } from "@meterline/contracts";
 import { useEffect, useState } from "react";
 import { api } from "../../app/api.ts";
 
-/** Used when the server cannot say: the console defaults of spec §9. */
-const fallback: LoginOptions = {
+/** Shown until the server says, and kept when it cannot: the console defaults of spec §9. */
+export const defaultLoginOptions: LoginOptions = {
   captchaMode: website.captchaMode,
   tenantMode: website.tenantMode,
   registrationEnabled: false,
@@ -17,8 +17,8 @@ export function useLoginOptions(): LoginOptions | undefined {
   useEffect(() => {
     let live = true;
     api.loginOptions().then(
-      (value) => live && setOptions({ ...fallback, ...value }),
-      () => live && setOptions(fallback),
+      (value) => live && setOptions({ ...defaultLoginOptions, ...value }),
+      () => live && setOptions(defaultLoginOptions),
     );
     return () => {
       live = false;

@@ -1,5 +1,5 @@
-import ExcelJS from "exceljs";
 import type { Queryable } from "../../db/client.ts";
+import { loadExcel } from "../../xlsx/excel.ts";
 import { safeCell } from "../../xlsx/safe-cell.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { storeFile } from "./file.store.ts";
@@ -17,7 +17,7 @@ export interface RejectedRowsSheet {
  * typed (safeCell), and answers the stored file (its link goes into the import's answer).
  */
 export async function storeRejectedRows(db: Queryable, caller: CurrentUser, rejected: RejectedRowsSheet) {
-  const book = new ExcelJS.Workbook();
+  const book = new (await loadExcel()).Workbook();
   const sheet = book.addWorksheet("未导入");
   sheet.columns = rejected.columns.map(({ header, width }) => ({ header, width }));
   rejected.columns.forEach((column, index) => {

@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
-import ExcelJS from "exceljs";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { exportLimit, readerKeepsUp, sendStream } from "../../crud/export-routes.ts";
 import type { Db } from "../../db/client.ts";
+import { loadExcel } from "../../xlsx/excel.ts";
 import { safeCell } from "../../xlsx/safe-cell.ts";
 
 /** One column of a money sheet: its Chinese header and how a row fills it. */
@@ -44,7 +44,11 @@ export async function sendMoneySheet<R>(
   const limit = await exportLimit(db);
   const cut = sheetOf.count > limit;
   const stream = new PassThrough();
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const book = new (await loadExcel()).stream.xlsx.WorkbookWriter({
+    stream,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   // Excel refuses these characters and more than 31 of them in a sheet's name.
   const sheet = book.addWorksheet(sheetOf.title.replace(/[:\\/?*[\]]/g, " ").slice(0, 31));
   sheet.columns = sheetOf.columns.map((c, i) => ({

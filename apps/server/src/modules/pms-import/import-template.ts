@@ -1,4 +1,4 @@
-import ExcelJS from "exceljs";
+import { loadExcel } from "../../xlsx/excel.ts";
 import { IMPORT_COLUMNS, MAX_AREA_DEPTH, MAX_IMPORT_ROWS } from "./import-columns.ts";
 
 /** How each column is filled, shown on the template's second sheet (the rules of import-planner.ts). */
@@ -22,7 +22,7 @@ const NOTES: Record<(typeof IMPORT_COLUMNS)[number]["key"], string> = {
 
 /** The import template: the columns with an example row, code columns formatted as text, and notes. */
 export async function importTemplate(roomTypes: readonly string[]): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  const book = new (await loadExcel()).Workbook();
   const sheet = book.addWorksheet("房间档案");
   sheet.columns = IMPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
   IMPORT_COLUMNS.forEach((c, index) => {

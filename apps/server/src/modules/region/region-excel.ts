@@ -1,5 +1,5 @@
-import ExcelJS from "exceljs";
 import { ApiError } from "../../contract/errors.ts";
+import { loadExcel } from "../../xlsx/excel.ts";
 import { readWorkbook } from "../../xlsx/read-workbook.ts";
 import { safeCell } from "../../xlsx/safe-cell.ts";
 import type { SheetBounds, SheetCell, SheetData } from "../../xlsx/sheet-bounds.ts";
@@ -30,7 +30,7 @@ const text = (value: SheetCell | undefined): string =>
 
 /** A workbook of regions (or, without rows, the import template). */
 export async function regionWorkbook(rows: readonly RegionRow[]): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  const book = new (await loadExcel()).Workbook();
   const sheet = book.addWorksheet("行政区划");
   sheet.columns = REGION_COLUMNS.map((c) => ({ header: c.header, key: c.field, width: 18 }));
   for (const r of rows) {

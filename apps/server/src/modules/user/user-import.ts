@@ -1,6 +1,6 @@
-import ExcelJS from "exceljs";
 import { ApiError } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
+import { loadExcel } from "../../xlsx/excel.ts";
 import { readWorkbook } from "../../xlsx/read-workbook.ts";
 import type { SheetBounds, SheetCell, SheetData } from "../../xlsx/sheet-bounds.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
@@ -43,7 +43,7 @@ const cellText = (value: SheetCell | undefined): string =>
   value === null || value === undefined ? "" : String(value).trim();
 
 export async function importTemplate(): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  const book = new (await loadExcel()).Workbook();
   const sheet = book.addWorksheet("用户");
   sheet.columns = IMPORT_COLUMNS.map((c) => ({ header: c.header, key: c.field, width: 18 }));
   sheet.addRow({
