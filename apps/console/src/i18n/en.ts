@@ -346,6 +346,7 @@ export const en: Record<MessageKey, string> = {
   "crud.pattern.hex8": "Must be 8 hexadecimal digits",
   "crud.pattern.dtuSecret": "Must be 16–64 letters, digits or . _ ~ -",
   "crud.pattern.networks": "Must be networks (like 10.1.0.0/16) or addresses, separated by commas",
+  "crud.pattern.url": "Must be an address starting with http:// or https://",
   "crud.pickFirst": "Choose the {label} first",
   "crud.encryptedHint":
     "Stored encrypted, only the last 4 characters are shown; leave it to keep the stored value",
@@ -526,6 +527,8 @@ export const en: Record<MessageKey, string> = {
   "menu.chargingScheme": "Charging schemes",
   "menu.alarmScheme": "Alarm schemes",
   "menu.wxConfig": "WeChat Pay settings",
+  "menu.resource": "Resources",
+  "menu.sms": "SMS settings",
   "menu.wxBind": "WeChat bindings",
   ...moneyListsEn,
   ...regionEn,
