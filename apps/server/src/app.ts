@@ -27,6 +27,7 @@ import { paramRoutes } from "./modules/param/param.routes.ts";
 import { registryRoutes } from "./modules/pms/index.ts";
 import { registryImportRoutes } from "./modules/pms-import/registry-import.routes.ts";
 import { regionRoutes } from "./modules/region/region.routes.ts";
+import { smsRoutes } from "./modules/sms/sms.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
@@ -168,6 +169,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     timeZone: config.timeZone,
     cipher: fieldCipherOf(config),
   });
+  await app.register(smsRoutes, { db, cipher: fieldCipherOf(config) });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });
   await app.register(regionRoutes, { db });

@@ -55,6 +55,7 @@ const patterned: Record<string, (seed: string) => string> = {
   idCard: (seed) => `${digits(seed, 17)}X`,
   dtuSecret: (seed) => `secret-${digits(seed, 16)}`,
   networks: (seed) => `10.${Number(digits(seed, 2))}.0.0/16, 192.0.2.7`,
+  url: (seed) => `http://127.0.0.1:9/${seed}`,
 };
 
 const fixtureUser = (tenantId: string) => serviceUser(tenantId, "fixture", { userId: "1" });

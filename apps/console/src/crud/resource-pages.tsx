@@ -50,6 +50,7 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
     file: "pages/operation/CommandLogPage.tsx",
   },
   logApi: { load: () => import("../pages/log/LogApiPage.tsx"), file: "pages/log/LogApiPage.tsx" },
+  sms: { load: () => import("../pages/sms/SmsPage.tsx"), file: "pages/sms/SmsPage.tsx" },
 };
 
 const generic = new Map<ResourceName, PageEntry>();

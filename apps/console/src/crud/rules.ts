@@ -13,6 +13,7 @@ const patternKeys: Record<string, MessageKey> = {
   hex8: "crud.pattern.hex8",
   dtuSecret: "crud.pattern.dtuSecret",
   networks: "crud.pattern.networks",
+  url: "crud.pattern.url",
 };
 
 /**

@@ -1,6 +1,6 @@
-/** Query parameters whose values never reach a log: passwords, tokens and file-link signatures. */
+/** Query parameters whose values never reach a log: passwords, tokens, stored secrets and file-link signatures. */
 const SECRET_PARAMS =
-  /([?&](?:password|oldPassword|newPassword1?|refresh_token|blade-auth|signature))=[^&]*/gi;
+  /([?&](?:password|oldPassword|newPassword1?|refresh_token|blade-auth|signature|secretKey))=[^&]*/gi;
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_PARAMS, "$1=***");

@@ -168,5 +168,20 @@ export const resourcesEn: ResourceCatalog = {
     title: "Business log",
     fields: { ...log, logLevel: "Level", logId: "Business ID", logData: "Content" },
   },
+  sms: {
+    title: "SMS settings",
+    fields: {
+      category: "Provider",
+      smsCode: "Resource code",
+      templateId: "Template id",
+      accessKey: "Access key",
+      secretKey: "Secret key",
+      regionId: "Region",
+      signName: "Signature name",
+      appId: "App id (SdkAppId)",
+      endpoint: "API address",
+      remark: "Remark",
+    },
+  },
   ...pmsResourcesEn,
 };

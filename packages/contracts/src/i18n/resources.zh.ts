@@ -174,5 +174,20 @@ export const resourcesZh: ResourceCatalog = {
     title: "通用日志",
     fields: { ...log, logLevel: "日志级别", logId: "日志业务编号", logData: "日志内容" },
   },
+  sms: {
+    title: "短信配置",
+    fields: {
+      category: "服务商",
+      smsCode: "资源编号",
+      templateId: "模版ID",
+      accessKey: "accessKey",
+      secretKey: "secretKey",
+      regionId: "regionId",
+      signName: "短信签名",
+      appId: "应用ID(SdkAppId)",
+      endpoint: "接口地址",
+      remark: "备注",
+    },
+  },
   ...pmsResourcesZh,
 };

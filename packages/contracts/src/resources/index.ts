@@ -24,6 +24,7 @@ import {
   wxBind,
   wxConfig,
 } from "./pms/index.ts";
+import { sms } from "./resource.ts";
 import { client, param, post, tenant, topMenu } from "./system.ts";
 import { user } from "./user.ts";
 
@@ -66,6 +67,7 @@ export const resources = {
   dataDaily,
   waterDataDaily,
   meterCommand,
+  sms,
 } as const satisfies Record<string, ResourceDef>;
 
 export type ResourceName = keyof typeof resources;

@@ -1,0 +1,99 @@
+import {
+  clip,
+  DEFAULT_TIMEOUT_MS,
+  isOutcome,
+  MSG_RESULT,
+  parseJson,
+  post,
+  type SendOutcome,
+  type SmsMessage,
+  type SmsProvider,
+  type SmsSettings,
+} from "./sms-provider.ts";
+import { JSON_CONTENT_TYPE, tc3Authorization } from "./tencent-tc3.ts";
+
+export const TENCENT_ENDPOINT = "https://sms.tencentcloudapi.com/";
+const VERSION = "2021-01-11";
+
+/** Error codes after which the same request may go through later. */
+const RETRYABLE =
+  /^(InternalError|RequestLimitExceeded|LimitExceeded|FailedOperation\.(?:Frequency|Phone.*Limit)|ResourceUnavailable)/;
+
+export interface TencentOptions {
+  timeoutMs?: number;
+  /** Seconds since the epoch, fixed in tests. */
+  now?: () => number;
+}
+
+/** The JSON body of SendSms: numbers in E.164, the template's values in the order given. */
+export function sendSmsBody(settings: SmsSettings, message: SmsMessage): string {
+  return JSON.stringify({
+    PhoneNumberSet: message.phones.map((phone) => `+86${phone}`),
+    SmsSdkAppId: settings.appId ?? "",
+    SignName: settings.signName,
+    TemplateId: settings.templateId,
+    TemplateParamSet: Object.values(message.params),
+  });
+}
+
+/** Tencent Cloud SMS (API 3.0 SendSms), signed with TC3-HMAC-SHA256. */
+export class TencentSmsProvider implements SmsProvider {
+  constructor(private readonly options: TencentOptions = {}) {}
+
+  async send(settings: SmsSettings, message: SmsMessage): Promise<SendOutcome> {
+    const endpoint = new URL(settings.endpoint || TENCENT_ENDPOINT);
+    const payload = sendSmsBody(settings, message);
+    const timestamp = (this.options.now ?? (() => Math.floor(Date.now() / 1000)))();
+    const authorization = tc3Authorization(
+      { service: "sms", host: endpoint.host, timestamp, payload },
+      settings.accessKey,
+      settings.secretKey,
+    );
+    const answer = await post(
+      endpoint.toString(),
+      {
+        headers: {
+          authorization,
+          "content-type": JSON_CONTENT_TYPE,
+          "x-tc-action": "SendSms",
+          "x-tc-version": VERSION,
+          "x-tc-timestamp": String(timestamp),
+          "x-tc-region": settings.regionId || "ap-guangzhou",
+        },
+        body: payload,
+      },
+      this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
+    if (isOutcome(answer)) return answer;
+    const response = parseJson(answer.body)?.Response as Record<string, unknown> | undefined;
+    const failure = response?.Error as { Code?: string; Message?: string } | undefined;
+    if (answer.status !== 200 || !response || failure) {
+      const code = failure?.Code;
+      return {
+        result: MSG_RESULT.fail,
+        retryable: answer.status >= 500 || (code !== undefined && RETRYABLE.test(code)),
+        providerCode: code,
+        error: `腾讯云短信: ${code ?? `HTTP ${answer.status}`}${failure?.Message ? ` ${failure.Message}` : ""}`,
+        answer: clip(answer.body),
+      };
+    }
+    // The call itself succeeded; each number has its own status, and all must be "Ok".
+    const statuses = (response.SendStatusSet ?? []) as {
+      Code?: string;
+      Message?: string;
+      PhoneNumber?: string;
+    }[];
+    const refused = statuses.filter((status) => status.Code !== "Ok");
+    if (statuses.length === 0 || refused.length > 0) {
+      const first = refused[0];
+      return {
+        result: MSG_RESULT.fail,
+        retryable: refused.every((status) => RETRYABLE.test(status.Code ?? "")) && refused.length > 0,
+        providerCode: first?.Code,
+        error: `腾讯云短信: ${first ? `${first.PhoneNumber ?? ""} ${first.Code} ${first.Message ?? ""}`.trim() : "未返回发送状态"}`,
+        answer: clip(answer.body),
+      };
+    }
+    return { result: MSG_RESULT.success, retryable: false, providerCode: "Ok", answer: clip(answer.body) };
+  }
+}
