@@ -89,6 +89,13 @@ describe("alarm rules", () => {
     const earlier = [read(-60, rising[0]!.total), ...rising];
     assert.equal(continuousFlowHolds(earlier, now, 24), true);
     assert.equal(continuousFlowHolds(rising, now, 0), false);
+    // A rise across a gap longer than two hours of the day proves use, not flow that never stopped.
+    const gappy = [read(-24 * 60, "1.00"), read(-60, "2.00"), ...rising];
+    assert.equal(continuousFlowHolds(gappy, now, 24), true, "the gap lies before the window");
+    const sparse = [read(0, "1.00"), read(150, "2.00"), read(24 * 60, "3.00")];
+    assert.equal(continuousFlowHolds(sparse, now, 24), false);
+    const twoHourly = Array.from({ length: 13 }, (_, i) => read(i * 120, (1 + i).toFixed(2)));
+    assert.equal(continuousFlowHolds(twoHourly, now, 24), true);
     assert.equal(continuousFlowHolds([], now, 24), false);
   });
 

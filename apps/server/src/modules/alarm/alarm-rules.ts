@@ -134,7 +134,9 @@ export function registerJumpHolds(reads: readonly RegisterRead[], unitsPerHour: 
 
 /**
  * Water ran in every interval of the last `hours`: the reads cover the whole window (one at or
- * before its start) and each one is above the one before. A single still interval breaks it.
+ * before its start) and each one is above the one before. A single still interval breaks it, and
+ * so does a gap longer than a twelfth of the window (two hours of a day): a rise over a longer gap
+ * says water was used, not that it never stopped.
  */
 export function continuousFlowHolds(reads: readonly RegisterRead[], now: Date, hours: number): boolean {
   if (hours <= 0) return false;
@@ -147,7 +149,9 @@ export function continuousFlowHolds(reads: readonly RegisterRead[], now: Date, h
     }
   }
   if (first < 0 || first === reads.length - 1) return false;
+  const maxGap = (hours * HOUR_MS) / 12;
   for (let i = first + 1; i < reads.length; i++) {
+    if (reads[i]!.at.getTime() - reads[i - 1]!.at.getTime() > maxGap) return false;
     if (hundredths(reads[i]!.total) <= hundredths(reads[i - 1]!.total)) return false;
   }
   return true;

@@ -46,11 +46,11 @@ export async function meterFacts(
   flowHours: number,
   only?: MeterFilter,
 ): Promise<MeterRow[]> {
-  const params: unknown[] = [tenantId, now];
+  const params: unknown[] = [tenantId];
   let filter = "";
   if (only) {
     params.push(only.energyType, only.meterId);
-    filter = " and m.energy_type = $3 and m.id = $4";
+    filter = " and m.energy_type = $2 and m.id = $3";
   }
   const meters = await db.query<{
     energy_type: 1 | 2;

@@ -94,7 +94,13 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
   ) {
     const { current, size, offset } = paging(params, 200);
     const now = sql.bind(new Date());
-    const clause = [`r.tenant_id = ${sql.bind(tenantId)}`, "r.is_deleted = 0", ...where(now)].join(" and ");
+    // The clock is bound once for both queries; a filter that does not need it still names it.
+    const clause = [
+      `r.tenant_id = ${sql.bind(tenantId)}`,
+      "r.is_deleted = 0",
+      `${now}::timestamptz is not null`,
+      ...where(now),
+    ].join(" and ");
     const [count] = await db.query<{ n: string }>(
       `select count(*)::text as n from pms_check_record r where ${clause}`,
       sql.values,
