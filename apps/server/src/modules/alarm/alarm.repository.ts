@@ -21,7 +21,9 @@ export const ruleKey = (energyType: number, meterId: string, code: string) =>
 
 export async function tenantRuleRows(db: Queryable, tenantId: string) {
   return db.query<{ rule_code: string; check_rule_name: string; threshold: string | null; enabled: number }>(
-    "select rule_code, check_rule_name, threshold::text as threshold, enabled from pms_alarm where tenant_id = $1 and is_deleted = 0",
+    // Later rows override earlier ones in effectiveRules: the last edited row of a rule holds.
+    `select rule_code, check_rule_name, threshold::text as threshold, enabled from pms_alarm
+      where tenant_id = $1 and is_deleted = 0 order by update_time, id`,
     [tenantId],
   );
 }

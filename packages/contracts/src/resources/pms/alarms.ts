@@ -6,7 +6,8 @@ import { registryBase, remarkField } from "./base.ts";
  * operator reads (checkRuleName), with the rule's threshold. The balance rules read the levels of
  * each meter's alarm scheme and have no threshold of their own; for the others the threshold is
  * minutes without a reading (offline), units per hour the meter's rating allows (register jump) or
- * hours of uninterrupted flow (water flow). A rule without a row runs with its default.
+ * hours of uninterrupted flow (water flow). A rule without a row runs with its default; of two rows
+ * for one rule the last edited holds.
  */
 export const alarm = defineResource({
   name: "alarm",
@@ -21,7 +22,6 @@ export const alarm = defineResource({
       maxLength: 32,
       dict: "alarm_rule",
       search: "equal",
-      unique: true,
     },
     checkRuleName: { type: "string", required: true, maxLength: 64, search: "like" },
     threshold: { type: "decimal", scale: 2, min: 0, max: 1_000_000 },
