@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { MeterReading } from "@meterline/gateway";
+import { nextId } from "../src/db/ids.ts";
 import { evaluateAll, evaluateTenant } from "../src/modules/alarm/alarm.service.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
-import { provisionTenant } from "./fixtures.ts";
+import { addRole, addUser, provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { buildSite, created } from "./registry-fixtures.ts";
 
@@ -345,5 +346,37 @@ describe("alarms: rules raise check records, recovery restores them, ignores sil
     const wrong = await server.call("GET", `${pms}/message/SpeechByContent?type=1&checkRuleName=x`, admin);
     assert.equal(wrong.statusCode, 400);
     assert.match(wrong.json().msg, /^type: /);
+  });
+
+  test("the screen's codes guard each call: reading needs any of them, ignore, close and remove their own", async () => {
+    const userWith = async (codes: string[]) => {
+      const role = await addRole(server.db, "000000", `r${nextId()}`);
+      await server.db.query(
+        `insert into sys_role_menu (id, menu_id, role_id)
+         select (select max(id) from sys_role_menu) + row_number() over () + 100000, m.id, $2
+           from sys_menu m where m.code = any($1) and m.is_deleted = 0`,
+        [codes, role],
+      );
+      const account = `u${nextId()}`;
+      await addUser(server.db, { tenantId: "000000", account, password: "pw-test", roleIds: [role] });
+      return (await server.login(account, "pw-test", "000000")).access_token;
+    };
+    const [record] = await records();
+    assert.ok(record);
+    const none = await userWith([]);
+    const reader = await userWith(["checkRecord"]);
+    const ignorer = await userWith(["checkRecord_ignore"]);
+    const status = async (method: "GET" | "POST", url: string, token: string) =>
+      (await server.call(method, url, token)).statusCode;
+    assert.equal(await status("GET", `${pms}/checkRecord/upPage`, none), 403);
+    assert.equal(await status("GET", `${pms}/checkRecord/upPage`, reader), 200);
+    assert.equal(await status("GET", `${pms}/checkRecord/upPage`, ignorer), 200);
+    const before = await ignoreCount();
+    assert.equal(await status("POST", `${pms}/checkIgnore/save?recordId=${record.id}&days=7`, reader), 403);
+    assert.equal(await status("POST", `${pms}/checkRecord/close?ids=${record.id}`, ignorer), 403);
+    assert.equal(await status("POST", `/blade-pms/checkRecord/remove?ids=${record.id}`, reader), 403);
+    assert.equal(await ignoreCount(), before);
+    assert.equal(await status("POST", `${pms}/checkIgnore/save?recordId=${record.id}&days=7`, ignorer), 200);
+    assert.equal(await ignoreCount(), before + 1);
   });
 });
