@@ -379,4 +379,49 @@ describe("alarms: rules raise check records, recovery restores them, ignores sil
     assert.equal(await status("POST", `${pms}/checkIgnore/save?recordId=${record.id}&days=7`, ignorer), 200);
     assert.equal(await ignoreCount(), before + 1);
   });
+
+  test("the roles' data scope over meters holds for records: outside it they read as absent", async () => {
+    const role = await addRole(server.db, "000000", `r${nextId()}`);
+    await server.db.query(
+      `insert into sys_role_menu (id, menu_id, role_id)
+       select (select max(id) from sys_role_menu) + row_number() over () + 100000, m.id, $2
+         from sys_menu m where m.code = any($1) and m.is_deleted = 0`,
+      [["checkRecord", "checkRecord_ignore", "checkRecord_close"], role],
+    );
+    const account = `u${nextId()}`;
+    await addUser(server.db, { tenantId: "000000", account, password: "pw-test", roleIds: [role] });
+    const scoped = (await server.login(account, "pw-test", "000000")).access_token;
+    // Electric meters: only those the user created (none); water meters are not limited.
+    const [menu] = await server.db.query<{ id: string }>("select id from sys_menu where code = 'meter'");
+    const rule = await server.call("POST", "/api/blade-system/data-scope/submit", admin, {
+      menuId: menu!.id,
+      resourceCode: "meter",
+      scopeName: "本人电表",
+      scopeColumn: "createUser",
+      scopeType: 2,
+    });
+    assert.equal(rule.statusCode, 200, rule.body);
+    await server.db.query(
+      "insert into sys_role_scope (id, scope_category, scope_id, role_id) values ($1, 1, $2, $3)",
+      [nextId(), rule.json().data.id, role],
+    );
+    const all = await records();
+    const seen = (await get("checkRecord/page?current=1&size=100", scoped)).records as RecordOut[];
+    assert.ok(all.some((r) => r.meterId === site.meter));
+    assert.ok(seen.length > 0, "the water meter's records stay in sight");
+    assert.deepEqual(
+      seen.map((r) => r.id),
+      all.filter((r) => r.meterId === site.water).map((r) => r.id),
+    );
+    const electricRecord = all.find((r) => r.meterId === site.meter)!;
+    const detail = await get(`checkRecord/detail?id=${electricRecord.id}`, scoped);
+    assert.deepEqual(detail, {});
+    const before = await ignoreCount();
+    const ignore = await post("checkIgnore/save", { recordId: electricRecord.id, days: 7 }, scoped);
+    assert.equal(ignore.statusCode, 400, ignore.body);
+    assert.match(ignore.json().msg, /^recordId: 告警记录不存在/);
+    assert.equal(await ignoreCount(), before);
+    const ignores = await get("checkIgnore/page?current=1&size=100", scoped);
+    assert.ok(ignores.records.every((i: { meterId: string }) => i.meterId === site.water));
+  });
 });

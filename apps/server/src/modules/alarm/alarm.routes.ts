@@ -1,8 +1,10 @@
-import type { FastifyInstance } from "fastify";
+import { resources } from "@meterline/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { formatDateTime, parseDateTime } from "../../contract/dates.ts";
 import { done, ok, page } from "../../contract/envelope.ts";
 import { badParam, badRequest } from "../../contract/errors.ts";
 import { idList, optionalId, optionalString, paging, readParams } from "../../contract/params.ts";
+import { scopePredicate, scopeRules } from "../../crud/data-scope.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Db } from "../../db/client.ts";
@@ -40,6 +42,33 @@ interface RecordRow {
 
 const RECORD_COLUMNS = `r.id, r.tenant_id, r.energy_type, r.meter_id, r.product_code, r.owner_id, r.rule_code,
   r.check_rule_name, r.alarm_level, r.alarm_status, r.content, r.create_time, r.last_check_time, r.restore_time, r.close_time`;
+
+/**
+ * The roles' data scope over electric and water meters as a predicate on a record `r`, or undefined
+ * when it grants every meter: records of meters outside it read as absent, as the meters do.
+ */
+async function meterScope(
+  db: Db,
+  request: FastifyRequest,
+  sql: SqlParams,
+  r = "r",
+): Promise<string | undefined> {
+  const electric = scopePredicate(
+    resources.meter,
+    request,
+    await scopeRules(db, request, "meter"),
+    sql,
+    "sm",
+  );
+  const water = scopePredicate(resources.water, request, await scopeRules(db, request, "water"), sql, "sw");
+  if (!electric && !water) return undefined;
+  const inScope = (table: string, alias: string, predicate: string | undefined) =>
+    predicate
+      ? `exists (select 1 from ${table} ${alias} where ${alias}.id = ${r}.meter_id and ${alias}.tenant_id = ${r}.tenant_id and ${predicate})`
+      : "true";
+  return `((${r}.energy_type = 1 and ${inScope("pms_meter", "sm", electric)})
+        or (${r}.energy_type = 2 and ${inScope("pms_water", "sw", water)}))`;
+}
 
 /**
  * Alarms (spec §7): check records (the bell's upPage, the screen's page, detail, close, remove at
@@ -87,6 +116,7 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
 
   /** The records of one tenant matching `where`, newest first, with the page's total. */
   async function recordPage(
+    request: FastifyRequest,
     tenantId: string,
     where: (now: string) => string[],
     sql: SqlParams,
@@ -100,6 +130,7 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       "r.is_deleted = 0",
       `${now}::timestamptz is not null`,
       ...where(now),
+      (await meterScope(db, request, sql)) ?? "true",
     ].join(" and ");
     const [count] = await db.query<{ n: string }>(
       `select count(*)::text as n from pms_check_record r where ${clause}`,
@@ -113,6 +144,19 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     return page(rows.map(recordOut), Number(count?.n ?? 0), current, size);
   }
 
+  /** Of the ids asked for, the records of the tenant the caller's data scope lets it see. */
+  async function visibleIds(request: FastifyRequest, tenantId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const sql = new SqlParams();
+    const where = `r.tenant_id = ${sql.bind(tenantId)} and r.id = any(${sql.bind(ids)}::bigint[]) and r.is_deleted = 0`;
+    const scope = (await meterScope(db, request, sql)) ?? "true";
+    const rows = await db.query<{ id: string }>(
+      `select r.id::text as id from pms_check_record r where ${where} and ${scope}`,
+      sql.values,
+    );
+    return rows.map((r) => r.id);
+  }
+
   app.get(
     `${pms}/checkRecord/upPage`,
     { schema: { tags, summary: "Alarming records nobody ignored, newest first (the notice bell)" } },
@@ -122,6 +166,7 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       const sql = new SqlParams();
       return ok(
         await recordPage(
+          request,
           registryTenant(user, params),
           (now) => ["r.alarm_status = 1", `not ${silencedSql(now)}`],
           sql,
@@ -175,7 +220,7 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         if (!at) throw badParam(param);
         filters.push(`r.create_time ${op} ${sql.bind(at)}`);
       }
-      return ok(await recordPage(registryTenant(user, params), () => filters, sql, params));
+      return ok(await recordPage(request, registryTenant(user, params), () => filters, sql, params));
     },
   );
 
@@ -188,10 +233,13 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       const id = optionalId(params, "id");
       if (!id) throw badRequest("id: 缺少告警记录");
       const tenantId = registryTenant(user, params);
+      const sql = new SqlParams();
+      const where = `r.id = ${sql.bind(id)} and r.tenant_id = ${sql.bind(tenantId)} and r.is_deleted = 0`;
+      const scope = (await meterScope(db, request, sql)) ?? "true";
       const [row] = await db.query<RecordRow>(
-        `select ${RECORD_COLUMNS}, ${silencedSql("$3")} as silenced from pms_check_record r
-          where r.id = $1 and r.tenant_id = $2 and r.is_deleted = 0`,
-        [id, tenantId, new Date()],
+        `select ${RECORD_COLUMNS}, ${silencedSql(sql.bind(new Date()))} as silenced from pms_check_record r
+          where ${where} and ${scope}`,
+        sql.values,
       );
       if (!row) return ok({});
       const history = await db.query<{
@@ -225,9 +273,10 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       const tenantId = registryTenant(user, params);
       const now = new Date();
       const by = `由 ${user.realName || user.account} 关闭`;
+      const visible = await visibleIds(request, tenantId, ids);
       let closed = 0;
       await db.transaction(async (tx) => {
-        for (const id of ids) if (await endRecord(tx, tenantId, id, 3, by, now)) closed++;
+        for (const id of visible) if (await endRecord(tx, tenantId, id, 3, by, now)) closed++;
       });
       return ok({ closed });
     },
@@ -240,9 +289,10 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       const params = readParams(request);
       const ids = idList(params, "ids");
       if (ids.length === 0) throw badRequest("ids: 请选择至少一条记录");
+      const tenantId = registryTenant(user, params);
       await db.query(
         "update pms_check_record set is_deleted = 1 where tenant_id = $1 and id = any($2::bigint[]) and is_deleted = 0",
-        [registryTenant(user, params), ids],
+        [tenantId, await visibleIds(request, tenantId, ids)],
       );
       return done();
     });
@@ -261,9 +311,10 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       const params = readParams(request);
       const input = readIgnoreInput(params);
       const tenantId = registryTenant(user, params);
+      const [visible] = await visibleIds(request, tenantId, [input.recordId]);
       const [record] = await db.query<{ energy_type: number; meter_id: string; rule_code: string }>(
         "select energy_type, meter_id::text as meter_id, rule_code from pms_check_record where id = $1 and tenant_id = $2 and is_deleted = 0",
-        [input.recordId, tenantId],
+        [visible ?? "0", tenantId],
       );
       // Another tenant's record reads as absent: its existence is not the caller's business.
       if (!record) throw badRequest("recordId: 告警记录不存在");
@@ -311,6 +362,8 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         if (!/^[1-3]$/.test(type)) throw badParam("ignoreType");
         where.push(`i.ignore_type = ${sql.bind(Number(type))}`);
       }
+      const scope = await meterScope(db, request, sql, "i");
+      if (scope) where.push(scope);
       const clause = where.join(" and ");
       const [count] = await db.query<{ n: string }>(
         `select count(*)::text as n from pms_check_ignore i where ${clause}`,
