@@ -11,15 +11,15 @@ insert into sys_top_menu_setting (id, top_menu_id, menu_id)
 select 100 + m.id, 4, m.id from sys_menu m where m.id in (720, 730);
 
 insert into sys_dict (id, parent_id, code, dict_key, dict_value, dict_value_en, sort, is_sealed) values
-  (1300, 0, 'alarm_rule', '-1', '告警规则', 'Alarm rule', 43, 0),
-  (1301, 1300, 'alarm_rule', 'balance_low', '余额不足', 'Low balance', 1, 0),
-  (1302, 1300, 'alarm_rule', 'balance_severe', '余额严重不足', 'Severely low balance', 2, 0),
-  (1303, 1300, 'alarm_rule', 'arrears', '欠费', 'Arrears', 3, 0),
-  (1304, 1300, 'alarm_rule', 'offline', '表计离线', 'Meter offline', 4, 0),
-  (1305, 1300, 'alarm_rule', 'register_back', '读数倒走', 'Register went backwards', 5, 0),
-  (1306, 1300, 'alarm_rule', 'register_jump', '读数跳变', 'Register jumped', 6, 0),
-  (1307, 1300, 'alarm_rule', 'water_flow', '持续流水', 'Continuous water flow', 7, 0),
-  (1310, 0, 'ignore_type', '-1', '忽略方式', 'Ignore type', 44, 0),
-  (1311, 1310, 'ignore_type', '1', '忽略本次', 'Ignore this time', 1, 0),
-  (1312, 1310, 'ignore_type', '2', '忽略7天', 'Ignore 7 days', 2, 0),
-  (1313, 1310, 'ignore_type', '3', '永久忽略', 'Ignore permanently', 3, 0);
+  (1400, 0, 'alarm_rule', '-1', '告警规则', 'Alarm rule', 43, 0),
+  (1401, 1400, 'alarm_rule', 'balance_low', '余额不足', 'Low balance', 1, 0),
+  (1402, 1400, 'alarm_rule', 'balance_severe', '余额严重不足', 'Severely low balance', 2, 0),
+  (1403, 1400, 'alarm_rule', 'arrears', '欠费', 'Arrears', 3, 0),
+  (1404, 1400, 'alarm_rule', 'offline', '表计离线', 'Meter offline', 4, 0),
+  (1405, 1400, 'alarm_rule', 'register_back', '读数倒走', 'Register went backwards', 5, 0),
+  (1406, 1400, 'alarm_rule', 'register_jump', '读数跳变', 'Register jumped', 6, 0),
+  (1407, 1400, 'alarm_rule', 'water_flow', '持续流水', 'Continuous water flow', 7, 0),
+  (1410, 0, 'ignore_type', '-1', '忽略方式', 'Ignore type', 44, 0),
+  (1411, 1410, 'ignore_type', '1', '忽略本次', 'Ignore this time', 1, 0),
+  (1412, 1410, 'ignore_type', '2', '忽略7天', 'Ignore 7 days', 2, 0),
+  (1413, 1410, 'ignore_type', '3', '永久忽略', 'Ignore permanently', 3, 0);
