@@ -10,6 +10,7 @@ import { failure, ok } from "./contract/envelope.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
 import type { Db } from "./db/client.ts";
 import { accessRoutes } from "./modules/access/access.routes.ts";
+import { alarmRoutes } from "./modules/alarm/alarm.routes.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
@@ -160,6 +161,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });
   await app.register(homepageRoutes, { db, timeZone: config.timeZone });
   await app.register(switchRoutes, { db });
+  await app.register(alarmRoutes, { db, timeZone: config.timeZone });
   await app.register(moneyRoutes, { db, timeZone: config.timeZone });
   await app.register(paymentRoutes, { db, timeZone: config.timeZone });
   await app.register(ownerRechargeRoutes, { db, timeZone: config.timeZone });

@@ -525,6 +525,8 @@ export const en: Record<MessageKey, string> = {
   "menu.collector": "Collectors",
   "menu.meterOrigValue": "Initial readings",
   "menu.chargingScheme": "Charging schemes",
+  "menu.alarm": "Alarm rules",
+  "menu.checkRecord": "Alarm records",
   "menu.alarmScheme": "Alarm schemes",
   "menu.wxConfig": "WeChat Pay settings",
   "menu.resource": "Resources",

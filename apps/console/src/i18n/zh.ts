@@ -515,6 +515,8 @@ export const zh = {
   "menu.collector": "采集器管理",
   "menu.meterOrigValue": "表计初始值",
   "menu.chargingScheme": "收费方案",
+  "menu.alarm": "告警规则",
+  "menu.checkRecord": "告警记录",
   "menu.alarmScheme": "告警方案",
   "menu.wxConfig": "微信支付配置",
   "menu.resource": "资源管理",

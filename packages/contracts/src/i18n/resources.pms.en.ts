@@ -138,6 +138,16 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       remark: "Remark",
     },
   },
+  alarm: {
+    title: "Alarm rule",
+    fields: {
+      ruleCode: "Rule",
+      checkRuleName: "Rule name",
+      threshold: "Threshold",
+      enabled: "Enabled",
+      remark: "Remark",
+    },
+  },
   meterOrigValue: {
     title: "Initial readings",
     fields: {

@@ -130,6 +130,16 @@ export const pmsResourcesZh = {
       remark: "备注",
     },
   },
+  alarm: {
+    title: "告警规则",
+    fields: {
+      ruleCode: "规则",
+      checkRuleName: "规则名称",
+      threshold: "阈值",
+      enabled: "启用",
+      remark: "备注",
+    },
+  },
   meterOrigValue: {
     title: "表计初始值",
     fields: {

@@ -3,6 +3,7 @@ import { apiScope, dataScope, dept, menu, role } from "./access.ts";
 import { logApi, logError, logUsual, notice } from "./desk.ts";
 import { dict, dictBiz } from "./dict.ts";
 import {
+  alarm,
   alarmScheme,
   area,
   chargingScheme,
@@ -58,6 +59,7 @@ export const resources = {
   collector,
   chargingScheme,
   alarmScheme,
+  alarm,
   meterOrigValue,
   wxConfig,
   wxBind,

@@ -1,6 +1,7 @@
 import type { EnergyRegisters, MeterReading, PresenceEvent, ReadingsSink } from "@meterline/gateway";
 import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { evaluateTenant } from "../alarm/alarm.service.ts";
 import { shadowReading } from "../money/shadow-balance.ts";
 import { priceReading } from "../money/usage-pricing.ts";
 import {
@@ -134,6 +135,12 @@ export class DbReadingsSink implements ReadingsSink {
         },
         this.timeZone,
       );
+    // The meter's alarms follow its new state (back online, register, balance after pricing). A
+    // failure here loses nothing: the reading is stored and the periodic pass evaluates it again.
+    await evaluateTenant(this.db, meter.tenant_id, reading.at, {
+      energyType: meter.energy_type === 1 ? 1 : 2,
+      meterId: reading.meterId,
+    }).catch(() => undefined);
   }
 
   /**

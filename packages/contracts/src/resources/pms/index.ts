@@ -1,3 +1,4 @@
+export { alarm } from "./alarms.ts";
 export { meterCommand } from "./commands.ts";
 export { collector, meter, meterOrigValue, water } from "./meters.ts";
 export { dataDaily, dataRead, meterCurrentData, waterDataDaily, waterDataRead } from "./readings.ts";

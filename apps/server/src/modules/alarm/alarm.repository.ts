@@ -1,0 +1,250 @@
+import type { Queryable } from "../../db/client.ts";
+import { nextId } from "../../db/ids.ts";
+import type { MeterFacts, RegisterRead, RuleCode } from "./alarm-rules.ts";
+
+/** One meter as the rules see it, with what a record names. */
+export interface MeterRow extends MeterFacts {
+  meterId: string;
+  productCode: string;
+  ownerId: string | null;
+}
+
+/** Which meters an evaluation covers: all of the tenant's, or one. */
+export interface MeterFilter {
+  energyType: 1 | 2;
+  meterId: string;
+}
+
+/** The key of a meter's rule: open records and silences are looked up by it. */
+export const ruleKey = (energyType: number, meterId: string, code: string) =>
+  `${energyType}:${meterId}:${code}`;
+
+export async function tenantRuleRows(db: Queryable, tenantId: string) {
+  return db.query<{ rule_code: string; check_rule_name: string; threshold: string | null; enabled: number }>(
+    // Later rows override earlier ones in effectiveRules: the last edited row of a rule holds.
+    `select rule_code, check_rule_name, threshold::text as threshold, enabled from pms_alarm
+      where tenant_id = $1 and is_deleted = 0 order by update_time, id`,
+    [tenantId],
+  );
+}
+
+/** Tenants that have meters: the periodic pass visits each. */
+export async function tenantsWithMeters(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ tenant_id: string }>(
+    `select tenant_id from pms_meter where is_deleted = 0 union select tenant_id from pms_water where is_deleted = 0`,
+  );
+  return rows.map((r) => r.tenant_id);
+}
+
+/**
+ * The facts of the tenant's meters (or one): the level of its open account, its latest reading
+ * time, and its reads up to `now` — the last two, and for water every read since the start of the
+ * flow window (from the last read at or before it).
+ */
+export async function meterFacts(
+  db: Queryable,
+  tenantId: string,
+  now: Date,
+  flowHours: number,
+  only?: MeterFilter,
+): Promise<MeterRow[]> {
+  const params: unknown[] = [tenantId];
+  let filter = "";
+  if (only) {
+    params.push(only.energyType, only.meterId);
+    filter = " and m.energy_type = $2 and m.id = $3";
+  }
+  const meters = await db.query<{
+    energy_type: 1 | 2;
+    id: string;
+    product_code: string;
+    owner_id: string | null;
+    alarm_level: number | null;
+    read_time: Date | null;
+  }>(
+    `select m.energy_type, m.id, m.product_code, a.owner_id, a.alarm_level, cd.read_time
+       from (select id, tenant_id, product_code, 1 as energy_type from pms_meter where tenant_id = $1 and is_deleted = 0
+             union all
+             select id, tenant_id, product_code, 2 from pms_water where tenant_id = $1 and is_deleted = 0) m
+       left join pms_account a on a.tenant_id = m.tenant_id and a.energy_type = m.energy_type
+                              and a.meter_id = m.id and a.status = 1
+       left join pms_meter_current_data cd on cd.tenant_id = m.tenant_id and cd.energy_type = m.energy_type
+                                          and cd.meter_id = m.id
+      where true${filter}`,
+    params,
+  );
+  const reads = new Map<string, RegisterRead[]>();
+  const wants = (energyType: 1 | 2) => !only || only.energyType === energyType;
+  const readParams: unknown[] = [tenantId, now, ...(only ? [only.meterId] : [])];
+  const oneMeter = only ? " and m.id = $3" : "";
+  if (wants(1)) {
+    const rows = await db.query<{ meter_id: string; read_time: Date; total: string }>(
+      `select m.id as meter_id, r.read_time, r.total
+         from pms_meter m cross join lateral (
+           select d.read_time, d.total_value::text as total from pms_data_read d
+            where d.meter_id = m.id and d.tenant_id = m.tenant_id and d.read_time <= $2 and d.total_value is not null
+            order by d.read_time desc limit 2) r
+        where m.tenant_id = $1 and m.is_deleted = 0${oneMeter}`,
+      readParams,
+    );
+    collect(reads, 1, rows);
+  }
+  if (wants(2)) {
+    const rows = await db.query<{ meter_id: string; read_time: Date; total: string }>(
+      `select m.id as meter_id, r.read_time, r.total
+         from pms_water m cross join lateral (
+           select d.read_time, d.total_value::text as total from pms_water_data_read d
+            where d.meter_id = m.id and d.tenant_id = m.tenant_id and d.read_time <= $2 and d.total_value is not null
+              and d.read_time >= least(
+                coalesce((select max(x.read_time) from pms_water_data_read x
+                           where x.meter_id = m.id and x.tenant_id = m.tenant_id
+                             and x.read_time <= $2 - make_interval(secs => ${Number(flowHours) * 3600})),
+                         '-infinity'::timestamptz),
+                (select min(y.read_time) from (select z.read_time from pms_water_data_read z
+                   where z.meter_id = m.id and z.tenant_id = m.tenant_id and z.read_time <= $2
+                   order by z.read_time desc limit 2) y))
+            order by d.read_time desc limit 2000) r
+        where m.tenant_id = $1 and m.is_deleted = 0${oneMeter}`,
+      readParams,
+    );
+    collect(reads, 2, rows);
+  }
+  return meters.map((m) => ({
+    energyType: m.energy_type,
+    meterId: m.id,
+    productCode: m.product_code,
+    ownerId: m.owner_id,
+    alarmLevel: m.alarm_level,
+    lastReadAt: m.read_time,
+    reads: (reads.get(`${m.energy_type}:${m.id}`) ?? []).reverse(),
+  }));
+}
+
+function collect(
+  into: Map<string, RegisterRead[]>,
+  energyType: 1 | 2,
+  rows: { meter_id: string; read_time: Date; total: string }[],
+) {
+  for (const row of rows) {
+    const key = `${energyType}:${row.meter_id}`;
+    const list = into.get(key) ?? [];
+    list.push({ at: new Date(row.read_time), total: row.total });
+    into.set(key, list);
+  }
+}
+
+export interface OpenRecord {
+  id: string;
+  energy_type: number;
+  meter_id: string;
+  rule_code: string;
+}
+
+export async function openRecords(db: Queryable, tenantId: string, only?: MeterFilter) {
+  const rows = await db.query<OpenRecord>(
+    `select id, energy_type, meter_id, rule_code from pms_check_record
+      where tenant_id = $1 and alarm_status = 1 and is_deleted = 0${only ? " and energy_type = $2 and meter_id = $3" : ""}`,
+    only ? [tenantId, only.energyType, only.meterId] : [tenantId],
+  );
+  return new Map(rows.map((r) => [ruleKey(r.energy_type, r.meter_id, r.rule_code), r]));
+}
+
+/**
+ * Rules an operator silenced for a meter at `now`: ignored for days not yet over, or permanently.
+ * (An ignore of this time names its record and hides that record only: see the bell's list.)
+ */
+export async function silencedRules(db: Queryable, tenantId: string, now: Date, only?: MeterFilter) {
+  const rows = await db.query<{ energy_type: number; meter_id: string; rule_code: string }>(
+    `select distinct energy_type, meter_id, rule_code from pms_check_ignore
+      where tenant_id = $1 and is_deleted = 0
+        and (ignore_type = 3 or (ignore_type = 2 and ignore_until > $2))${only ? " and energy_type = $3 and meter_id = $4" : ""}`,
+    only ? [tenantId, now, only.energyType, only.meterId] : [tenantId, now],
+  );
+  return new Set(rows.map((r) => ruleKey(r.energy_type, r.meter_id, r.rule_code)));
+}
+
+/** SQL (alias `r`, tenant and clock bound as given) true when an operator silenced the record at that time. */
+export const silencedSql = (now: string) => `exists (
+  select 1 from pms_check_ignore i
+   where i.tenant_id = r.tenant_id and i.is_deleted = 0
+     and ((i.ignore_type = 1 and i.record_id = r.id)
+       or (i.energy_type = r.energy_type and i.meter_id = r.meter_id and i.rule_code = r.rule_code
+           and (i.ignore_type = 3 or (i.ignore_type = 2 and i.ignore_until > ${now})))))`;
+
+export interface NewRecord {
+  tenantId: string;
+  energyType: 1 | 2;
+  meterId: string;
+  productCode: string;
+  ownerId: string | null;
+  code: RuleCode;
+  name: string;
+  level: number;
+  content: string;
+  at: Date;
+}
+
+/** Raises a record (alarming) unless one is open already; answers whether it did. */
+export async function raiseRecord(tx: Queryable, record: NewRecord): Promise<boolean> {
+  const id = nextId();
+  const rows = await tx.query(
+    `insert into pms_check_record (id, tenant_id, energy_type, meter_id, product_code, owner_id, rule_code,
+       check_rule_name, alarm_level, alarm_status, content, create_time, last_check_time)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $11, $11)
+     on conflict (tenant_id, energy_type, meter_id, rule_code) where alarm_status = 1 and is_deleted = 0 do nothing
+     returning id`,
+    [
+      id,
+      record.tenantId,
+      record.energyType,
+      record.meterId,
+      record.productCode,
+      record.ownerId,
+      record.code,
+      record.name,
+      record.level,
+      record.content.slice(0, 255),
+      record.at,
+    ],
+  );
+  if (rows.length === 0) return false;
+  await addHistory(tx, record.tenantId, id, 0, 1, record.content, record.at);
+  return true;
+}
+
+/** Moves an alarming record to restored (2) or closed (3); answers whether it was still alarming. */
+export async function endRecord(
+  tx: Queryable,
+  tenantId: string,
+  recordId: string,
+  to: 2 | 3,
+  cause: string,
+  at: Date,
+): Promise<boolean> {
+  const rows = await tx.query(
+    `update pms_check_record set alarm_status = $3, last_check_time = $4,
+            restore_time = case when $3 = 2 then $4 else restore_time end,
+            close_time = case when $3 = 3 then $4 else close_time end
+      where id = $1 and tenant_id = $2 and alarm_status = 1 and is_deleted = 0 returning id`,
+    [recordId, tenantId, to, at],
+  );
+  if (rows.length === 0) return false;
+  await addHistory(tx, tenantId, recordId, 1, to, cause, at);
+  return true;
+}
+
+async function addHistory(
+  tx: Queryable,
+  tenantId: string,
+  recordId: string,
+  from: number,
+  to: number,
+  cause: string,
+  at: Date,
+) {
+  await tx.query(
+    `insert into pms_check_record_history (id, tenant_id, record_id, from_status, to_status, cause, create_time)
+     values ($1, $2, $3, $4, $5, $6, $7)`,
+    [nextId(), tenantId, recordId, from, to, cause.slice(0, 255), at],
+  );
+}
