@@ -1,5 +1,5 @@
 import type { EnergyRegisters, MeterReading, PresenceEvent, ReadingsSink } from "@meterline/gateway";
-import type { Db } from "../../db/client.ts";
+import type { Db, Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { evaluateTenant } from "../alarm/alarm.service.ts";
 import { shadowReading } from "../money/shadow-balance.ts";
@@ -177,12 +177,25 @@ export class DbReadingsSink implements ReadingsSink {
     const frozen = reading.dailyFrozen;
     const frozenDay = /^\d{4}-\d{2}-\d{2}/.exec(frozen?.time ?? "")?.[0];
     const frozenRegisters = frozen && registersOf(frozen.energy);
-    // The freeze first: it opens today and closes yesterday before today's read moves the end.
-    if (frozenDay && frozenRegisters)
-      await electricDayFreeze(this.db, target, frozenDay, frozenRegisters, reading.at);
     const registers = reading.energy && registersOf(reading.energy);
-    if (!registers) return;
-    await this.db.query(
+    // One transaction: a freeze moves the day's start, the read its end; a reader in between would
+    // see a start above the end, a day of negative use.
+    await this.db.transaction(async (tx) => {
+      // The freeze first: it opens today and closes yesterday before today's read moves the end.
+      if (frozenDay && frozenRegisters)
+        await electricDayFreeze(tx, target, frozenDay, frozenRegisters, reading.at);
+      if (registers) await this.electricRead(tx, target, reading, registers, supply);
+    });
+  }
+
+  private async electricRead(
+    tx: Queryable,
+    target: DailyTarget,
+    reading: MeterReading,
+    registers: ElectricRegisters,
+    supply: number | null,
+  ) {
+    await tx.query(
       `insert into pms_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
          tip_value, peak_value, peace_value, low_value, balance, switch_status, missing)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
@@ -199,7 +212,7 @@ export class DbReadingsSink implements ReadingsSink {
         reading.missing.join(",").slice(0, 255),
       ],
     );
-    await electricDayRead(this.db, target, localDay(reading.at, this.timeZone), registers, reading.at);
+    await electricDayRead(tx, target, localDay(reading.at, this.timeZone), registers, reading.at);
   }
 
   /** The reading log row and the daily usage of a water meter's read. */
