@@ -153,3 +153,47 @@ test("an operator cuts two meters from the meter screen and watches the batch se
       address,
     );
 });
+
+test("an alarm rings the bell; ignored for 7 days from its card it leaves the bell and reads as ignored in 告警记录", async () => {
+  const { page } = suite.session;
+  const { baseUrl } = suite.server;
+  const token = await tokenOf(baseUrl, demo.tenantId, "admin", demo.password);
+  // A jump rule so strict that any advancing register trips it at the fleet's next poll.
+  await call(baseUrl, token, "/api/blade-pms/alarm/submit", {
+    body: { ruleCode: "register_jump", checkRuleName: "读数跳变(测试)", threshold: "0.01", enabled: 1 },
+  });
+  await eventually(async () => {
+    const bell = await call<{ total: number }>(baseUrl, token, "/api/blade-pms/checkRecord/upPage");
+    assert.ok(bell.total > 0, "an alarm was raised");
+  }, 60_000);
+
+  await signInOperator(page, { ...demo, token });
+  await page.getByTestId("notice-button").click();
+  const card = page.getByTestId("notice-card").first();
+  await card.waitFor();
+  const recordId = await card.getAttribute("data-record");
+  assert.match(await textOf(card), /读数跳变\(测试\)/);
+  const productCode = (await textOf(card.getByTestId("notice-meter"))).trim();
+  assert.match(productCode, /^\d{8,}$/);
+
+  await card.getByTestId("notice-ignore-2").click();
+  await page.getByText("确定忽略本次告警?").waitFor();
+  await page.getByTestId("alarm-ignore-ok").click();
+  await page.getByText("操作成功!").waitFor();
+  await page.locator(`[data-testid="notice-card"][data-record="${recordId}"]`).waitFor({ state: "detached" });
+
+  // On the screen the meter's records say they are ignored.
+  await page.goto("/operation/checkrecord");
+  const screen = page.getByTestId("check-records");
+  await screen.getByTestId("alarm-filter-meter").fill(productCode);
+  await screen.getByTestId("alarm-search").click();
+  await eventually(async () => {
+    const rows = screen.locator(".ant-table-row");
+    assert.ok((await rows.count()) >= 1);
+    const texts = await rows.allInnerTexts();
+    assert.ok(
+      texts.every((text) => text.includes(productCode) && text.includes("已忽略")),
+      texts.join("\n"),
+    );
+  });
+});

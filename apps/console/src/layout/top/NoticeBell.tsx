@@ -60,7 +60,9 @@ export function NoticeBell() {
   const cards = records.map((row) => (
     <Card key={String(row.id)} size="small" data-testid="notice-card" data-record={String(row.id)}>
       <Space orientation="vertical" size={2} style={{ width: "100%" }}>
-        <Typography.Text strong>{String(row.productCode ?? "")}</Typography.Text>
+        <Typography.Text strong data-testid="notice-meter">
+          {String(row.productCode ?? "")}
+        </Typography.Text>
         <Typography.Text type="secondary">{String(row.createTime ?? "")}</Typography.Text>
         <Typography.Text>{String(row.checkRuleName ?? "")}</Typography.Text>
         {mayIgnore ? (
