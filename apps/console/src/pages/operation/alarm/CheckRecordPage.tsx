@@ -172,6 +172,9 @@ export default function CheckRecordPage() {
       text("productCode", "alarm.productCode", (row) =>
         linkedCell("checkRecord", "productCode", row, String(row.productCode ?? "")),
       ),
+      text("roomName", "alarm.room", (row) =>
+        linkedCell("checkRecord", "roomName", row, String(row.roomName ?? "")),
+      ),
       text("checkRuleName", "alarm.ruleName"),
       {
         ...text("alarmLevel", "alarm.level", (row) =>
