@@ -160,3 +160,63 @@ test("an operator cuts two meters from the meter screen and watches the batch se
       address,
     );
 });
+
+test("an alarm rings the bell; ignored for 7 days from its card it leaves the bell and reads as ignored in 告警记录", async () => {
+  const { page } = suite.session;
+  const { baseUrl } = suite.server;
+  const token = await tokenOf(baseUrl, demo.tenantId, "admin", demo.password);
+  // A jump rule so strict that any advancing register trips it at the fleet's next poll.
+  await call(baseUrl, token, "/api/blade-pms/alarm/submit", {
+    body: { ruleCode: "register_jump", checkRuleName: "读数跳变(测试)", threshold: "0.01", enabled: 1 },
+  });
+  await eventually(async () => {
+    const bell = await call<{ total: number }>(baseUrl, token, "/api/blade-pms/checkRecord/upPage");
+    assert.ok(bell.total > 0, "an alarm was raised");
+  }, 60_000);
+
+  await signInOperator(page, { ...demo, token });
+  await page.getByTestId("notice-button").click();
+  const card = page.getByTestId("notice-card").first();
+  await card.waitFor();
+  const recordId = await card.getAttribute("data-record");
+  assert.match(await textOf(card), /读数跳变\(测试\)/);
+  const productCode = (await textOf(card.getByTestId("notice-meter"))).trim();
+  assert.match(productCode, /^\d{8,}$/);
+
+  await card.getByTestId("notice-ignore-2").click();
+  await page.locator(".ant-modal-confirm-title", { hasText: "确定忽略本次告警?" }).waitFor();
+  await page.getByTestId("alarm-ignore-ok").click();
+  await page.getByText("操作成功!").waitFor();
+  // The bell reads again at once: the card is gone (the confirm closed the panel; it opens again).
+  const ignored = await call<{ records: { id: string }[] }>(
+    baseUrl,
+    token,
+    "/api/blade-pms/checkRecord/upPage",
+    {
+      query: { size: "200" },
+    },
+  );
+  assert.ok(!ignored.records.some((r) => r.id === recordId), "the bell's source leaves the record out");
+  const panel = page.getByTestId("notice-panel");
+  await eventually(async () => {
+    if (!(await panel.isVisible())) await page.getByTestId("notice-button").click();
+    await panel.waitFor();
+    assert.equal(await panel.locator(`[data-record="${recordId}"]`).count(), 0);
+  });
+  await page.keyboard.press("Escape");
+
+  // On the screen the meter's records say they are ignored.
+  await page.goto("/operation/checkrecord");
+  const screen = page.getByTestId("check-records");
+  await screen.getByTestId("alarm-filter-meter").fill(productCode);
+  await screen.getByTestId("alarm-search").click();
+  await eventually(async () => {
+    const rows = screen.locator(".ant-table-row");
+    assert.ok((await rows.count()) >= 1);
+    const texts = await rows.allInnerTexts();
+    assert.ok(
+      texts.every((text) => text.includes(productCode) && text.includes("已忽略")),
+      texts.join("\n"),
+    );
+  });
+});

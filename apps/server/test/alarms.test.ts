@@ -22,6 +22,7 @@ interface RecordOut {
   alarmStatus: number;
   ignored: boolean;
   createTime: string;
+  roomName?: string;
 }
 
 describe("alarms: rules raise check records, recovery restores them, ignores silence them", () => {
@@ -158,6 +159,11 @@ describe("alarms: rules raise check records, recovery restores them, ignores sil
     assert.deepEqual(
       (await bell()).map((r) => [r.ruleCode, r.checkRuleName]),
       [["offline", "离线超时"]],
+    );
+    // The screen's list names the room the meter is installed in.
+    assert.deepEqual(
+      (await records("&ruleCode=offline")).map((r) => r.roomName),
+      ["101"],
     );
     // A second pass finds the open record and raises nothing more.
     assert.deepEqual(await evaluateAll(server.db, minutesAfter(last, 45)), { raised: 0, restored: 0 });

@@ -38,6 +38,10 @@ export const pages = {
   roomDetail: page(() => import("../pages/detail/RoomDetailPage.tsx"), "pages/detail/RoomDetailPage.tsx"),
   ownerDetail: page(() => import("../pages/detail/OwnerDetailPage.tsx"), "pages/detail/OwnerDetailPage.tsx"),
   meterDetail: page(() => import("../pages/detail/MeterDetailPage.tsx"), "pages/detail/MeterDetailPage.tsx"),
+  checkRecords: page(
+    () => import("../pages/operation/alarm/CheckRecordPage.tsx"),
+    "pages/operation/alarm/CheckRecordPage.tsx",
+  ),
 } satisfies Record<string, PageEntry>;
 
 /** A console path with a page of its own, its tab label and whether its tab is kept alive. */
@@ -69,6 +73,7 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/money/statement": { entry: pages.statement, titleKey: "menu.accountStatement", keepAlive: true },
   "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
   "/base/region": { entry: pages.region, titleKey: "menu.region", keepAlive: true },
+  "/operation/checkrecord": { entry: pages.checkRecords, titleKey: "menu.checkRecord", keepAlive: true },
 };
 
 const detailPages: Record<DetailKind, RegisteredPage> = {

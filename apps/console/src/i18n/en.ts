@@ -1,3 +1,4 @@
+import { alarmsEn } from "./alarms.en.ts";
 import { apiLogEn } from "./api-log.en.ts";
 import { batchesEn } from "./batches.en.ts";
 import { commandLogEn } from "./command-log.en.ts";
@@ -552,6 +553,7 @@ export const en: Record<MessageKey, string> = {
   ...detailEn,
   ...globalSearchEn,
   ...commandLogEn,
+  ...alarmsEn,
   ...menuOperationsEn,
   ...apiLogEn,
 };

@@ -1,3 +1,4 @@
+import { alarmsZh } from "./alarms.zh.ts";
 import { apiLogZh } from "./api-log.zh.ts";
 import { batchesZh } from "./batches.zh.ts";
 import { commandLogZh } from "./command-log.zh.ts";
@@ -542,6 +543,7 @@ export const zh = {
   ...detailZh,
   ...globalSearchZh,
   ...commandLogZh,
+  ...alarmsZh,
   ...menuOperationsZh,
   ...apiLogZh,
 } as const;

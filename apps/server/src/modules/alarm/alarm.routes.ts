@@ -38,10 +38,20 @@ interface RecordRow {
   restore_time: Date | null;
   close_time: Date | null;
   silenced: boolean;
+  room_id?: string | null;
+  room_name?: string | null;
 }
 
 const RECORD_COLUMNS = `r.id, r.tenant_id, r.energy_type, r.meter_id, r.product_code, r.owner_id, r.rule_code,
   r.check_rule_name, r.alarm_level, r.alarm_status, r.content, r.create_time, r.last_check_time, r.restore_time, r.close_time`;
+
+/** The room a record's meter is installed in (the screen's room column), joined as `place`. */
+const PLACE_JOIN = `left join lateral (
+    select rm.room_id::text as room_id, rr.room_name from pms_room_meter rm
+      join pms_room rr on rr.id = rm.room_id and rr.is_deleted = 0
+     where rm.tenant_id = r.tenant_id and rm.energy_type = r.energy_type and rm.meter_id = r.meter_id
+       and rm.is_deleted = 0
+     limit 1) place on true`;
 
 /**
  * The roles' data scope over electric and water meters as a predicate on a record `r`, or undefined
@@ -96,6 +106,7 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     lastCheckTime: time(r.last_check_time),
     restoreTime: time(r.restore_time),
     closeTime: time(r.close_time),
+    ...(r.room_id !== undefined ? { roomId: r.room_id, roomName: r.room_name ?? "" } : {}),
   });
 
   let running: Promise<unknown> | null = null;
@@ -137,7 +148,8 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       sql.values,
     );
     const rows = await db.query<RecordRow>(
-      `select ${RECORD_COLUMNS}, ${silencedSql(now)} as silenced from pms_check_record r where ${clause}
+      `select ${RECORD_COLUMNS}, ${silencedSql(now)} as silenced, place.room_id, place.room_name
+         from pms_check_record r ${PLACE_JOIN} where ${clause}
         order by r.create_time desc, r.id desc limit ${size} offset ${offset}`,
       sql.values,
     );
