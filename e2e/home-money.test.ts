@@ -58,13 +58,16 @@ test("the home page's pies show the money taken by each payment method and type,
     ["微信", "20.50", "1"],
   ]);
   assert.equal(await textOf(page.getByTestId("money-paymentMethod-total")), "54.75");
-  const drawn = JSON.parse(
-    (await page.getByTestId("money-paymentMethod-chart").getAttribute("data-slices")) ?? "[]",
-  ) as string[][];
-  assert.deepEqual(drawn, [
-    ["现金", "34.25"],
-    ["微信", "20.50"],
-  ]);
+  const drawn = async () =>
+    JSON.parse(
+      (await page.getByTestId("money-paymentMethod-chart").getAttribute("data-slices")) ?? "[]",
+    ) as string[][];
+  await eventually(async () =>
+    assert.deepEqual(await drawn(), [
+      ["现金", "34.25"],
+      ["微信", "20.50"],
+    ]),
+  );
   await eventually(async () => assert.equal((await sliceRows(page, "rechargeType")).length, 2));
   assert.deepEqual(await sliceRows(page, "rechargeType"), [
     ["充值", "54.75", "3"],
@@ -98,10 +101,13 @@ test("the home page's pies show the money taken by each payment method and type,
   await eventually(async () =>
     assert.equal(await textOf(page.getByTestId("money-owner-totals")), "期间充值 54.75 元，退费 10.00 元"),
   );
-  const series = JSON.parse(
-    (await page.getByTestId("money-owner-recharges").getAttribute("data-series")) ?? "{}",
-  ) as Record<string, string[]>;
-  assert.equal(series["充值 (元)"]?.length, 30);
+  // The chart notes what it drew after it has drawn, a moment after the totals line appears.
+  const drawnSeries = async () =>
+    JSON.parse(
+      (await page.getByTestId("money-owner-recharges").getAttribute("data-series")) ?? "{}",
+    ) as Record<string, string[]>;
+  await eventually(async () => assert.equal((await drawnSeries())["充值 (元)"]?.length, 30));
+  const series = await drawnSeries();
   assert.equal(series["充值 (元)"]?.at(-1), "54.75");
   assert.equal(series["退费 (元)"]?.at(-1), "10.00");
   await expectAccessible(page, "owner paths");
