@@ -125,8 +125,15 @@ export interface MeterReading {
   relay?: dlt645.RelayState;
   /** Status word 3, 4 hex digits. */
   statusWord3?: string;
+  /** Status word 1 (batteries, power direction), 4 hex digits. */
+  statusWord1?: string;
+  /** Total active power, kW as signed decimal text (negative: fed back). */
+  activePower?: string;
+  /** The meter's count of cover openings (03300D00), read once a day. */
+  coverOpenCount?: number;
   /** Water: m³. */
   volume?: string;
+  /** Water: the valve as status ST reports it; "abnormal" (11) is the valve-fault alarm. */
   valve?: cjt188.ValveState;
   batteryLow?: boolean;
   meterTime?: string | null;

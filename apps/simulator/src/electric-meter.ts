@@ -1,5 +1,14 @@
+import { dlt645 } from "@meterline/protocols";
 import { calendar, startOfDay } from "./clock.ts";
-import { type Accumulator, accumulate, type BandSchedule, newAccumulator, type Profile } from "./profile.ts";
+import { checkConditions, type MeterConditions, OVER_POWER_W } from "./conditions.ts";
+import {
+  type Accumulator,
+  accumulate,
+  type BandSchedule,
+  newAccumulator,
+  type Profile,
+  rateAt,
+} from "./profile.ts";
 import { bandAt, nextSlotStart, type TariffSlot } from "./tariff.ts";
 
 /** Registers show XXXXXX.XX: they roll over at 1,000,000.00 kWh (10^8 steps). */
@@ -81,6 +90,10 @@ export class ElectricMeter {
   cycleSteps = 0;
   cycleKey = "";
   password = "000000";
+  /** Meter-side conditions (cover, battery, relay, power, clock) the test or the fleet config set. */
+  conditions: MeterConditions = {};
+  /** Cover openings the meter counted (03300D00). */
+  coverOpenCount = 0;
   readonly frozen: FrozenDay[] = [];
   readonly operations: Operation[] = [];
   readonly counters = {
@@ -114,7 +127,33 @@ export class ElectricMeter {
 
   /** The meter's own local clock (with its drift). */
   localNow(now: number): number {
-    return now + this.config.localOffsetMs;
+    return now + this.config.localOffsetMs + (this.conditions.clockDriftMinutes ?? 0) * 60_000;
+  }
+
+  /** Sets (true, a number) or clears (false, 0) conditions; opening the cover counts one opening. */
+  setConditions(change: MeterConditions): void {
+    checkConditions("electric", change);
+    if (change.coverOpen && !this.conditions.coverOpen) this.coverOpenCount++;
+    this.conditions = { ...this.conditions, ...change };
+  }
+
+  /** Status word 1: the clock battery (bit 2) and the active power direction (bit 4). */
+  statusWord1(): number {
+    return dlt645.encodeStatusWord1({
+      clockBatteryLow: this.conditions.batteryLow === true,
+      activeReverse: this.conditions.reverseEnergy === true,
+    });
+  }
+
+  /** Total active power at `now` in 0.0001 kW (0.1 W), signed: the profile's rate while the relay is closed. */
+  activePower(now: number): bigint {
+    const closed = !this.relayOpen || this.conditions.relayFault === true;
+    const watts = this.conditions.overPower
+      ? OVER_POWER_W
+      : closed
+        ? rateAt(this.config.profile, this.localNow(now))
+        : 0;
+    return BigInt(watts * 10) * (this.conditions.reverseEnergy ? -1n : 1n);
   }
 
   /** Steps per tariff as shown (rolled over). */
@@ -128,9 +167,11 @@ export class ElectricMeter {
 
   statusWord3(): number {
     const preTrip = this.alarm || (this.config.localPrepaid && this.balanceFen <= this.alarm2Fen);
+    // A welded relay: commanded open, yet the contact stays closed.
+    const stuck = this.conditions.relayFault === true;
     return (
-      (this.relayOpen ? 1 << 4 : 0) |
-      (this.relayCommandOpen ? 1 << 6 : 0) |
+      (this.relayOpen && !stuck ? 1 << 4 : 0) |
+      (this.relayCommandOpen || stuck ? 1 << 6 : 0) |
       (preTrip ? 1 << 7 : 0) |
       (this.config.localPrepaid ? 0b10 << 8 : 0) |
       (this.powerHold ? 1 << 12 : 0)

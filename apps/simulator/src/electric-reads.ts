@@ -37,8 +37,14 @@ export function read2007(meter: ElectricMeter, di: string, now: number): FieldIn
       return [BigInt(meter.purchaseCount)];
     case "03330601":
       return [money(meter.purchasedFen)];
+    case "04000501":
+      return [hex(meter.statusWord1())];
     case "04000503":
       return [hex(meter.statusWord3())];
+    case "02030000":
+      return [meter.activePower(now)];
+    case "03300D00":
+      return [BigInt(meter.coverOpenCount)];
     case "04000101":
     case "04000102":
       return [calendar(local)];

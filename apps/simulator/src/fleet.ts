@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, type MeterInfo, mqttTopics, parseTemplate } from "@meterline/gateway";
 import { type SimClock, scaledClock } from "./clock.ts";
+import type { MeterConditions } from "./conditions.ts";
 import { SimulatedDtu } from "./dtu.ts";
 import { ElectricMeter } from "./electric-meter.ts";
 import { checkRates, type Fault, FaultPlan, type FaultRates } from "./faults.ts";
@@ -31,6 +32,8 @@ export interface FleetOptions extends Partial<PlanOptions> {
   /** Delay of a "lateReply" fault (past the gateway's request timeout). */
   lateReplyMs?: number;
   faults?: FaultRates;
+  /** Meter-side conditions by meter address, set from the start (see conditions.ts). */
+  conditions?: Readonly<Record<string, MeterConditions>>;
   registration?: string;
   /** The DTUs' registration secrets by DTU id; the plan's (derived from the seed) otherwise. */
   dtuSecrets?: Readonly<Record<string, string>>;
@@ -58,6 +61,8 @@ export interface FleetHandle {
   dtu(id: string): SimulatedDtu | undefined;
   /** The next `times` requests to this meter get `fault`. */
   injectFault(address: string, fault: Fault, times?: number): void;
+  /** Sets or clears meter-side conditions of one meter (false or 0 clears). */
+  setConditions(address: string, conditions: MeterConditions): void;
   stats(): FleetStats;
   close(): Promise<void>;
 }
@@ -106,6 +111,8 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
       meter: buildMeter(planned, options, offsetMs, seed),
       faults: new FaultPlan(options.faults ?? {}, createRandom(`faults:${seed}:${planned.address}`)),
     };
+    const conditions = options.conditions?.[planned.address];
+    if (conditions) entry.meter.setConditions(conditions);
     meters.set(planned.address, entry);
     const list = byCollector.get(planned.collectorId) ?? [];
     list.push(entry);
@@ -170,6 +177,11 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
       const entry = meters.get(address);
       if (!entry) throw new Error(`no simulated meter ${address}`);
       entry.faults.inject(fault, times);
+    },
+    setConditions: (address, conditions) => {
+      const entry = meters.get(address);
+      if (!entry) throw new Error(`no simulated meter ${address}`);
+      entry.meter.setConditions(conditions);
     },
     stats: () => fleetStats([...meters.values()], [...dtus.values()], mqttMeters),
     close: async () => {

@@ -3,6 +3,12 @@
  * simulated DTUs (TCP) or on MQTT, with real state, load profiles and fault injection.
  */
 export { calendar, ManualClock, type SimClock, scaledClock } from "./clock.ts";
+export {
+  checkConditions,
+  type MeterConditions,
+  OVER_POWER_W,
+  parseConditionArg,
+} from "./conditions.ts";
 export { SimulatedDtu } from "./dtu.ts";
 export {
   DEFAULT_METER_PRICES,

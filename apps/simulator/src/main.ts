@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { type MeterConditions, parseConditionArg } from "./conditions.ts";
 import { type Fault, type FaultRates, isFault } from "./faults.ts";
 import { startFleet } from "./fleet.ts";
 import { fleetCollectors, fleetDirectory, planFleet } from "./plan.ts";
@@ -17,6 +18,9 @@ Starts N simulated meters behind M simulated DTUs that dial the gateway over TCP
   --late-reply-ms D       delay of a late reply (default 10000)
   --fault NAME=RATE       fault rate per request, repeatable; NAME one of ignore, noReply, lateReply,
                           duplicateReply, badChecksum, errorReply, disconnect
+  --condition ADDR:NAME[=V]  a meter-side condition of one meter, repeatable; NAME one of coverOpen,
+                          reverseEnergy, batteryLow, relayFault, overPower, valveFault (=false clears)
+                          or clockDriftMinutes=M
   --clock-drift-ratio R   share of meters with a drifting clock (default 0)
   --rollover-ratio R      share of meters about to roll their registers over (default 0)
   --seed S                makes the fleet and its faults repeatable (default "meterline")
@@ -55,6 +59,7 @@ async function main(): Promise<void> {
       "reply-delay-ms": { type: "string" },
       "late-reply-ms": { type: "string" },
       fault: { type: "string", multiple: true, default: [] },
+      condition: { type: "string", multiple: true, default: [] },
       "clock-drift-ratio": { type: "string" },
       "rollover-ratio": { type: "string" },
       seed: { type: "string", default: "meterline" },
@@ -75,6 +80,11 @@ async function main(): Promise<void> {
     const [name = "", rate = ""] = item.split("=");
     if (!isFault(name)) throw new Error(`unknown fault "${name}"`);
     faults[name as Fault] = ratio(rate, 0, "fault");
+  }
+  const conditions: Record<string, MeterConditions> = {};
+  for (const item of values.condition) {
+    const { address, change } = parseConditionArg(item);
+    conditions[address] = { ...conditions[address], ...change };
   }
   const [host = "127.0.0.1", port = "9645"] = values.gateway.split(":");
   const options = {
@@ -103,6 +113,7 @@ async function main(): Promise<void> {
     replyDelayMs: whole(values["reply-delay-ms"], 50, "reply-delay-ms"),
     lateReplyMs: whole(values["late-reply-ms"], 10_000, "late-reply-ms"),
     faults,
+    conditions,
     timeScale: Number(values["time-scale"]),
     heartbeatIntervalMs: values["heartbeat-interval-ms"]
       ? whole(values["heartbeat-interval-ms"], 60_000, "heartbeat-interval-ms")

@@ -1,5 +1,6 @@
 import { cjt188 } from "@meterline/protocols";
 import { calendar } from "./clock.ts";
+import { checkConditions, type MeterConditions } from "./conditions.ts";
 import type { Operation } from "./electric-meter.ts";
 import { type Accumulator, accumulate, newAccumulator, type Profile, SINGLE_BAND } from "./profile.ts";
 
@@ -35,6 +36,8 @@ export class WaterMeter {
   private settlementMonth: number | null = null;
   readonly operations: Operation[] = [];
   readonly counters = { requests: 0, valveOps: 0, refused: 0 };
+  /** Meter-side conditions (battery, valve, clock) the test or the fleet config set. */
+  conditions: MeterConditions = {};
   private lastAt: number | null;
 
   constructor(readonly config: WaterConfig) {
@@ -48,7 +51,22 @@ export class WaterMeter {
   }
 
   localNow(now: number): number {
-    return now + this.config.localOffsetMs;
+    return now + this.config.localOffsetMs + (this.conditions.clockDriftMinutes ?? 0) * 60_000;
+  }
+
+  /** Sets (true, a number) or clears (false, 0) conditions. */
+  setConditions(change: MeterConditions): void {
+    checkConditions("water", change);
+    this.conditions = { ...this.conditions, ...change };
+  }
+
+  /** Status ST at `now`: a faulty valve reports abnormal whatever its motor did. */
+  statusAt(now: number): cjt188.StatusInput {
+    const valve = this.valveAt(now);
+    return {
+      valve: this.conditions.valveFault ? "abnormal" : valve,
+      batteryLow: (this.config.batteryLow ?? false) || this.conditions.batteryLow === true,
+    };
   }
 
   shownVolume(): number {
@@ -110,7 +128,7 @@ export function answerWater(
   const message = decoded.message;
   const ser = "ser" in message && message.ser !== null ? message.ser : 0;
   const options = { ser, meterType: config.meterType, diOrder: config.diOrder, statusMap: config.statusMap };
-  const status = () => ({ valve: meter.valveAt(now), batteryLow: config.batteryLow ?? false });
+  const status = () => meter.statusAt(now);
   switch (message.kind) {
     case "read-data-request":
       if (message.di !== "901F") break;

@@ -1,3 +1,4 @@
+export * from "./alarm-rules.ts";
 export * from "./auth.ts";
 export * from "./detail.ts";
 export * from "./envelope.ts";

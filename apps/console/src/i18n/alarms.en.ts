@@ -1,3 +1,4 @@
+import { alarmRuleMessages } from "@meterline/contracts";
 import type { alarmsZh } from "./alarms.zh.ts";
 
 /** English strings of the alarms: Alarm records (Operations) and the notice bell. */
@@ -24,13 +25,8 @@ export const alarmsEn: Record<keyof typeof alarmsZh, string> = {
   "alarm.level.1": "Level 1",
   "alarm.level.2": "Level 2",
   "alarm.level.3": "Level 3",
-  "alarm.rule.balance_low": "Low balance",
-  "alarm.rule.balance_severe": "Severely low balance",
-  "alarm.rule.arrears": "Arrears",
-  "alarm.rule.offline": "Meter offline",
-  "alarm.rule.register_back": "Register went backwards",
-  "alarm.rule.register_jump": "Register jumped",
-  "alarm.rule.water_flow": "Continuous water flow",
+  // The rule names come with the rule codes from the contracts: one list for server and console.
+  ...alarmRuleMessages("en"),
   "alarm.ignore": "Ignore",
   "alarm.ignore.1": "Ignore this time",
   "alarm.ignore.2": "Ignore 7 days",

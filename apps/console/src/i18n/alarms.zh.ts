@@ -1,3 +1,4 @@
+import { alarmRuleMessages } from "@meterline/contracts";
 /** Chinese strings of the alarms: 告警记录 (运行控制) and the notice bell. */
 export const alarmsZh = {
   "alarm.productCode": "表号",
@@ -22,13 +23,8 @@ export const alarmsZh = {
   "alarm.level.1": "一级",
   "alarm.level.2": "二级",
   "alarm.level.3": "三级",
-  "alarm.rule.balance_low": "余额不足",
-  "alarm.rule.balance_severe": "余额严重不足",
-  "alarm.rule.arrears": "欠费",
-  "alarm.rule.offline": "表计离线",
-  "alarm.rule.register_back": "读数倒走",
-  "alarm.rule.register_jump": "读数跳变",
-  "alarm.rule.water_flow": "持续流水",
+  // The rule names come with the rule codes from the contracts: one list for server and console.
+  ...alarmRuleMessages("zh"),
   "alarm.ignore": "忽略",
   "alarm.ignore.1": "忽略本次",
   "alarm.ignore.2": "忽略7天",

@@ -14,6 +14,12 @@ export type PollItem =
   /** Local prepaid: the purchase count tells a balance a purchase raised from one nobody explained. */
   | "purchase-count"
   | "status"
+  /** Status word 1: battery bits and the active power direction (reverse energy). */
+  | "status-1"
+  /** Total active power, for the over-power alarm (P_STATUS). */
+  | "power"
+  /** The meter's own count of cover openings, read once a day with the clock: openings are rare. */
+  | "cover-count"
   | "frozen-time"
   | "frozen-energy"
   /** The meter's clock, read once a day with the frozen data so drift can be corrected. */
@@ -27,6 +33,9 @@ const DI_2007: Record<Exclude<PollItem, "water">, string> = {
   overdraft: dlt645.DI.OVERDRAFT,
   "purchase-count": dlt645.DI.PURCHASE_COUNT,
   status: dlt645.DI.STATUS_WORD_3,
+  "status-1": dlt645.DI.STATUS_WORD_1,
+  power: dlt645.DI.ACTIVE_POWER_TOTAL,
+  "cover-count": dlt645.DI.COVER_OPEN_COUNT,
   "frozen-time": dlt645.DI.DAILY_FROZEN_TIME,
   "frozen-energy": dlt645.DI.DAILY_FROZEN_FORWARD,
   "clock-date": dlt645.DI.DATE,
@@ -36,9 +45,9 @@ const DI_2007: Record<Exclude<PollItem, "water">, string> = {
 export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
   if (meter.protocol === "cjt188") return ["water"];
   if (meter.protocol === "dlt645-1997") return ["energy"];
-  const plan: PollItem[] = ["energy", "status"];
+  const plan: PollItem[] = ["energy", "status", "status-1", "power"];
   if (meter.model.localPrepaid) plan.push("balance", "purchase-count");
-  if (withFrozen) plan.push("frozen-time", "frozen-energy", "clock-date", "clock-time");
+  if (withFrozen) plan.push("frozen-time", "frozen-energy", "clock-date", "clock-time", "cover-count");
   return plan;
 }
 
@@ -83,6 +92,24 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
       if (!word) return false;
       reading.relay = word.relay;
       reading.statusWord3 = word.raw.toString(16).toUpperCase().padStart(4, "0");
+      return true;
+    }
+    case "status-1": {
+      const word = okValue(reply.fields[0]);
+      if (word === null || !/^[0-9A-F]{4}$/i.test(word)) return false;
+      reading.statusWord1 = word.toUpperCase();
+      return true;
+    }
+    case "power": {
+      const power = okValue(reply.fields[0]);
+      if (power === null) return false;
+      reading.activePower = power;
+      return true;
+    }
+    case "cover-count": {
+      const count = okValue(reply.fields[0]);
+      if (count === null || !/^\d+$/.test(count)) return false;
+      reading.coverOpenCount = Number(count);
       return true;
     }
     case "frozen-time": {

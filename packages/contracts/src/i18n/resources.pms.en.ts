@@ -205,6 +205,13 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       batteryLow: "Battery low",
       meterTime: "Meter clock",
       missing: "Items not read",
+      statusWord1: "Status word 1",
+      activePower: "Active power (kW)",
+      clockOffset: "Clock offset (s)",
+      coverOpenCount: "Cover openings",
+      coverOpenTime: "Cover opening seen",
+      relayStuckTime: "Relay stuck since",
+      valveFault: "Valve fault",
     },
   },
   dataRead: {

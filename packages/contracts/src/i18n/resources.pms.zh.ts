@@ -191,6 +191,13 @@ export const pmsResourcesZh = {
       batteryLow: "电池欠压",
       meterTime: "表内时钟",
       missing: "未读到的项",
+      statusWord1: "状态字1",
+      activePower: "有功功率(kW)",
+      clockOffset: "时钟偏差(秒)",
+      coverOpenCount: "开表盖次数",
+      coverOpenTime: "最近开盖发现时间",
+      relayStuckTime: "继电器拒动起始",
+      valveFault: "阀门异常",
     },
   },
   dataRead: {

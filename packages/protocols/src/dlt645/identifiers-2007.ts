@@ -56,6 +56,8 @@ const EXACT: DataItem[] = [
   single("0400F010", "ladder cycle (vendor convention)", "阶梯结算周期", num(1, 0, "count")),
   single("1D000001", "trip event count", "跳闸总次数", num(3, 0, "count")),
   single("1E000001", "close event count", "合闸总次数", num(3, 0, "count")),
+  // Event records (0330xxxx): how many times the meter cover was opened, counted by the meter itself.
+  single("03300D00", "cover-open event count", "开表盖总次数", num(3, 0, "count")),
 ];
 const EXACT_MAP = new Map(EXACT.map((item) => [item.di, item]));
 
@@ -194,7 +196,9 @@ export const DI = {
   DATE: "04000101",
   TIME: "04000102",
   ADDRESS: "04000401",
+  STATUS_WORD_1: "04000501",
   STATUS_WORD_3: "04000503",
+  COVER_OPEN_COUNT: "03300D00",
   BALANCE: "00900200",
   OVERDRAFT: "00900201",
   PURCHASE_COUNT: "03330201",

@@ -72,4 +72,12 @@ export {
   buildWrite,
   type WriteOptions,
 } from "./requests.ts";
-export { decodeStatusWord3, type MeterKind, type RelayState, type StatusWord3 } from "./status-word.ts";
+export {
+  decodeStatusWord1,
+  decodeStatusWord3,
+  encodeStatusWord1,
+  type MeterKind,
+  type RelayState,
+  type StatusWord1,
+  type StatusWord3,
+} from "./status-word.ts";

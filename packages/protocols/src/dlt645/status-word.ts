@@ -76,3 +76,45 @@ export function decodeStatusWord3(raw: number): StatusWord3 {
 export function statusWord3FromWire(wire: Uint8Array): StatusWord3 {
   return decodeStatusWord3((wire[0] ?? 0) | ((wire[1] ?? 0) << 8));
 }
+
+/**
+ * Meter run status word 1 (DI 04000501, DL/T 645-2007 appendix): bit 1 demand method, bit 2 clock
+ * battery, bit 3 the battery for reading during a power cut, bit 4 active and bit 5 reactive power
+ * direction (1 reverse); the other bits are reserved.
+ */
+export interface StatusWord1 {
+  raw: number;
+  /** Bit 1: 1 = block demand, 0 = sliding demand. */
+  blockDemand: boolean;
+  /** Bit 2: the clock battery is low. */
+  clockBatteryLow: boolean;
+  /** Bit 3: the battery for reading without mains is low. */
+  readingBatteryLow: boolean;
+  /** Bit 4: active power flows in reverse. */
+  activeReverse: boolean;
+  /** Bit 5: reactive power flows in reverse. */
+  reactiveReverse: boolean;
+}
+
+export function decodeStatusWord1(raw: number): StatusWord1 {
+  const bit = (n: number) => (raw & (1 << n)) !== 0;
+  return {
+    raw,
+    blockDemand: bit(1),
+    clockBatteryLow: bit(2),
+    readingBatteryLow: bit(3),
+    activeReverse: bit(4),
+    reactiveReverse: bit(5),
+  };
+}
+
+/** Meter side: status word 1 from its flags (the reserved bits stay 0). */
+export function encodeStatusWord1(flags: Partial<Omit<StatusWord1, "raw">>): number {
+  return (
+    (flags.blockDemand ? 1 << 1 : 0) |
+    (flags.clockBatteryLow ? 1 << 2 : 0) |
+    (flags.readingBatteryLow ? 1 << 3 : 0) |
+    (flags.activeReverse ? 1 << 4 : 0) |
+    (flags.reactiveReverse ? 1 << 5 : 0)
+  );
+}

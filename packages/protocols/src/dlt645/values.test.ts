@@ -72,4 +72,30 @@ describe("DL/T 645 values", () => {
     assert.equal(status(0x0200).meterKind, "money-prepaid");
     assert.equal(status(0x0100).meterKind, "energy-prepaid");
   });
+
+  test("status word 1: battery bits 2 and 3, power direction bits 4 and 5, reserved bits ignored", () => {
+    const word = dlt645.decodeStatusWord1;
+    assert.deepEqual(word(0x0000), {
+      raw: 0,
+      blockDemand: false,
+      clockBatteryLow: false,
+      readingBatteryLow: false,
+      activeReverse: false,
+      reactiveReverse: false,
+    });
+    assert.equal(word(0x0004).clockBatteryLow, true);
+    assert.equal(word(0x0008).readingBatteryLow, true);
+    assert.equal(word(0x0010).activeReverse, true);
+    assert.equal(word(0x0010).reactiveReverse, false);
+    assert.equal(word(0x0020).reactiveReverse, true);
+    assert.equal(word(0xffc1).activeReverse, false);
+    assert.equal(word(0xffc1).clockBatteryLow, false);
+    for (let raw = 0; raw < 0x40; raw += 2) assert.equal(dlt645.encodeStatusWord1(word(raw)), raw);
+  });
+
+  test("the cover-open event count decodes as a plain count", () => {
+    const decoded = reply("03300D00", "12 00 00");
+    assert.ok(decoded.message.kind === "read-reply");
+    assert.equal(decoded.message.fields[0]?.value, "12");
+  });
 });

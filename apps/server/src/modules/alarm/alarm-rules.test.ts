@@ -2,15 +2,23 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
   balanceHolds,
+  batteryLowHolds,
+  clockDriftHolds,
+  commandUnsettledHolds,
   continuousFlowHolds,
+  coverOpenHolds,
   DEFAULT_RULES,
   effectiveRules,
   findings,
   hundredths,
+  NO_CONDITION,
   offlineHolds,
+  overPowerHolds,
   type RegisterRead,
   registerBackHolds,
   registerJumpHolds,
+  relayFaultHolds,
+  reverseEnergyHolds,
 } from "./alarm-rules.ts";
 
 const t0 = new Date("2026-11-20T00:00:00Z");
@@ -122,6 +130,7 @@ describe("alarm rules", () => {
       alarmLevel: 2,
       lastReadAt: at(0),
       reads: [read(0, "5.00"), read(15, "4.00")],
+      condition: NO_CONDITION,
     };
     assert.deepEqual(
       findings(facts, rules, at(120)).map((f) => [f.code, f.level]),
@@ -139,11 +148,145 @@ describe("alarm rules", () => {
       ["register_back"],
     );
     const hourly = Array.from({ length: 25 }, (_, i) => read(i * 60, (100 + i * 0.1).toFixed(2)));
-    const flowing = { energyType: 2 as const, alarmLevel: null, lastReadAt: at(24 * 60), reads: hourly };
+    const flowing = {
+      energyType: 2 as const,
+      alarmLevel: null,
+      lastReadAt: at(24 * 60),
+      reads: hourly,
+      condition: NO_CONDITION,
+    };
     assert.deepEqual(
       findings(flowing, rules, at(24 * 60)).map((f) => f.code),
       ["water_flow"],
     );
     assert.deepEqual(findings({ ...flowing, energyType: 1 }, rules, at(24 * 60)), []);
+  });
+
+  test("reverse energy: status word 1 bit 4 alone, whatever the other bits", () => {
+    assert.equal(reverseEnergyHolds(null), false);
+    assert.equal(reverseEnergyHolds(0x0000), false);
+    assert.equal(reverseEnergyHolds(0x0010), true);
+    assert.equal(reverseEnergyHolds(0xffef), false);
+    assert.equal(reverseEnergyHolds(0xffff), true);
+    // Reactive power reversed (bit 5) is not reverse energy.
+    assert.equal(reverseEnergyHolds(0x0020), false);
+  });
+
+  test("battery low: status word 1 bit 2 or bit 3, or the water ST bit", () => {
+    const word = (statusWord1: number | null, batteryLow = false) =>
+      batteryLowHolds({ statusWord1, batteryLow });
+    assert.equal(word(null), false);
+    assert.equal(word(0x0000), false);
+    assert.equal(word(0x0004), true);
+    assert.equal(word(0x0008), true);
+    assert.equal(word(0x0010), false);
+    assert.equal(word(0xfff3), false);
+    assert.equal(word(null, true), true);
+  });
+
+  test("clock drift: strictly more than the threshold, ahead or behind", () => {
+    assert.equal(clockDriftHolds(null, 5), false);
+    assert.equal(clockDriftHolds(300, 5), false);
+    assert.equal(clockDriftHolds(301, 5), true);
+    assert.equal(clockDriftHolds(-300, 5), false);
+    assert.equal(clockDriftHolds(-301, 5), true);
+    assert.equal(clockDriftHolds(1, 0), true);
+    assert.equal(clockDriftHolds(0, 0), false);
+  });
+
+  test("cover open: from the moment the count rose until the window has passed", () => {
+    assert.equal(coverOpenHolds(null, at(0), 24), false);
+    assert.equal(coverOpenHolds(at(0), at(0), 24), true);
+    assert.equal(coverOpenHolds(at(0), at(24 * 60 - 1), 24), true);
+    assert.equal(coverOpenHolds(at(0), at(24 * 60), 24), false);
+    assert.equal(coverOpenHolds(at(0), at(0), 0), false);
+  });
+
+  test("relay fault: stuck longer than the settle time, not at it", () => {
+    assert.equal(relayFaultHolds(null, at(60), 5), false);
+    assert.equal(relayFaultHolds(at(0), at(5), 5), false);
+    assert.equal(relayFaultHolds(at(0), new Date(at(5).getTime() + 1), 5), true);
+    assert.equal(relayFaultHolds(at(0), at(0), 0), false);
+  });
+
+  test("over-power: the size of the power above the limit, compared exactly", () => {
+    assert.equal(overPowerHolds(null, 20), false);
+    assert.equal(overPowerHolds("20.0000", 20), false);
+    assert.equal(overPowerHolds("20.0001", 20), true);
+    assert.equal(overPowerHolds("-20.0001", 20), true);
+    assert.equal(overPowerHolds("-20", 20), false);
+    assert.equal(overPowerHolds("0.0001", 0), true);
+    assert.equal(overPowerHolds("0", 0), false);
+    assert.equal(overPowerHolds("13.2", 13.2), false);
+    assert.equal(overPowerHolds("13.2001", 13.2), true);
+    assert.throws(() => overPowerHolds("1e3", 20));
+  });
+
+  test("unsettled command: timed out longer ago than the threshold", () => {
+    const command = { type: "relay", at: at(0) };
+    assert.equal(commandUnsettledHolds(null, at(600), 60), false);
+    assert.equal(commandUnsettledHolds(command, at(60), 60), false);
+    assert.equal(commandUnsettledHolds(command, new Date(at(60).getTime() + 1), 60), true);
+  });
+
+  test("findings: each condition rule for its kind of meter, with what the operator reads", () => {
+    const rules = effectiveRules([]);
+    const electric = {
+      energyType: 1 as const,
+      alarmLevel: null,
+      lastReadAt: at(0),
+      reads: [],
+      condition: {
+        statusWord1: 0x0014,
+        relayStuckSince: at(-10),
+        clockOffsetSeconds: -420,
+        coverOpenedAt: at(-60),
+        batteryLow: false,
+        valveAbnormal: true,
+        activePower: "60.0000",
+        unsettledCommand: { type: "relay", at: at(-90) },
+      },
+    };
+    const found = findings(electric, rules, at(0));
+    assert.deepEqual(
+      found.map((f) => f.code),
+      [
+        "reverse_energy",
+        "clock_drift",
+        "cover_open",
+        "relay_fault",
+        "battery_low",
+        "over_power",
+        "command_unsettled",
+      ],
+    );
+    assert.equal(found.find((f) => f.code === "clock_drift")?.content, "表计时钟慢 7 分钟");
+    assert.match(found.find((f) => f.code === "over_power")?.content ?? "", /60\.0000 kW/);
+    // The same facts on a water meter: only what a water meter reports (ST battery bit and valve).
+    const water = {
+      ...electric,
+      energyType: 2 as const,
+      condition: { ...electric.condition, statusWord1: null },
+    };
+    assert.deepEqual(
+      findings(water, rules, at(0)).map((f) => f.code),
+      ["clock_drift", "valve_fault", "command_unsettled"],
+    );
+    assert.deepEqual(
+      findings({ ...water, condition: { ...water.condition, batteryLow: true } }, rules, at(0)).map(
+        (f) => f.code,
+      ),
+      ["clock_drift", "battery_low", "valve_fault", "command_unsettled"],
+    );
+    // Thresholds are the tenant's: a wider clock tolerance and a higher power limit silence both.
+    const lenient = effectiveRules([
+      { rule_code: "clock_drift", check_rule_name: "时钟", threshold: "10", enabled: 1 },
+      { rule_code: "over_power", check_rule_name: "功率", threshold: "80", enabled: 1 },
+      { rule_code: "relay_fault", check_rule_name: "继电器", threshold: "30", enabled: 0 },
+    ]);
+    assert.deepEqual(
+      findings(electric, lenient, at(0)).map((f) => f.code),
+      ["reverse_energy", "cover_open", "battery_low", "command_unsettled"],
+    );
   });
 });

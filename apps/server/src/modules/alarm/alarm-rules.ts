@@ -1,43 +1,63 @@
+import {
+  ALARM_RULE_CODES,
+  ALARM_RULE_NAMES,
+  type AlarmRuleCode,
+  isAlarmRuleCode,
+} from "@meterline/contracts";
+
 /**
  * The alarm rules as pure functions of a meter's facts (metering-domain §4.2 for the balance
  * levels): each answers whether its condition holds now, so the same code decides on a reading as
  * it arrives and in the periodic pass, and the tests can walk every edge without a database.
  */
 
-export const RULE_CODES = [
-  "balance_low",
-  "balance_severe",
-  "arrears",
-  "offline",
-  "register_back",
-  "register_jump",
-  "water_flow",
-] as const;
-export type RuleCode = (typeof RULE_CODES)[number];
-
-export const isRuleCode = (code: string): code is RuleCode =>
-  (RULE_CODES as readonly string[]).includes(code);
+export const RULE_CODES = ALARM_RULE_CODES;
+export type RuleCode = AlarmRuleCode;
+export const isRuleCode = isAlarmRuleCode;
 
 /** A rule as the tenant set it (pms_alarm), or its default when the tenant has no row for it. */
 export interface RuleSetting {
   code: RuleCode;
   name: string;
   enabled: boolean;
-  /** Minutes (offline), units per hour (register jump), hours (water flow); unused by balance rules. */
+  /**
+   * The rule's one number, in the unit the rule reads: minutes (offline, clock drift, relay settle
+   * time, an unsettled command's wait), units per hour (register jump), hours (water flow, how long
+   * a cover opening stays alarming), kW (over-power); unused by the rules on a state or a level.
+   */
   threshold: number;
 }
 
+const rule = (code: RuleCode, threshold: number, enabled = true) => ({
+  name: ALARM_RULE_NAMES[code].zh,
+  enabled,
+  threshold,
+});
+
 /** Defaults of a rule nobody has set: names from the alarm_rule dictionary, thresholds typical of the field. */
 export const DEFAULT_RULES: Record<RuleCode, Omit<RuleSetting, "code">> = {
-  balance_low: { name: "余额不足", enabled: true, threshold: 0 },
-  balance_severe: { name: "余额严重不足", enabled: true, threshold: 0 },
-  arrears: { name: "欠费", enabled: true, threshold: 0 },
+  balance_low: rule("balance_low", 0),
+  balance_severe: rule("balance_severe", 0),
+  arrears: rule("arrears", 0),
   // Four missed 15-minute polls.
-  offline: { name: "表计离线", enabled: true, threshold: 60 },
-  register_back: { name: "读数倒走", enabled: true, threshold: 0 },
+  offline: rule("offline", 60),
+  register_back: rule("register_back", 0),
   // A 60 A three-phase meter draws about 40 kW; water DN20 carries about 5 m³/h.
-  register_jump: { name: "读数跳变", enabled: true, threshold: 50 },
-  water_flow: { name: "持续流水", enabled: true, threshold: 24 },
+  register_jump: rule("register_jump", 50),
+  water_flow: rule("water_flow", 24),
+  reverse_energy: rule("reverse_energy", 0),
+  // Time-of-use bands start on the quarter hour: five minutes off already bills the wrong band.
+  clock_drift: rule("clock_drift", 5),
+  // The meter reports openings as a count: an opening alarms for a day, then restores unless repeated.
+  cover_open: rule("cover_open", 24),
+  // A relay answers within seconds; five minutes covers a meter's own trip delay.
+  relay_fault: rule("relay_fault", 5),
+  battery_low: rule("battery_low", 0),
+  valve_fault: rule("valve_fault", 0),
+  // Above what a 60 A single-phase supply (about 13 kW) can draw: the meter is overloaded or misread.
+  over_power: rule("over_power", 20),
+  // The gateway settles a timed-out command by reading the meter back at its next visit, within the hour.
+  command_unsettled: rule("command_unsettled", 60),
 };
 
 /** The tenant's rows over the defaults; unknown codes in the table are skipped. */
@@ -76,7 +96,43 @@ export interface MeterFacts {
   lastReadAt: Date | null;
   /** Its reads, oldest first: at least the last two, and for water every read of the flow window. */
   reads: readonly RegisterRead[];
+  /** What the meter reported of itself at its latest readings. */
+  condition: MeterCondition;
 }
+
+/**
+ * The meter's own reports, as the readings sink kept them (pms_meter_current_data) and the command
+ * queue left them; every one is null (or false) while the meter never reported it.
+ */
+export interface MeterCondition {
+  /** DL/T 645 run status word 1 (04000501). */
+  statusWord1: number | null;
+  /** Since when status word 3 has shown the relay commanded open (bit 6) but still closed (bit 4). */
+  relayStuckSince: Date | null;
+  /** The meter's clock minus the true time when it was last read, in seconds. */
+  clockOffsetSeconds: number | null;
+  /** When the meter's cover-open event count (03300D00) was last seen to rise. */
+  coverOpenedAt: Date | null;
+  /** Water: the battery bit of status ST. */
+  batteryLow: boolean;
+  /** Water: status ST reports the valve abnormal (D1D0 = 11). */
+  valveAbnormal: boolean;
+  /** Total active power (02030000) in kW, exact text with up to four places, signed. */
+  activePower: string | null;
+  /** The meter's oldest command that timed out ("to be confirmed") and was never settled. */
+  unsettledCommand: { type: string; at: Date } | null;
+}
+
+export const NO_CONDITION: MeterCondition = {
+  statusWord1: null,
+  relayStuckSince: null,
+  clockOffsetSeconds: null,
+  coverOpenedAt: null,
+  batteryLow: false,
+  valveAbnormal: false,
+  activePower: null,
+  unsettledCommand: null,
+};
 
 export interface Finding {
   code: RuleCode;
@@ -157,6 +213,60 @@ export function continuousFlowHolds(reads: readonly RegisterRead[], now: Date, h
   return true;
 }
 
+/** Status word 1 (DL/T 645-2007 appendix): bit 4 the active power direction, 1 reverse. */
+export const reverseEnergyHolds = (statusWord1: number | null) =>
+  statusWord1 !== null && (statusWord1 & 0x10) !== 0;
+
+/**
+ * A battery reports low: the water meter's ST bit, or status word 1 bit 2 (clock battery) or bit 3
+ * (the battery that lets a meter be read during a power cut).
+ */
+export const batteryLowHolds = (condition: Pick<MeterCondition, "statusWord1" | "batteryLow">) =>
+  condition.batteryLow || (condition.statusWord1 !== null && (condition.statusWord1 & 0x0c) !== 0);
+
+/** The meter's clock is off by more than the threshold (minutes), ahead or behind. */
+export const clockDriftHolds = (offsetSeconds: number | null, minutes: number) =>
+  offsetSeconds !== null && Math.abs(offsetSeconds) > minutes * 60;
+
+/** The cover was opened (its event count rose) within the last `hours`; the moment itself counts. */
+export const coverOpenHolds = (openedAt: Date | null, now: Date, hours: number) =>
+  openedAt !== null && now.getTime() - openedAt.getTime() < hours * HOUR_MS;
+
+/**
+ * The relay was commanded open and is still closed longer than the settle time (minutes). The
+ * other disagreement, open while commanded closed, is a close allowed (1B) waiting for the user's
+ * button, which may wait for days: it is not a fault.
+ */
+export const relayFaultHolds = (stuckSince: Date | null, now: Date, minutes: number) =>
+  stuckSince !== null && now.getTime() - stuckSince.getTime() > minutes * 60_000;
+
+/** Ten-thousandths of a kW from exact decimal text, without floats. */
+function tenThousandths(text: string): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d{1,4}))?\d*$/.exec(text.trim());
+  if (!match) throw new Error(`power value ${text}`);
+  const value = BigInt(match[2]!) * 10_000n + BigInt((match[3] ?? "").padEnd(4, "0"));
+  return match[1] ? -value : value;
+}
+
+/**
+ * P_STATUS 1 (over limit): the power drawn is above the threshold (kW). Power fed back (negative)
+ * is the reverse-energy rule's business, so its size is compared too: either way the circuit
+ * carries more than it should.
+ */
+export function overPowerHolds(activePower: string | null, kw: number): boolean {
+  if (activePower === null) return false;
+  const drawn = tenThousandths(activePower);
+  const limit = BigInt(Math.round(kw * 10_000));
+  return (drawn < 0n ? -drawn : drawn) > limit;
+}
+
+/** A command ended "to be confirmed" (timed out) longer than the threshold (minutes) ago and was never settled. */
+export const commandUnsettledHolds = (
+  command: MeterCondition["unsettledCommand"],
+  now: Date,
+  minutes: number,
+) => command !== null && now.getTime() - command.at.getTime() > minutes * 60_000;
+
 /** Every enabled rule whose condition holds for the meter now. */
 export function findings(facts: MeterFacts, rules: Record<RuleCode, RuleSetting>, now: Date): Finding[] {
   const found: Finding[] = [];
@@ -173,7 +283,31 @@ export function findings(facts: MeterFacts, rules: Record<RuleCode, RuleSetting>
     add("register_jump", 0, readsText(facts.reads));
   if (facts.energyType === 2 && continuousFlowHolds(facts.reads, now, rules.water_flow.threshold))
     add("water_flow", 0, `连续 ${rules.water_flow.threshold} 小时有流量`);
+  const c = facts.condition;
+  if (facts.energyType === 1 && reverseEnergyHolds(c.statusWord1)) add("reverse_energy", 0, "有功功率反向");
+  if (clockDriftHolds(c.clockOffsetSeconds, rules.clock_drift.threshold))
+    add(
+      "clock_drift",
+      0,
+      `表计时钟${c.clockOffsetSeconds! > 0 ? "快" : "慢"} ${driftText(c.clockOffsetSeconds!)}`,
+    );
+  if (facts.energyType === 1 && coverOpenHolds(c.coverOpenedAt, now, rules.cover_open.threshold))
+    add("cover_open", 0, "开表盖次数增加");
+  if (facts.energyType === 1 && relayFaultHolds(c.relayStuckSince, now, rules.relay_fault.threshold))
+    add("relay_fault", 0, `已令跳闸, 超过 ${rules.relay_fault.threshold} 分钟继电器仍合`);
+  if (batteryLowHolds(c)) add("battery_low", 0, "表计电池欠压");
+  if (facts.energyType === 2 && c.valveAbnormal) add("valve_fault", 0, "阀门状态异常");
+  if (facts.energyType === 1 && overPowerHolds(c.activePower, rules.over_power.threshold))
+    add("over_power", 0, `有功功率 ${c.activePower} kW, 超过 ${rules.over_power.threshold} kW`);
+  if (commandUnsettledHolds(c.unsettledCommand, now, rules.command_unsettled.threshold))
+    add("command_unsettled", 0, `指令 ${c.unsettledCommand!.type} 无应答待确认`);
   return found;
+}
+
+/** A clock offset as the operator reads it: whole minutes, or seconds under a minute. */
+function driftText(seconds: number): string {
+  const size = Math.abs(seconds);
+  return size >= 60 ? `${Math.floor(size / 60)} 分钟` : `${size} 秒`;
 }
 
 const readsText = (reads: readonly RegisterRead[]) => {

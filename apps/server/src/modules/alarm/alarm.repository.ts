@@ -1,6 +1,6 @@
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
-import type { MeterFacts, RegisterRead, RuleCode } from "./alarm-rules.ts";
+import type { MeterCondition, MeterFacts, RegisterRead, RuleCode } from "./alarm-rules.ts";
 
 /** One meter as the rules see it, with what a record names. */
 export interface MeterRow extends MeterFacts {
@@ -54,15 +54,20 @@ export async function meterFacts(
     params.push(only.energyType, only.meterId);
     filter = " and m.energy_type = $2 and m.id = $3";
   }
-  const meters = await db.query<{
-    energy_type: 1 | 2;
-    id: string;
-    product_code: string;
-    owner_id: string | null;
-    alarm_level: number | null;
-    read_time: Date | null;
-  }>(
-    `select m.energy_type, m.id, m.product_code, a.owner_id, a.alarm_level, cd.read_time
+  const meters = await db.query<
+    {
+      energy_type: 1 | 2;
+      id: string;
+      product_code: string;
+      owner_id: string | null;
+      alarm_level: number | null;
+      read_time: Date | null;
+    } & ConditionColumns
+  >(
+    `select m.energy_type, m.id, m.product_code, a.owner_id, a.alarm_level, cd.read_time,
+            cd.status_word1, cd.active_power::text as active_power, cd.clock_offset, cd.cover_open_time,
+            cd.relay_stuck_time, cd.battery_low, cd.valve_fault,
+            uc.command_type as unsettled_type, uc.done_time as unsettled_time
        from (select id, tenant_id, product_code, 1 as energy_type from pms_meter where tenant_id = $1 and is_deleted = 0
              union all
              select id, tenant_id, product_code, 2 from pms_water where tenant_id = $1 and is_deleted = 0) m
@@ -70,6 +75,11 @@ export async function meterFacts(
                               and a.meter_id = m.id and a.status = 1
        left join pms_meter_current_data cd on cd.tenant_id = m.tenant_id and cd.energy_type = m.energy_type
                                           and cd.meter_id = m.id
+       left join lateral (
+         select c.command_type, c.done_time from pms_meter_command c
+          where c.tenant_id = m.tenant_id and c.energy_type = m.energy_type and c.meter_id = m.id
+            and c.state = 'timeout' and c.done_time is not null
+          order by c.done_time limit 1) uc on true
       where true${filter}`,
     params,
   );
@@ -117,7 +127,41 @@ export async function meterFacts(
     alarmLevel: m.alarm_level,
     lastReadAt: m.read_time,
     reads: (reads.get(`${m.energy_type}:${m.id}`) ?? []).reverse(),
+    condition: conditionOf(m),
   }));
+}
+
+/** The columns of the meter's own reports the rules read (pms_meter_current_data and the command queue). */
+interface ConditionColumns {
+  status_word1: string | null;
+  active_power: string | null;
+  clock_offset: number | null;
+  cover_open_time: Date | null;
+  relay_stuck_time: Date | null;
+  battery_low: number | null;
+  valve_fault: number | null;
+  unsettled_type: string | null;
+  unsettled_time: Date | null;
+}
+
+function conditionOf(row: ConditionColumns): MeterCondition {
+  const word =
+    row.status_word1 && /^[0-9A-Fa-f]{1,8}$/.test(row.status_word1)
+      ? Number.parseInt(row.status_word1, 16)
+      : null;
+  return {
+    statusWord1: word,
+    relayStuckSince: row.relay_stuck_time ? new Date(row.relay_stuck_time) : null,
+    clockOffsetSeconds: row.clock_offset === null ? null : Number(row.clock_offset),
+    coverOpenedAt: row.cover_open_time ? new Date(row.cover_open_time) : null,
+    batteryLow: row.battery_low === 1,
+    valveAbnormal: row.valve_fault === 1,
+    activePower: row.active_power,
+    unsettledCommand:
+      row.unsettled_type && row.unsettled_time
+        ? { type: row.unsettled_type, at: new Date(row.unsettled_time) }
+        : null,
+  };
 }
 
 function collect(

@@ -4,6 +4,7 @@ import { nextId } from "../../db/ids.ts";
 import { evaluateTenant } from "../alarm/alarm.service.ts";
 import { shadowReading } from "../money/shadow-balance.ts";
 import { priceReading } from "../money/usage-pricing.ts";
+import { conditionFacts } from "./condition-facts.ts";
 import {
   type DailyTarget,
   type ElectricRegisters,
@@ -66,11 +67,17 @@ export class DbReadingsSink implements ReadingsSink {
     if (!meter) return;
     const energy = reading.energy;
     const supply = supplyOf(reading);
+    const facts = conditionFacts(reading, this.timeZone);
+    // The alarm rules' facts: a cover-open count that rose since the last read stamps the time it
+    // was seen (the first count is the baseline), and a relay stuck open-commanded keeps the time it
+    // was first seen so until the word agrees again.
     await this.db.query(
       `insert into pms_meter_current_data
          (id, tenant_id, energy_type, meter_id, product_code, read_time, total_value, tip_value, peak_value,
-          peace_value, low_value, balance, overdraft, switch_status, status_word, battery_low, meter_time, missing)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+          peace_value, low_value, balance, overdraft, switch_status, status_word, battery_low, meter_time, missing,
+          status_word1, active_power, clock_offset, cover_open_count, relay_stuck_time, valve_fault)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+               $19, $20, $21, $22, case when $23::boolean then $6::timestamptz end, $24)
        on conflict (tenant_id, meter_id, energy_type) do update set
          read_time = excluded.read_time,
          total_value = coalesce(excluded.total_value, pms_meter_current_data.total_value),
@@ -84,7 +91,16 @@ export class DbReadingsSink implements ReadingsSink {
          status_word = coalesce(excluded.status_word, pms_meter_current_data.status_word),
          battery_low = coalesce(excluded.battery_low, pms_meter_current_data.battery_low),
          meter_time = coalesce(excluded.meter_time, pms_meter_current_data.meter_time),
-         missing = excluded.missing`,
+         missing = excluded.missing,
+         status_word1 = coalesce(excluded.status_word1, pms_meter_current_data.status_word1),
+         active_power = coalesce(excluded.active_power, pms_meter_current_data.active_power),
+         clock_offset = coalesce(excluded.clock_offset, pms_meter_current_data.clock_offset),
+         cover_open_count = coalesce(excluded.cover_open_count, pms_meter_current_data.cover_open_count),
+         cover_open_time = case when excluded.cover_open_count > pms_meter_current_data.cover_open_count
+                                then excluded.read_time else pms_meter_current_data.cover_open_time end,
+         relay_stuck_time = case when $23::boolean is null then pms_meter_current_data.relay_stuck_time
+                                 when $23::boolean then coalesce(pms_meter_current_data.relay_stuck_time, excluded.read_time) end,
+         valve_fault = coalesce(excluded.valve_fault, pms_meter_current_data.valve_fault)`,
       [
         nextId(),
         meter.tenant_id,
@@ -104,6 +120,12 @@ export class DbReadingsSink implements ReadingsSink {
         reading.batteryLow === undefined ? null : reading.batteryLow ? 1 : 0,
         reading.meterTime ?? null,
         reading.missing.join(",").slice(0, 255),
+        facts.statusWord1,
+        facts.activePower,
+        facts.clockOffset,
+        facts.coverOpenCount,
+        facts.relayStuck,
+        facts.valveFault,
       ],
     );
     const table = meter.energy_type === 1 ? "pms_meter" : "pms_water";

@@ -35,6 +35,18 @@ export const meterCurrentData = defineResource({
     batteryLow: { type: "int", dictBiz: "YES_NO", list: false },
     meterTime: { type: "string", maxLength: 32, list: false },
     missing: { type: "string", maxLength: 255, list: false },
+    // What the alarm rules read of the meter's own reports (electricity: status word 1, power, the
+    // cover-open count; water: the valve bits of ST), with the times the sink derives from them.
+    statusWord1: { type: "string", maxLength: 8, list: false },
+    activePower: { type: "decimal", scale: 4, list: false },
+    /** Seconds the meter's clock was ahead (negative: behind) when it was last read. */
+    clockOffset: { type: "int", list: false },
+    coverOpenCount: { type: "int", list: false },
+    /** When the cover-open count was last seen to rise. */
+    coverOpenTime: { type: "datetime", list: false },
+    /** Since when status word 3 shows the relay commanded open but still closed. */
+    relayStuckTime: { type: "datetime", list: false },
+    valveFault: { type: "int", dictBiz: "YES_NO", list: false },
   },
   sort: [{ field: "readTime", desc: true }],
 });

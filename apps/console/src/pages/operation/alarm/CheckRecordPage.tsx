@@ -1,5 +1,5 @@
 import type { QueryParams, Row } from "@meterline/api-client";
-import { website } from "@meterline/contracts";
+import { ALARM_RULE_CODES, website } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import { App, Button, Card, Empty, Form, Input, Pagination, Select, Space, Table } from "antd";
 import type { Dayjs } from "dayjs";
@@ -19,15 +19,6 @@ import { RecordDetailDialog } from "./RecordDetailDialog.tsx";
 import { StateCell } from "./StateCell.tsx";
 import { useIgnoreAlarm } from "./useIgnoreAlarm.tsx";
 
-const RULES = [
-  "balance_low",
-  "balance_severe",
-  "arrears",
-  "offline",
-  "register_back",
-  "register_jump",
-  "water_flow",
-] as const;
 const STATES = [1, 2, 3] as const;
 const LEVELS = [0, 1, 2, 3] as const;
 const PAD = 24;
@@ -230,7 +221,7 @@ export default function CheckRecordPage() {
               style={{ width: 160 }}
               allowClear
               placeholder={all.label}
-              options={RULES.map((r) => ({ value: r, label: t(`alarm.rule.${r}` as MessageKey) }))}
+              options={ALARM_RULE_CODES.map((r) => ({ value: r, label: t(`alarm.rule.${r}` as MessageKey) }))}
             />
           </Form.Item>
           <Form.Item name="alarmLevel" label={t("alarm.level")}>
