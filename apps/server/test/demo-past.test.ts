@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { silentLogger } from "@meterline/gateway";
 import { ElectricMeter, ManualClock, planFleet, startFleet, type WaterMeter } from "@meterline/simulator";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
-import { DEMO_FLEET, DEMO_TENANT_ID, seedDemoSite } from "../src/demo/demo-site.ts";
+import { DEMO_FLEET, DEMO_TENANT_ID, demoConditions, seedDemoSite } from "../src/demo/demo-site.ts";
 import { startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
 import { closeDay } from "../src/modules/money/daily-close.ts";
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from "./helpers.ts";
@@ -266,6 +266,32 @@ describe("the demo site's 60 days of past", () => {
         );
       }
       assert.deepEqual(await get(server, token, "ledger/check"), { consistent: true, mismatches: [] });
+      // The demo's faulty meters ring the bell with their check rules, next to the low balances.
+      const expected = Object.entries(demoConditions()).map(([address, condition]) => [
+        address,
+        {
+          batteryLow: "battery_low",
+          reverseEnergy: "reverse_energy",
+          clockDriftMinutes: "clock_drift",
+          overPower: "over_power",
+          valveFault: "valve_fault",
+        }[Object.keys(condition)[0]!],
+      ]);
+      assert.equal(expected.length, 5);
+      await waitFor("the demo's check alarms", async () => {
+        const rows = await server.db.query<{ product_code: string; rule_code: string }>(
+          `select product_code, rule_code from pms_check_record where tenant_id = $1 and alarm_status = 1`,
+          [DEMO_TENANT_ID],
+        );
+        const raised = new Set(rows.map((r) => `${r.product_code}:${r.rule_code}`));
+        return expected.every(([address, rule]) => raised.has(`${address}:${rule}`)) ? true : undefined;
+      });
+      const checks = await server.db.query<{ n: string }>(
+        `select count(*)::text as n from pms_check_record
+          where tenant_id = $1 and alarm_status = 1 and rule_code = any($2::text[])`,
+        [DEMO_TENANT_ID, [...new Set(expected.map(([, rule]) => rule))]],
+      );
+      assert.equal(Number(checks[0]!.n), 5, "a handful: only the meters given a fault");
     } finally {
       await metering.close();
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type ResourceDef, resources } from "@meterline/contracts";
-import { planFleet } from "@meterline/simulator";
+import { type MeterConditions, planFleet } from "@meterline/simulator";
 import type { FieldCipher } from "../crud/field-cipher.ts";
 import { readInput } from "../crud/input.ts";
 import { ResourceStore } from "../crud/store.ts";
@@ -15,6 +15,26 @@ import { seedDemoPast } from "./demo-past.ts";
 export const DEMO_TENANT_ID = "100001";
 /** The simulated fleet the embedded demo runs: the registry's meters are exactly these. */
 export const DEMO_FLEET = { meters: 200, dtus: 10 } as const;
+
+/**
+ * A handful of the demo's meters with something wrong on the meter's side, so the notice bell and
+ * 告警记录 show real check alarms on the first start next to the low balances: a flat clock
+ * battery, energy flowing back, a clock twelve minutes fast, a meter drawing more than its supply
+ * allows and a water valve reporting abnormal. Picked by their place in the plan.
+ */
+export function demoConditions(): Record<string, MeterConditions> {
+  const plan = planFleet(DEMO_FLEET);
+  const electric = plan.meters.filter((m) => m.kind === "electric" && m.protocol === "dlt645-2007");
+  const water = plan.meters.filter((m) => m.kind === "water");
+  const picks: [string | undefined, MeterConditions][] = [
+    [electric[7]?.address, { batteryLow: true }],
+    [electric[23]?.address, { reverseEnergy: true }],
+    [electric[41]?.address, { clockDriftMinutes: 12 }],
+    [electric[66]?.address, { overPower: true }],
+    [water[5]?.address, { valveFault: true }],
+  ];
+  return Object.fromEntries(picks.filter((pick): pick is [string, MeterConditions] => pick[0] !== undefined));
+}
 
 const BUILDINGS = 4;
 const FLOORS = 5;

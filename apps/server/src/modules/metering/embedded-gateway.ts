@@ -10,7 +10,7 @@ import {
 import { type FleetHandle, startFleet } from "@meterline/simulator";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
-import { DEMO_FLEET, DEMO_TENANT_ID, demoDtuSecrets } from "../../demo/demo-site.ts";
+import { DEMO_FLEET, DEMO_TENANT_ID, demoConditions, demoDtuSecrets } from "../../demo/demo-site.ts";
 import { DbCommandSource } from "./command-source.db.ts";
 import { DbMeterDirectory } from "./meter-directory.db.ts";
 import { sweepReadings } from "./reading-retention.ts";
@@ -75,6 +75,7 @@ export async function startEmbeddedMetering(options: {
     fleet = await startFleet({
       ...DEMO_FLEET,
       gateway: { host, port: address.port },
+      conditions: demoConditions(),
       dtuSecrets: await demoDtuSecrets(db, options.cipher),
       ...(site ? { runningSince: new Date(site.since).getTime() } : {}),
     });
