@@ -292,3 +292,19 @@ async function addHistory(
     [nextId(), tenantId, recordId, from, to, cause.slice(0, 255), at],
   );
 }
+
+/**
+ * SQL (alias `r`) true when the record's alarms are merged per owner (MERGE_ALARM_FLAG 1 on the
+ * alarm scheme of its meter). A record without an owner (a meter with no open account) is never
+ * merged: there is nobody to merge it with.
+ */
+export const mergedSql = (r = "r") => `(${r}.owner_id is not null and exists (
+  select 1 from pms_alarm_scheme s
+   where s.tenant_id = ${r}.tenant_id and s.is_deleted = 0 and s.merge_alarm_flag = 1
+     and s.id = case when ${r}.energy_type = 1
+                     then (select m.alarm_scheme_id from pms_meter m where m.id = ${r}.meter_id and m.tenant_id = ${r}.tenant_id)
+                     else (select w.alarm_scheme_id from pms_water w where w.id = ${r}.meter_id and w.tenant_id = ${r}.tenant_id) end))`;
+
+/** The message a record belongs to: its owner's when merged, its own otherwise. */
+export const messageKeySql = (r = "r") =>
+  `(case when ${mergedSql(r)} then 'owner:' || ${r}.owner_id::text else 'record:' || ${r}.id::text end)`;

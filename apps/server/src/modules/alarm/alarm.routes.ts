@@ -10,7 +10,7 @@ import { SqlParams } from "../../crud/sql.ts";
 import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { registryTenant } from "../pms/registry-access.ts";
-import { endRecord, silencedSql } from "./alarm.repository.ts";
+import { endRecord, mergedSql, messageKeySql, silencedSql } from "./alarm.repository.ts";
 import { evaluateAll } from "./alarm.service.ts";
 import { isRuleCode } from "./alarm-rules.ts";
 import { readIgnoreInput } from "./ignore-input.ts";
@@ -156,6 +156,24 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     return page(rows.map(recordOut), Number(count?.n ?? 0), current, size);
   }
 
+  /** The alarming, not yet ignored records of the merged message `recordId` belongs to, in the caller's scope. */
+  async function mergedTargets(request: FastifyRequest, tenantId: string, recordId: string, now: Date) {
+    const sql = new SqlParams();
+    const at = sql.bind(now);
+    const where = [
+      `r.tenant_id = ${sql.bind(tenantId)}`,
+      "r.is_deleted = 0",
+      "r.alarm_status = 1",
+      `not ${silencedSql(at)}`,
+      `${messageKeySql()} = (select ${messageKeySql("h")} from pms_check_record h where h.id = ${sql.bind(recordId)} and h.tenant_id = r.tenant_id)`,
+      (await meterScope(db, request, sql)) ?? "true",
+    ].join(" and ");
+    return db.query<{ id: string; energy_type: number; meter_id: string; rule_code: string }>(
+      `select r.id::text as id, r.energy_type, r.meter_id::text as meter_id, r.rule_code from pms_check_record r where ${where}`,
+      sql.values,
+    );
+  }
+
   /** Of the ids asked for, the records of the tenant the caller's data scope lets it see. */
   async function visibleIds(request: FastifyRequest, tenantId: string, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
@@ -169,22 +187,70 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     return rows.map((r) => r.id);
   }
 
+  /**
+   * The bell's messages: alarming records nobody ignored, newest first, one message per record —
+   * or, for an owner whose meter's alarm scheme merges alarms (MERGE_ALARM_FLAG 1), one message for
+   * all of that owner's alarms. The records stay one per meter and rule (each restores, closes and
+   * keeps its history on its own); the message is the newest record's card, naming every rule and
+   * meter in it, with the ids of its records. Paging counts messages.
+   */
+  async function messagePage(request: FastifyRequest, tenantId: string, params: Record<string, unknown>) {
+    const { current, size, offset } = paging(params, 200);
+    const sql = new SqlParams();
+    const now = sql.bind(new Date());
+    const clause = [
+      `r.tenant_id = ${sql.bind(tenantId)}`,
+      "r.is_deleted = 0",
+      "r.alarm_status = 1",
+      `not ${silencedSql(now)}`,
+      (await meterScope(db, request, sql)) ?? "true",
+    ].join(" and ");
+    const messages = `with g as (
+        select ${messageKeySql()} as message_key, ${RECORD_COLUMNS} from pms_check_record r where ${clause})`;
+    const [count] = await db.query<{ n: string }>(
+      `${messages} select count(distinct message_key)::text as n from g`,
+      sql.values,
+    );
+    const rows = await db.query<
+      RecordRow & { merged_ids: string[]; merged_names: string; merged_content: string; message_key: string }
+    >(
+      `${messages},
+       heads as (select distinct on (message_key) * from g order by message_key, create_time desc, id desc),
+       parts as (select message_key, array_agg(id::text order by create_time desc, id desc) as merged_ids,
+                        string_agg(distinct check_rule_name, '、' order by check_rule_name) as merged_names,
+                        string_agg(product_code || ' ' || check_rule_name, '；' order by create_time desc, id desc)
+                          as merged_content
+                   from g group by message_key)
+       select r.*, false as silenced, p.merged_ids, p.merged_names, p.merged_content, place.room_id, place.room_name
+         from heads r join parts p on p.message_key = r.message_key ${PLACE_JOIN}
+        order by r.create_time desc, r.id desc limit ${size} offset ${offset}`,
+      sql.values,
+    );
+    const cards = rows.map((row) => {
+      const merged = row.message_key.startsWith("owner:");
+      return {
+        ...recordOut(row),
+        ...(merged ? { checkRuleName: row.merged_names, content: row.merged_content } : {}),
+        merged: merged ? 1 : 0,
+        recordIds: row.merged_ids,
+      };
+    });
+    return page(cards, Number(count?.n ?? 0), current, size);
+  }
+
   app.get(
     `${pms}/checkRecord/upPage`,
-    { schema: { tags, summary: "Alarming records nobody ignored, newest first (the notice bell)" } },
+    {
+      schema: {
+        tags,
+        summary:
+          "The bell's alarm messages, newest first: one per record, or per owner when the scheme merges",
+      },
+    },
     async (request) => {
       const user = await requirePermission(db, request, READ_CODES);
       const params = readParams(request);
-      const sql = new SqlParams();
-      return ok(
-        await recordPage(
-          request,
-          registryTenant(user, params),
-          (now) => ["r.alarm_status = 1", `not ${silencedSql(now)}`],
-          sql,
-          params,
-        ),
-      );
+      return ok(await messagePage(request, registryTenant(user, params), params));
     },
   );
 
@@ -324,8 +390,14 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       const input = readIgnoreInput(params);
       const tenantId = registryTenant(user, params);
       const [visible] = await visibleIds(request, tenantId, [input.recordId]);
-      const [record] = await db.query<{ energy_type: number; meter_id: string; rule_code: string }>(
-        "select energy_type, meter_id::text as meter_id, rule_code from pms_check_record where id = $1 and tenant_id = $2 and is_deleted = 0",
+      const [record] = await db.query<{
+        energy_type: number;
+        meter_id: string;
+        rule_code: string;
+        merged: boolean;
+      }>(
+        `select energy_type, meter_id::text as meter_id, rule_code, ${mergedSql()} as merged
+           from pms_check_record r where id = $1 and tenant_id = $2 and is_deleted = 0`,
         [visible ?? "0", tenantId],
       );
       // Another tenant's record reads as absent: its existence is not the caller's business.
@@ -334,26 +406,33 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         throw badRequest("meterId: 与告警记录的表计不符");
       const now = new Date();
       const until = input.ignoreType === 2 ? new Date(now.getTime() + input.days * 86_400_000) : null;
-      await db.query(
-        `insert into pms_check_ignore (id, tenant_id, energy_type, meter_id, record_id, rule_code, ignore_type, days,
-           ignore_until, reason, create_user, creator, create_time)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          nextId(),
-          tenantId,
-          record.energy_type,
-          record.meter_id,
-          input.recordId,
-          record.rule_code,
-          input.ignoreType,
-          input.days,
-          until,
-          input.reason,
-          user.userId || null,
-          user.realName || user.account,
-          now,
-        ],
-      );
+      // A merged message stands for all of its owner's alarms: ignoring it ignores each of them,
+      // as the operator saw them on the one card (those already ignored stay as they were).
+      const targets = record.merged ? await mergedTargets(request, tenantId, input.recordId, now) : [];
+      if (!targets.some((t) => t.id === input.recordId)) targets.push({ id: input.recordId, ...record });
+      await db.transaction(async (tx) => {
+        for (const target of targets)
+          await tx.query(
+            `insert into pms_check_ignore (id, tenant_id, energy_type, meter_id, record_id, rule_code, ignore_type, days,
+               ignore_until, reason, create_user, creator, create_time)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+            [
+              nextId(),
+              tenantId,
+              target.energy_type,
+              target.meter_id,
+              target.id,
+              target.rule_code,
+              input.ignoreType,
+              input.days,
+              until,
+              input.reason,
+              user.userId || null,
+              user.realName || user.account,
+              now,
+            ],
+          );
+      });
       return done("操作成功!");
     },
   );
