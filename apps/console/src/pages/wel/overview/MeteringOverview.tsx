@@ -42,6 +42,17 @@ function DeviceGroup({ title, counts, testId }: { title: string; counts: DeviceC
           ? ` · ${t("home.overview.supplyOff", { count: counts.supplyOff })}`
           : ""}
       </Typography.Text>
+      {counts.arrears !== undefined || counts.alarming !== undefined ? (
+        <div>
+          <Typography.Text type={counts.arrears ? "danger" : "secondary"} data-testid="overview-arrears">
+            {t("home.overview.arrears", { count: counts.arrears ?? 0 })}
+          </Typography.Text>
+          <Typography.Text type="secondary"> · </Typography.Text>
+          <Typography.Text type={counts.alarming ? "warning" : "secondary"} data-testid="overview-alarming">
+            {t("home.overview.alarming", { count: counts.alarming ?? 0 })}
+          </Typography.Text>
+        </div>
+      ) : null}
     </Col>
   );
 }
