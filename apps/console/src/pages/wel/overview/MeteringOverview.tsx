@@ -44,11 +44,20 @@ function DeviceGroup({ title, counts, testId }: { title: string; counts: DeviceC
       </Typography.Text>
       {counts.arrears !== undefined || counts.alarming !== undefined ? (
         <div>
-          <Typography.Text type={counts.arrears ? "danger" : "secondary"} data-testid="overview-arrears">
+          {/* A count above zero stands out by weight: the warning colours are too pale to read on white. */}
+          <Typography.Text
+            type={counts.arrears ? undefined : "secondary"}
+            strong={Boolean(counts.arrears)}
+            data-testid="overview-arrears"
+          >
             {t("home.overview.arrears", { count: counts.arrears ?? 0 })}
           </Typography.Text>
           <Typography.Text type="secondary"> · </Typography.Text>
-          <Typography.Text type={counts.alarming ? "warning" : "secondary"} data-testid="overview-alarming">
+          <Typography.Text
+            type={counts.alarming ? undefined : "secondary"}
+            strong={Boolean(counts.alarming)}
+            data-testid="overview-alarming"
+          >
             {t("home.overview.alarming", { count: counts.alarming ?? 0 })}
           </Typography.Text>
         </div>
