@@ -160,10 +160,10 @@ describe("alarms: rules raise check records, recovery restores them, ignores sil
       (await bell()).map((r) => [r.ruleCode, r.checkRuleName]),
       [["offline", "离线超时"]],
     );
-    // The screen's list names the room the meter is installed in.
+    // The screen's list names the room the meter is installed in, with its building.
     assert.deepEqual(
       (await records("&ruleCode=offline")).map((r) => r.roomName),
-      ["101"],
+      ["1号楼 101"],
     );
     // A second pass finds the open record and raises nothing more.
     assert.deepEqual(await evaluateAll(server.db, minutesAfter(last, 45)), { raised: 0, restored: 0 });

@@ -231,9 +231,9 @@ describe("reading log and daily usage, from the gateway's reads", () => {
   test("the home page overview: device status, usage per period, the day's rank", async () => {
     const status = await get(server, admin, "homepage/deviceStatusData");
     assert.deepEqual(status, {
-      // Both meters answered the reads above: online, supply on, accounts not opened yet.
-      electric: { total: 1, online: 1, offline: 0, supplyOff: 0, opened: 0 },
-      water: { total: 1, online: 1, offline: 0, supplyOff: 0, opened: 0 },
+      // Both meters answered the reads above: online, supply on, accounts not opened yet, no alarms.
+      electric: { total: 1, online: 1, offline: 0, supplyOff: 0, opened: 0, arrears: 0, alarming: 0 },
+      water: { total: 1, online: 1, offline: 0, supplyOff: 0, opened: 0, arrears: 0, alarming: 0 },
       // No DTU has registered with a gateway in this test.
       collector: { total: 1, online: 0, offline: 1 },
     });

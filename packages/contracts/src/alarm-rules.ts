@@ -43,10 +43,3 @@ export const ALARM_RULE_NAMES: Record<AlarmRuleCode, { zh: string; en: string }>
   over_power: { zh: "功率超限", en: "Power over limit" },
   command_unsettled: { zh: "指令待确认", en: "Command not confirmed" },
 };
-
-/** The names as message catalog entries (`alarm.rule.<code>`), for a console catalog to spread. */
-export function alarmRuleMessages(language: "zh" | "en"): Record<`alarm.rule.${AlarmRuleCode}`, string> {
-  return Object.fromEntries(
-    ALARM_RULE_CODES.map((code) => [`alarm.rule.${code}`, ALARM_RULE_NAMES[code][language]]),
-  ) as Record<`alarm.rule.${AlarmRuleCode}`, string>;
-}

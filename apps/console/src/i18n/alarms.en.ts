@@ -1,4 +1,3 @@
-import { alarmRuleMessages } from "@meterline/contracts";
 import type { alarmsZh } from "./alarms.zh.ts";
 
 /** English strings of the alarms: Alarm records (Operations) and the notice bell. */
@@ -21,12 +20,6 @@ export const alarmsEn: Record<keyof typeof alarmsZh, string> = {
   "alarm.state.2": "Restored",
   "alarm.state.3": "Closed",
   "alarm.ignored": "Ignored",
-  "alarm.level.0": "Ordinary",
-  "alarm.level.1": "Level 1",
-  "alarm.level.2": "Level 2",
-  "alarm.level.3": "Level 3",
-  // The rule names come with the rule codes from the contracts: one list for server and console.
-  ...alarmRuleMessages("en"),
   "alarm.ignore": "Ignore",
   "alarm.ignore.1": "Ignore this time",
   "alarm.ignore.2": "Ignore 7 days",
@@ -46,4 +39,15 @@ export const alarmsEn: Record<keyof typeof alarmsZh, string> = {
   "alarm.cause": "Cause",
   "alarm.time": "Time",
   "notice.loadFailed": "Alarms could not be loaded",
+  "alarm.area": "Area",
+  "notice.voice": "Speak alarms",
+  "notice.voiceOn": "New alarms are spoken",
+  "notice.voiceOff": "New alarms are not spoken",
+  "home.alarms.title": "Open alarms by rule",
+  "home.alarms.rule": "Rule",
+  "home.alarms.count": "Alarms",
+  "home.alarms.none": "No open alarms",
+  "home.alarms.open": "Alarm records of {rule}",
+  "home.overview.arrears": "{count} in arrears",
+  "home.overview.alarming": "{count} alarming",
 };

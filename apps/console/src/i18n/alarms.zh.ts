@@ -1,4 +1,3 @@
-import { alarmRuleMessages } from "@meterline/contracts";
 /** Chinese strings of the alarms: 告警记录 (运行控制) and the notice bell. */
 export const alarmsZh = {
   "alarm.productCode": "表号",
@@ -19,12 +18,6 @@ export const alarmsZh = {
   "alarm.state.2": "已恢复",
   "alarm.state.3": "已关闭",
   "alarm.ignored": "已忽略",
-  "alarm.level.0": "普通",
-  "alarm.level.1": "一级",
-  "alarm.level.2": "二级",
-  "alarm.level.3": "三级",
-  // The rule names come with the rule codes from the contracts: one list for server and console.
-  ...alarmRuleMessages("zh"),
   "alarm.ignore": "忽略",
   "alarm.ignore.1": "忽略本次",
   "alarm.ignore.2": "忽略7天",
@@ -44,4 +37,15 @@ export const alarmsZh = {
   "alarm.cause": "原因",
   "alarm.time": "时间",
   "notice.loadFailed": "告警加载失败",
+  "alarm.area": "区域",
+  "notice.voice": "语音播报",
+  "notice.voiceOn": "语音播报已开启",
+  "notice.voiceOff": "语音播报已关闭",
+  "home.alarms.title": "未处理告警(按规则)",
+  "home.alarms.rule": "告警规则",
+  "home.alarms.count": "告警数",
+  "home.alarms.none": "暂无未处理的告警",
+  "home.alarms.open": "查看 {rule} 的告警记录",
+  "home.overview.arrears": "欠费 {count}",
+  "home.overview.alarming": "告警 {count}",
 } as const;

@@ -21,7 +21,13 @@ export const storageKeys = {
 export const tableSettingsKey = (userId: string, resource: string) =>
   `saber-table-${userId}-${resource}` as const;
 
-export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys] | ReturnType<typeof tableSettingsKey>;
+/** Whether the notice bell speaks new alarms, one name per user: `saber-alarm-voice-<user id>`. */
+export const alarmVoiceKey = (userId: string) => `saber-alarm-voice-${userId}` as const;
+
+export type StorageKey =
+  | (typeof storageKeys)[keyof typeof storageKeys]
+  | ReturnType<typeof tableSettingsKey>
+  | ReturnType<typeof alarmVoiceKey>;
 
 /** What is written under each name: the stored record of spec §3 (datetime, content, dataType, type). */
 export interface StoredRecord<T> {

@@ -1,34 +1,19 @@
-import { BellOutlined } from "@ant-design/icons";
+import { BellOutlined, SoundOutlined } from "@ant-design/icons";
 import type { Row } from "@meterline/api-client";
-import { Badge, Button, Card, Empty, Popover, Space, Typography } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { Badge, Button, Card, Empty, Popover, Space, Switch, Typography } from "antd";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { type MessageKey, useT } from "../../i18n/index.tsx";
 import { IGNORE_TYPES, loadUpPage } from "../../pages/operation/alarm/alarm-calls.ts";
 import { useIgnoreAlarm } from "../../pages/operation/alarm/useIgnoreAlarm.tsx";
-import { useConsole } from "../../store/useConsole.ts";
-import { findLeaf } from "../menu-model.ts";
+import { useMayReadAlarms } from "../../pages/operation/alarm/useMayReadAlarms.ts";
 import { IconButton } from "./IconButton.tsx";
+import { useAlarmVoice } from "./useAlarmVoice.ts";
 
 const POLL_MS = 30_000;
-const CHECK_RECORD_PATH = "/operation/checkrecord";
-
-/** Whether the user may read check records: the screen, or any of its buttons (as the server asks). */
-function useMayReadAlarms(): { read: boolean; ignore: boolean } {
-  const permission = useConsole((state) => state.permission);
-  const menus = useConsole((state) => state.menus);
-  const menuAll = useConsole((state) => state.menuAll);
-  const ignore = Boolean(permission.checkRecord_ignore);
-  const read =
-    ignore ||
-    Boolean(permission.checkRecord_close || permission.checkRecord_delete) ||
-    Boolean(findLeaf(menuAll, CHECK_RECORD_PATH) ?? findLeaf(menus ?? [], CHECK_RECORD_PATH));
-  return { read, ignore };
-}
-
 /**
  * The alarm bell (spec §1): the count of alarming records nobody ignored and the newest ten as
  * cards (meter number, time, rule) with the three ignores. It reads again every 30 s and after an
- * ignore, so a new alarm shows without reloading the page.
+ * ignore, so a new alarm shows without reloading the page; with the voice on, a new one is spoken.
  */
 export function NoticeBell() {
   const t = useT();
@@ -37,6 +22,10 @@ export function NoticeBell() {
   const [records, setRecords] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
   const [failed, setFailed] = useState(false);
+  const voice = useAlarmVoice();
+  // The poll keeps its timer when the voice is switched: it reads the latest listener through a ref.
+  const heard = useRef(voice.heard);
+  heard.current = voice.heard;
 
   const refresh = useCallback(() => {
     if (!read) return;
@@ -45,6 +34,7 @@ export function NoticeBell() {
         setRecords(answer.records);
         setTotal(answer.total);
         setFailed(false);
+        heard.current(answer.records);
       })
       .catch(() => setFailed(true));
   }, [read]);
@@ -91,7 +81,24 @@ export function NoticeBell() {
         open={open}
         onOpenChange={setOpen}
         placement="bottomRight"
-        title={t("notice.title")}
+        title={
+          <div className="ml-notice-title">
+            <span>{t("notice.title")}</span>
+            {voice.available ? (
+              <Space size={4}>
+                <SoundOutlined aria-hidden />
+                <Switch
+                  size="small"
+                  checked={voice.on}
+                  onChange={voice.setOn}
+                  aria-label={t("notice.voice")}
+                  title={t(voice.on ? "notice.voiceOn" : "notice.voiceOff")}
+                  data-testid="notice-voice"
+                />
+              </Space>
+            ) : null}
+          </div>
+        }
         content={
           <div className="ml-notice-panel" data-testid="notice-panel">
             {records.length > 0 ? (

@@ -7,7 +7,9 @@ import { MenuIcon } from "../../layout/icon-registry.tsx";
 import { menuLeaves } from "../../layout/menu-model.ts";
 import { useOpenMenu } from "../../layout/useOpenMenu.ts";
 import { useConsole } from "../../store/useConsole.ts";
+import { useMayReadAlarms } from "../operation/alarm/useMayReadAlarms.ts";
 import { greetingKey } from "./greeting.ts";
+import AlarmRulesCard from "./overview/AlarmRulesCard.tsx";
 
 // ECharts comes with the overviews, loaded only for users who see them.
 const MeteringOverview = lazy(() => import("./overview/MeteringOverview.tsx"));
@@ -18,7 +20,8 @@ const MONEY_SCREENS = new Set<string>(["owner", ...moneyScreens]);
 
 /**
  * /wel/index: greeting, tenant, today's date, roles, the metering overview (for users of the metering
- * screens), the money overview (for users of the money screens) and shortcuts to the user's menu pages.
+ * screens), open alarms by rule (for users who read alarms), the money overview (for users of the
+ * money screens) and shortcuts to the user's menu pages.
  */
 export default function HomePage() {
   const { t, tr, language } = useI18n();
@@ -46,6 +49,7 @@ export default function HomePage() {
     now,
   );
   const roleNames = profile?.roleName ? profile.roleName.split(",") : roles;
+  const alarms = useMayReadAlarms();
 
   return (
     <Space orientation="vertical" size="middle" className="ml-home" data-testid="home-page">
@@ -79,6 +83,7 @@ export default function HomePage() {
           <MeteringOverview showsMoney={showsMoney} />
         </Suspense>
       ) : null}
+      {alarms.read ? <AlarmRulesCard canOpen={alarms.screen} /> : null}
       {showsMoney ? (
         <Suspense fallback={<Spin />}>
           <MoneyOverview />

@@ -1,19 +1,19 @@
-import { resources } from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { formatDateTime, parseDateTime } from "../../contract/dates.ts";
+import { formatDateTime } from "../../contract/dates.ts";
 import { done, ok, page } from "../../contract/envelope.ts";
 import { badParam, badRequest } from "../../contract/errors.ts";
 import { idList, optionalId, optionalString, paging, readParams } from "../../contract/params.ts";
-import { scopePredicate, scopeRules } from "../../crud/data-scope.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { sendMoneySheet } from "../money/money-sheet.ts";
 import { registryTenant } from "../pms/registry-access.ts";
 import { endRecord, mergedSql, messageKeySql, silencedSql } from "./alarm.repository.ts";
 import { evaluateAll } from "./alarm.service.ts";
-import { isRuleCode } from "./alarm-rules.ts";
 import { readIgnoreInput } from "./ignore-input.ts";
+import { meterScope, PLACE_JOIN, recordFilters } from "./record-search.ts";
+import { alarmLabels, recordSheet } from "./record-sheet.ts";
 
 const pms = "/api/blade-pms";
 const tags = ["alarm"];
@@ -44,41 +44,6 @@ interface RecordRow {
 
 const RECORD_COLUMNS = `r.id, r.tenant_id, r.energy_type, r.meter_id, r.product_code, r.owner_id, r.rule_code,
   r.check_rule_name, r.alarm_level, r.alarm_status, r.content, r.create_time, r.last_check_time, r.restore_time, r.close_time`;
-
-/** The room a record's meter is installed in (the screen's room column), joined as `place`. */
-const PLACE_JOIN = `left join lateral (
-    select rm.room_id::text as room_id, rr.room_name from pms_room_meter rm
-      join pms_room rr on rr.id = rm.room_id and rr.is_deleted = 0
-     where rm.tenant_id = r.tenant_id and rm.energy_type = r.energy_type and rm.meter_id = r.meter_id
-       and rm.is_deleted = 0
-     limit 1) place on true`;
-
-/**
- * The roles' data scope over electric and water meters as a predicate on a record `r`, or undefined
- * when it grants every meter: records of meters outside it read as absent, as the meters do.
- */
-async function meterScope(
-  db: Db,
-  request: FastifyRequest,
-  sql: SqlParams,
-  r = "r",
-): Promise<string | undefined> {
-  const electric = scopePredicate(
-    resources.meter,
-    request,
-    await scopeRules(db, request, "meter"),
-    sql,
-    "sm",
-  );
-  const water = scopePredicate(resources.water, request, await scopeRules(db, request, "water"), sql, "sw");
-  if (!electric && !water) return undefined;
-  const inScope = (table: string, alias: string, predicate: string | undefined) =>
-    predicate
-      ? `exists (select 1 from ${table} ${alias} where ${alias}.id = ${r}.meter_id and ${alias}.tenant_id = ${r}.tenant_id and ${predicate})`
-      : "true";
-  return `((${r}.energy_type = 1 and ${inScope("pms_meter", "sm", electric)})
-        or (${r}.energy_type = 2 and ${inScope("pms_water", "sw", water)}))`;
-}
 
 /**
  * Alarms (spec §7): check records (the bell's upPage, the screen's page, detail, close, remove at
@@ -125,6 +90,45 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     await running;
   });
 
+  /**
+   * The records of one tenant matching `where` in the caller's data scope: how many, and any run
+   * of them newest first (a page, or the export's chunks).
+   */
+  async function recordSearch(
+    request: FastifyRequest,
+    tenantId: string,
+    where: (now: string) => string[],
+    sql: SqlParams,
+  ) {
+    const now = sql.bind(new Date());
+    // The clock is bound once for every query; a filter that does not need it still names it.
+    const clause = [
+      `r.tenant_id = ${sql.bind(tenantId)}`,
+      "r.is_deleted = 0",
+      `${now}::timestamptz is not null`,
+      ...where(now),
+      (await meterScope(db, request, sql)) ?? "true",
+    ].join(" and ");
+    return {
+      count: async () => {
+        const [count] = await db.query<{ n: string }>(
+          `select count(*)::text as n from pms_check_record r where ${clause}`,
+          sql.values,
+        );
+        return Number(count?.n ?? 0);
+      },
+      rows: async (limit: number, offset: number) => {
+        const rows = await db.query<RecordRow>(
+          `select ${RECORD_COLUMNS}, ${silencedSql(now)} as silenced, place.room_id, place.room_name
+             from pms_check_record r ${PLACE_JOIN} where ${clause}
+            order by r.create_time desc, r.id desc limit ${Math.trunc(limit)} offset ${Math.trunc(offset)}`,
+          sql.values,
+        );
+        return rows.map(recordOut);
+      },
+    };
+  }
+
   /** The records of one tenant matching `where`, newest first, with the page's total. */
   async function recordPage(
     request: FastifyRequest,
@@ -134,26 +138,8 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     params: Record<string, unknown>,
   ) {
     const { current, size, offset } = paging(params, 200);
-    const now = sql.bind(new Date());
-    // The clock is bound once for both queries; a filter that does not need it still names it.
-    const clause = [
-      `r.tenant_id = ${sql.bind(tenantId)}`,
-      "r.is_deleted = 0",
-      `${now}::timestamptz is not null`,
-      ...where(now),
-      (await meterScope(db, request, sql)) ?? "true",
-    ].join(" and ");
-    const [count] = await db.query<{ n: string }>(
-      `select count(*)::text as n from pms_check_record r where ${clause}`,
-      sql.values,
-    );
-    const rows = await db.query<RecordRow>(
-      `select ${RECORD_COLUMNS}, ${silencedSql(now)} as silenced, place.room_id, place.room_name
-         from pms_check_record r ${PLACE_JOIN} where ${clause}
-        order by r.create_time desc, r.id desc limit ${size} offset ${offset}`,
-      sql.values,
-    );
-    return page(rows.map(recordOut), Number(count?.n ?? 0), current, size);
+    const search = await recordSearch(request, tenantId, where, sql);
+    return page(await search.rows(size, offset), await search.count(), current, size);
   }
 
   /** The alarming, not yet ignored records of the merged message `recordId` belongs to, in the caller's scope. */
@@ -261,44 +247,52 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       const user = await requirePermission(db, request, READ_CODES);
       const params = readParams(request);
       const sql = new SqlParams();
-      const filters: string[] = [];
-      const status = optionalString(params, "alarmStatus");
-      if (status !== undefined) {
-        if (!/^[0-3]$/.test(status)) throw badParam("alarmStatus");
-        filters.push(`r.alarm_status = ${sql.bind(Number(status))}`);
-      }
-      const level = optionalString(params, "alarmLevel");
-      if (level !== undefined) {
-        if (!/^[0-3]$/.test(level)) throw badParam("alarmLevel");
-        filters.push(`r.alarm_level = ${sql.bind(Number(level))}`);
-      }
-      const energy = optionalString(params, "energyType");
-      if (energy !== undefined) {
-        if (energy !== "1" && energy !== "2") throw badParam("energyType");
-        filters.push(`r.energy_type = ${sql.bind(Number(energy))}`);
-      }
-      const rule = optionalString(params, "ruleCode");
-      if (rule !== undefined) {
-        if (!isRuleCode(rule)) throw badParam("ruleCode");
-        filters.push(`r.rule_code = ${sql.bind(rule)}`);
-      }
-      const meterId = optionalId(params, "meterId");
-      if (meterId) filters.push(`r.meter_id = ${sql.bind(meterId)}`);
-      const code = optionalString(params, "productCode");
-      if (code) filters.push(`r.product_code like ${sql.bind(`%${code.replace(/[\\%_]/g, "\\$&")}%`)}`);
-      const name = optionalString(params, "checkRuleName");
-      if (name) filters.push(`r.check_rule_name like ${sql.bind(`%${name.replace(/[\\%_]/g, "\\$&")}%`)}`);
-      for (const [param, op] of [
-        ["startTime", ">="],
-        ["endTime", "<="],
-      ] as const) {
-        const text = optionalString(params, param);
-        if (text === undefined) continue;
-        const at = parseDateTime(text, timeZone);
-        if (!at) throw badParam(param);
-        filters.push(`r.create_time ${op} ${sql.bind(at)}`);
-      }
+      const filters = recordFilters(params, sql, timeZone);
       return ok(await recordPage(request, registryTenant(user, params), () => filters, sql, params));
+    },
+  );
+
+  app.get(
+    `${pms}/checkRecord/export`,
+    { schema: { tags, summary: "Check records of the current search (as checkRecord/page) as .xlsx" } },
+    async (request, reply) => {
+      const user = await requirePermission(db, request, ["checkRecord_export"]);
+      const params = readParams(request);
+      const tenantId = registryTenant(user, params);
+      const sql = new SqlParams();
+      const filters = recordFilters(params, sql, timeZone);
+      const search = await recordSearch(request, tenantId, () => filters, sql);
+      const labels = await alarmLabels(db, tenantId);
+      return sendMoneySheet(db, request, reply, {
+        ...recordSheet(labels),
+        count: await search.count(),
+        rows: search.rows,
+      });
+    },
+  );
+
+  app.get(
+    `${pms}/checkRecord/ruleCounts`,
+    { schema: { tags, summary: "Alarming records per rule, most first (the home page's alarm card)" } },
+    async (request) => {
+      const user = await requirePermission(db, request, READ_CODES);
+      const params = readParams(request);
+      const sql = new SqlParams();
+      const where = [
+        `r.tenant_id = ${sql.bind(registryTenant(user, params))}`,
+        "r.is_deleted = 0",
+        "r.alarm_status = 1",
+        (await meterScope(db, request, sql)) ?? "true",
+      ].join(" and ");
+      const rows = await db.query<{ rule_code: string; check_rule_name: string; n: number }>(
+        // The name the newest record carries: the tenant may have renamed the rule since older ones.
+        `select r.rule_code, (array_agg(r.check_rule_name order by r.create_time desc))[1] as check_rule_name,
+                count(*)::int as n
+           from pms_check_record r where ${where}
+          group by r.rule_code order by n desc, r.rule_code`,
+        sql.values,
+      );
+      return ok(rows.map((r) => ({ ruleCode: r.rule_code, checkRuleName: r.check_rule_name, count: r.n })));
     },
   );
 

@@ -40,14 +40,22 @@ const tableOf = (energyType: "1" | "2"): DailyTable =>
 
 async function deviceStatus(db: Queryable, tenantId: string): Promise<DeviceStatus> {
   const meters = await db.query<Required<DeviceCounts> & { energy: string }>(
+    // In arrears: the meter's open account is at ALARM_LEVEL 3 (ARREAS_STATUS 1). Alarming: the
+    // meter has a check record still alarming, whatever its rules (counted once per meter).
     `select energy, count(*)::int as total, count(*) filter (where online_status = 1)::int as online,
             count(*) filter (where online_status <> 1)::int as offline,
             count(*) filter (where switch_status = 1)::int as "supplyOff",
-            count(*) filter (where account_status = 1)::int as opened
-       from (select 'electric' as energy, online_status, switch_status, account_status from pms_meter
-              where tenant_id = $1 and is_deleted = 0
+            count(*) filter (where account_status = 1)::int as opened,
+            count(*) filter (where exists (
+              select 1 from pms_account a where a.tenant_id = $1 and a.energy_type = m.energy_type
+                 and a.meter_id = m.id and a.status = 1 and a.arrears_status = 1))::int as arrears,
+            count(*) filter (where exists (
+              select 1 from pms_check_record c where c.tenant_id = $1 and c.energy_type = m.energy_type
+                 and c.meter_id = m.id and c.alarm_status = 1 and c.is_deleted = 0))::int as alarming
+       from (select 'electric' as energy, 1 as energy_type, id, online_status, switch_status, account_status
+               from pms_meter where tenant_id = $1 and is_deleted = 0
              union all
-             select 'water', online_status, switch_status, account_status from pms_water
+             select 'water', 2, id, online_status, switch_status, account_status from pms_water
               where tenant_id = $1 and is_deleted = 0) m
       group by energy`,
     [tenantId],
@@ -58,7 +66,15 @@ async function deviceStatus(db: Queryable, tenantId: string): Promise<DeviceStat
        from pms_collector where tenant_id = $1 and is_deleted = 0`,
     [tenantId],
   );
-  const none: DeviceCounts = { total: 0, online: 0, offline: 0, supplyOff: 0, opened: 0 };
+  const none: DeviceCounts = {
+    total: 0,
+    online: 0,
+    offline: 0,
+    supplyOff: 0,
+    opened: 0,
+    arrears: 0,
+    alarming: 0,
+  };
   const of = (kind: string): DeviceCounts => {
     const { energy: _, ...counts } = meters.find((m) => m.energy === kind) ?? { energy: kind, ...none };
     return counts;

@@ -46,13 +46,18 @@ export interface RankedMeter {
   usage: string;
 }
 
-/** Counts of homepage/deviceStatusData; meters also say how many have supply cut and accounts opened. */
+/**
+ * Counts of homepage/deviceStatusData; meters also say how many have supply cut, accounts opened,
+ * accounts in arrears, and open alarms (meters with at least one alarming check record).
+ */
 export interface DeviceCounts {
   total: number;
   online: number;
   offline: number;
   supplyOff?: number;
   opened?: number;
+  arrears?: number;
+  alarming?: number;
 }
 
 export interface DeviceStatus {

@@ -15,7 +15,16 @@ export const area = defineResource({
   writeVerbs: ["save", "update"],
   tree: { parent: "parentId", title: "areaName", ancestors: true },
   // Screens laid out beside the area tree (rooms and collectors link to areas by ref already).
-  pickerUsers: ["roomMeter", "dataRead", "waterDataRead", "dataDaily", "waterDataDaily", ...moneyListScreens],
+  pickerUsers: [
+    "roomMeter",
+    "dataRead",
+    "waterDataRead",
+    "dataDaily",
+    "waterDataDaily",
+    ...moneyListScreens,
+    // 告警记录 filters by area: the records of meters installed in its rooms.
+    "checkRecord",
+  ],
   fields: {
     parentId: { type: "id", default: "0", ref: { resource: "area", label: "areaName" } },
     ancestors: { type: "string", maxLength: 2000, form: false, list: false },

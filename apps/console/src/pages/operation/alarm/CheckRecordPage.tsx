@@ -1,61 +1,69 @@
 import type { QueryParams, Row } from "@meterline/api-client";
-import { ALARM_RULE_CODES, website } from "@meterline/contracts";
+import { website } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
-import { App, Button, Card, Empty, Form, Input, Pagination, Select, Space, Table } from "antd";
-import type { Dayjs } from "dayjs";
-import { type ReactNode, useState } from "react";
+import { App, Button, Card, Empty, Form, Pagination, Space, Table } from "antd";
+import { type ReactNode, useEffect, useState } from "react";
+import { useLocation } from "react-router";
 import { reportNetworkError } from "../../../app/api.ts";
+import { startDownload } from "../../../app/download.ts";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { headerWidth, textWidth, totalWidth } from "../../../crud/column-sizing.ts";
 import { indexColumn } from "../../../crud/columns.tsx";
-import { DateRangeInput } from "../../../crud/DateRangeInput.tsx";
+import { useDictionary } from "../../../crud/dictionary.ts";
 import { actionsWidth, RowActions, rowActionList } from "../../../crud/RowActions.tsx";
-import { type MessageKey, useT } from "../../../i18n/index.tsx";
+import { type MessageKey, useI18n } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
 import { linkedCell } from "../../detail/detail-links.tsx";
 import { useMoneyPage } from "../../money/useMoneyPage.ts";
-import { checkRecordPaths, closeRecords, IGNORE_TYPES, removeRecords } from "./alarm-calls.ts";
+import {
+  checkRecordExportHref,
+  checkRecordPaths,
+  closeRecords,
+  IGNORE_TYPES,
+  removeRecords,
+} from "./alarm-calls.ts";
+import {
+  type AlarmFilters,
+  alarmQuery,
+  filtersFromSearch,
+  levelField,
+  ruleField,
+  stateField,
+} from "./alarm-filters.ts";
+import { CheckRecordFilters } from "./CheckRecordFilters.tsx";
 import { RecordDetailDialog } from "./RecordDetailDialog.tsx";
 import { StateCell } from "./StateCell.tsx";
 import { useIgnoreAlarm } from "./useIgnoreAlarm.tsx";
 
-const STATES = [1, 2, 3] as const;
-const LEVELS = [0, 1, 2, 3] as const;
 const PAD = 24;
-
-interface Filters {
-  alarmStatus?: number;
-  ruleCode?: string;
-  alarmLevel?: number;
-  productCode?: string;
-  period?: [Dayjs | null, Dayjs | null];
-}
-
-const stamp = (day: Dayjs | null | undefined) => (day ? day.format("YYYY-MM-DD HH:mm:ss") : undefined);
-
-/** The search the form holds, as checkRecord/page's parameters. */
-function queryOf(values: Filters): QueryParams {
-  const [from, to] = values.period ?? [null, null];
-  return {
-    alarmStatus: values.alarmStatus,
-    ruleCode: values.ruleCode,
-    alarmLevel: values.alarmLevel,
-    productCode: values.productCode?.trim(),
-    startTime: stamp(from),
-    endTime: stamp(to),
-  };
-}
 
 /**
  * 告警记录 (运行控制): the tenant's check records with their filters; each row may be ignored (this
  * time, 7 days, permanently), closed or deleted as the user's buttons allow, and opens its history.
+ * The search (area, rule, level, state, meter, time) runs on the server and the export writes what
+ * it matches; a link may open the screen on one rule's alarming records (the home page's card).
  */
 export default function CheckRecordPage() {
-  const t = useT();
+  const { t, language } = useI18n();
   const { message, modal } = App.useApp();
   const permission = useConsole((state) => state.permission);
-  const [form] = Form.useForm<Filters>();
-  const [query, setQuery] = useState<QueryParams>({});
+  const { search } = useLocation();
+  const [form] = Form.useForm<AlarmFilters>();
+  const [query, setQuery] = useState<QueryParams>(() => alarmQuery(filtersFromSearch(search)));
+  // Opened again from a link while it stays open: the link's filters replace the search.
+  useEffect(() => {
+    const asked = filtersFromSearch(search);
+    if (Object.keys(asked).length === 0) return;
+    form.resetFields();
+    form.setFieldsValue(asked);
+    setQuery(alarmQuery(asked));
+  }, [search, form]);
+  const rules = useDictionary(ruleField, language);
+  const levels = useDictionary(levelField, language);
+  // ALARM_STATUS 0 (normal) is no state a record is in.
+  const states = useDictionary(stateField, language).filter((option) => option.value !== "0");
+  const labelOf = (options: { value: string; label: string }[], key: unknown) =>
+    options.find((option) => option.value === String(key))?.label ?? String(key ?? "");
   const [shown, setShown] = useState<string | null>(null);
   const { rows, total, current, size, loading, error, load } = useMoneyPage(checkRecordPaths.page, query);
   const reload = () => void load();
@@ -168,10 +176,11 @@ export default function CheckRecordPage() {
       ),
       text("checkRuleName", "alarm.ruleName"),
       {
+        // A meter check carries level 0, which says nothing about it.
         ...text("alarmLevel", "alarm.level", (row) =>
-          t(`alarm.level.${Number(row.alarmLevel)}` as MessageKey),
+          Number(row.alarmLevel) === 0 ? "—" : labelOf(levels, row.alarmLevel),
         ),
-        width: 90,
+        width: 120,
       },
       { ...text("alarmStatus", "alarm.state", (row) => <StateCell row={row} />), width: 160 },
       text("createTime", "alarm.createTime"),
@@ -197,56 +206,24 @@ export default function CheckRecordPage() {
     ];
   })();
 
-  const all = { value: "", label: t("alarm.all") };
   return (
     <Card data-testid="check-records">
       <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
-        <Form<Filters>
+        <CheckRecordFilters
           form={form}
-          layout="inline"
-          onFinish={(values) => setQuery(queryOf(values))}
+          rules={rules}
+          levels={levels}
+          states={states}
+          onSearch={(values) => setQuery(alarmQuery(values))}
           onReset={() => setQuery({})}
-        >
-          <Form.Item name="alarmStatus" label={t("alarm.state")}>
-            <Select
-              style={{ width: 120 }}
-              allowClear
-              placeholder={t("alarm.all")}
-              data-testid="alarm-filter-state"
-              options={STATES.map((s) => ({ value: s, label: t(`alarm.state.${s}` as MessageKey) }))}
-            />
-          </Form.Item>
-          <Form.Item name="ruleCode" label={t("alarm.ruleName")}>
-            <Select
-              style={{ width: 160 }}
-              allowClear
-              placeholder={all.label}
-              options={ALARM_RULE_CODES.map((r) => ({ value: r, label: t(`alarm.rule.${r}` as MessageKey) }))}
-            />
-          </Form.Item>
-          <Form.Item name="alarmLevel" label={t("alarm.level")}>
-            <Select
-              style={{ width: 110 }}
-              allowClear
-              placeholder={all.label}
-              options={LEVELS.map((l) => ({ value: l, label: t(`alarm.level.${l}` as MessageKey) }))}
-            />
-          </Form.Item>
-          <Form.Item name="productCode" label={t("alarm.productCode")}>
-            <Input allowClear style={{ width: 160 }} data-testid="alarm-filter-meter" />
-          </Form.Item>
-          <Form.Item name="period" label={t("alarm.timeRange")}>
-            <DateRangeInput startLabel={t("crud.startTime")} endLabel={t("crud.endTime")} />
-          </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" data-testid="alarm-search">
-                {t("alarm.search")}
+          extra={
+            permission.checkRecord_export ? (
+              <Button onClick={() => startDownload(checkRecordExportHref(query))} data-testid="alarm-export">
+                {t("crud.export")}
               </Button>
-              <Button htmlType="reset">{t("alarm.reset")}</Button>
-            </Space>
-          </Form.Item>
-        </Form>
+            ) : null
+          }
+        />
         {error ? (
           <LoadFailed error={error} onRetry={reload} testId="alarm-error" />
         ) : (

@@ -1,6 +1,7 @@
-import { compactFilters, type Row } from "@meterline/api-client";
+import { compactFilters, type QueryParams, type Row } from "@meterline/api-client";
 import type { Page } from "@meterline/contracts";
 import { api } from "../../../app/api.ts";
+import { withToken } from "../../../app/download.ts";
 
 const pms = "/api/blade-pms";
 
@@ -9,6 +10,32 @@ export const checkRecordPaths = {
   upPage: `${pms}/checkRecord/upPage`,
   page: `${pms}/checkRecord/page`,
 } as const;
+
+/** The download of the records the search matches (paging left out: the whole search). */
+export const checkRecordExportHref = (filters: QueryParams) =>
+  withToken(`${pms}/checkRecord/export`, compactFilters(filters));
+
+/** Alarming records per rule, most first (the home page's card). */
+export interface RuleCount {
+  ruleCode: string;
+  checkRuleName: string;
+  count: number;
+}
+
+export const loadRuleCounts = () => api.get<RuleCount[]>(`${pms}/checkRecord/ruleCounts`);
+
+/**
+ * The sentence to speak for a new alarm of a rule (message/SpeechByContent, type 2), in the
+ * console's language rather than the browser's. Silent: a voice that fails is no reason for a toast.
+ */
+export const loadSpeech = (checkRuleName: string, language: "zh" | "en") =>
+  api
+    .request(`${pms}/message/SpeechByContent`, {
+      query: { type: 2, checkRuleName },
+      headers: { "Accept-Language": language === "en" ? "en" : "zh-CN" },
+      silent: true,
+    })
+    .then((answer) => String((answer as { data: unknown }).data ?? ""));
 
 /** IGNORE_TYPE (spec §4): this time, seven days, permanently (the last needs a reason). */
 export type IgnoreType = 1 | 2 | 3;

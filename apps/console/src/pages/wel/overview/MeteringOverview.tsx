@@ -42,6 +42,26 @@ function DeviceGroup({ title, counts, testId }: { title: string; counts: DeviceC
           ? ` · ${t("home.overview.supplyOff", { count: counts.supplyOff })}`
           : ""}
       </Typography.Text>
+      {counts.arrears !== undefined || counts.alarming !== undefined ? (
+        <div>
+          {/* A count above zero stands out by weight: the warning colours are too pale to read on white. */}
+          <Typography.Text
+            type={counts.arrears ? undefined : "secondary"}
+            strong={Boolean(counts.arrears)}
+            data-testid="overview-arrears"
+          >
+            {t("home.overview.arrears", { count: counts.arrears ?? 0 })}
+          </Typography.Text>
+          <Typography.Text type="secondary"> · </Typography.Text>
+          <Typography.Text
+            type={counts.alarming ? undefined : "secondary"}
+            strong={Boolean(counts.alarming)}
+            data-testid="overview-alarming"
+          >
+            {t("home.overview.alarming", { count: counts.alarming ?? 0 })}
+          </Typography.Text>
+        </div>
+      ) : null}
     </Col>
   );
 }
