@@ -305,4 +305,41 @@ describe("owner SMS for balance alarms, through the job queue and the provider d
       false,
     );
   });
+
+  test("a production server keeps only https provider addresses", async () => {
+    const previous = process.env.NODE_ENV;
+    process.env.NODE_ENV = "production";
+    try {
+      const count = async () =>
+        (await server.db.query("select id from blade_sms where sms_code like 'prod%'")).length;
+      const plain = await server.call("POST", "/api/blade-resource/sms/submit", a, {
+        category: 3,
+        smsCode: "prod-http",
+        templateId: "SMS_1",
+        accessKey: "LTAIprod",
+        secretKey: "prod-secret",
+        signName: "甲物业",
+        endpoint: "http://sms.example.com/",
+      });
+      assert.equal(plain.statusCode, 400, plain.body);
+      assert.match(plain.json().msg, /^endpoint: /);
+      assert.equal(await count(), 0, "nothing stored on refusal");
+      const secure = await server.call("POST", "/api/blade-resource/sms/submit", a, {
+        category: 3,
+        smsCode: "prod-https",
+        templateId: "SMS_1",
+        accessKey: "LTAIprod",
+        secretKey: "prod-secret",
+        signName: "甲物业",
+        endpoint: "https://sms.example.com/",
+      });
+      assert.equal(secure.statusCode, 200, secure.body);
+      // The enabled setting (the local double, plain http) no longer sends in production.
+      const refused = await post("sms/submit", { phones: "13900000004", params: "{}" });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.match(refused.json().msg, /^endpoint: /);
+    } finally {
+      process.env.NODE_ENV = previous;
+    }
+  });
 });
