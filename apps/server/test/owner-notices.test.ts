@@ -259,6 +259,17 @@ describe("owner SMS for balance alarms, through the job queue and the provider d
     assert.equal((await post("sms/submit", { id: record!.id, remark: "x" }, b)).statusCode, 404);
     assert.equal((await queue()).length, 3, JSON.stringify(await queue()));
 
+    // Without an enabled SMS setting a message fails at once, with the reason, and stays listed.
+    const orphan = await post("messagequeue/submit", { phone: "13900000005", templateParams: "{}" }, b);
+    assert.equal(orphan.statusCode, 200, orphan.body);
+    const failed = await until(
+      () => get(`messagequeue/detail?id=${orphan.json().data.id}`, b),
+      (m: QueuedOut) => m.state === 4,
+      "message of a tenant without SMS setting failed",
+    );
+    assert.deepEqual([failed.attempts, failed.lastError], [1, "未启用短信配置"]);
+    assert.equal((await queue()).length, 3, "the other tenant's message is not listed here");
+
     // A sent message is not sent again.
     const again = await post("messagequeue/submit", { id: message!.id });
     assert.equal(again.statusCode, 400, again.body);

@@ -105,13 +105,24 @@ export async function startNoticeQueue(options: NoticeQueueOptions): Promise<Not
 
   await boss.work<OwnerSmsJob>(
     OWNER_SMS_QUEUE,
-    { pollingIntervalSeconds: pollSeconds, batchSize: 1 },
-    async ([job]) => {
-      if (!job) return;
-      const end = await deliverNotice(delivery, job.data.messageId, job.id);
+    // Ten at a time, fetching again at once while batches come back full (an alarm storm), else
+    // one look every poll.
+    { pollingIntervalSeconds: pollSeconds, batchSize: 10, burstWhenBatchFull: true },
+    async (jobs) => {
+      let failure: unknown;
+      let retries = 0;
+      for (const job of jobs) {
+        try {
+          const end = await deliverNotice(delivery, job.data.messageId, job.id);
+          if (end?.kind === "retry") retries++;
+        } catch (error) {
+          // Left to pg-boss's own retry of the batch; a job already done finds nothing to do again.
+          failure ??= error;
+        }
+      }
       // A retry is a new job: hand it over now instead of at the next poll.
-      if (end?.kind === "retry")
-        void dispatch().catch((error: unknown) => log("notice dispatch failed", error));
+      if (retries > 0) void dispatch().catch((error: unknown) => log("notice dispatch failed", error));
+      if (failure) throw failure;
     },
   );
 

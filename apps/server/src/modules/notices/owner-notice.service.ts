@@ -70,7 +70,9 @@ export async function deliverNotice(
   } catch (error) {
     // The tenant's settings refuse the send (none enabled, unreadable secret, http in production).
     if (!(error instanceof ApiError) || error.status !== 400) throw error;
-    end = { kind: "failed", error: error.message, smsLogId: null };
+    // The refusal names the setting's field for the API caller ("code: 未启用短信配置"); the
+    // message shows the reason alone.
+    end = { kind: "failed", error: error.message.replace(/^\w+: /, ""), smsLogId: null };
   }
   await endAttempt(db, { id: messageId, jobId, attempts }, end);
   return end;
