@@ -13,7 +13,7 @@ import {
 } from "./alarm.repository.ts";
 import { effectiveRules, findings, RULE_CODES, type RuleCode } from "./alarm-rules.ts";
 
-/** Rules whose records tell the owner by SMS (balance levels), with the ALARM_LEVEL they stand for. */
+/** Rules whose records tell the owner by SMS: the balance levels (the finding carries the ALARM_LEVEL). */
 const OWNER_NOTIFIED: ReadonlySet<RuleCode> = new Set(["balance_low", "balance_severe", "arrears"]);
 
 export interface PassOutcome {
