@@ -353,4 +353,26 @@ describe("owner SMS for balance alarms, through the job queue and the provider d
       process.env.NODE_ENV = previous;
     }
   });
+
+  test("the next day the same level sends again", async () => {
+    const recharge = await post("datarecharge/submit", {
+      meterId: site.meter,
+      amount: "100",
+      paymentMethod: 1,
+      idempotencyKey: "notice-recharge-2",
+    });
+    assert.equal(recharge.statusCode, 200, recharge.body);
+    await evaluateAll(server.db, local("2026-11-10T13:00:00"));
+    // 60 left, then 45 the next morning: low again, on a new day.
+    await electric(local("2026-11-11T09:00:00"), "1215.00");
+    const lows = await until(
+      async () => (await queue()).filter((m) => m.alarmLevel === 1),
+      (list) => list.length === 2 && list.every((m) => m.state === 3),
+      "a low balance message for each day",
+    );
+    assert.deepEqual(
+      lows.map((m) => JSON.parse(m.templateParams).balance),
+      ["45.00", "45.00"],
+    );
+  });
 });
