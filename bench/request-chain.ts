@@ -40,6 +40,7 @@ function counting(db: Db): { db: Db; count: () => number } {
     query: counted(db).query,
     transaction: (fn) => db.transaction((tx) => fn(counted(tx))),
     watchChanges: (watcher) => db.watchChanges(watcher),
+    script: (sql) => db.script(sql),
     close: () => db.close(),
   };
   return { db: wrapper, count: () => statements };

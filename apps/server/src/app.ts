@@ -23,12 +23,16 @@ import { moneyRoutes } from "./modules/money/money.routes.ts";
 import { moneyExportRoutes } from "./modules/money/money-export.routes.ts";
 import { ownerRechargeRoutes } from "./modules/money/owner-recharge.routes.ts";
 import { paymentRoutes } from "./modules/money/payment.routes.ts";
+import { type NoticeQueue, startNoticeQueue } from "./modules/notices/notice-queue.ts";
+import { noticeRoutes } from "./modules/notices/notices.routes.ts";
+import type { Backoff } from "./modules/notices/owner-notice.service.ts";
 import { switchRoutes } from "./modules/operations/switch.routes.ts";
 import { paramRoutes } from "./modules/param/param.routes.ts";
 import { registryRoutes } from "./modules/pms/index.ts";
 import { registryImportRoutes } from "./modules/pms-import/registry-import.routes.ts";
 import { regionRoutes } from "./modules/region/region.routes.ts";
-import { smsRoutes } from "./modules/sms/sms.routes.ts";
+import { defaultProviders, smsRoutes } from "./modules/sms/sms.routes.ts";
+import type { SmsProvider } from "./modules/sms/sms-provider.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
@@ -67,6 +71,13 @@ export interface AppOptions {
     Partial<Pick<ServerConfig, "production" | "previousDataKeys" | "apiLog">>;
   db: Db;
   logger?: FastifyServerOptions["logger"];
+  /**
+   * Runs the owner notification sender (the SMS job queue) in this process: the server does,
+   * tests only where they test it. Without it, messages stay queued for a process that does.
+   */
+  notices?: { pollSeconds?: number; backoff?: Backoff };
+  /** SMS providers by dictionary `sms` key (tests give them short time limits). */
+  smsProviders?: Record<number, SmsProvider>;
 }
 
 declare module "fastify" {
@@ -77,7 +88,13 @@ declare module "fastify" {
 }
 
 /** Builds the whole server without listening, so tests drive it in-process with `inject`. */
-export async function buildApp({ config, db, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  logger = false,
+  notices,
+  smsProviders,
+}: AppOptions): Promise<FastifyInstance> {
   const startedAt = new Date();
   const app = Fastify({
     logger,
@@ -171,7 +188,15 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     timeZone: config.timeZone,
     cipher: fieldCipherOf(config),
   });
-  await app.register(smsRoutes, { db, cipher: fieldCipherOf(config) });
+  const providers = smsProviders ?? defaultProviders();
+  await app.register(smsRoutes, { db, cipher: fieldCipherOf(config), providers });
+  let noticeQueue: NoticeQueue | undefined;
+  await app.register(noticeRoutes, {
+    db,
+    cipher: fieldCipherOf(config),
+    providers,
+    queue: () => noticeQueue,
+  });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });
   await app.register(regionRoutes, { db });
@@ -179,5 +204,16 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(fileRoutes, { db });
   await app.register(registryRoutes, { db, timeZone: config.timeZone });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
+  if (notices) {
+    noticeQueue = await startNoticeQueue({
+      db,
+      cipher: fieldCipherOf(config),
+      providers,
+      ...notices,
+      log: (message, error) => app.log.warn({ err: error }, message),
+    });
+    const started = noticeQueue;
+    app.addHook("onClose", async () => started.stop());
+  }
   return app;
 }

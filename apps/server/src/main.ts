@@ -25,6 +25,8 @@ async function main() {
   const app = await buildApp({
     config,
     db,
+    // Owner SMS for balance alarms run here, as jobs of the database's own queue (pg-boss).
+    notices: {},
     logger: {
       level: config.logLevel,
       serializers: {

@@ -8,6 +8,8 @@ import { type Db, openDb } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { seed } from "../src/db/seed.ts";
 import { md5Hex } from "../src/modules/auth/password.ts";
+import type { Backoff } from "../src/modules/notices/owner-notice.service.ts";
+import type { SmsProvider } from "../src/modules/sms/sms-provider.ts";
 import type { ApiLogPolicy } from "../src/plugins/api-log.ts";
 
 export const BASIC = `Basic ${Buffer.from("saber:saber_secret").toString("base64")}`;
@@ -40,7 +42,14 @@ export interface TestServer {
  * database on the PostgreSQL server named by TEST_DATABASE_URL (dropped again on close).
  */
 export async function startTestServer(
-  options: { captchaEnabled?: boolean; production?: boolean; apiLog?: ApiLogPolicy } = {},
+  options: {
+    captchaEnabled?: boolean;
+    production?: boolean;
+    apiLog?: ApiLogPolicy;
+    /** Run the owner SMS job queue (off unless a test is about it). */
+    notices?: { pollSeconds?: number; backoff?: Backoff };
+    smsProviders?: Record<number, SmsProvider>;
+  } = {},
 ): Promise<TestServer> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -76,6 +85,8 @@ export async function startTestServer(
       timeZone: "Asia/Shanghai",
       ...(options.apiLog ? { apiLog: options.apiLog } : {}),
     },
+    ...(options.notices ? { notices: options.notices } : {}),
+    ...(options.smsProviders ? { smsProviders: options.smsProviders } : {}),
   });
   const inject = (o: InjectOptions) => app.inject(o);
   return {

@@ -528,6 +528,8 @@ export const en: Record<MessageKey, string> = {
   "menu.chargingScheme": "Charging schemes",
   "menu.alarm": "Alarm rules",
   "menu.checkRecord": "Alarm records",
+  "menu.messagequeue": "Message queue",
+  "menu.pms_sms": "SMS records",
   "menu.alarmScheme": "Alarm schemes",
   "menu.wxConfig": "WeChat Pay settings",
   "menu.resource": "Resources",

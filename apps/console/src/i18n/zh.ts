@@ -518,6 +518,8 @@ export const zh = {
   "menu.chargingScheme": "收费方案",
   "menu.alarm": "告警规则",
   "menu.checkRecord": "告警记录",
+  "menu.messagequeue": "消息队列",
+  "menu.pms_sms": "短信记录",
   "menu.alarmScheme": "告警方案",
   "menu.wxConfig": "微信支付配置",
   "menu.resource": "资源管理",

@@ -29,6 +29,11 @@ export interface Db extends Queryable {
    * never answers before its own caches have forgotten. Returns the function that stops it.
    */
   watchChanges(watcher: ChangeWatcher): Promise<() => Promise<void>>;
+  /**
+   * Runs a script of several statements without parameters in one call (simple protocol), as a
+   * library's schema installer or a `begin; …; commit` block sends it: the rows of every statement.
+   */
+  script(sql: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 
@@ -78,6 +83,16 @@ async function openPgliteInline(dataDir: string | undefined): Promise<Db> {
       watcher.listening(true);
       return () => exclusive(() => stop());
     },
+    script: (sql: string) =>
+      exclusive(async () => {
+        try {
+          return (await db.exec(sql)).flatMap((r) => r.rows);
+        } catch (error) {
+          // A script that failed inside its own `begin` must not leave the one session aborted.
+          await db.query("rollback").catch(() => undefined);
+          throw error;
+        }
+      }),
     close: () => exclusive(() => db.close()),
   };
 }
@@ -156,6 +171,20 @@ async function openPostgres(url: string): Promise<Db> {
         throw error;
       } finally {
         client.release();
+        announceOwnChanges(client);
+      }
+    },
+    script: async (sql: string) => {
+      const client = await pool.connect();
+      try {
+        // Several statements answer one result each, a single statement answers it alone.
+        const answer = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+        client.release();
+        return (Array.isArray(answer) ? answer : [answer]).flatMap((r) => r.rows ?? []);
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      } finally {
         announceOwnChanges(client);
       }
     },

@@ -1,6 +1,7 @@
 /** What the main thread asks of the embedded database's worker thread, and what it answers. */
 export type WorkerRequest =
   | { id: number; kind: "query"; sql: string; params?: readonly unknown[]; tx?: number }
+  | { id: number; kind: "script"; sql: string }
   | { id: number; kind: "begin" | "commit" | "rollback"; tx: number }
   | { id: number; kind: "close" }
   | { id: number; kind: "listen"; channel: string };

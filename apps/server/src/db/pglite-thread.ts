@@ -109,6 +109,10 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Db>
       outsideTransaction();
       return (await ask({ kind: "query", sql, ...(params ? { params } : {}) })) as T[];
     },
+    async script(sql: string) {
+      outsideTransaction();
+      return (await ask({ kind: "script", sql })) as Record<string, unknown>[];
+    },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       outsideTransaction();
       const tx = ++transactions;

@@ -26,6 +26,15 @@ try {
     switch (request.kind) {
       case "query":
         return (await db.query(request.sql, request.params as unknown[])).rows;
+      case "script":
+        try {
+          return (await db.exec(request.sql)).flatMap((result) => result.rows);
+        } catch (error) {
+          // A script that failed inside its own `begin` leaves the one session in an aborted
+          // transaction, which would refuse every later statement: end it here.
+          await db.query("rollback").catch(() => undefined);
+          throw error;
+        }
       case "begin":
         await db.query("begin");
         openTx = request.tx;

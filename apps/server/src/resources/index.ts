@@ -16,6 +16,7 @@ import {
   roomHooks,
 } from "../modules/pms/registry.hooks.ts";
 import { alarmSchemeHooks, chargingSchemeHooks } from "../modules/pms/scheme.hooks.ts";
+import { smsHooks } from "../modules/sms/sms.hooks.ts";
 import { menuHooks, roleHooks } from "./access.hooks.ts";
 import { dictionaryHooks } from "./dict.hooks.ts";
 import { userHooks } from "./user.hooks.ts";
@@ -43,6 +44,7 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   dataDaily: byRoomAreaHooks,
   waterDataDaily: byRoomAreaHooks,
   meterCommand: meterCommandHooks,
+  sms: smsHooks,
 };
 
 /** Every plain resource's routes, from its definition alone. */

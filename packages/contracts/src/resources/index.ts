@@ -10,6 +10,7 @@ import {
   collector,
   dataDaily,
   dataRead,
+  messageQueue,
   meter,
   meterCommand,
   meterCurrentData,
@@ -19,6 +20,7 @@ import {
   ownerRoom,
   room,
   roomMeter,
+  smsRecord,
   water,
   waterDataDaily,
   waterDataRead,
@@ -69,6 +71,8 @@ export const resources = {
   dataDaily,
   waterDataDaily,
   meterCommand,
+  messageQueue,
+  smsRecord,
   sms,
 } as const satisfies Record<string, ResourceDef>;
 

@@ -228,8 +228,8 @@ export interface NewRecord {
   at: Date;
 }
 
-/** Raises a record (alarming) unless one is open already; answers whether it did. */
-export async function raiseRecord(tx: Queryable, record: NewRecord): Promise<boolean> {
+/** Raises a record (alarming) unless one is open already; answers its id when it did. */
+export async function raiseRecord(tx: Queryable, record: NewRecord): Promise<string | undefined> {
   const id = nextId();
   const rows = await tx.query(
     `insert into pms_check_record (id, tenant_id, energy_type, meter_id, product_code, owner_id, rule_code,
@@ -251,9 +251,9 @@ export async function raiseRecord(tx: Queryable, record: NewRecord): Promise<boo
       record.at,
     ],
   );
-  if (rows.length === 0) return false;
+  if (rows.length === 0) return undefined;
   await addHistory(tx, record.tenantId, id, 0, 1, record.content, record.at);
-  return true;
+  return id;
 }
 
 /** Moves an alarming record to restored (2) or closed (3); answers whether it was still alarming. */

@@ -78,7 +78,7 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
   const timer = setInterval(() => {
     // A pass still running (a large fleet) is not stacked on by the next tick.
     if (running) return;
-    running = evaluateAll(db)
+    running = evaluateAll(db, new Date(), timeZone)
       .catch((error: unknown) => app.log.warn({ err: error }, "alarm pass failed"))
       .finally(() => {
         running = null;

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import { queueOwnerNotice } from "../notices/owner-notice.repository.ts";
 import {
   endRecord,
   type MeterFilter,
@@ -10,7 +11,10 @@ import {
   tenantRuleRows,
   tenantsWithMeters,
 } from "./alarm.repository.ts";
-import { effectiveRules, findings, RULE_CODES } from "./alarm-rules.ts";
+import { effectiveRules, findings, RULE_CODES, type RuleCode } from "./alarm-rules.ts";
+
+/** Rules whose records tell the owner by SMS: the balance levels (the finding carries the ALARM_LEVEL). */
+const OWNER_NOTIFIED: ReadonlySet<RuleCode> = new Set(["balance_low", "balance_severe", "arrears"]);
 
 export interface PassOutcome {
   raised: number;
@@ -21,13 +25,16 @@ export interface PassOutcome {
  * Evaluates the tenant's rules over its meters (or one) at `now`: a condition that holds raises a
  * record unless one is open or an operator silenced the rule for the meter; an open record whose
  * condition no longer holds (or whose rule was switched off) is restored. Records are only written
- * on a change, so a pass over a quiet fleet reads and writes nothing else.
+ * on a change, so a pass over a quiet fleet reads and writes nothing else. A raised balance record
+ * queues the owner's SMS in the same transaction (at most one per level and local day in
+ * `timeZone`); the job queue sends it later, off this path.
  */
 export async function evaluateTenant(
   db: Db,
   tenantId: string,
   now: Date,
   only?: MeterFilter,
+  timeZone = "Asia/Shanghai",
 ): Promise<PassOutcome> {
   const rules = effectiveRules(await tenantRuleRows(db, tenantId));
   const meters = await meterFacts(db, tenantId, now, rules.water_flow.threshold, only);
@@ -55,6 +62,19 @@ export async function evaluateTenant(
             at: now,
           });
           if (raised) outcome.raised++;
+          if (raised && meter.ownerId && OWNER_NOTIFIED.has(code)) {
+            await queueOwnerNotice(tx, {
+              tenantId,
+              recordId: raised,
+              ownerId: meter.ownerId,
+              energyType: meter.energyType,
+              meterId: meter.meterId,
+              ruleCode: code,
+              level: finding.level,
+              at: now,
+              timeZone,
+            });
+          }
         } else if (!finding && record) {
           if (await endRecord(tx, tenantId, record.id, 2, "条件解除, 自动恢复", now)) outcome.restored++;
         }
@@ -65,10 +85,10 @@ export async function evaluateTenant(
 }
 
 /** The periodic pass: every tenant with meters, one after another. */
-export async function evaluateAll(db: Db, now = new Date()): Promise<PassOutcome> {
+export async function evaluateAll(db: Db, now = new Date(), timeZone?: string): Promise<PassOutcome> {
   const total: PassOutcome = { raised: 0, restored: 0 };
   for (const tenantId of await tenantsWithMeters(db)) {
-    const one = await evaluateTenant(db, tenantId, now);
+    const one = await evaluateTenant(db, tenantId, now, undefined, timeZone);
     total.raised += one.raised;
     total.restored += one.restored;
   }

@@ -159,10 +159,13 @@ export class DbReadingsSink implements ReadingsSink {
       );
     // The meter's alarms follow its new state (back online, register, balance after pricing). A
     // failure here loses nothing: the reading is stored and the periodic pass evaluates it again.
-    await evaluateTenant(this.db, meter.tenant_id, reading.at, {
-      energyType: meter.energy_type === 1 ? 1 : 2,
-      meterId: reading.meterId,
-    }).catch(() => undefined);
+    await evaluateTenant(
+      this.db,
+      meter.tenant_id,
+      reading.at,
+      { energyType: meter.energy_type === 1 ? 1 : 2, meterId: reading.meterId },
+      this.timeZone,
+    ).catch(() => undefined);
   }
 
   /**

@@ -1,12 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { aliyunSignature } from "./aliyun-signature.ts";
 import {
-  clip,
   DEFAULT_TIMEOUT_MS,
-  isOutcome,
+  exchange,
   MSG_RESULT,
-  parseJson,
-  post,
   type SendOutcome,
   type SmsMessage,
   type SmsProvider,
@@ -73,30 +70,28 @@ export class AliyunSmsProvider implements SmsProvider {
       (this.options.now ?? (() => new Date()))(),
       (this.options.nonce ?? randomUUID)(),
     );
-    const answer = await post(
-      settings.endpoint || ALIYUN_ENDPOINT,
+    return exchange(
       {
+        url: settings.endpoint || ALIYUN_ENDPOINT,
         headers: {
           "content-type": "application/x-www-form-urlencoded; charset=utf-8",
           accept: "application/json",
         },
         body: new URLSearchParams(params).toString(),
+        timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       },
-      this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      ({ status, json }) => {
+        const code = typeof json?.Code === "string" ? json.Code : undefined;
+        const text = typeof json?.Message === "string" ? json.Message : undefined;
+        if (status === 200 && code === "OK")
+          return { result: MSG_RESULT.success, retryable: false, providerCode: code };
+        return {
+          result: MSG_RESULT.fail,
+          retryable: status >= 500 || (code !== undefined && RETRYABLE_CODES.has(code)),
+          providerCode: code,
+          error: `阿里云短信: ${code ?? `HTTP ${status}`}${text ? ` ${text}` : ""}`,
+        };
+      },
     );
-    if (isOutcome(answer)) return answer;
-    const json = parseJson(answer.body);
-    const code = typeof json?.Code === "string" ? json.Code : undefined;
-    const text = typeof json?.Message === "string" ? json.Message : undefined;
-    if (answer.status === 200 && code === "OK") {
-      return { result: MSG_RESULT.success, retryable: false, providerCode: code, answer: clip(answer.body) };
-    }
-    return {
-      result: MSG_RESULT.fail,
-      retryable: answer.status >= 500 || (code !== undefined && RETRYABLE_CODES.has(code)),
-      providerCode: code,
-      error: `阿里云短信: ${code ?? `HTTP ${answer.status}`}${text ? ` ${text}` : ""}`,
-      answer: clip(answer.body),
-    };
   }
 }

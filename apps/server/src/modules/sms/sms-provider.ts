@@ -77,6 +77,36 @@ export async function post(
 
 export const isOutcome = (value: HttpAnswer | SendOutcome): value is SendOutcome => "result" in value;
 
+/** A provider's HTTP answer with its body parsed as JSON (undefined when it is not JSON). */
+export interface ProviderAnswer extends HttpAnswer {
+  json: Record<string, unknown> | undefined;
+}
+
+/**
+ * The round trip every provider makes: POST the signed request within the time limit, parse the
+ * answer, let the provider read its own codes from it, and keep a short copy for the send record.
+ * A time-out or a lost connection comes back as a retryable outcome without calling `read`.
+ */
+export async function exchange(
+  request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number },
+  read: (answer: ProviderAnswer) => Omit<SendOutcome, "answer">,
+): Promise<SendOutcome> {
+  const answer = await post(request.url, request, request.timeoutMs);
+  if (isOutcome(answer)) return answer;
+  return { ...read({ ...answer, json: parseJson(answer.body) }), answer: clip(answer.body) };
+}
+
+/**
+ * Whether a provider address may be used: in production (NODE_ENV=production) only https, so that
+ * signed requests and phone numbers never cross the network in clear; blank is the public https one.
+ */
+export function endpointAllowed(endpoint: string | null | undefined, env = process.env.NODE_ENV): boolean {
+  if (!endpoint || env !== "production") return true;
+  return /^https:\/\//i.test(endpoint);
+}
+
+export const ENDPOINT_HTTPS_ONLY = "endpoint: 生产环境只允许 https 地址";
+
 function messageOf(error: unknown): string {
   if (error instanceof Error) {
     const cause = (error as Error & { cause?: unknown }).cause;

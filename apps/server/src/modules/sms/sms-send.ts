@@ -2,8 +2,19 @@ import { badRequest } from "../../contract/errors.ts";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
-import type { CurrentUser } from "../auth/current-user.ts";
-import { MSG_RESULT, type MsgResult, type SmsProvider } from "./sms-provider.ts";
+import {
+  ENDPOINT_HTTPS_ONLY,
+  endpointAllowed,
+  MSG_RESULT,
+  type MsgResult,
+  type SmsProvider,
+} from "./sms-provider.ts";
+
+/** Who sends: an operator (the test send, a resend) or the server itself for a tenant (no user). */
+export interface Sender {
+  tenantId: string;
+  userId?: string | null | undefined;
+}
 
 interface StoredSms {
   id: string;
@@ -51,10 +62,19 @@ export async function sendMessage(
   db: Db,
   cipher: FieldCipher,
   providers: Readonly<Record<number, SmsProvider>>,
-  caller: CurrentUser,
-  input: { code: string | undefined; phones: string[]; params: Record<string, string> },
+  caller: Sender,
+  input: {
+    code: string | undefined;
+    phones: string[];
+    params: Record<string, string>;
+    /** The queued owner notification this send is an attempt of (pms_message_queue). */
+    messageId?: string;
+    /** Which attempt of that message this is. */
+    attempt?: number;
+  },
 ): Promise<SentMessage> {
   const config = await configurationOf(db, caller.tenantId, input.code);
+  if (!endpointAllowed(config.endpoint)) throw badRequest(ENDPOINT_HTTPS_ONLY);
   const provider = providers[config.category];
   if (!provider) throw badRequest(`category: 暂不支持该短信服务商 (${config.category}),请使用阿里云或腾讯云`);
   const secretKey = cipher.decrypt(config.secret_key);
@@ -75,8 +95,8 @@ export async function sendMessage(
   const id = nextId();
   await db.query(
     `insert into sms_send_log (id, tenant_id, sms_id, category, template_id, phones, params, result, retryable,
-                               error, provider_code, provider_answer, create_user)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, nullif($13, '')::bigint)`,
+                               error, provider_code, provider_answer, create_user, message_id, attempts)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, nullif($13, '')::bigint, $14, $15)`,
     [
       id,
       caller.tenantId,
@@ -90,7 +110,9 @@ export async function sendMessage(
       outcome.error?.slice(0, 500) ?? null,
       outcome.providerCode?.slice(0, 100) ?? null,
       outcome.answer ?? null,
-      caller.userId,
+      caller.userId ?? "",
+      input.messageId ?? null,
+      input.attempt ?? 1,
     ],
   );
   return {

@@ -1,10 +1,8 @@
 import {
-  clip,
   DEFAULT_TIMEOUT_MS,
-  isOutcome,
+  exchange,
   MSG_RESULT,
-  parseJson,
-  post,
+  type ProviderAnswer,
   type SendOutcome,
   type SmsMessage,
   type SmsProvider,
@@ -49,9 +47,9 @@ export class TencentSmsProvider implements SmsProvider {
       settings.accessKey,
       settings.secretKey,
     );
-    const answer = await post(
-      endpoint.toString(),
+    return exchange(
       {
+        url: endpoint.toString(),
         headers: {
           authorization,
           "content-type": JSON_CONTENT_TYPE,
@@ -61,39 +59,40 @@ export class TencentSmsProvider implements SmsProvider {
           "x-tc-region": settings.regionId || "ap-guangzhou",
         },
         body: payload,
+        timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       },
-      this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      readAnswer,
     );
-    if (isOutcome(answer)) return answer;
-    const response = parseJson(answer.body)?.Response as Record<string, unknown> | undefined;
-    const failure = response?.Error as { Code?: string; Message?: string } | undefined;
-    if (answer.status !== 200 || !response || failure) {
-      const code = failure?.Code;
-      return {
-        result: MSG_RESULT.fail,
-        retryable: answer.status >= 500 || (code !== undefined && RETRYABLE.test(code)),
-        providerCode: code,
-        error: `腾讯云短信: ${code ?? `HTTP ${answer.status}`}${failure?.Message ? ` ${failure.Message}` : ""}`,
-        answer: clip(answer.body),
-      };
-    }
-    // The call itself succeeded; each number has its own status, and all must be "Ok".
-    const statuses = (response.SendStatusSet ?? []) as {
-      Code?: string;
-      Message?: string;
-      PhoneNumber?: string;
-    }[];
-    const refused = statuses.filter((status) => status.Code !== "Ok");
-    if (statuses.length === 0 || refused.length > 0) {
-      const first = refused[0];
-      return {
-        result: MSG_RESULT.fail,
-        retryable: refused.every((status) => RETRYABLE.test(status.Code ?? "")) && refused.length > 0,
-        providerCode: first?.Code,
-        error: `腾讯云短信: ${first ? `${first.PhoneNumber ?? ""} ${first.Code} ${first.Message ?? ""}`.trim() : "未返回发送状态"}`,
-        answer: clip(answer.body),
-      };
-    }
-    return { result: MSG_RESULT.success, retryable: false, providerCode: "Ok", answer: clip(answer.body) };
   }
+}
+
+/** What Tencent Cloud answered: an error of the call, or one status per number that must all be "Ok". */
+function readAnswer({ status, json }: ProviderAnswer): Omit<SendOutcome, "answer"> {
+  const response = json?.Response as Record<string, unknown> | undefined;
+  const failure = response?.Error as { Code?: string; Message?: string } | undefined;
+  if (status !== 200 || !response || failure) {
+    const code = failure?.Code;
+    return {
+      result: MSG_RESULT.fail,
+      retryable: status >= 500 || (code !== undefined && RETRYABLE.test(code)),
+      providerCode: code,
+      error: `腾讯云短信: ${code ?? `HTTP ${status}`}${failure?.Message ? ` ${failure.Message}` : ""}`,
+    };
+  }
+  const statuses = (response.SendStatusSet ?? []) as {
+    Code?: string;
+    Message?: string;
+    PhoneNumber?: string;
+  }[];
+  const refused = statuses.filter((one) => one.Code !== "Ok");
+  if (statuses.length === 0 || refused.length > 0) {
+    const first = refused[0];
+    return {
+      result: MSG_RESULT.fail,
+      retryable: refused.length > 0 && refused.every((one) => RETRYABLE.test(one.Code ?? "")),
+      providerCode: first?.Code,
+      error: `腾讯云短信: ${first ? `${first.PhoneNumber ?? ""} ${first.Code} ${first.Message ?? ""}`.trim() : "未返回发送状态"}`,
+    };
+  }
+  return { result: MSG_RESULT.success, retryable: false, providerCode: "Ok" };
 }
