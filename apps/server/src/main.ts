@@ -8,23 +8,30 @@ import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
 import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
+import { hasSecretsToJudge } from "./secret-strength.ts";
+import { judgeSecretsOnThread } from "./secret-thread.ts";
+import { StartPhases } from "./start-phases.ts";
 import { warmSheetReader } from "./xlsx/read-workbook.ts";
 
 /** Starts Meterline: configuration, database, migrations, seed, then the HTTP server. */
 async function main() {
-  const config = await loadConfig();
+  const phases = new StartPhases();
+  phases.mark("modules");
+  const config = await loadConfig(process.env, { secretStrength: "later" });
+  // Judging the secrets' strength is CPU work of its own: it runs on another thread while this one
+  // connects, checks the migrations and registers the routes. Nothing derived from the secrets is
+  // stored, and nothing is answered, before it has passed.
+  const weakSecret = hasSecretsToJudge(config) ? judgeSecretsOnThread(config) : Promise.resolve(undefined);
+  phases.mark("config");
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  phases.mark("database");
   const applied = await migrate(db);
-  const { createdAdmin } = await seed(db, { adminPassword: config.adminPassword });
-  if (config.clientSecret) await applyClientSecret(db, config.clientSecret);
-  const cipher = fieldCipherOf(config);
-  // Stored secrets an older key wrote (a rotated data key, or the signing secret before the data
-  // key existed) move to the current key before anything reads them.
-  const rekeyed = await reencryptStoredSecrets(db, cipher);
-  const demoSeeded = config.demoData && (await seedDemoSite(db, { adminPassword: config.adminPassword }));
+  phases.mark("migrations");
   const app = await buildApp({
     config,
     db,
+    // Outside production the API browser at /api/docs needs it.
+    openApi: !config.production,
     logger: {
       level: config.logLevel,
       serializers: {
@@ -37,6 +44,22 @@ async function main() {
       },
     },
   });
+  phases.mark("routes");
+  const weak = await weakSecret;
+  if (weak) {
+    await app.close();
+    await db.close();
+    throw new ConfigError(weak);
+  }
+  phases.mark("secrets");
+  const { createdAdmin } = await seed(db, { adminPassword: config.adminPassword });
+  if (config.clientSecret) await applyClientSecret(db, config.clientSecret);
+  const cipher = fieldCipherOf(config);
+  // Stored secrets an older key wrote (a rotated data key, or the signing secret before the data
+  // key existed) move to the current key before anything reads them.
+  const rekeyed = await reencryptStoredSecrets(db, cipher);
+  const demoSeeded = config.demoData && (await seedDemoSite(db, { adminPassword: config.adminPassword }));
+  phases.mark("seed");
   app.log.info(
     {
       database: db.kind,
@@ -86,7 +109,11 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   const address = await app.listen({ host: config.host, port: config.port });
-  app.log.info(`Meterline listening on ${address}`);
+  phases.mark("listen");
+  app.log.info(
+    { startMs: phases.totalMs, phases: phases.ms },
+    `Meterline listening on ${address}, ${phases.totalMs} ms after the process started`,
+  );
   // The first spreadsheet upload should not wait for its parsing thread to start.
   warmSheetReader();
 }
