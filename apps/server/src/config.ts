@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ApiLogPolicy, DEFAULT_API_LOG } from "./plugins/api-log.ts";
+import { type ApiLogPolicy, DEFAULT_API_LOG } from "./plugins/api-log-policy.ts";
 import { MIN_SECRET_LENGTH, weakSecretProblem } from "./secret-strength.ts";
 
 export interface ServerConfig {

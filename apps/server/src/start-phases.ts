@@ -1,7 +1,7 @@
 /**
  * Wall-clock milliseconds of each step of a start, logged with "listening", so that a slow start
  * says where its time went (bench/start.ts prints them). The first step counts from the process's
- * own start: Node's bootstrap and the loading of the server's modules.
+ * own start (Node's bootstrap included).
  */
 export class StartPhases {
   readonly ms: Record<string, number> = {};
