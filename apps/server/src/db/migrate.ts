@@ -25,6 +25,8 @@ interface Plan {
   onResources: Migration[];
   seeds: Migration[];
   plain: readonly ResourceDef[];
+  /** Every version the plan records in schema_migration once applied (standard buttons included). */
+  versions: string[];
   digest: string;
 }
 
@@ -45,19 +47,30 @@ async function planOf(plain: readonly ResourceDef[]): Promise<Plan> {
   const hash = createHash("sha256");
   for (const m of [...schema, ...onResources, ...seeds]) hash.update(`${m.version}\0${m.sql}\0`);
   for (const statement of resourceTables) hash.update(`${statement}\0`);
-  for (const def of plain) hash.update(`buttons/${def.name}\0`);
-  return { schema, resourceTables, onResources, seeds, plain, digest: hash.digest("hex") };
+  const versions = [...schema, ...onResources, ...seeds].map((m) => m.version);
+  versions.push(...plain.map((def) => `buttons/${def.name}`));
+  for (const version of versions) hash.update(`${version}\0`);
+  return { schema, resourceTables, onResources, seeds, plain, versions, digest: hash.digest("hex") };
 }
 
 /**
- * The digest of the plan last applied in full is kept as the comment of schema_migration: one
- * query reads it, and that query also answers (null) on a database that has no such table yet.
+ * Whether the database has applied this very plan: the digest of the plan last applied in full is
+ * kept as the comment of schema_migration, and every version of the plan must still be recorded
+ * (deleting a version's row is how an operator asks for it again). One query; it fails on a
+ * database that has no schema_migration yet, which is then simply not up to date.
  */
-async function appliedDigest(db: Queryable): Promise<string | null> {
-  const [row] = await db.query<{ digest: string | null }>(
-    "select obj_description(to_regclass('schema_migration'), 'pg_class') as digest",
-  );
-  return row?.digest ?? null;
+async function isUpToDate(db: Queryable, plan: Plan): Promise<boolean> {
+  let state: { digest: string | null; versions: string[] | null } | undefined;
+  try {
+    [state] = await db.query<{ digest: string | null; versions: string[] | null }>(
+      "select obj_description('schema_migration'::regclass, 'pg_class') as digest, array_agg(version) as versions from schema_migration",
+    );
+  } catch {
+    return false;
+  }
+  if (state?.digest !== plan.digest) return false;
+  const recorded = new Set(state.versions ?? []);
+  return plan.versions.every((version) => recorded.has(version));
 }
 
 async function applyAll(tx: Queryable, migrations: Migration[], done: Set<string>): Promise<string[]> {
@@ -83,15 +96,15 @@ export async function migrate(
   plain: readonly ResourceDef[] = Object.values(resources),
 ): Promise<string[]> {
   const plan = await planOf(plain);
-  if ((await appliedDigest(db)) === plan.digest) return [];
+  if (await isUpToDate(db, plan)) return [];
   return db.transaction(async (tx) => {
     // Several servers may start at once against one PostgreSQL: the lock makes them take turns.
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    // The one before us may just have applied the same plan.
-    if ((await appliedDigest(tx)) === plan.digest) return [];
     await tx.query(
       "create table if not exists schema_migration (version text primary key, applied_at timestamptz not null default now())",
     );
+    // The one before us may just have applied the same plan.
+    if (await isUpToDate(tx, plan)) return [];
     const done = new Set(
       (await tx.query<{ version: string }>("select version from schema_migration")).map((r) => r.version),
     );
