@@ -1,6 +1,8 @@
 /**
  * Production start: from spawning the server to its first answer (GET /api/health) on PostgreSQL,
- * and the resident memory of the whole process tree once idle, for the compiled server as
+ * the steps of it as the server reports them (modules loaded, database connected, migrations
+ * checked, routes registered, secrets judged, seed, listen), and the resident memory of the whole
+ * process tree once idle, for the compiled server as
  * `npm start` runs it and, as the reference in the same run, the server as it used to start (a
  * wrapper process spawning `node --import tsx apps/server/src/main.ts`).
  *   npm run build && npx tsx bench/start.ts [--runs 5]
@@ -96,6 +98,8 @@ async function stop(child: ChildProcess): Promise<void> {
 
 interface Run {
   firstAnswerMs: number;
+  /** The server's own account of its start (its "listening" log line): ms per step. */
+  phases: Record<string, number>;
   /** CPU the start took: on a busy machine the wall time stretches, this much less. */
   cpuMs: number;
   idleRss: number;
@@ -108,7 +112,21 @@ async function startOnce(variant: Variant, env: NodeJS.ProcessEnv): Promise<Run>
   const child = spawn(process.execPath, variant.args, {
     cwd: root,
     env: { ...env, PORT: String(port) },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let phases: Record<string, number> = {};
+  let pending = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.includes('"phases"')) continue;
+      try {
+        phases = (JSON.parse(line) as { phases: Record<string, number> }).phases;
+      } catch {
+        // not a log line of ours
+      }
+    }
   });
   let errors = "";
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -127,7 +145,7 @@ async function startOnce(variant: Variant, env: NodeJS.ProcessEnv): Promise<Run>
         const cpuMs = treeCpuMs(child.pid ?? 0);
         await sleep(IDLE_SETTLE_MS);
         const { bytes, processes } = treeRssBytes(child.pid ?? 0);
-        return { firstAnswerMs, cpuMs, idleRss: bytes, processes };
+        return { firstAnswerMs, phases, cpuMs, idleRss: bytes, processes };
       }
       await sleep(10);
     }
@@ -165,7 +183,8 @@ async function main(): Promise<void> {
     CLIENT_SECRET: secret(),
     ADMIN_PASSWORD: `Bench-${secret()}`,
     HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
+    // Info, for the "listening" line and its steps; the only request logged is the first answer.
+    LOG_LEVEL: "info",
   };
   try {
     await startOnce(compiled, env); // migrates and seeds: the measured starts are restarts
@@ -193,6 +212,11 @@ async function main(): Promise<void> {
           `(runs ${list.map((run) => run.firstAnswerMs.toFixed(0)).join(", ")}), CPU ${cpu} ms; idle RSS ${mb(rss)} ` +
           `in ${list[0]?.processes ?? 0} process(es)`,
       );
+      const steps = Object.keys(list[0]?.phases ?? {});
+      if (steps.length > 0) {
+        const medians = steps.map((step) => `${step} ${median(list.map((run) => run.phases[step] ?? 0))}`);
+        console.log(`  ${"".padEnd(24)} steps to listening (median ms): ${medians.join(", ")}`);
+      }
     }
     const now = summary.get(compiled);
     const before = summary.get(viaTsx);

@@ -2,6 +2,8 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ConsoleApp } from "./app/ConsoleApp.tsx";
 import { installErrorCapture } from "./app/error-capture.ts";
+import { loadLanguage } from "./i18n/index.tsx";
+import { store } from "./store/store.ts";
 import "./theme/shell.css";
 import "./theme/widgets.css";
 import "./theme/pages.css";
@@ -10,8 +12,12 @@ installErrorCapture();
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
-createRoot(container).render(
-  <StrictMode>
-    <ConsoleApp />
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(container).render(
+    <StrictMode>
+      <ConsoleApp />
+    </StrictMode>,
+  );
+// English readers get their tables before the first render (zh is built in: no wait); should they
+// fail to load, the console still starts, in zh.
+loadLanguage(store.getState().language).then(render, render);

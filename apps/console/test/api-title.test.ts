@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { translate } from "../src/i18n/index.tsx";
+import { loadLanguage, translate } from "../src/i18n/index.tsx";
 import type { MessageKey } from "../src/i18n/zh.ts";
 import { apiTitle } from "../src/pages/log/api-title.ts";
 
+await loadLanguage("en");
 const zh = (key: MessageKey) => translate("zh", key);
 const en = (key: MessageKey) => translate("en", key);
 

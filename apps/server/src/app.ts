@@ -1,8 +1,6 @@
 import type { Duplex } from "node:stream";
 import compress from "@fastify/compress";
 import formbody from "@fastify/formbody";
-import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { type SharedCache, startSharedCache } from "./cache/shared-cache.ts";
 import type { ServerConfig } from "./config.ts";
@@ -78,6 +76,12 @@ export interface AppOptions {
   notices?: { pollSeconds?: number; backoff?: Backoff };
   /** SMS providers by dictionary `sms` key (tests give them short time limits). */
   smsProviders?: Record<number, SmsProvider>;
+  /**
+   * Build the OpenAPI document of the routes (app.swagger(), in-process; served only outside
+   * production). On by default, for tests and tools; the production server leaves it out, which
+   * spares its start the loading of the generator.
+   */
+  openApi?: boolean;
 }
 
 declare module "fastify" {
@@ -94,6 +98,7 @@ export async function buildApp({
   logger = false,
   notices,
   smsProviders,
+  openApi = true,
 }: AppOptions): Promise<FastifyInstance> {
   const startedAt = new Date();
   const app = Fastify({
@@ -130,26 +135,30 @@ export async function buildApp({
   await app.register(logRetention, { db });
   await app.register(apiScope, { db });
   await app.register(fileLinks, { serverSecret: config.jwtSecret });
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: "Meterline API",
-        version: VERSION,
-        description: "Blade wire contract and /api/blade-pms",
+  if (openApi) {
+    const { default: swagger } = await import("@fastify/swagger");
+    await app.register(swagger, {
+      openapi: {
+        info: {
+          title: "Meterline API",
+          version: VERSION,
+          description: "Blade wire contract and /api/blade-pms",
+        },
+        components: {
+          securitySchemes: { bladeAuth: { type: "apiKey", in: "header", name: "Blade-Auth" } },
+        },
+        security: [{ bladeAuth: [] }],
       },
-      components: {
-        securitySchemes: { bladeAuth: { type: "apiKey", in: "header", name: "Blade-Auth" } },
-      },
-      security: [{ bladeAuth: [] }],
-    },
-  });
-  // The API browser maps every route for whoever asks: a production server does not publish it
-  // (tests and tools still read app.swagger() in-process).
-  if (!config.production) {
-    await app.register(swaggerUi, { routePrefix: "/api/docs" });
-    app.get("/api/openapi.json", { config: { public: true }, schema: { hide: true } }, async () =>
-      app.swagger(),
-    );
+    });
+    // The API browser maps every route for whoever asks: a production server does not publish it
+    // (tests and tools still read app.swagger() in-process).
+    if (!config.production) {
+      const { default: swaggerUi } = await import("@fastify/swagger-ui");
+      await app.register(swaggerUi, { routePrefix: "/api/docs" });
+      app.get("/api/openapi.json", { config: { public: true }, schema: { hide: true } }, async () =>
+        app.swagger(),
+      );
+    }
   }
   app.get(
     "/api/health",

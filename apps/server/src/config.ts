@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ApiLogPolicy, DEFAULT_API_LOG } from "./plugins/api-log.ts";
-import { weakPasswordReason, weakSecretReason } from "./secret-strength.ts";
+import { type ApiLogPolicy, DEFAULT_API_LOG } from "./plugins/api-log-policy.ts";
+import { MIN_SECRET_LENGTH, weakSecretProblem } from "./secret-strength.ts";
 
 export interface ServerConfig {
   host: string;
@@ -41,19 +41,30 @@ export interface ServerConfig {
 }
 
 const DEFAULT_CONSOLE_DIST = fileURLToPath(new URL("../../console/dist/", import.meta.url));
-const MIN_SECRET_LENGTH = 32;
-const MIN_CLIENT_SECRET_LENGTH = 16;
 
 export class ConfigError extends Error {}
 
 const truthy = (value: string | undefined) => value !== undefined && /^(1|true|on|yes)$/i.test(value);
+
+export interface LoadOptions {
+  /**
+   * "now" (the default): weak secrets are refused here. "later": only their presence and length are
+   * checked here; the caller judges their strength (`weakSecretProblem`, a few hundred ms of CPU)
+   * itself, e.g. on another thread while the server starts, and must not store anything derived
+   * from them (administrator, client secret, re-encrypted data) nor listen before it has passed.
+   */
+  secretStrength?: "now" | "later";
+}
 
 /**
  * Reads the environment. Production (NODE_ENV=production or a DATABASE_URL) must name its secrets;
  * the embedded default generates a signing key and a data-encryption key once and keeps them in
  * DATA_DIR.
  */
-export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<ServerConfig> {
+export async function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  { secretStrength = "now" }: LoadOptions = {},
+): Promise<ServerConfig> {
   const dataDir = path.resolve(env.DATA_DIR ?? "data");
   const databaseUrl = env.DATABASE_URL || undefined;
   const production = env.NODE_ENV === "production" || databaseUrl !== undefined;
@@ -77,7 +88,6 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
         missing.length > 1 ? `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)}` : missing[0];
       throw new ConfigError(`Production mode needs ${names}; refusing to start with defaults.`);
     }
-    await refuseWeakProductionSecrets(jwtSecret!, adminPassword!);
   } else {
     const embedded = await embeddedSecrets(dataDir);
     jwtSecret ??= embedded.jwtSecret;
@@ -92,13 +102,17 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<
   }
   // One key for both would make rotating the signing secret a rotation of stored secrets too.
   if (dataKey === jwtSecret) throw new ConfigError("DATA_ENCRYPTION_KEY must differ from JWT_SECRET.");
-  if (production) {
-    const weakDataKey = await weakSecretReason(dataKey!, MIN_SECRET_LENGTH, 128);
-    if (weakDataKey) throw new ConfigError(`DATA_ENCRYPTION_KEY ${weakDataKey}; refusing to start with it.`);
+  if (secretStrength === "now") {
+    const weak = await weakSecretProblem({
+      production,
+      jwtSecret: jwtSecret!,
+      dataKey: dataKey!,
+      adminPassword: adminPassword!,
+      clientSecret,
+    });
+    if (weak) throw new ConfigError(weak);
   }
   const previousDataKeys = (env.DATA_ENCRYPTION_KEY_PREVIOUS ?? "").split(",").filter(Boolean);
-  const weakClient = clientSecret && (await weakSecretReason(clientSecret, MIN_CLIENT_SECRET_LENGTH, 64));
-  if (weakClient) throw new ConfigError(`CLIENT_SECRET ${weakClient}; refusing to start with it.`);
   const consoleDist = env.CONSOLE_DIST ?? DEFAULT_CONSOLE_DIST;
   const demoData = !production && (env.DEMO_DATA === undefined || truthy(env.DEMO_DATA));
   // The demo polls every minute so its screens move; a real site every 15 minutes by default.
@@ -152,14 +166,6 @@ function apiLogPolicy(env: NodeJS.ProcessEnv): ApiLogPolicy {
     bufferRows: whole("API_LOG_BUFFER", DEFAULT_API_LOG.bufferRows, 1),
     flushMs: whole("API_LOG_FLUSH_MS", DEFAULT_API_LOG.flushMs, 10),
   };
-}
-
-/** Production signs tokens and guards the platform with these: guessable ones are refused. */
-async function refuseWeakProductionSecrets(jwtSecret: string, adminPassword: string): Promise<void> {
-  const weakKey = await weakSecretReason(jwtSecret, MIN_SECRET_LENGTH, 128);
-  if (weakKey) throw new ConfigError(`JWT_SECRET ${weakKey}; refusing to start with it.`);
-  const weakPassword = await weakPasswordReason(adminPassword, "admin");
-  if (weakPassword) throw new ConfigError(`ADMIN_PASSWORD ${weakPassword}; refusing to start with it.`);
 }
 
 /**

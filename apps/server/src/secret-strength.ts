@@ -1,5 +1,9 @@
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
+/** Shortest signing key and data-encryption key production accepts. */
+export const MIN_SECRET_LENGTH = 32;
+export const MIN_CLIENT_SECRET_LENGTH = 16;
+
 /** Values that are published in this repository or in the console family's documentation. */
 const PUBLISHED = ["saber_secret", "saber", "meterline", "admin", "bladex", "blade"];
 
@@ -51,5 +55,38 @@ export async function weakPasswordReason(password: string, account: string): Pro
     return "is a known default";
   }
   if ((await strength()).check(password, [account, ...PUBLISHED]).score < 3) return "is too easy to guess";
+  return undefined;
+}
+
+/** The configured secrets whose strength is judged: in production all, elsewhere a client secret if set. */
+export interface ConfiguredSecrets {
+  production: boolean;
+  jwtSecret: string;
+  dataKey: string;
+  adminPassword: string;
+  clientSecret?: string | undefined;
+}
+
+/** Whether `weakSecretProblem` has anything to judge (it loads zxcvbn's word lists when it has). */
+export const hasSecretsToJudge = (secrets: ConfiguredSecrets) =>
+  secrets.production || secrets.clientSecret !== undefined;
+
+/**
+ * Why the server must refuse to start with these secrets (the message names the setting), or
+ * undefined when all are strong: the signing key, the administrator's password and the data key
+ * in production, and the console client's secret whenever one is set.
+ */
+export async function weakSecretProblem(secrets: ConfiguredSecrets): Promise<string | undefined> {
+  if (secrets.production) {
+    const weakKey = await weakSecretReason(secrets.jwtSecret, MIN_SECRET_LENGTH, 128);
+    if (weakKey) return `JWT_SECRET ${weakKey}; refusing to start with it.`;
+    const weakPassword = await weakPasswordReason(secrets.adminPassword, "admin");
+    if (weakPassword) return `ADMIN_PASSWORD ${weakPassword}; refusing to start with it.`;
+    const weakDataKey = await weakSecretReason(secrets.dataKey, MIN_SECRET_LENGTH, 128);
+    if (weakDataKey) return `DATA_ENCRYPTION_KEY ${weakDataKey}; refusing to start with it.`;
+  }
+  const weakClient =
+    secrets.clientSecret && (await weakSecretReason(secrets.clientSecret, MIN_CLIENT_SECRET_LENGTH, 64));
+  if (weakClient) return `CLIENT_SECRET ${weakClient}; refusing to start with it.`;
   return undefined;
 }

@@ -75,6 +75,41 @@ test("a restart on the same DATA_DIR keeps the data, the signing key and the ses
   assert.equal(await stop(second.child), 0);
 });
 
+test("production refuses a weak administrator password before it stores anything derived from it", async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-weak-"));
+  const port = await freePort();
+  // The secrets' strength is judged on another thread while the server starts: the refusal must
+  // still come, and come before the administrator is created with that password.
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      CONSOLE_DIST: "/nonexistent",
+      JWT_SECRET: "Jq3v8Lr1Wc6Yt0Nz4Hp9Dk2Ms7Gb5FxAe8Ct3Bu",
+      DATA_ENCRYPTION_KEY: "Uy5Te0Qa8Wm2Rk7Zn4Lc9Vb3Px6Sd1Hg",
+      CLIENT_SECRET: "Ko4Mi9Ju3Nh8Bg2Vf",
+      ADMIN_PASSWORD: "admin1234",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stderr!.on("data", (d) => (output += d));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  assert.equal(code, 1, output);
+  assert.match(output, /ADMIN_PASSWORD is too easy to guess; refusing to start with it/);
+  const db = await openDb({ dataDir });
+  try {
+    const admins = await db.query("select 1 from sys_user where account = 'admin'");
+    assert.equal(admins.length, 0, "no administrator was created with the refused password");
+  } finally {
+    await db.close();
+  }
+});
+
 /** Whether something accepts TCP connections at host:port. */
 const reachable = (host: string, port: number) =>
   new Promise<boolean>((resolve) => {

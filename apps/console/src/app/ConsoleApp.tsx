@@ -1,8 +1,7 @@
 import { App, ConfigProvider } from "antd";
-import enUS from "antd/locale/en_US";
-import zhCN from "antd/locale/zh_CN";
 import { type CSSProperties, useEffect, useMemo } from "react";
 import { RouterProvider } from "react-router";
+import { antdLocaleOf } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
 import { antdThemeFor, cssVariablesFor } from "../theme/themes.ts";
 import { FeedbackBridge } from "./feedback.ts";
@@ -25,7 +24,7 @@ export function ConsoleApp() {
   }, [language]);
 
   return (
-    <ConfigProvider locale={language === "en" ? enUS : zhCN} theme={theme}>
+    <ConfigProvider locale={antdLocaleOf(language)} theme={theme}>
       {/* Theme colours as CSS variables at the root, so full-page screens (login, lock, 403/404/500) follow them too. */}
       <App className={`ml-app ${themeName}`} style={cssVariablesFor(themeName, color) as CSSProperties}>
         <FeedbackBridge />

@@ -3,7 +3,6 @@ import { lazy, Suspense } from "react";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { LazyPage } from "../components/LazyPage.tsx";
 import { PageLoading } from "../components/PageLoading.tsx";
-import { ErrorPage } from "../pages/errors/ErrorPage.tsx";
 import { Guard, type RouteHandle } from "./Guard.tsx";
 import { pages } from "./pages.ts";
 
@@ -11,6 +10,16 @@ const publicRoute: RouteHandle = { auth: false };
 
 // Inside the shell only: the resource pages' registry it reads stays out of the login page's load.
 const DynamicPage = lazy(() => import("../layout/DynamicPage.tsx").then((m) => ({ default: m.DynamicPage })));
+
+// antd's Result and its illustrations load with an error page only, not with every first load.
+const LazyErrorPage = lazy(() =>
+  import("../pages/errors/ErrorPage.tsx").then((m) => ({ default: m.ErrorPage })),
+);
+const errorPage = (code: 403 | 404 | 500) => (
+  <Suspense fallback={<PageLoading />}>
+    <LazyErrorPage code={code} />
+  </Suspense>
+);
 
 /**
  * Fixed routes of spec §2. Everything inside the layout goes through the `*` child: the page
@@ -22,9 +31,9 @@ const routes: RouteObject[] = [
     children: [
       { path: "/login", element: <LazyPage key="login" entry={pages.login} />, handle: publicRoute },
       { path: website.lockPage, element: <LazyPage key="lock" entry={pages.lock} /> },
-      { path: "/403", element: <ErrorPage code={403} />, handle: publicRoute },
-      { path: "/404", element: <ErrorPage code={404} />, handle: publicRoute },
-      { path: "/500", element: <ErrorPage code={500} />, handle: publicRoute },
+      { path: "/403", element: errorPage(403), handle: publicRoute },
+      { path: "/404", element: errorPage(404), handle: publicRoute },
+      { path: "/500", element: errorPage(500), handle: publicRoute },
       { path: "/", element: <Navigate to="/wel" replace /> },
       { path: "/wel", element: <Navigate to={website.homePath} replace /> },
       {

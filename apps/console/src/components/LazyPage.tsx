@@ -1,4 +1,5 @@
-import { Button, Result } from "antd";
+import { CloseCircleFilled, WarningFilled } from "@ant-design/icons";
+import { Button } from "antd";
 import { lazy, Suspense, useState } from "react";
 import { useT } from "../i18n/index.tsx";
 import { ChunkLoadError, loadChunk, type PageEntry } from "./chunk.ts";
@@ -8,22 +9,24 @@ import { PageLoading } from "./PageLoading.tsx";
 function PageFailed({ error, onRetry }: { error: Error; onRetry: () => void }) {
   const t = useT();
   const chunk = error instanceof ChunkLoadError;
+  // Laid out like antd's Result, without it: Result carries its 403/404/500 illustrations, which
+  // would otherwise travel with every page's first load (the login page's included).
   return (
-    <div data-testid={chunk ? "page-chunk-error" : "page-crashed"}>
-      <Result
-        status={chunk ? "warning" : "error"}
-        title={chunk ? t("page.loadFailed") : t("page.crashed")}
-        subTitle={
-          chunk
-            ? t("page.loadFailedSub", { file: error.file })
-            : t("page.crashedSub", { message: error.message })
-        }
-        extra={
-          <Button type="primary" onClick={onRetry} data-testid="page-retry">
-            {t("common.retry")}
-          </Button>
-        }
-      />
+    <div data-testid={chunk ? "page-chunk-error" : "page-crashed"} className="ml-page-failed" role="alert">
+      {chunk ? (
+        <WarningFilled className="ml-page-failed-icon is-warning" />
+      ) : (
+        <CloseCircleFilled className="ml-page-failed-icon is-error" />
+      )}
+      <div className="ml-page-failed-title">{chunk ? t("page.loadFailed") : t("page.crashed")}</div>
+      <div className="ml-page-failed-sub">
+        {chunk
+          ? t("page.loadFailedSub", { file: error.file })
+          : t("page.crashedSub", { message: error.message })}
+      </div>
+      <Button type="primary" onClick={onRetry} data-testid="page-retry">
+        {t("common.retry")}
+      </Button>
     </div>
   );
 }

@@ -1,12 +1,38 @@
+import type { Locale } from "antd/es/locale";
+import zhCN from "antd/es/locale/zh_CN";
 import { useCallback, useMemo } from "react";
 import type { Language } from "../store/state.ts";
+import { store } from "../store/store.ts";
 import { useConsole } from "../store/useConsole.ts";
-import { en } from "./en.ts";
 import { type MessageKey, zh } from "./zh.ts";
 
 export type { MessageKey } from "./zh.ts";
 
-const catalogues: Record<Language, Record<MessageKey, string>> = { zh, en };
+/**
+ * zh, the default, is built in; another language's tables (ours and antd's) travel only to those
+ * who use it: loaded before the first render when it is the stored choice, else on switching.
+ */
+const catalogues: Partial<Record<Language, Record<MessageKey, string>>> = { zh };
+const antdLocales: Partial<Record<Language, Locale>> = { zh: zhCN };
+
+/** Loads a language's message tables (a no-op for one already loaded). */
+export async function loadLanguage(language: Language): Promise<void> {
+  if (catalogues[language]) return;
+  const [{ en }, { default: enUS }] = await Promise.all([import("./en.ts"), import("antd/es/locale/en_US")]);
+  catalogues.en = en;
+  antdLocales.en = enUS;
+}
+
+/** Switches the console's language once its tables are there; the choice is persisted. */
+export async function setLanguage(language: Language): Promise<void> {
+  await loadLanguage(language);
+  store.setState({ language });
+}
+
+/** antd's own texts (pagers, pickers, empty states) in `language`. */
+export function antdLocaleOf(language: Language): Locale {
+  return antdLocales[language] ?? zhCN;
+}
 
 export type Vars = Record<string, string | number>;
 
@@ -17,13 +43,13 @@ function fill(text: string, vars?: Vars): string {
 
 /** Translates outside React (e.g. the API error bridge). */
 export function translate(language: Language, key: MessageKey, vars?: Vars): string {
-  return fill(catalogues[language][key] ?? zh[key], vars);
+  return fill(catalogues[language]?.[key] ?? zh[key], vars);
 }
 
 /** Translates a key built at run time (menu codes, stored tab keys); `fallback` when unknown. */
 export function translateDynamic(language: Language, key: string | undefined, fallback: string): string {
   if (!key) return fallback;
-  const catalogue = catalogues[language] as Record<string, string>;
+  const catalogue = (catalogues[language] ?? zh) as Record<string, string>;
   return catalogue[key] ?? fallback;
 }
 

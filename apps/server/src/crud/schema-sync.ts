@@ -43,30 +43,39 @@ const SYSTEM_DEFAULTS: Record<string, string> = {
  * rules keep hand-written migrations; these are the plain ones.
  */
 export async function syncResourceTables(db: Queryable, defs: readonly ResourceDef[]): Promise<void> {
+  for (const statement of resourceTableStatements(defs)) await db.query(statement);
+}
+
+/**
+ * The statements `syncResourceTables` runs, all idempotent (`if not exists`): derived from the
+ * definitions alone, so that the migrations can tell from their digest whether anything changed.
+ */
+export function resourceTableStatements(defs: readonly ResourceDef[]): string[] {
+  const statements: string[] = [];
   for (const def of defs) {
     const table = ident(def.table);
-    await db.query(`create table if not exists ${table} (id bigint primary key)`);
+    statements.push(`create table if not exists ${table} (id bigint primary key)`);
     for (const c of columnsOf(def)) {
       if (c.column === "id") continue;
       const extra = SYSTEM_DEFAULTS[c.column] ?? "";
-      await db.query(
+      statements.push(
         `alter table ${table} add column if not exists ${ident(c.column)} ${sqlType(c.field)} ${extra}`,
       );
     }
     const live = def.softDelete ? " where is_deleted = 0" : "";
     if (def.tenantScoped) {
-      await db.query(`create index if not exists ${ident(`${def.table}_tenant`)} on ${table} (tenant_id)`);
+      statements.push(`create index if not exists ${ident(`${def.table}_tenant`)} on ${table} (tenant_id)`);
     }
     // Links are followed both ways (a room's meters, whether a scheme is still used): index them.
     for (const c of columnsOf(def).filter((col) => col.field.type === "id" && col.field.ref)) {
-      await db.query(
+      statements.push(
         `create index if not exists ${ident(`${def.table}_${c.column}_idx`)} on ${table} (${ident(c.column)})`,
       );
     }
     for (const fields of def.indexes ?? []) {
       const columns = fields.map((name) => columnOf(name, def.fields[name]!));
       const key = [...(def.tenantScoped ? ["tenant_id"] : []), ...columns].map(ident);
-      await db.query(
+      statements.push(
         `create index if not exists ${ident(`${def.table}_${columns.join("_")}_ix`)} on ${table} (${key.join(", ")})`,
       );
     }
@@ -74,7 +83,7 @@ export async function syncResourceTables(db: Queryable, defs: readonly ResourceD
     // index of the order alone, that page would sort the whole table.
     if (def.tenantScoped && typeof def.count === "object" && def.sort?.length) {
       const columns = def.sort.map((s) => columnByName(def, s.field)?.column ?? "id");
-      await db.query(
+      statements.push(
         `create index if not exists ${ident(`${def.table}_order_ix`)} on ${table} (${columns.map(ident).join(", ")})`,
       );
     }
@@ -82,9 +91,10 @@ export async function syncResourceTables(db: Queryable, defs: readonly ResourceD
       const key = [...(def.tenantScoped ? ["tenant_id"] : []), ...uniqueKey(def, c).map((k) => k.column)].map(
         ident,
       );
-      await db.query(
+      statements.push(
         `create unique index if not exists ${ident(`${def.table}_${c.column}_uq`)} on ${table} (${key.join(", ")})${live}`,
       );
     }
   }
+  return statements;
 }

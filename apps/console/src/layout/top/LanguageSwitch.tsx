@@ -1,43 +1,47 @@
 import { TranslationOutlined } from "@ant-design/icons";
-import { Button, Dropdown, Tooltip } from "antd";
-import { useState } from "react";
-import { useI18n } from "../../i18n/index.tsx";
-import type { Language } from "../../store/state.ts";
-import { store } from "../../store/store.ts";
+import { Button, Tooltip } from "antd";
+import { lazy, Suspense, useState } from "react";
+import { useT } from "../../i18n/index.tsx";
 
-const languages: Language[] = ["zh", "en"];
+const loadMenu = () => import("./LanguageMenu.tsx");
+const LanguageMenu = lazy(loadMenu);
 
-/** zh / en switch; the choice is persisted and also switches antd's own texts. */
+/**
+ * zh / en switch; the choice is persisted and also switches antd's own texts. The menu (antd's
+ * Dropdown and Menu) is loaded when the pointer or the focus reaches the button, or at the latest
+ * on its first click, not with the login page.
+ */
 export function LanguageSwitch({ className }: { className?: string }) {
-  const { t, language } = useI18n();
+  const t = useT();
   const [open, setOpen] = useState(false);
+  const [menuWanted, setMenuWanted] = useState(false);
+  const button = (
+    <Tooltip title={t("top.language")} open={open ? false : undefined}>
+      <Button
+        type="text"
+        className={className ?? "ml-top-button"}
+        icon={<TranslationOutlined />}
+        aria-label={t("top.language")}
+        data-testid="language-switch"
+        onPointerEnter={() => void loadMenu()}
+        onFocus={() => void loadMenu()}
+        onClick={
+          menuWanted
+            ? undefined
+            : () => {
+                setMenuWanted(true);
+                setOpen(true);
+              }
+        }
+      />
+    </Tooltip>
+  );
+  if (!menuWanted) return button;
   return (
-    <Dropdown
-      trigger={["click"]}
-      open={open}
-      onOpenChange={setOpen}
-      menu={{
-        selectable: true,
-        selectedKeys: [language],
-        items: languages.map((code) => ({
-          key: code,
-          label: <span data-testid={`language-${code}`}>{t(`language.${code}`)}</span>,
-        })),
-        onClick: ({ key }) => {
-          setOpen(false);
-          store.setState({ language: key as Language });
-        },
-      }}
-    >
-      <Tooltip title={t("top.language")} open={open ? false : undefined}>
-        <Button
-          type="text"
-          className={className ?? "ml-top-button"}
-          icon={<TranslationOutlined />}
-          aria-label={t("top.language")}
-          data-testid="language-switch"
-        />
-      </Tooltip>
-    </Dropdown>
+    <Suspense fallback={button}>
+      <LanguageMenu open={open} onOpenChange={setOpen}>
+        {button}
+      </LanguageMenu>
+    </Suspense>
   );
 }

@@ -1,4 +1,3 @@
-import { Typography } from "antd";
 import { useDocumentTitle } from "../../app/useDocumentTitle.ts";
 import { useDomainTenant } from "../../app/useDomainTenant.ts";
 import logoUrl from "../../assets/logo.svg";
@@ -36,15 +35,12 @@ export default function LoginPage() {
           <div className="ml-login-brand">
             <img src={logoUrl} alt="" />
             <div>
-              <Typography.Title level={3} style={{ margin: 0 }}>
-                {t("app.title")}
-              </Typography.Title>
-              <Typography.Text type="secondary">{t("app.subtitle")}</Typography.Text>
+              {/* Plain headings styled as antd's Typography: it would bring its copy, edit and ellipsis machinery. */}
+              <h3 className="ml-login-title">{t("app.title")}</h3>
+              <span className="ml-login-subtitle">{t("app.subtitle")}</span>
             </div>
           </div>
-          <Typography.Title level={4} style={{ margin: "16px 0" }}>
-            {t("login.welcome")}
-          </Typography.Title>
+          <h4 className="ml-login-welcome">{t("login.welcome")}</h4>
           <LoginForm
             options={options}
             tenantId={domain?.tenantId || lastTenant}
