@@ -18,7 +18,38 @@ if (files.length === 0) {
   console.error(`no test files under ${roots.join(", ")}`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files], {
-  stdio: "inherit",
+/**
+ * The server's tests start every test server from one migrated and seeded database made here
+ * (apps/server/test/db-template.ts), on PGlite or on TEST_DATABASE_URL's server, whichever the run
+ * tests on; it is removed again after the run.
+ */
+function withDbTemplate(run) {
+  if (!files.some((file) => file.startsWith(`apps${path.sep}server${path.sep}`))) return run({});
+  const script = ["--import", "tsx", "apps/server/test/db-template.ts"];
+  const made = spawnSync(process.execPath, [...script, "create"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (made.status !== 0) {
+    console.error("could not make the test database template");
+    process.exit(made.status ?? 1);
+  }
+  try {
+    return run({ TEST_DB_TEMPLATE: made.stdout });
+  } finally {
+    spawnSync(process.execPath, [...script, "drop", made.stdout], { stdio: "inherit" });
+  }
+}
+
+const status = withDbTemplate((env) => {
+  const result = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "--test", "--test-concurrency=1", ...files],
+    {
+      stdio: "inherit",
+      env: { ...process.env, ...env },
+    },
+  );
+  return result.status ?? 1;
 });
-process.exit(result.status ?? 1);
+process.exit(status);

@@ -5,13 +5,12 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { type Db, openDb } from "../src/db/client.ts";
-import { migrate } from "../src/db/migrate.ts";
-import { seed } from "../src/db/seed.ts";
 import { md5Hex } from "../src/modules/auth/password.ts";
 import type { ApiLogPolicy } from "../src/plugins/api-log.ts";
+import { ADMIN_PASSWORD, databaseUrlOf, prepare, templateOfEnv } from "./db-template.ts";
 
 export const BASIC = `Basic ${Buffer.from("saber:saber_secret").toString("base64")}`;
-export const ADMIN_PASSWORD = "admin";
+export { ADMIN_PASSWORD };
 
 export interface TestServer {
   app: FastifyInstance;
@@ -43,17 +42,21 @@ export async function startTestServer(
   options: { captchaEnabled?: boolean; production?: boolean; apiLog?: ApiLogPolicy } = {},
 ): Promise<TestServer> {
   const serverUrl = process.env.TEST_DATABASE_URL;
+  // Made once per run by scripts/test.mjs: the database starts migrated and seeded (db-template.ts).
+  const template = templateOfEnv();
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
   if (serverUrl) {
     const name = `meterline_t_${randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    await admin.query(
+      template?.kind === "postgres"
+        ? `create database ${name} template ${template.database}`
+        : `create database ${name}`,
+    );
     await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    databaseUrl = databaseUrlOf(serverUrl, name);
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
@@ -61,9 +64,11 @@ export async function startTestServer(
       await c.end();
     };
   }
-  const db = await openDb({ databaseUrl });
-  await migrate(db);
-  await seed(db, { adminPassword: ADMIN_PASSWORD });
+  const db = await openDb({
+    databaseUrl,
+    ...(template?.kind === "pglite" ? { startFrom: template.file } : {}),
+  });
+  if (!template) await prepare(db);
   const jwtSecret = randomBytes(32).toString("hex");
   const dataKey = randomBytes(32).toString("hex");
   const app = await buildApp({
