@@ -1,6 +1,7 @@
 // Runs node's test runner over the test files of the given folders (Node 20 has no glob in --test).
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 const roots = process.argv.slice(2);
@@ -18,13 +19,19 @@ if (files.length === 0) {
   console.error(`no test files under ${roots.join(", ")}`);
   process.exit(1);
 }
+/** Whether the run has test files in the folder `dir` (relative to the repository). */
+function testsUnder(dir) {
+  const folder = path.resolve(dir) + path.sep;
+  return files.some((file) => path.resolve(file).startsWith(folder));
+}
+
 /**
  * The server's tests start every test server from one migrated and seeded database made here
  * (apps/server/test/db-template.ts), on PGlite or on TEST_DATABASE_URL's server, whichever the run
  * tests on; it is removed again after the run.
  */
 function withDbTemplate(run) {
-  if (!files.some((file) => file.startsWith(`apps${path.sep}server${path.sep}`))) return run({});
+  if (!testsUnder("apps/server")) return run({});
   const script = ["--import", "tsx", "apps/server/test/db-template.ts"];
   const made = spawnSync(process.execPath, [...script, "create"], {
     encoding: "utf8",
@@ -41,15 +48,31 @@ function withDbTemplate(run) {
   }
 }
 
-const status = withDbTemplate((env) => {
-  const result = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "--test", "--test-concurrency=1", ...files],
-    {
-      stdio: "inherit",
-      env: { ...process.env, ...env },
-    },
-  );
-  return result.status ?? 1;
-});
+/** Browser suites copy their servers' data directories from templates made in this folder (e2e/harness.ts). */
+function withE2eTemplates(run) {
+  if (!testsUnder("e2e")) return run({});
+  const folder = mkdtempSync(path.join(tmpdir(), "meterline-e2e-templates-"));
+  try {
+    return run({ E2E_DATA_TEMPLATES: folder });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+// TEST_REPORTER picks node's test reporter (a name or a module), e.g. to see durations per file.
+const reporter = process.env.TEST_REPORTER ? [`--test-reporter=${process.env.TEST_REPORTER}`] : [];
+
+const status = withDbTemplate((dbEnv) =>
+  withE2eTemplates((e2eEnv) => {
+    const result = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "--test", "--test-concurrency=1", ...reporter, ...files],
+      {
+        stdio: "inherit",
+        env: { ...process.env, ...dbEnv, ...e2eEnv },
+      },
+    );
+    return result.status ?? 1;
+  }),
+);
 process.exit(status);
