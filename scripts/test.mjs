@@ -26,12 +26,11 @@ function testsUnder(dir) {
 }
 
 /**
- * The server's tests start every test server from one migrated and seeded database made here
- * (apps/server/test/db-template.ts), on PGlite or on TEST_DATABASE_URL's server, whichever the run
- * tests on; it is removed again after the run.
+ * On PGlite the server's tests start every test server from one migrated and seeded database made
+ * here (apps/server/test/db-template.ts); it is removed again after the run.
  */
 function withDbTemplate(run) {
-  if (!testsUnder("apps/server")) return run({});
+  if (!testsUnder("apps/server") || process.env.TEST_DATABASE_URL) return run({});
   const script = ["--import", "tsx", "apps/server/test/db-template.ts"];
   const made = spawnSync(process.execPath, [...script, "create"], {
     encoding: "utf8",
@@ -59,6 +58,12 @@ function withE2eTemplates(run) {
   }
 }
 
+// Two test files at a time on the machine's two cores: each file has a database of its own (a fresh
+// in-memory PGlite, or its own database on TEST_DATABASE_URL's server) and a free port of its own,
+// and one file mostly waits on its database or child process at times. Browser suites run one at a
+// time: each drives a server and a Chromium, enough for two cores. TEST_CONCURRENCY overrides.
+const concurrency = Number(process.env.TEST_CONCURRENCY) || (testsUnder("e2e") ? 1 : 2);
+
 // TEST_REPORTER picks node's test reporter (a name or a module), e.g. to see durations per file.
 const reporter = process.env.TEST_REPORTER ? [`--test-reporter=${process.env.TEST_REPORTER}`] : [];
 
@@ -66,7 +71,7 @@ const status = withDbTemplate((dbEnv) =>
   withE2eTemplates((e2eEnv) => {
     const result = spawnSync(
       process.execPath,
-      ["--import", "tsx", "--test", "--test-concurrency=1", ...reporter, ...files],
+      ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...reporter, ...files],
       {
         stdio: "inherit",
         env: { ...process.env, ...dbEnv, ...e2eEnv },

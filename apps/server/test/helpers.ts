@@ -7,7 +7,7 @@ import { buildApp } from "../src/app.ts";
 import { type Db, openDb } from "../src/db/client.ts";
 import { md5Hex } from "../src/modules/auth/password.ts";
 import type { ApiLogPolicy } from "../src/plugins/api-log.ts";
-import { ADMIN_PASSWORD, databaseUrlOf, prepare, templateOfEnv } from "./db-template.ts";
+import { ADMIN_PASSWORD, prepare, templateOfEnv } from "./db-template.ts";
 
 export const BASIC = `Basic ${Buffer.from("saber:saber_secret").toString("base64")}`;
 export { ADMIN_PASSWORD };
@@ -42,7 +42,7 @@ export async function startTestServer(
   options: { captchaEnabled?: boolean; production?: boolean; apiLog?: ApiLogPolicy } = {},
 ): Promise<TestServer> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  // Made once per run by scripts/test.mjs: the database starts migrated and seeded (db-template.ts).
+  // Made once per run by scripts/test.mjs on PGlite: the database starts migrated and seeded.
   const template = templateOfEnv();
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
@@ -50,13 +50,11 @@ export async function startTestServer(
     const name = `meterline_t_${randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
-    await admin.query(
-      template?.kind === "postgres"
-        ? `create database ${name} template ${template.database}`
-        : `create database ${name}`,
-    );
+    await admin.query(`create database ${name}`);
     await admin.end();
-    databaseUrl = databaseUrlOf(serverUrl, name);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
@@ -64,10 +62,7 @@ export async function startTestServer(
       await c.end();
     };
   }
-  const db = await openDb({
-    databaseUrl,
-    ...(template?.kind === "pglite" ? { startFrom: template.file } : {}),
-  });
+  const db = await openDb({ databaseUrl, ...(template ? { startFrom: template } : {}) });
   if (!template) await prepare(db);
   const jwtSecret = randomBytes(32).toString("hex");
   const dataKey = randomBytes(32).toString("hex");
