@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { cp, mkdtemp, rename, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -127,15 +128,31 @@ async function dataDirFor(command: ServerCommand, env: Record<string, string>): 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  const staging = await mkdtemp(path.join(templates, "staging-"));
-  const first = await boot(command, staging, env);
-  await first.stop();
-  if (first.exitCode() !== 0)
-    throw new Error(`the template server for ${JSON.stringify(env)} did not stop cleanly`);
-  // Another suite may have made the same template meanwhile: either copy is as good.
-  await rename(staging, template).catch(() => rm(staging, { recursive: true, force: true }));
+  try {
+    await makeTemplate(template, command, env);
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   await cp(template, dataDir, { recursive: true });
   return dataDir;
+}
+
+/** Starts a server once on a staging folder with `env`, stops it cleanly and keeps the folder as `template`. */
+async function makeTemplate(template: string, command: ServerCommand, env: Record<string, string>) {
+  const staging = await mkdtemp(`${template}-staging-`);
+  try {
+    const first = await boot(command, staging, env);
+    await first.stop();
+    if (first.exitCode() !== 0)
+      throw new Error(`the template server for ${JSON.stringify(env)} did not stop cleanly`);
+    // Another suite may have made the same template meanwhile: either copy is as good.
+    await rename(staging, template).catch((error) => {
+      if (!existsSync(template)) throw error;
+    });
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
 }
 
 /**
