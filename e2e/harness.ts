@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { cp, mkdtemp, rename, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -48,24 +50,20 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`server did not become healthy within 120 s:\n${output()}`);
 }
 
-/**
- * Starts the API server (which also serves the built console) on a free port with a fresh,
- * temporary DATA_DIR and any extra `env`, and waits for /api/health. Without extra env,
- * E2E_BASE_URL targets an already running instance instead (nothing is started or stopped then).
- */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const external = process.env.E2E_BASE_URL;
-  if (external && Object.keys(env).length === 0) {
-    return { baseUrl: external.replace(/\/$/, ""), stop: async () => undefined };
-  }
+type ServerCommand = string[];
 
-  const port = await freePort();
-  const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-e2e-"));
-  const baseUrl = `http://127.0.0.1:${port}`;
+/** The server's command line: compiled when fresh, else the sources through tsx. */
+function serverCommand(): ServerCommand {
   // The compiled server when `npm run build` made it from the current sources (it boots without
   // transpiling); else the sources through tsx, so that a suite never runs stale code.
   const compiled = freshEntry("main");
-  const command = compiled ? [compiled] : ["--import", "tsx", "apps/server/src/main.ts"];
+  return compiled ? [compiled] : ["--import", "tsx", "apps/server/src/main.ts"];
+}
+
+/** Runs the server on a free port over `dataDir` until healthy; `stop` ends it and keeps the folder. */
+async function boot(command: ServerCommand, dataDir: string, env: Record<string, string>) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, command, {
     cwd: repoRoot,
     env: {
@@ -97,12 +95,92 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       await exited;
       clearTimeout(killer);
     }
-    await rm(dataDir, { recursive: true, force: true });
   };
-
   try {
     await waitForHealth(baseUrl, child, () => log);
-    const index = await fetch(`${baseUrl}/`).then((response) => response.text());
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl, stop, exitCode: () => child.exitCode };
+}
+
+/**
+ * A data directory as the server leaves it after its first start with `env` (migrated, seeded, the
+ * demo site filled when asked), for a suite to start from. scripts/test.mjs names a folder in
+ * E2E_DATA_TEMPLATES for the run: the first suite with a given command and environment makes the
+ * template there (one start and a clean stop), later ones copy it, which spares each server the
+ * embedded database's initdb, the migrations and the demo site (tens of seconds on two cores).
+ * Without E2E_DATA_TEMPLATES (a file run on its own) the server starts on an empty folder.
+ */
+async function dataDirFor(command: ServerCommand, env: Record<string, string>): Promise<string> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-e2e-"));
+  const templates = process.env.E2E_DATA_TEMPLATES;
+  if (!templates) return dataDir;
+  const key = createHash("sha256")
+    .update(JSON.stringify([command, Object.entries(env).sort(([a], [b]) => a.localeCompare(b))]))
+    .digest("hex")
+    .slice(0, 16);
+  const template = path.join(templates, key);
+  try {
+    await cp(template, dataDir, { recursive: true });
+    return dataDir;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  try {
+    await makeTemplate(template, command, env);
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  await cp(template, dataDir, { recursive: true });
+  return dataDir;
+}
+
+/** Starts a server once on a staging folder with `env`, stops it cleanly and keeps the folder as `template`. */
+async function makeTemplate(template: string, command: ServerCommand, env: Record<string, string>) {
+  const staging = await mkdtemp(`${template}-staging-`);
+  try {
+    const first = await boot(command, staging, env);
+    await first.stop();
+    if (first.exitCode() !== 0)
+      throw new Error(`the template server for ${JSON.stringify(env)} did not stop cleanly`);
+    // Another suite may have made the same template meanwhile: either copy is as good.
+    await rename(staging, template).catch((error) => {
+      if (!existsSync(template)) throw error;
+    });
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts the API server (which also serves the built console) on a free port with a fresh,
+ * temporary DATA_DIR and any extra `env`, and waits for /api/health. Without extra env,
+ * E2E_BASE_URL targets an already running instance instead (nothing is started or stopped then).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const external = process.env.E2E_BASE_URL;
+  if (external && Object.keys(env).length === 0) {
+    return { baseUrl: external.replace(/\/$/, ""), stop: async () => undefined };
+  }
+
+  const command = serverCommand();
+  const dataDir = await dataDirFor(command, env);
+  let server: Awaited<ReturnType<typeof boot>>;
+  try {
+    server = await boot(command, dataDir, env);
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const stop = async () => {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const index = await fetch(`${server.baseUrl}/`).then((response) => response.text());
     if (!index.includes('id="root"')) {
       throw new Error("the server does not serve the console at /: run `npm run build` first");
     }
@@ -110,7 +188,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     await stop();
     throw error;
   }
-  return { baseUrl, stop };
+  return { baseUrl: server.baseUrl, stop };
 }
 
 /** Debian's Chromium, headless, without any network side traffic. */

@@ -1,6 +1,7 @@
 // Runs node's test runner over the test files of the given folders (Node 20 has no glob in --test).
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 const roots = process.argv.slice(2);
@@ -18,7 +19,65 @@ if (files.length === 0) {
   console.error(`no test files under ${roots.join(", ")}`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files], {
-  stdio: "inherit",
-});
-process.exit(result.status ?? 1);
+/** Whether the run has test files in the folder `dir` (relative to the repository). */
+function testsUnder(dir) {
+  const folder = path.resolve(dir) + path.sep;
+  return files.some((file) => path.resolve(file).startsWith(folder));
+}
+
+/**
+ * On PGlite the server's tests start every test server from one migrated and seeded database made
+ * here (apps/server/test/db-template.ts); it is removed again after the run.
+ */
+function withDbTemplate(run) {
+  if (!testsUnder("apps/server") || process.env.TEST_DATABASE_URL) return run({});
+  const script = ["--import", "tsx", "apps/server/test/db-template.ts"];
+  const made = spawnSync(process.execPath, [...script, "create"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (made.status !== 0) {
+    console.error("could not make the test database template");
+    process.exit(made.status ?? 1);
+  }
+  try {
+    return run({ TEST_DB_TEMPLATE: made.stdout });
+  } finally {
+    spawnSync(process.execPath, [...script, "drop", made.stdout], { stdio: "inherit" });
+  }
+}
+
+/** Browser suites copy their servers' data directories from templates made in this folder (e2e/harness.ts). */
+function withE2eTemplates(run) {
+  if (!testsUnder("e2e")) return run({});
+  const folder = mkdtempSync(path.join(tmpdir(), "meterline-e2e-templates-"));
+  try {
+    return run({ E2E_DATA_TEMPLATES: folder });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+// Two test files at a time on the machine's two cores: each file has a database of its own (a fresh
+// in-memory PGlite, or its own database on TEST_DATABASE_URL's server) and a free port of its own,
+// and one file mostly waits on its database or child process at times. Browser suites run one at a
+// time: each drives a server and a Chromium, enough for two cores. TEST_CONCURRENCY overrides.
+const concurrency = Number(process.env.TEST_CONCURRENCY) || (testsUnder("e2e") ? 1 : 2);
+
+// TEST_REPORTER picks node's test reporter (a name or a module), e.g. to see durations per file.
+const reporter = process.env.TEST_REPORTER ? [`--test-reporter=${process.env.TEST_REPORTER}`] : [];
+
+const status = withDbTemplate((dbEnv) =>
+  withE2eTemplates((e2eEnv) => {
+    const result = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...reporter, ...files],
+      {
+        stdio: "inherit",
+        env: { ...process.env, ...dbEnv, ...e2eEnv },
+      },
+    );
+    return result.status ?? 1;
+  }),
+);
+process.exit(status);

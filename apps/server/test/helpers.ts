@@ -5,15 +5,14 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { type Db, openDb } from "../src/db/client.ts";
-import { migrate } from "../src/db/migrate.ts";
-import { seed } from "../src/db/seed.ts";
 import { md5Hex } from "../src/modules/auth/password.ts";
 import type { Backoff } from "../src/modules/notices/owner-notice.service.ts";
 import type { SmsProvider } from "../src/modules/sms/sms-provider.ts";
 import type { ApiLogPolicy } from "../src/plugins/api-log.ts";
+import { ADMIN_PASSWORD, prepare, templateOfEnv } from "./db-template.ts";
 
 export const BASIC = `Basic ${Buffer.from("saber:saber_secret").toString("base64")}`;
-export const ADMIN_PASSWORD = "admin";
+export { ADMIN_PASSWORD };
 
 export interface TestServer {
   app: FastifyInstance;
@@ -52,6 +51,8 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const serverUrl = process.env.TEST_DATABASE_URL;
+  // Made once per run by scripts/test.mjs on PGlite: the database starts migrated and seeded.
+  const template = templateOfEnv();
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
   if (serverUrl) {
@@ -70,9 +71,8 @@ export async function startTestServer(
       await c.end();
     };
   }
-  const db = await openDb({ databaseUrl });
-  await migrate(db);
-  await seed(db, { adminPassword: ADMIN_PASSWORD });
+  const db = await openDb({ databaseUrl, ...(template ? { startFrom: template } : {}) });
+  if (!template) await prepare(db);
   const jwtSecret = randomBytes(32).toString("hex");
   const dataKey = randomBytes(32).toString("hex");
   const app = await buildApp({

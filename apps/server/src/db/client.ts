@@ -45,8 +45,8 @@ const NUMERIC = 1700;
  * PGlite on the calling thread: every query blocks the event loop while it runs. Kept for
  * comparison (PGLITE_WORKER=0); the default runs it in a worker thread (pglite-thread.ts).
  */
-async function openPgliteInline(dataDir: string | undefined): Promise<Db> {
-  const db = await createPglite(dataDir);
+async function openPgliteInline(dataDir: string | undefined, startFrom: string | undefined): Promise<Db> {
+  const db = await createPglite(dataDir, startFrom);
   // PGlite runs one query at a time; serialise callers so a transaction never interleaves with others.
   let queue: Promise<unknown> = Promise.resolve();
   const insideTransaction = new AsyncLocalStorage<true>();
@@ -248,10 +248,13 @@ async function listenForChanges(url: string, watcher: ChangeWatcher): Promise<()
   };
 }
 
-/** PostgreSQL server when a URL is given, else embedded PGlite in `dataDir` (in memory when undefined). */
-export function openDb(options: { databaseUrl?: string; dataDir?: string }): Promise<Db> {
+/**
+ * PostgreSQL server when a URL is given, else embedded PGlite in `dataDir` (in memory when
+ * undefined), starting from the PGlite dump file `startFrom` when one is given.
+ */
+export function openDb(options: { databaseUrl?: string; dataDir?: string; startFrom?: string }): Promise<Db> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   return process.env.PGLITE_WORKER === "0"
-    ? openPgliteInline(options.dataDir)
-    : openPgliteThread(options.dataDir);
+    ? openPgliteInline(options.dataDir, options.startFrom)
+    : openPgliteThread(options.dataDir, options.startFrom);
 }

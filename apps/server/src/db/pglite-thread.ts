@@ -19,18 +19,19 @@ type Ask = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "i
 const fromSource = import.meta.url.endsWith(".ts");
 const workerUrl = new URL(fromSource ? "./pglite-worker.ts" : "./pglite-worker.mjs", import.meta.url);
 
-function startWorker(dataDir: string | undefined): Worker {
-  if (!fromSource) return new Worker(workerUrl, { workerData: { dataDir } });
+function startWorker(dataDir: string | undefined, startFrom: string | undefined): Worker {
+  const workerData = { dataDir, startFrom };
+  if (!fromSource) return new Worker(workerUrl, { workerData });
   // Node 20 does not apply the parent's --import loader hooks to a worker's own modules: the worker
   // registers tsx itself before loading the TypeScript entry.
   const tsx = import.meta.resolve("tsx/esm/api");
   const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: { dataDir } });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 /** Embedded PGlite in a worker thread: queries cross by message, the HTTP event loop never waits on them. */
-export async function openPgliteThread(dataDir: string | undefined): Promise<Db> {
-  const worker = startWorker(dataDir);
+export async function openPgliteThread(dataDir: string | undefined, startFrom?: string): Promise<Db> {
+  const worker = startWorker(dataDir, startFrom);
   const pending = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
   let sequence = 0;
   let stopped: Error | undefined;

@@ -11,7 +11,7 @@ import { createPglite } from "./pglite-open.ts";
 
 const port = parentPort;
 if (!port) throw new Error("pglite-worker.ts runs as a worker thread (see db/pglite-thread.ts)");
-const { dataDir } = workerData as { dataDir?: string };
+const { dataDir, startFrom } = workerData as { dataDir?: string; startFrom?: string };
 
 const waiting: WorkerRequest[] = [];
 let openTx: number | undefined;
@@ -20,7 +20,7 @@ let draining = false;
 const fail = (id: number, error: CarriedError) => port.postMessage({ id, ok: false, error });
 
 try {
-  const db = await createPglite(dataDir);
+  const db = await createPglite(dataDir, startFrom);
 
   const run = async (request: WorkerRequest): Promise<unknown[]> => {
     switch (request.kind) {

@@ -1,0 +1,61 @@
+/**
+ * One migrated and seeded embedded database that every PGlite test server of a run starts from,
+ * instead of each running initdb, the migrations and the seed again (seconds per test server).
+ *
+ * scripts/test.mjs makes it before the test files run and removes it after them:
+ *   node --import tsx apps/server/test/db-template.ts create   → prints TEST_DB_TEMPLATE's value
+ *   node --import tsx apps/server/test/db-template.ts drop <value>
+ * It is a PGlite dump file that each in-memory database loads. On PostgreSQL (TEST_DATABASE_URL)
+ * there is none: creating a database from a template there costs as much as migrating a fresh one.
+ * A test file run on its own has no TEST_DB_TEMPLATE and migrates and seeds as before.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Db } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { createPglite } from "../src/db/pglite-open.ts";
+import { seed } from "../src/db/seed.ts";
+
+export const ADMIN_PASSWORD = "admin";
+
+/** What every test server holds before its test acts: the schema, the reference rows and `admin`. */
+export async function prepare(db: Db): Promise<void> {
+  await migrate(db);
+  await seed(db, { adminPassword: ADMIN_PASSWORD });
+}
+
+/** The dump file to start a PGlite test database from, when this run made one (and tests on PGlite). */
+export function templateOfEnv(): string | undefined {
+  return process.env.TEST_DATABASE_URL ? undefined : process.env.TEST_DB_TEMPLATE || undefined;
+}
+
+async function create(): Promise<string> {
+  if (process.env.TEST_DATABASE_URL) return "";
+  const db = await createPglite(undefined);
+  // migrate and seed take the Db interface; this one runs on the PGlite instance in-line.
+  const inline: Db = {
+    kind: "pglite",
+    query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as never,
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({ query: async (sql, params) => (await tx.query(sql, params as unknown[])).rows as never }),
+      ),
+    watchChanges: () => Promise.reject(new Error("the template database is not watched")),
+    close: () => db.close(),
+  };
+  await prepare(inline);
+  const file = path.join(await mkdtemp(path.join(tmpdir(), "meterline-template-")), "pglite.tar");
+  await writeFile(file, Buffer.from(await (await db.dumpDataDir("none")).arrayBuffer()));
+  await db.close();
+  return file;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [command, value] = process.argv.slice(2);
+  if (command === "create") process.stdout.write(await create());
+  else if (command === "drop") {
+    if (value) await rm(path.dirname(value), { recursive: true, force: true });
+  } else throw new Error("usage: db-template.ts create | drop <file>");
+}
