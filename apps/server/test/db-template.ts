@@ -43,6 +43,7 @@ async function create(): Promise<string> {
         fn({ query: async (sql, params) => (await tx.query(sql, params as unknown[])).rows as never }),
       ),
     watchChanges: () => Promise.reject(new Error("the template database is not watched")),
+    script: async (sql) => (await db.exec(sql)).flatMap((result) => result.rows as Record<string, unknown>[]),
     close: () => db.close(),
   };
   await prepare(inline);
