@@ -1,4 +1,4 @@
-import { dlt645 } from "@meterline/protocols";
+import { dlt645, parseScaled } from "@meterline/protocols";
 import { badRequest } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import type { QueuedWrite } from "./meter-purchase.ts";
@@ -80,16 +80,61 @@ function ladderWrites(row: SchemeRow): [string, string][] {
   return writes;
 }
 
+/** Which half of the schemes to write: the charging scheme's prices, the alarm scheme's limits, or both. */
+export type SchemePart = "price" | "alarm" | "all";
+
 /**
- * The 'write' commands that put a meter's schemes into a local-prepaid meter (at opening, and when
- * the account's schemes change): its tariff prices, its ladder tables and cycle, and its alarm 1,
- * alarm 2 and overdraft limits (the meter warns and trips by them itself). Values the scheme leaves
- * empty are not written.
+ * The largest value each register holds (metering-domain.md §1.5): prices XXXX.XXXX yuan/kWh,
+ * ladder thresholds XXXXXX.XX kWh, money limits XXXXXX.XX yuan. The server's schemes allow more
+ * than some of these (an alarm of 1,000,000 yuan), so a write is checked here, before anything is
+ * queued, rather than failing on the gateway when the frame is built.
+ */
+const REGISTER = {
+  price: { scale: 4, max: 99_999_999n },
+  energy: { scale: 2, max: 99_999_999n },
+  money: { scale: 2, max: 99_999_999n },
+} as const;
+
+/** The scheme field behind each DI, named in a refusal. */
+function fieldOf(di: string): { field: string; register: keyof typeof REGISTER } | null {
+  const band = PRICE_DIS.indexOf(di as (typeof PRICE_DIS)[number]);
+  if (band >= 0)
+    return { field: ["tipPrice", "peakPrice", "peacePrice", "lowPrice"][band]!, register: "price" };
+  if (di === ALARM_DIS.first) return { field: "firstAlarm", register: "money" };
+  if (di === ALARM_DIS.second) return { field: "secondAlarm", register: "money" };
+  if (di === ALARM_DIS.overdraft) return { field: "arrearsLimit", register: "money" };
+  if (di.startsWith("040600")) return { field: "ladder", register: "energy" };
+  if (di.startsWith("040601")) return { field: "ladder", register: "price" };
+  return null;
+}
+
+/** 400 naming the scheme field when a value does not fit the meter's register. */
+export function checkRegisterValue(di: string, value: string): void {
+  const target = fieldOf(di);
+  if (!target) return;
+  const { scale, max } = REGISTER[target.register];
+  let scaled: bigint;
+  try {
+    scaled = parseScaled(value, scale);
+  } catch {
+    throw badRequest(`${target.field}: ${value} 不能写入表计(最多 ${scale} 位小数)`);
+  }
+  const limit = `${max / 10n ** BigInt(scale)}.${"9".repeat(scale)}`;
+  if (scaled < 0n || scaled > max) throw badRequest(`${target.field}: ${value} 超出表计可写范围 0–${limit}`);
+}
+
+/**
+ * The 'write' commands that put a meter's schemes into a local-prepaid meter (at opening, when
+ * the account's schemes change, and on a price or alarm write batch): its tariff prices, its ladder
+ * tables and cycle, and its alarm 1, alarm 2 and overdraft limits (the meter warns and trips by
+ * them itself). Values the scheme leaves empty are not written; a value no register can hold is
+ * refused with a 400 naming its field.
  */
 export async function schemeWrites(
   tx: Queryable,
   chargingSchemeId: string | null,
   alarmSchemeId: string | null,
+  part: SchemePart = "all",
 ): Promise<QueuedWrite[]> {
   const [row] = await tx.query<SchemeRow>(
     `select cs.price_mode, cs.price::text as price, cs.ladder, cs.ladder_cycle, cs.tip_price::text as tip_price,
@@ -103,14 +148,19 @@ export async function schemeWrites(
   );
   if (!row) return [];
   const priced = row.price_mode !== null;
-  const values: [string, string | null][] = [
+  const prices: [string, string | null][] = [
     ...tariffPrices(row).map((value, band): [string, string | null] => [PRICE_DIS[band]!, value]),
     ...(priced ? ladderWrites(row) : []),
+  ];
+  const alarms: [string, string | null][] = [
     [ALARM_DIS.first, row.first_alarm],
     [ALARM_DIS.second, row.second_alarm],
     [ALARM_DIS.overdraft, row.arrears_limit],
   ];
-  return values.flatMap(([di, value]) =>
-    value === null ? [] : [{ commandType: "write" as const, payload: { di, value } }],
-  );
+  const values = [...(part === "alarm" ? [] : prices), ...(part === "price" ? [] : alarms)];
+  return values.flatMap(([di, value]) => {
+    if (value === null) return [];
+    checkRegisterValue(di, value);
+    return [{ commandType: "write" as const, payload: { di, value } }];
+  });
 }

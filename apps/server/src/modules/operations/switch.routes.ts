@@ -8,6 +8,7 @@ import { requirePermission } from "../../crud/permissions.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Db } from "../../db/client.ts";
 import { registryTenant } from "../pms/registry-access.ts";
+import { queueSchemeWriteBatch } from "./meter-writes.ts";
 import { batchProgress, outcomeMessage, queueSupplyCommands, SWITCH_LABELS } from "./switching.ts";
 
 const base = "/api/blade-pms/message";
@@ -41,18 +42,30 @@ async function assertInScope(
   tenantId: string,
   meterIds: readonly string[],
 ): Promise<void> {
+  const [outside] = await outsideScope(db, request, def, table, tenantId, meterIds);
+  if (outside) throw badRequest(`meterIds: 表计不存在 (${outside})`);
+}
+
+/** The ids among `meterIds` that the caller's data scope does not reach (or that are not the tenant's). */
+async function outsideScope(
+  db: Db,
+  request: FastifyRequest,
+  def: ResourceDef,
+  table: "pms_meter" | "pms_water",
+  tenantId: string,
+  meterIds: readonly string[],
+): Promise<string[]> {
   const sql = new SqlParams();
   const scope = scopePredicate(def, request, await scopeRules(db, request, def.name), sql);
-  if (!scope || meterIds.length === 0) return;
+  if (!scope || meterIds.length === 0) return [];
   const ids = sql.bind(meterIds);
   const tenant = sql.bind(tenantId);
-  const [outside] = await db.query<{ id: string }>(
+  const rows = await db.query<{ id: string }>(
     `select wanted.id::text as id from unnest(${ids}::bigint[]) wanted(id)
-      where not exists (select 1 from ${table} t where t.id = wanted.id and t.tenant_id = ${tenant} and ${scope})
-      limit 1`,
+      where not exists (select 1 from ${table} t where t.id = wanted.id and t.tenant_id = ${tenant} and ${scope})`,
     sql.values,
   );
-  if (outside) throw badRequest(`meterIds: 表计不存在 (${outside.id})`);
+  return rows.map((row) => row.id);
 }
 
 /**
@@ -136,6 +149,29 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
     );
   }
 
+  // Prices and alarm limits of local-prepaid meters, from each account's schemes (meter-writes.ts).
+  for (const [verb, part, permission, what] of [
+    ["writePriceBatch", "price", "meter_write_price", "写电价"],
+    ["writeAlarmBatch", "alarm", "meter_write_alarm", "写告警金额"],
+  ] as const) {
+    app.post(
+      `${base}/${verb}`,
+      { schema: { tags, summary: `Write the ${part} settings of local-prepaid meters` } },
+      async (request) => {
+        const user = await requirePermission(db, request, [permission]);
+        const params = readParams(request);
+        const tenantId = registryTenant(user, params);
+        const meterIds = idList(params, "meterIds");
+        // A meter outside the caller's data scope is named as absent and left out, like an unknown one.
+        const hidden = await outsideScope(db, request, resources.meter, "pms_meter", tenantId, meterIds);
+        const outcome = await db.transaction((tx) =>
+          queueSchemeWriteBatch(tx, user, tenantId, meterIds, part, `message/${verb}`, hidden),
+        );
+        return ok(outcome, outcomeMessage(outcome, what));
+      },
+    );
+  }
+
   app.get(
     `${base}/batchProgress`,
     { schema: { tags, summary: "How many commands of a batch are queued, sent and settled" } },
@@ -144,6 +180,8 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
         "meter_switch",
         "water_switch",
         "ownerGroup_close",
+        "meter_write_price",
+        "meter_write_alarm",
         ...readCodesOf(resources.meterCommand),
       ]);
       const params = readParams(request);

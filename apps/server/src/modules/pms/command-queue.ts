@@ -9,7 +9,7 @@ export interface QueuedCommand {
   energyType: 1 | 2;
   meterId: string;
   productCode: string;
-  commandType: "switch" | "valve";
+  commandType: "switch" | "valve" | "write";
   payload: Record<string, unknown>;
 }
 
