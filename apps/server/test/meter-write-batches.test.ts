@@ -170,6 +170,42 @@ describe("price and alarm writes to local-prepaid meters (message/writePriceBatc
     assert.equal(balance - meter.balanceFen, 900);
   });
 
+  test("a ladder replaces the flat price in the meter, which then charges each step at its own price", async () => {
+    const meter = sim(prepaid!.address);
+    const edit = await post("chargingscheme/submit", {
+      id: chargingScheme,
+      priceMode: 2,
+      ladderCycle: 1,
+      ladder: JSON.stringify([
+        { limit: "100", price: "0.5000" },
+        { limit: null, price: "0.8000" },
+      ]),
+    });
+    assert.equal(edit.statusCode, 200, edit.body);
+    const res = await post("message/writePriceBatch", { meterIds: ids[prepaid!.address] });
+    assert.equal(res.statusCode, 200, res.body);
+    const outcome = res.json().data;
+    assert.equal(
+      outcome.queued,
+      9,
+      "4 zero tariff prices, threshold 1, prices 1 and 2, threshold 2 = 0 (end), the monthly cycle",
+    );
+    const rows = await settledBatch(outcome.batchId);
+    for (const row of rows) assert.equal(row.state, "success", row.evidence ?? "");
+    assert.deepEqual(meter.prices, [0, 0, 0, 0]);
+    assert.deepEqual(meter.ladderThresholds.slice(0, 2), [10_000, 0]);
+    assert.deepEqual(meter.ladderPrices.slice(0, 2), [5_000, 8_000]);
+    assert.equal(meter.ladderCycle, 1);
+
+    // Usage that crosses 100 kWh in the cycle: the part below at 0.5000, the rest at 0.8000 yuan/kWh.
+    const below = 10_000 - meter.cycleSteps;
+    const above = 1_000;
+    const micro = meter.microYuan + below * 5_000 + above * 8_000;
+    const balance = meter.balanceFen;
+    meter.charge([0, 0, below + above, 0], Date.now());
+    assert.equal(balance - meter.balanceFen, Math.floor(micro / 10_000));
+  });
+
   test("alarm limits reach the meter; a lost reply is settled by reading the register back, not resent", async () => {
     const meter = sim(prepaid!.address);
     const edit = await post("alarmscheme/submit", {
