@@ -5,6 +5,7 @@ import { commandLogEn } from "./command-log.en.ts";
 import { detailEn } from "./detail.en.ts";
 import { globalSearchEn } from "./global-search.en.ts";
 import { menuOperationsEn } from "./menu-operations.en.ts";
+import { meterWritesEn } from "./meter-writes.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
@@ -549,6 +550,7 @@ export const en: Record<MessageKey, string> = {
   ...viewsEn,
   ...tablesEn,
   ...batchesEn,
+  ...meterWritesEn,
   ...moneyCounterEn,
   ...moneyMetersEn,
   ...topologyEn,

@@ -5,6 +5,7 @@ import { commandLogZh } from "./command-log.zh.ts";
 import { detailZh } from "./detail.zh.ts";
 import { globalSearchZh } from "./global-search.zh.ts";
 import { menuOperationsZh } from "./menu-operations.zh.ts";
+import { meterWritesZh } from "./meter-writes.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
@@ -539,6 +540,7 @@ export const zh = {
   ...viewsZh,
   ...tablesZh,
   ...batchesZh,
+  ...meterWritesZh,
   ...moneyCounterZh,
   ...moneyMetersZh,
   ...topologyZh,

@@ -9,6 +9,7 @@ import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
 import { type AreaTarget, AreaTargetDialog } from "./AreaTargetDialog.tsx";
 import { useMeterAccounts } from "./account/useMeterAccounts.tsx";
+import { SchemeWriteButtons } from "./SchemeWriteButtons.tsx";
 import { SupplySwitchDialog } from "./SupplySwitchDialog.tsx";
 import type { Energy } from "./switch-calls.ts";
 
@@ -110,6 +111,13 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
               </Button>
             ) : null}
             {accounts.toolbar(reload, selected, search, total)}
+            {energy === "electric" ? (
+              <SchemeWriteButtons
+                selected={selected}
+                addressOf={(id) => seen.current.get(id) ?? id}
+                reload={reload}
+              />
+            ) : null}
           </>
         )}
         rowActions={(row, reload) => {

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { expectAccessible } from "./axe.ts";
+import { openResource, rowsWith, settled } from "./crud-helpers.ts";
+import { textOf, useBrowserSuite } from "./harness.ts";
+import { seedMoneySite } from "./money-helpers.ts";
+import { newOperator, signInOperator } from "./registry-helpers.ts";
+
+const suite = useBrowserSuite();
+
+test("a price write from the meter screen names the meters it could not write and why", async () => {
+  const { page } = suite.session;
+  const operator = await newOperator(suite.server.baseUrl, "写表公司");
+  const site = await seedMoneySite(suite.server.baseUrl, operator, {
+    rooms: 1,
+    firstCode: 500000000301,
+    ownerName: "钱写表",
+    phone: "13900000301",
+  });
+  const meter = site.meters[0]!.productCode;
+  await signInOperator(page, operator);
+
+  const meters = await openResource(page, "/pms/meter", "meter");
+  await settled(meters);
+  const write = meters.getByTestId("meter-write-price");
+  assert.equal(await write.isDisabled(), true, "nothing ticked, nothing to write");
+  await rowsWith(meters, meter).locator(".ant-checkbox-input").check();
+  await write.click();
+  await page.getByTestId("meter-write-price-ok").click();
+
+  // The meter has no open account: nothing is queued, and the answer says so by its address.
+  const skipped = page.getByTestId("meter-write-skipped");
+  await skipped.waitFor();
+  assert.equal((await textOf(skipped)).trim(), `${meter}:表计未开户`);
+  await expectAccessible(page, "meters left out of a price write");
+});
