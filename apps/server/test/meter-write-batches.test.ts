@@ -10,6 +10,7 @@ import {
 } from "@meterline/simulator";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { type EmbeddedMetering, startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
+import { provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
@@ -235,6 +236,28 @@ describe("price and alarm writes to local-prepaid meters (message/writePriceBatc
     assert.deepEqual([lost.readBack.item, lost.readBack.value], ["register", "80.00"]);
     assert.deepEqual([meter.alarm1Fen, meter.alarm2Fen, meter.overdraftLimitFen], [8000, 3000, 1500]);
     assert.equal(meter.counters.writes, writes + 3, "each limit written exactly once");
+  });
+
+  test("another tenant's meters are named as absent and left out, both ways", async () => {
+    const other = await provisionTenant(server, admin, "别家物业");
+    const theirs = await created(server, other.token, "meter/save", { productCode: "990000000001" });
+    const before = await commandCount();
+
+    const mine = await post("message/writeAlarmBatch", { meterIds: theirs });
+    assert.equal(mine.statusCode, 200, mine.body);
+    assert.deepEqual(mine.json().data, {
+      batchId: null,
+      queued: 0,
+      skipped: [{ meterId: theirs, productCode: "", reason: "表计不存在" }],
+    });
+    const res = await server.call("POST", `${pms}/message/writePriceBatch`, other.token, {
+      meterIds: ids[prepaid!.address],
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().data.skipped, [
+      { meterId: ids[prepaid!.address], productCode: "", reason: "表计不存在" },
+    ]);
+    assert.equal(await commandCount(), before, "nothing queued for a meter the caller may not see");
   });
 
   test("a limit no meter register holds is refused, naming the field, and nothing is queued", async () => {
