@@ -110,7 +110,13 @@ describe("price and alarm writes to local-prepaid meters (message/writePriceBatc
       // Polls only when asked: a fault injected for a write must meet that write.
       pollIntervalMs: 3_600_000,
       demoFleet: false,
-      env: { GATEWAY_PORT: "0", GATEWAY_HOST: "127.0.0.1", GATEWAY_REQUEST_TIMEOUT_MS: "700" },
+      env: {
+        GATEWAY_PORT: "0",
+        GATEWAY_HOST: "127.0.0.1",
+        GATEWAY_REQUEST_TIMEOUT_MS: "700",
+        // A write left "timeout" is read back again this soon, never written again.
+        GATEWAY_TIMEOUT_RECHECK_MS: "2000",
+      },
     });
     fleet = await startFleet({ ...PLAN, gateway: metering.gateway.address() });
     await waitFor("the prepaid meter's purchase count", async () => {
@@ -236,6 +242,32 @@ describe("price and alarm writes to local-prepaid meters (message/writePriceBatc
     assert.deepEqual([lost.readBack.item, lost.readBack.value], ["register", "80.00"]);
     assert.deepEqual([meter.alarm1Fen, meter.alarm2Fen, meter.overdraftLimitFen], [8000, 3000, 1500]);
     assert.equal(meter.counters.writes, writes + 3, "each limit written exactly once");
+  });
+
+  test("a write whose reply and read-back are both lost waits as timeout, then a later read-back settles it", async () => {
+    const meter = sim(prepaid!.address);
+    const edit = await post("alarmscheme/submit", { id: alarmScheme, firstAlarm: "90", secondAlarm: "40" });
+    assert.equal(edit.statusCode, 200, edit.body);
+    const writes = meter.counters.writes;
+    // Alarm 1 is written but its reply is lost, and so are all three read-back attempts.
+    fleet.injectFault(prepaid!.address, "noReply");
+    fleet.injectFault(prepaid!.address, "ignore", 3);
+    const res = await post("message/writeAlarmBatch", { meterIds: ids[prepaid!.address] });
+    assert.equal(res.statusCode, 200, res.body);
+    const { batchId } = res.json().data;
+    const open = await waitFor("alarm 1 left to be confirmed", async () => {
+      const [first] = await batchCommands(batchId);
+      return first?.state === "timeout" ? first : undefined;
+    });
+    assert.match(JSON.parse(open.evidence!).detail, /no reply/);
+    assert.equal(meter.alarm1Fen, 9000, "the meter did take it");
+
+    const rows = await settledBatch(batchId);
+    for (const row of rows) assert.equal(row.state, "success", row.evidence ?? "");
+    const first = JSON.parse(rows[0]!.evidence!);
+    assert.deepEqual([first.readBack.item, first.readBack.value], ["register", "90.00"]);
+    assert.deepEqual([meter.alarm1Fen, meter.alarm2Fen], [9000, 4000]);
+    assert.equal(meter.counters.writes, writes + 3, "alarm 1 was never written again");
   });
 
   test("another tenant's meters are named as absent and left out, both ways", async () => {
