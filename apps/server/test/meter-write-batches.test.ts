@@ -306,4 +306,23 @@ describe("price and alarm writes to local-prepaid meters (message/writePriceBatc
     assert.match(empty.json().msg, /meterIds/);
     assert.equal(await commandCount(), before);
   });
+
+  test("SWITCH_TYPE 3 hands a tripped local-prepaid meter's relay back to the meter (close allowed)", async () => {
+    const meter = sim(prepaid!.address);
+    const cut = await post("message/switchBatch", { meterIds: ids[prepaid!.address], switchType: 2 });
+    assert.equal(cut.statusCode, 200, cut.body);
+    for (const row of await settledBatch(cut.json().data.batchId))
+      assert.equal(row.state, "success", row.evidence ?? "");
+    assert.deepEqual([meter.relayCommandOpen, meter.relayOpen], [true, true]);
+
+    const prepaidMode = await post("message/switchBatch", { meterIds: ids[prepaid!.address], switchType: 3 });
+    assert.equal(prepaidMode.statusCode, 200, prepaidMode.body);
+    const [row] = await settledBatch(prepaidMode.json().data.batchId);
+    assert.equal(row!.state, "success", row!.evidence ?? "");
+    // The remote trip is lifted; the relay closes when the user presses the button, and from then
+    // on the meter trips itself by its own balance and the limits written to it.
+    assert.equal(meter.relayCommandOpen, false);
+    meter.pressButton();
+    assert.equal(meter.relayOpen, false);
+  });
 });
