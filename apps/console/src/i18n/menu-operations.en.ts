@@ -8,6 +8,8 @@ export const menuOperationsEn: Record<keyof typeof menuOperationsZh, string> = {
   "menu.dataDaily": "Electric daily usage",
   "menu.waterDataRead": "Water readings",
   "menu.waterDataDaily": "Water daily usage",
+  "menu.dataReadHistory": "Electric reading history",
+  "menu.waterDataReadHistory": "Water reading history",
   "menu.operation": "Operations",
   "menu.meterCommand": "Meter commands",
 };

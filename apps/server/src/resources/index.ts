@@ -41,6 +41,8 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   alarmScheme: alarmSchemeHooks,
   dataRead: byRoomAreaHooks,
   waterDataRead: byRoomAreaHooks,
+  dataReadHistory: byRoomAreaHooks,
+  waterDataReadHistory: byRoomAreaHooks,
   dataDaily: byRoomAreaHooks,
   waterDataDaily: byRoomAreaHooks,
   meterCommand: meterCommandHooks,

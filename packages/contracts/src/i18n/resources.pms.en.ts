@@ -267,8 +267,38 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       missing: "Items not read",
     },
   },
+  dataReadHistory: {
+    title: "Electric reading history",
+    fields: {
+      meterId: "Meter",
+      roomId: "Room",
+      productCode: "Meter no.",
+      readTime: "Read at",
+      totalValue: "Total (kWh)",
+      tipValue: "Tip",
+      peakValue: "Peak",
+      peaceValue: "Flat",
+      lowValue: "Valley",
+      balance: "Balance (CNY)",
+      switchStatus: "Supply",
+      missing: "Items not read",
+    },
+  },
   waterDataRead: {
     title: "Water readings",
+    fields: {
+      meterId: "Meter",
+      roomId: "Room",
+      productCode: "Meter no.",
+      readTime: "Read at",
+      totalValue: "Volume (m³)",
+      switchStatus: "Valve",
+      batteryLow: "Battery low",
+      missing: "Items not read",
+    },
+  },
+  waterDataReadHistory: {
+    title: "Water reading history",
     fields: {
       meterId: "Meter",
       roomId: "Room",

@@ -253,8 +253,38 @@ export const pmsResourcesZh = {
       missing: "未读到的项",
     },
   },
+  dataReadHistory: {
+    title: "电表历史抄读记录",
+    fields: {
+      meterId: "电表",
+      roomId: "房间",
+      productCode: "表号",
+      readTime: "抄读时间",
+      totalValue: "总示数(kWh)",
+      tipValue: "尖示数",
+      peakValue: "峰示数",
+      peaceValue: "平示数",
+      lowValue: "谷示数",
+      balance: "余额(元)",
+      switchStatus: "通断状态",
+      missing: "未读到的项",
+    },
+  },
   waterDataRead: {
     title: "水表抄读记录",
+    fields: {
+      meterId: "水表",
+      roomId: "房间",
+      productCode: "表号",
+      readTime: "抄读时间",
+      totalValue: "累计流量(m³)",
+      switchStatus: "阀门状态",
+      batteryLow: "电池欠压",
+      missing: "未读到的项",
+    },
+  },
+  waterDataReadHistory: {
+    title: "水表历史抄读记录",
     fields: {
       meterId: "水表",
       roomId: "房间",

@@ -113,6 +113,26 @@ export const waterDataRead = defineResource({
   indexes: [["meterId", "readTime"], ["readTime"]],
 });
 
+/**
+ * The electric reading log of past periods (spec §7 datareadhistory): rows the retention sweep moved
+ * out of `pms_data_read`, unchanged and with their ids, searchable and exported as the live log is.
+ */
+export const dataReadHistory = defineResource({
+  ...dataRead,
+  name: "dataReadHistory",
+  table: "pms_data_read_his",
+  path: "datareadhistory",
+});
+
+/** The water reading log of past periods (spec §7 waterdatareadhistory), as `dataReadHistory`. */
+export const waterDataReadHistory = defineResource({
+  ...waterDataRead,
+  name: "waterDataReadHistory",
+  table: "pms_water_data_read_his",
+  path: "waterdatareadhistory",
+  extraVerbs: [],
+});
+
 const bandRegister = { type: "decimal", scale: 2, list: false } as const;
 
 /** Where a day's opening value came from: the meter's own daily freeze, or the day's first read. */

@@ -19,6 +19,8 @@ export const area = defineResource({
     "roomMeter",
     "dataRead",
     "waterDataRead",
+    "dataReadHistory",
+    "waterDataReadHistory",
     "dataDaily",
     "waterDataDaily",
     ...moneyListScreens,
