@@ -199,8 +199,8 @@ describe("reading log and daily usage, from the gateway's reads", () => {
     assert.equal(lastMonth.length, 30, "the last 30 days by default");
   });
 
-  test("readings and usage are read-only to the console", async () => {
-    for (const path of ["dataread/submit", "datadailydd/submit", "waterdatadaily/remove?ids=1"]) {
+  test("daily usage is read-only to the console", async () => {
+    for (const path of ["datadailydd/submit", "waterdatadaily/remove?ids=1"]) {
       const res = await server.call("POST", `/api/blade-pms/${path}`, admin, {});
       assert.equal(res.statusCode, 404, path);
     }

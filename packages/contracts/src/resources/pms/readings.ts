@@ -68,6 +68,19 @@ const readingLinks = (resource: "meter" | "water") =>
     productCode: { type: "string", maxLength: 14, search: "like", width: 150 },
   }) as const;
 
+/**
+ * Where a read came from and the corrections made to it: a manual read names the operator who
+ * entered it; a voided read stays in the log, marked, with who voided it, when and why.
+ */
+const readingAudit = {
+  source: { type: "string", maxLength: 16, dict: "reading_source", search: "equal", width: 100 },
+  operatorName: { type: "string", maxLength: 64, list: false },
+  voided: { type: "int", dictBiz: "YES_NO", search: "equal", width: 80 },
+  voidReason: { type: "string", maxLength: 255, list: false },
+  voidUser: { type: "string", maxLength: 64, list: false },
+  voidTime: { type: "datetime", list: false },
+} as const;
+
 /** What every readings table shares: written by the gateway alone, kept per tenant, never edited. */
 const readingsBase = { ...serverWrittenBase, listVerb: "page", count: LARGE_TABLE_COUNT } as const;
 
@@ -87,6 +100,7 @@ export const dataRead = defineResource({
     balance: { type: "decimal", scale: 2 },
     switchStatus: { type: "int", dictBiz: "SWITCH_STATUS" },
     missing: { type: "string", maxLength: 255, list: false },
+    ...readingAudit,
   },
   sort: [{ field: "readTime", desc: true }],
   // A meter's history, and the newest reads of the tenant; also the retention sweep's range.
@@ -107,6 +121,7 @@ export const waterDataRead = defineResource({
     switchStatus: { type: "int", dictBiz: "SWITCH_STATUS" },
     batteryLow: { type: "int", dictBiz: "YES_NO" },
     missing: { type: "string", maxLength: 255, list: false },
+    ...readingAudit,
   },
   sort: [{ field: "readTime", desc: true }],
   // A meter's history, and the newest reads of the tenant; also the retention sweep's range.

@@ -10,3 +10,16 @@ select 100 + m.id, 4, m.id from sys_menu m where m.id in (615, 616);
 
 update sys_param set remark = '电表与水表抄读记录在实时表中的保留天数,过期移入历史抄读记录;日用量不受影响'
  where param_key = 'reading.retentionDays' and tenant_id = '000000';
+
+-- Where a read came from: the gateway's poll, or entered by hand (spec §7 dataReadOther).
+insert into sys_dict (id, parent_id, code, dict_key, dict_value, dict_value_en, sort, is_sealed) values
+  (1620, 0, 'reading_source', '-1', '抄读来源', 'Read by', 46, 0),
+  (1621, 1620, 'reading_source', 'gateway', '远程抄读', 'Remote read', 1, 0),
+  (1622, 1620, 'reading_source', 'manual', '人工录入', 'Entered by hand', 2, 0);
+
+-- Corrections of the reading logs: enter a read by hand (submit) and void a read (remove).
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (6111, 611, 'dataRead_add', '人工录入', 'add', '/api/blade-pms/dataread/submit', 'plus', 10, 2, 1, 1),
+  (6112, 611, 'dataRead_delete', '作废', 'delete', '/api/blade-pms/dataread/remove', 'delete', 11, 2, 3, 1),
+  (6131, 613, 'waterDataRead_add', '人工录入', 'add', '/api/blade-pms/waterdataread/submit', 'plus', 10, 2, 1, 1),
+  (6132, 613, 'waterDataRead_delete', '作废', 'delete', '/api/blade-pms/waterdataread/remove', 'delete', 11, 2, 3, 1);
