@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { sweepReadings } from "../src/modules/metering/reading-retention.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
 import { provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
@@ -77,6 +78,12 @@ describe("manual reads and voids of the reading logs", () => {
     assert.deepEqual([manual[0]!.totalValue, manual[0]!.source, manual[0]!.voided], ["115.50", "manual", 0]);
     assert.ok(manual[0]!.operatorName, "the operator is named");
     assert.equal((await reads("&source=gateway")).length, 3, "the gateway's reads say so");
+    const other = await get(server, admin, "dataReadOther/page");
+    assert.deepEqual(
+      other.records.map((r: Read) => [r.totalValue, r.source]),
+      [["115.50", "manual"]],
+      "dataReadOther lists the reads entered by hand, and only those",
+    );
   });
 
   test("a read lower than the one before (or higher than the one after) is refused; nothing stored", async () => {
@@ -158,5 +165,16 @@ describe("manual reads and voids of the reading logs", () => {
     assert.equal(remove.statusCode, 404, remove.body);
     assert.equal((await reads("&voided=0"))[0]?.id, read!.id, "not voided");
     assert.equal((await reads()).length, count);
+  });
+
+  test("the retention sweep takes manual and voided reads to history as they are", async () => {
+    // March 2025 is more than the default 400 days before now.
+    await sweepReadings(server.db);
+    assert.equal((await reads()).length, 0);
+    const his = await get(server, admin, "dataReadOtherHis/page");
+    assert.deepEqual(
+      his.records.map((r: Read) => [r.totalValue, r.source, r.voided, r.voidReason]),
+      [["115.50", "manual", 1, "抄错了"]],
+    );
   });
 });

@@ -45,6 +45,8 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
   waterDataRead: reading("WaterReadingsPage"),
   dataReadHistory: reading("ElectricReadingHistoryPage"),
   waterDataReadHistory: reading("WaterReadingHistoryPage"),
+  dataReadOther: reading("ManualReadingsPage"),
+  dataReadOtherHis: reading("ManualReadingHistoryPage"),
   dataDaily: reading("ElectricDailyPage"),
   waterDataDaily: reading("WaterDailyPage"),
   meterCommand: {

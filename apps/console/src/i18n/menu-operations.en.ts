@@ -10,6 +10,8 @@ export const menuOperationsEn: Record<keyof typeof menuOperationsZh, string> = {
   "menu.waterDataDaily": "Water daily usage",
   "menu.dataReadHistory": "Electric reading history",
   "menu.waterDataReadHistory": "Water reading history",
+  "menu.dataReadOther": "Electric reads entered by hand",
+  "menu.dataReadOtherHis": "Hand-entered reads, history",
   "menu.operation": "Operations",
   "menu.meterCommand": "Meter commands",
 };

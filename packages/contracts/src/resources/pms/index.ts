@@ -6,6 +6,8 @@ export {
   dataDaily,
   dataRead,
   dataReadHistory,
+  dataReadOther,
+  dataReadOtherHis,
   meterCurrentData,
   waterDataDaily,
   waterDataRead,

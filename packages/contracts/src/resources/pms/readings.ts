@@ -148,6 +148,23 @@ export const waterDataReadHistory = defineResource({
   extraVerbs: [],
 });
 
+/**
+ * Electric reads entered by hand (spec §7 dataReadOther): the live log's manual rows, for meters read
+ * on site. The same table as `dataRead`; the server shows only rows whose source is `manual`.
+ */
+export const dataReadOther = defineResource({
+  ...dataRead,
+  name: "dataReadOther",
+  path: "dataReadOther",
+});
+
+/** Electric reads entered by hand that the retention sweep moved to history (spec §7 dataReadOtherHis). */
+export const dataReadOtherHis = defineResource({
+  ...dataReadHistory,
+  name: "dataReadOtherHis",
+  path: "dataReadOtherHis",
+});
+
 const bandRegister = { type: "decimal", scale: 2, list: false } as const;
 
 /** Where a day's opening value came from: the meter's own daily freeze, or the day's first read. */

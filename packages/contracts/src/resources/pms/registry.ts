@@ -21,6 +21,8 @@ export const area = defineResource({
     "waterDataRead",
     "dataReadHistory",
     "waterDataReadHistory",
+    "dataReadOther",
+    "dataReadOtherHis",
     "dataDaily",
     "waterDataDaily",
     ...moneyListScreens,

@@ -23,3 +23,11 @@ insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, cate
   (6112, 611, 'dataRead_delete', '作废', 'delete', '/api/blade-pms/dataread/remove', 'delete', 11, 2, 3, 1),
   (6131, 613, 'waterDataRead_add', '人工录入', 'add', '/api/blade-pms/waterdataread/submit', 'plus', 10, 2, 1, 1),
   (6132, 613, 'waterDataRead_delete', '作废', 'delete', '/api/blade-pms/waterdataread/remove', 'delete', 11, 2, 3, 1);
+
+-- Electric reads entered by hand, live and moved to history (spec §7 dataReadOther, dataReadOtherHis).
+insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
+  (617, 600, 'dataReadOther', '电表人工抄读', 'menu', '/reading/dataReadOther', 'file-text', 26, 1, 0, 1),
+  (618, 600, 'dataReadOtherHis', '电表人工抄读历史', 'menu', '/reading/dataReadOtherHis', 'database', 27, 1, 0, 1);
+
+insert into sys_top_menu_setting (id, top_menu_id, menu_id)
+select 100 + m.id, 4, m.id from sys_menu m where m.id in (617, 618);
