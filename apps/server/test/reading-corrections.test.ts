@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { nextId } from "../src/db/ids.ts";
 import { sweepReadings } from "../src/modules/metering/reading-retention.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
 import { provisionTenant } from "./fixtures.ts";
@@ -165,6 +166,29 @@ describe("manual reads and voids of the reading logs", () => {
     assert.equal(remove.statusCode, 404, remove.body);
     assert.equal((await reads("&voided=0"))[0]?.id, read!.id, "not voided");
     assert.equal((await reads()).length, count);
+  });
+
+  test("a meter whose balance the server keeps is refused both: its reads were charged", async () => {
+    const account = nextId();
+    await server.db.query(
+      `insert into pms_account (id, tenant_id, owner_id, energy_type, meter_id, control_status)
+       values ($1, '000000', $2, 1, $3, 1)`,
+      [account, site.owner, site.meter],
+    );
+    try {
+      const count = (await reads()).length;
+      const submit = await post("dataread/submit", { meterId: site.meter, totalValue: "999" });
+      assert.equal(submit.statusCode, 400, submit.body);
+      assert.match(submit.json().msg, /^meterId: .*计费/);
+      const [read] = await reads("&voided=0");
+      const remove = await post(`dataread/remove?ids=${read!.id}`, { reason: "试试" });
+      assert.equal(remove.statusCode, 400, remove.body);
+      assert.match(remove.json().msg, /^meterId: /);
+      assert.equal((await reads()).length, count, "nothing stored");
+      assert.equal((await reads("&voided=0"))[0]?.id, read!.id, "nothing voided");
+    } finally {
+      await server.db.query("delete from pms_account where id = $1", [account]);
+    }
   });
 
   test("the retention sweep takes manual and voided reads to history as they are", async () => {
