@@ -191,6 +191,21 @@ describe("manual reads and voids of the reading logs", () => {
     }
   });
 
+  test("datadailydd/submit recomputes a day from its reads; another tenant's day is a 404", async () => {
+    const page = await get(server, admin, `datadailydd/page?meterId=${site.meter}&size=50`);
+    const tenth = (page.records as (Day & { id: string })[]).find((r) => r.dayDate === "2025-03-10");
+    // A stale row, as a crash between writes could leave it: the submit puts it right.
+    await server.db.query("update pms_data_daily set end_value = 999, usage = 889 where id = $1", [
+      tenth!.id,
+    ]);
+    const res = await post("datadailydd/submit", { id: tenth!.id });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(await day("datadailydd/page", site.meter, "2025-03-10"), ["110.00", "110.00", "0.00"]);
+    const other = await provisionTenant(server, admin, "另一家物业");
+    assert.equal((await post("datadailydd/submit", { id: tenth!.id }, other.token)).statusCode, 404);
+    assert.equal((await post("datadailydd/submit", {})).statusCode, 400);
+  });
+
   test("the retention sweep takes manual and voided reads to history as they are", async () => {
     // March 2025 is more than the default 400 days before now.
     await sweepReadings(server.db);

@@ -200,7 +200,7 @@ describe("reading log and daily usage, from the gateway's reads", () => {
   });
 
   test("daily usage is read-only to the console", async () => {
-    for (const path of ["datadailydd/submit", "waterdatadaily/remove?ids=1"]) {
+    for (const path of ["datadailydd/remove?ids=1", "waterdatadaily/submit", "waterdatadaily/remove?ids=1"]) {
       const res = await server.call("POST", `/api/blade-pms/${path}`, admin, {});
       assert.equal(res.statusCode, 404, path);
     }

@@ -74,4 +74,19 @@ export async function readingCorrectionRoutes(app: FastifyInstance, opts: { db: 
       },
     );
   }
+  // datadailydd/submit {id}: the day recomputed from its reads (after corrections made elsewhere).
+  // There is no datadailydd/remove: a day is what its reads say; void the wrong reads instead.
+  const daily = resources.dataDaily;
+  app.post(
+    `/api/${daily.service}/${daily.path}/submit`,
+    { schema: { tags: [daily.name], summary: "Recompute a day's usage from its reads" } },
+    async (request) => {
+      const user = await requirePermission(opts.db, request, [permissionCodes(resources.dataRead).add]);
+      const params = readParams(request);
+      const id = optionalString(params, "id");
+      if (!id || !/^\d{1,19}$/.test(id)) throw badRequest("id: 请选择日用量记录");
+      await corrections.recomputeDailyRow(registryTenant(user, params), id);
+      return ok(true);
+    },
+  );
 }

@@ -139,6 +139,22 @@ export class ReadingCorrections {
     });
   }
 
+  /**
+   * Recomputes one electric day row (datadailydd) from the reads that count. Usage is never typed in:
+   * it always follows from the reads, so correcting a day means entering or voiding reads.
+   */
+  async recomputeDailyRow(tenantId: string, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.query<{ meter_id: string; day: string }>(
+        "select meter_id::text, to_char(day_date, 'YYYY-MM-DD') as day from pms_data_daily where id = $1 and tenant_id = $2",
+        [id, tenantId],
+      );
+      if (!row) throw notFound("id: 日用量记录不存在");
+      await this.lockMeter(tx, tenantId, "electric", row.meter_id);
+      await recomputeDay(tx, ELECTRIC_TABLES, tenantId, row.meter_id, row.day, this.timeZone);
+    });
+  }
+
   /** The meter of the tenant, locked for the correction; a priced meter is refused. */
   private async lockMeter(tx: Queryable, tenantId: string, kind: EnergyKind, meterId: string) {
     const [meter] = await tx.query<{ product_code: string; room_id: string | null; priced: boolean }>(
