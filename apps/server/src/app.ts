@@ -17,6 +17,7 @@ import { fileRoutes } from "./modules/file/file.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { dailyTrendRoutes } from "./modules/metering/daily-trend.routes.ts";
 import { homepageRoutes } from "./modules/metering/homepage.routes.ts";
+import { readingCorrectionRoutes } from "./modules/metering/reading-corrections.routes.ts";
 import { moneyRoutes } from "./modules/money/money.routes.ts";
 import { moneyExportRoutes } from "./modules/money/money-export.routes.ts";
 import { ownerRechargeRoutes } from "./modules/money/owner-recharge.routes.ts";
@@ -185,6 +186,7 @@ export async function buildApp({
   await app.register(userImportRoutes, { db, timeZone: config.timeZone });
   await app.register(registryImportRoutes, { db, timeZone: config.timeZone });
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });
+  await app.register(readingCorrectionRoutes, { db, timeZone: config.timeZone });
   await app.register(homepageRoutes, { db, timeZone: config.timeZone });
   await app.register(switchRoutes, { db });
   await app.register(alarmRoutes, { db, timeZone: config.timeZone });

@@ -4,7 +4,7 @@ import type { MeterReading } from "@meterline/gateway";
 import { sweepReadings } from "../src/modules/metering/reading-retention.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
 import { localDay } from "../src/modules/metering/usage-periods.ts";
-import { addRole, addUser } from "./fixtures.ts";
+import { addRole, addUser, provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { buildSite, get } from "./registry-fixtures.ts";
 
@@ -199,33 +199,70 @@ describe("reading log and daily usage, from the gateway's reads", () => {
     assert.equal(lastMonth.length, 30, "the last 30 days by default");
   });
 
-  test("readings and usage are read-only to the console", async () => {
-    for (const path of ["dataread/submit", "datadailydd/submit", "waterdatadaily/remove?ids=1"]) {
+  test("daily usage is read-only to the console", async () => {
+    for (const path of ["datadailydd/remove?ids=1", "waterdatadaily/submit", "waterdatadaily/remove?ids=1"]) {
       const res = await server.call("POST", `/api/blade-pms/${path}`, admin, {});
       assert.equal(res.statusCode, 404, path);
     }
   });
 
-  test("the reading log is trimmed to its retention; daily usage stays", async () => {
+  test("the retention sweep moves old reads to history, where the history screens find them", async () => {
     const before = (await get(server, admin, "dataread/page")).total as number;
     await server.db.query(
-      `insert into pms_data_read (id, tenant_id, meter_id, read_time, total_value)
-       values (1, '000000', $1, now() - interval '45 days', 1), (2, '000000', $1, now() - interval '20 days', 1)`,
-      [site.meter],
+      `insert into pms_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value, balance)
+       values (1, '000000', $1, $2, '100000000101', now() - interval '45 days', 1.5, 9),
+              (2, '000000', $1, $2, '100000000101', now() - interval '20 days', 1, 9)`,
+      [site.meter, site.room101],
     );
     await server.db.query(
       "update sys_param set param_value = '30' where param_key = 'reading.retentionDays'",
     );
-    // 30 is below the 31-day floor: the 20-day-old row stays; the 45-day-old one goes, and so do
+    // 30 is below the 31-day floor: the 20-day-old row stays; the 45-day-old one moves, and so do
     // the electric and the three water reads of March 2025.
-    const removed = await sweepReadings(server.db);
-    assert.equal(removed, before + 1 + 3);
+    const moved = await sweepReadings(server.db);
+    assert.equal(moved, before + 1 + 3);
     const left = await get(server, admin, "dataread/page");
     assert.deepEqual(
       left.records.map((r: { id: string }) => r.id),
       ["2"],
     );
     assert.ok((await days("datadailydd/page")).length >= 3, "daily usage is not swept");
+
+    // Every moved row is in history once, unchanged, with the live log's filters.
+    const history = await get(server, admin, `datareadhistory/page?meterId=${site.meter}&size=50`);
+    assert.equal(history.total, before + 1, "nothing lost, nothing doubled");
+    const march = await get(
+      server,
+      admin,
+      `datareadhistory/page?meterId=${site.meter}&readTime_ge=2025-03-02 00:00:00&readTime_lt=2025-03-03 00:00:00&size=50`,
+    );
+    assert.deepEqual(
+      march.records.map((r: { totalValue: string }) => r.totalValue),
+      ["108.00", "106.20", "106.05"],
+      "2 March's reads (tenant's local day), newest first",
+    );
+    const old = (await get(server, admin, "datareadhistory/detail?id=1")) as Record<string, string>;
+    assert.deepEqual([old.totalValue, old.balance, old.roomName], ["1.50", "9.00", "1号楼 101"]);
+    assert.equal((await get(server, admin, `datareadhistory/page?areaId=${site.building2}`)).total, 0);
+    const water = await get(server, admin, `waterdatareadhistory/page?meterId=${site.water}`);
+    assert.equal(water.total, 3);
+    assert.equal(water.records[0].totalValue, "13.00");
+    const sheet = await server.call(
+      "GET",
+      `/api/blade-pms/datareadhistory/export?meterId=${site.meter}`,
+      admin,
+    );
+    assert.equal(sheet.statusCode, 200, sheet.body);
+    assert.match(String(sheet.headers["content-type"]), /spreadsheetml/);
+
+    // A second sweep finds nothing more to move.
+    assert.equal(await sweepReadings(server.db), 0);
+
+    // Another tenant sees none of it, and not by id either.
+    const other = await provisionTenant(server, admin, "别家物业");
+    assert.equal((await get(server, other.token, "datareadhistory/page")).total, 0);
+    const foreign = await server.call("GET", "/api/blade-pms/datareadhistory/detail?id=1", other.token);
+    assert.equal(foreign.statusCode, 404, foreign.body);
   });
 
   test("the home page overview: device status, usage per period, the day's rank", async () => {

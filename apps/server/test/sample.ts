@@ -128,4 +128,7 @@ export function searchableText(def: ResourceDef): string | undefined {
 /** Server-written rows whose table requires more than an id and a tenant (written by migrations). */
 export const serverRowColumns: Record<string, Record<string, unknown>> = {
   meterCommand: { energy_type: 1, meter_id: 1, product_code: "000000000001", command_type: "switch" },
+  // The manual-read screens show only the reading log's rows entered by hand.
+  dataReadOther: { source: "manual" },
+  dataReadOtherHis: { source: "manual" },
 };

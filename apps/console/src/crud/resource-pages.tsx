@@ -4,7 +4,7 @@ import type { PageEntry } from "../components/chunk.ts";
 /** A registry page under pages/pms (the file is named in chunk-failure logs). */
 const pms = (file: string, load: PageEntry["load"]): PageEntry => ({ load, file: `pages/pms/${file}` });
 
-/** A readings page; the four share one chunk. */
+/** A readings page; they share one chunk. */
 const reading = (name: keyof typeof import("../pages/reading/ReadingPages.tsx")): PageEntry => ({
   file: "pages/reading/ReadingPages.tsx",
   load: async () => ({ default: (await import("../pages/reading/ReadingPages.tsx"))[name] }),
@@ -43,6 +43,10 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
   water: meterPage("WaterMeterPage"),
   dataRead: reading("ElectricReadingsPage"),
   waterDataRead: reading("WaterReadingsPage"),
+  dataReadHistory: reading("ElectricReadingHistoryPage"),
+  waterDataReadHistory: reading("WaterReadingHistoryPage"),
+  dataReadOther: reading("ManualReadingsPage"),
+  dataReadOtherHis: reading("ManualReadingHistoryPage"),
   dataDaily: reading("ElectricDailyPage"),
   waterDataDaily: reading("WaterDailyPage"),
   meterCommand: {

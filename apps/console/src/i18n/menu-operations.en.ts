@@ -8,6 +8,10 @@ export const menuOperationsEn: Record<keyof typeof menuOperationsZh, string> = {
   "menu.dataDaily": "Electric daily usage",
   "menu.waterDataRead": "Water readings",
   "menu.waterDataDaily": "Water daily usage",
+  "menu.dataReadHistory": "Electric reading history",
+  "menu.waterDataReadHistory": "Water reading history",
+  "menu.dataReadOther": "Electric reads entered by hand",
+  "menu.dataReadOtherHis": "Hand-entered reads, history",
   "menu.operation": "Operations",
   "menu.meterCommand": "Meter commands",
 };

@@ -6,6 +6,10 @@ export const menuOperationsZh = {
   "menu.dataDaily": "电表日用量",
   "menu.waterDataRead": "水表抄读记录",
   "menu.waterDataDaily": "水表日用量",
+  "menu.dataReadHistory": "电表历史抄读记录",
+  "menu.waterDataReadHistory": "水表历史抄读记录",
+  "menu.dataReadOther": "电表人工抄读",
+  "menu.dataReadOtherHis": "电表人工抄读历史",
   "menu.operation": "运行控制",
   "menu.meterCommand": "命令记录",
 } as const;

@@ -4,6 +4,7 @@ import type { FieldCipher } from "../crud/field-cipher.ts";
 import type { ResourceHooks } from "../crud/hooks.ts";
 import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
+import { manualReadHooks } from "../modules/metering/manual-read.hooks.ts";
 import { meterCommandHooks } from "../modules/operations/command-log.hooks.ts";
 import { paramHooks } from "../modules/param/param.hooks.ts";
 import {
@@ -41,6 +42,10 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   alarmScheme: alarmSchemeHooks,
   dataRead: byRoomAreaHooks,
   waterDataRead: byRoomAreaHooks,
+  dataReadHistory: byRoomAreaHooks,
+  waterDataReadHistory: byRoomAreaHooks,
+  dataReadOther: manualReadHooks,
+  dataReadOtherHis: manualReadHooks,
   dataDaily: byRoomAreaHooks,
   waterDataDaily: byRoomAreaHooks,
   meterCommand: meterCommandHooks,

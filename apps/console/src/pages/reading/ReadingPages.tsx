@@ -24,5 +24,9 @@ function DailyUsagePage({ def, unit }: { def: ResourceDef; unit: string }) {
 
 export const ElectricReadingsPage = () => <ReadingLogPage def={resources.dataRead} />;
 export const WaterReadingsPage = () => <ReadingLogPage def={resources.waterDataRead} />;
+export const ElectricReadingHistoryPage = () => <ReadingLogPage def={resources.dataReadHistory} />;
+export const WaterReadingHistoryPage = () => <ReadingLogPage def={resources.waterDataReadHistory} />;
+export const ManualReadingsPage = () => <ReadingLogPage def={resources.dataReadOther} />;
+export const ManualReadingHistoryPage = () => <ReadingLogPage def={resources.dataReadOtherHis} />;
 export const ElectricDailyPage = () => <DailyUsagePage def={resources.dataDaily} unit="kWh" />;
 export const WaterDailyPage = () => <DailyUsagePage def={resources.waterDataDaily} unit="m³" />;

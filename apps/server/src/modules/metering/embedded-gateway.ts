@@ -81,7 +81,7 @@ export async function startEmbeddedMetering(options: {
     });
     logger.log("info", "demo fleet started", { meters: DEMO_FLEET.meters, dtus: DEMO_FLEET.dtus });
   }
-  // The reading log grows with every poll: trim it to its retention now and once a day.
+  // The reading log grows with every poll: move its old rows to history now and once a day.
   const sweep = () =>
     sweepReadings(db).catch((error: unknown) =>
       logger.log("warn", "reading retention sweep failed", { error: String(error) }),

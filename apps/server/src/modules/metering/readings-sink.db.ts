@@ -222,8 +222,8 @@ export class DbReadingsSink implements ReadingsSink {
   ) {
     await tx.query(
       `insert into pms_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
-         tip_value, peak_value, peace_value, low_value, balance, switch_status, missing)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+         tip_value, peak_value, peace_value, low_value, balance, switch_status, missing, source, voided)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'gateway', 0)`,
       [
         nextId(),
         target.tenantId,
@@ -246,8 +246,8 @@ export class DbReadingsSink implements ReadingsSink {
     if (volume === null) return;
     await this.db.query(
       `insert into pms_water_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
-         switch_status, battery_low, missing)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+         switch_status, battery_low, missing, source, voided)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'gateway', 0)`,
       [
         nextId(),
         target.tenantId,

@@ -2,7 +2,17 @@ export { alarm } from "./alarms.ts";
 export { meterCommand } from "./commands.ts";
 export { collector, meter, meterOrigValue, water } from "./meters.ts";
 export { messageQueue, smsRecord } from "./notices.ts";
-export { dataDaily, dataRead, meterCurrentData, waterDataDaily, waterDataRead } from "./readings.ts";
+export {
+  dataDaily,
+  dataRead,
+  dataReadHistory,
+  dataReadOther,
+  dataReadOtherHis,
+  meterCurrentData,
+  waterDataDaily,
+  waterDataRead,
+  waterDataReadHistory,
+} from "./readings.ts";
 export { area, owner, ownerGroup, ownerRoom, room, roomMeter } from "./registry.ts";
 export { alarmScheme, chargingScheme } from "./schemes.ts";
 export { wxBind, wxConfig } from "./wechat.ts";

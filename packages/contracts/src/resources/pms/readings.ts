@@ -68,6 +68,19 @@ const readingLinks = (resource: "meter" | "water") =>
     productCode: { type: "string", maxLength: 14, search: "like", width: 150 },
   }) as const;
 
+/**
+ * Where a read came from and the corrections made to it: a manual read names the operator who
+ * entered it; a voided read stays in the log, marked, with who voided it, when and why.
+ */
+const readingAudit = {
+  source: { type: "string", maxLength: 16, dict: "reading_source", search: "equal", width: 100 },
+  operatorName: { type: "string", maxLength: 64, list: false },
+  voided: { type: "int", dictBiz: "YES_NO", search: "equal", width: 80 },
+  voidReason: { type: "string", maxLength: 255, list: false },
+  voidUser: { type: "string", maxLength: 64, list: false },
+  voidTime: { type: "datetime", list: false },
+} as const;
+
 /** What every readings table shares: written by the gateway alone, kept per tenant, never edited. */
 const readingsBase = { ...serverWrittenBase, listVerb: "page", count: LARGE_TABLE_COUNT } as const;
 
@@ -87,6 +100,7 @@ export const dataRead = defineResource({
     balance: { type: "decimal", scale: 2 },
     switchStatus: { type: "int", dictBiz: "SWITCH_STATUS" },
     missing: { type: "string", maxLength: 255, list: false },
+    ...readingAudit,
   },
   sort: [{ field: "readTime", desc: true }],
   // A meter's history, and the newest reads of the tenant; also the retention sweep's range.
@@ -107,10 +121,48 @@ export const waterDataRead = defineResource({
     switchStatus: { type: "int", dictBiz: "SWITCH_STATUS" },
     batteryLow: { type: "int", dictBiz: "YES_NO" },
     missing: { type: "string", maxLength: 255, list: false },
+    ...readingAudit,
   },
   sort: [{ field: "readTime", desc: true }],
   // A meter's history, and the newest reads of the tenant; also the retention sweep's range.
   indexes: [["meterId", "readTime"], ["readTime"]],
+});
+
+/**
+ * The electric reading log of past periods (spec §7 datareadhistory): rows the retention sweep moved
+ * out of `pms_data_read`, unchanged and with their ids, searchable and exported as the live log is.
+ */
+export const dataReadHistory = defineResource({
+  ...dataRead,
+  name: "dataReadHistory",
+  table: "pms_data_read_his",
+  path: "datareadhistory",
+});
+
+/** The water reading log of past periods (spec §7 waterdatareadhistory), as `dataReadHistory`. */
+export const waterDataReadHistory = defineResource({
+  ...waterDataRead,
+  name: "waterDataReadHistory",
+  table: "pms_water_data_read_his",
+  path: "waterdatareadhistory",
+  extraVerbs: [],
+});
+
+/**
+ * Electric reads entered by hand (spec §7 dataReadOther): the live log's manual rows, for meters read
+ * on site. The same table as `dataRead`; the server shows only rows whose source is `manual`.
+ */
+export const dataReadOther = defineResource({
+  ...dataRead,
+  name: "dataReadOther",
+  path: "dataReadOther",
+});
+
+/** Electric reads entered by hand that the retention sweep moved to history (spec §7 dataReadOtherHis). */
+export const dataReadOtherHis = defineResource({
+  ...dataReadHistory,
+  name: "dataReadOtherHis",
+  path: "dataReadOtherHis",
 });
 
 const bandRegister = { type: "decimal", scale: 2, list: false } as const;

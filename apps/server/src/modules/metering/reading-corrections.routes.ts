@@ -1,0 +1,92 @@
+import { permissionCodes, resources } from "@meterline/contracts";
+import type { FastifyInstance } from "fastify";
+import { ok } from "../../contract/envelope.ts";
+import { badRequest } from "../../contract/errors.ts";
+import { idList, optionalString, readParams } from "../../contract/params.ts";
+import { requirePermission } from "../../crud/permissions.ts";
+import type { Db } from "../../db/client.ts";
+import { registryTenant } from "../pms/registry-access.ts";
+import { type EnergyKind, ReadingCorrections } from "./reading-corrections.ts";
+
+/** Registers as entered: non-negative, at most 2 decimals (the logs keep kWh and m³ to 0.01). */
+const REGISTER = /^\d{1,10}(\.\d{1,2})?$/;
+
+function register(params: Record<string, unknown>, name: string, required: true): string;
+function register(params: Record<string, unknown>, name: string, required: false): string | null;
+function register(params: Record<string, unknown>, name: string, required: boolean): string | null {
+  const raw = params[name];
+  const text = raw === undefined || raw === null ? "" : String(raw).trim();
+  if (text === "") {
+    if (required) throw badRequest(`${name}: 示数不能为空`);
+    return null;
+  }
+  if (!REGISTER.test(text)) throw badRequest(`${name}: 应为非负数,最多两位小数`);
+  return text;
+}
+
+/**
+ * `dataread/submit`, `waterdataread/submit`: a read entered by hand; `…/remove?ids=&reason=`: void
+ * reads, keeping them (spec §7). Button codes `dataRead_add` / `dataRead_delete` and the water ones.
+ */
+export async function readingCorrectionRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
+  const corrections = new ReadingCorrections(opts.db, opts.timeZone);
+  const screens: [EnergyKind, typeof resources.dataRead | typeof resources.waterDataRead][] = [
+    ["electric", resources.dataRead],
+    ["water", resources.waterDataRead],
+  ];
+  for (const [kind, def] of screens) {
+    const base = `/api/${def.service}/${def.path}`;
+    const codes = permissionCodes(def);
+    app.post(
+      `${base}/submit`,
+      { schema: { tags: [def.name], summary: "Enter a read by hand" } },
+      async (request) => {
+        const user = await requirePermission(opts.db, request, [codes.add]);
+        const params = readParams(request);
+        const meterId = optionalString(params, "meterId");
+        if (!meterId || !/^\d{1,19}$/.test(meterId)) throw badRequest("meterId: 请选择表");
+        const totalValue = register(params, "totalValue", true);
+        const bands =
+          kind === "electric"
+            ? ["tipValue", "peakValue", "peaceValue", "lowValue"].map((name) => register(params, name, false))
+            : [];
+        const id = await corrections.submit(user, registryTenant(user, params), kind, {
+          meterId,
+          readTime: optionalString(params, "readTime"),
+          totalValue,
+          bands,
+        });
+        return ok({ id });
+      },
+    );
+    app.post(
+      `${base}/remove`,
+      { schema: { tags: [def.name], summary: "Void reads, with a reason" } },
+      async (request) => {
+        const user = await requirePermission(opts.db, request, [codes.remove]);
+        const params = readParams(request);
+        const ids = idList(params, "ids");
+        const reason = optionalString(params, "reason")?.trim();
+        if (!reason) throw badRequest("reason: 作废原因不能为空");
+        if (reason.length > 255) throw badRequest("reason: 作废原因不能超过 255 个字");
+        await corrections.void(user, registryTenant(user, params), kind, ids, reason);
+        return ok(true);
+      },
+    );
+  }
+  // datadailydd/submit {id}: the day recomputed from its reads (after corrections made elsewhere).
+  // There is no datadailydd/remove: a day is what its reads say; void the wrong reads instead.
+  const daily = resources.dataDaily;
+  app.post(
+    `/api/${daily.service}/${daily.path}/submit`,
+    { schema: { tags: [daily.name], summary: "Recompute a day's usage from its reads" } },
+    async (request) => {
+      const user = await requirePermission(opts.db, request, [permissionCodes(resources.dataRead).add]);
+      const params = readParams(request);
+      const id = optionalString(params, "id");
+      if (!id || !/^\d{1,19}$/.test(id)) throw badRequest("id: 请选择日用量记录");
+      await corrections.recomputeDailyRow(registryTenant(user, params), id);
+      return ok(true);
+    },
+  );
+}
