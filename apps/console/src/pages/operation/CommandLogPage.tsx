@@ -3,9 +3,19 @@ import { type ResourceDef, resources } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import { useMemo } from "react";
 import { ResourcePage } from "../../crud/ResourcePage.tsx";
+import { EMPTY_VALUE } from "../../crud/view-values.ts";
 import { useI18n } from "../../i18n/index.tsx";
+import { frameText } from "./frame-text.ts";
 
 type Column = TableColumnsType<Row>[number];
+
+/** The request frame and the reply in the detail dialog, byte by byte, in a fixed-width font. */
+function FrameViewer({ value }: { value?: unknown }) {
+  const text = frameText(value);
+  return text ? <code style={{ wordBreak: "break-all" }}>{text}</code> : EMPTY_VALUE;
+}
+
+const frames = { viewers: { request: FrameViewer, reply: FrameViewer } };
 
 /**
  * 命令记录 in words: the action (拉闸 / 合闸 / 开阀 …, from the command and its direction), its state,
@@ -52,7 +62,7 @@ export function CommandRecordsPage({ def }: { def: ResourceDef }) {
         return [c];
       });
   }, [t, language]);
-  return <ResourcePage def={def} columns={columns} />;
+  return <ResourcePage def={def} columns={columns} form={frames} />;
 }
 
 export default function CommandLogPage() {
