@@ -16,6 +16,15 @@ const meterPage = (name: keyof typeof import("../pages/pms/meter/MeterSwitchPage
   load: async () => ({ default: (await import("../pages/pms/meter/MeterSwitchPage.tsx"))[name] }),
 });
 
+/** An operation record: the command log page over one view of the command table; one chunk for all. */
+const commandRecords = (name: "message" | "dataSwitch" | "dataWritePrice" | "dataWriteAlarm"): PageEntry => ({
+  file: "pages/operation/CommandLogPage.tsx",
+  load: async () => {
+    const { CommandRecordsPage } = await import("../pages/operation/CommandLogPage.tsx");
+    return { default: () => <CommandRecordsPage def={resources[name]} /> };
+  },
+});
+
 /**
  * Resources with a bespoke page (a ResourcePage plus extra actions). Every other resource renders
  * the generic ResourcePage from its definition alone, so a new menu needs no page file.
@@ -53,6 +62,10 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
     load: () => import("../pages/operation/CommandLogPage.tsx"),
     file: "pages/operation/CommandLogPage.tsx",
   },
+  message: commandRecords("message"),
+  dataSwitch: commandRecords("dataSwitch"),
+  dataWritePrice: commandRecords("dataWritePrice"),
+  dataWriteAlarm: commandRecords("dataWriteAlarm"),
   logApi: { load: () => import("../pages/log/LogApiPage.tsx"), file: "pages/log/LogApiPage.tsx" },
   sms: { load: () => import("../pages/sms/SmsPage.tsx"), file: "pages/sms/SmsPage.tsx" },
 };

@@ -6,5 +6,6 @@ export const commandLogEn: Record<keyof typeof commandLogZh, string> = {
   "commandLog.reason": "Reason",
   "commandLog.operator": "Operator",
   "commandLog.source": "Source",
+  "commandLog.room": "Room",
   "commandLog.system": "System",
 };

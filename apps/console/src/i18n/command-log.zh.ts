@@ -4,5 +4,6 @@ export const commandLogZh = {
   "commandLog.reason": "判定依据",
   "commandLog.operator": "操作人",
   "commandLog.source": "来源",
+  "commandLog.room": "所在房间",
   "commandLog.system": "系统",
 } as const;

@@ -14,4 +14,8 @@ export const menuOperationsEn: Record<keyof typeof menuOperationsZh, string> = {
   "menu.dataReadOtherHis": "Hand-entered reads, history",
   "menu.operation": "Operations",
   "menu.meterCommand": "Meter commands",
+  "menu.message": "Commands sent",
+  "menu.dataSwitch": "Switch records",
+  "menu.dataWritePrice": "Price write records",
+  "menu.dataWriteAlarm": "Alarm write records",
 };

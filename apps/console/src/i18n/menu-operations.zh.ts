@@ -12,4 +12,8 @@ export const menuOperationsZh = {
   "menu.dataReadOtherHis": "电表人工抄读历史",
   "menu.operation": "运行控制",
   "menu.meterCommand": "命令记录",
+  "menu.message": "下发记录",
+  "menu.dataSwitch": "拉合闸记录",
+  "menu.dataWritePrice": "写价格记录",
+  "menu.dataWriteAlarm": "写告警值记录",
 } as const;

@@ -87,6 +87,8 @@ export function registerWriteRoutes(r: ResourceContext) {
         // Permission before validation: a caller who may not write learns nothing from the checks.
         await requirePermission(db, request, [codes.add, codes.edit], def.guard);
         const { input, id } = bodyOf(request);
+        if (!id && def.rowsCreatedByServer)
+          throw badRequest("id: 此记录由系统写入,不能手工新增;提交须带 id,只修改已有记录的备注等字段");
         return id ? update(request, id, input) : create(request, input);
       },
     );

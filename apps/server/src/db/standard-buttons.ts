@@ -44,7 +44,9 @@ export function standardButtons(def: ResourceDef, screenPath: string): Button[] 
       action: 1,
     },
   ];
-  return def.readOnly ? reads : [...writes, ...reads];
+  if (def.readOnly) return reads;
+  // Rows the server creates are edited and removed, never added by hand.
+  return [...writes.filter((b) => !(def.rowsCreatedByServer && b.code === codes.add)), ...reads];
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ResourceHooks } from "../crud/hooks.ts";
 import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
 import { manualReadHooks } from "../modules/metering/manual-read.hooks.ts";
-import { meterCommandHooks } from "../modules/operations/command-log.hooks.ts";
+import { commandRecordHooks, meterCommandHooks } from "../modules/operations/command-records.hooks.ts";
 import { paramHooks } from "../modules/param/param.hooks.ts";
 import {
   byRoomAreaHooks,
@@ -49,6 +49,10 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   dataDaily: byRoomAreaHooks,
   waterDataDaily: byRoomAreaHooks,
   meterCommand: meterCommandHooks,
+  message: meterCommandHooks,
+  dataSwitch: commandRecordHooks("switch"),
+  dataWritePrice: commandRecordHooks("price"),
+  dataWriteAlarm: commandRecordHooks("alarm"),
   sms: smsHooks,
 };
 

@@ -108,6 +108,11 @@ export interface ResourceDef {
   tenantStrict?: boolean;
   /** Rows are written by the server itself (logs): no submit or remove routes. */
   readOnly?: boolean;
+  /**
+   * Rows are created by the server (commands to meters): submit only edits an existing row (with an
+   * id, the fields not marked `form: false`), and the screen has no add button.
+   */
+  rowsCreatedByServer?: boolean;
   /** submit and remove carry domain rules and live in a module (tenant provisioning, users). */
   moduleWrites?: boolean;
   /**

@@ -1,19 +1,30 @@
 import type { Row } from "@meterline/api-client";
-import { resources } from "@meterline/contracts";
+import { type ResourceDef, resources } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import { useMemo } from "react";
 import { ResourcePage } from "../../crud/ResourcePage.tsx";
+import { EMPTY_VALUE } from "../../crud/view-values.ts";
 import { useI18n } from "../../i18n/index.tsx";
+import { frameText } from "./frame-text.ts";
 
 type Column = TableColumnsType<Row>[number];
+
+/** The request frame and the reply in the detail dialog, byte by byte, in a fixed-width font. */
+function FrameViewer({ value }: { value?: unknown }) {
+  const text = frameText(value);
+  return text ? <code style={{ wordBreak: "break-all" }}>{text}</code> : EMPTY_VALUE;
+}
+
+const frames = { viewers: { request: FrameViewer, reply: FrameViewer } };
 
 /**
  * 命令记录 in words: the action (拉闸 / 合闸 / 开阀 …, from the command and its direction), its state,
  * the reason of that state, the operator ("系统" for the server's own, e.g. arrears cuts) and the
  * screen it came from, as the server names them in both languages. The frames and the raw
- * evidence stay in the row's detail dialog.
+ * evidence stay in the row's detail dialog. The operation records (下发记录, 拉合闸记录, 写价格记录,
+ * 写告警值记录) are the same table limited by the server to one kind, so they share this page.
  */
-export default function CommandLogPage() {
+export function CommandRecordsPage({ def }: { def: ResourceDef }) {
   const { t, language } = useI18n();
   const columns = useMemo(() => {
     const named =
@@ -38,14 +49,22 @@ export default function CommandLogPage() {
       String(row.operatorName || t("commandLog.system")),
     );
     const source = column("source", t("commandLog.source"), 150, named("source"));
+    const room = column("room", t("commandLog.room"), 150, (_: unknown, row: Row) =>
+      String(row.roomName ?? ""),
+    );
     return (generated: TableColumnsType<Row>) =>
       generated.flatMap((c): Column[] => {
         if (c.key === "commandType") return [action];
         // The state already says how a command ended; MSG_RESULT stays a search field.
         if (c.key === "result") return [];
         if (c.key === "state") return [c, reason, operator, source];
+        if (c.key === "productCode") return [c, room];
         return [c];
       });
   }, [t, language]);
-  return <ResourcePage def={resources.meterCommand} columns={columns} />;
+  return <ResourcePage def={def} columns={columns} form={frames} />;
+}
+
+export default function CommandLogPage() {
+  return <CommandRecordsPage def={resources.meterCommand} />;
 }

@@ -1,4 +1,5 @@
 import type { ResourceHooks } from "../../crud/hooks.ts";
+import { roomLabelSql } from "../pms/room-label.ts";
 import { commandReason } from "./command-reason.ts";
 
 /**
@@ -28,21 +29,25 @@ interface Words {
   source_name: string | null;
   source_name_en: string | null;
   operator_name: string | null;
+  room_name: string | null;
 }
 
 /**
- * The command log in words (spec §7 metercommand): each row gets its action, the screen it came
+ * The command log in words (and its room) (spec §7 metercommand): each row gets its action, the screen it came
  * from and the operator by name, joined in one query for the page, and the reason of its state in
  * both languages. A command without a user was queued by the server itself (arrears cuts): the
  * console shows it as the system's.
  */
-export const meterCommandHooks: ResourceHooks = {
+export const commandWordsHooks: Pick<ResourceHooks, "decorate"> = {
   async decorate({ db }, rows) {
     if (rows.length === 0) return;
     const words = await db.query<Words>(
       `select c.id::text as id, a.dict_value as action_name, a.dict_value_en as action_name_en,
               s.dict_value as source_name, s.dict_value_en as source_name_en,
-              coalesce(nullif(u.real_name, ''), u.name) as operator_name
+              coalesce(nullif(u.real_name, ''), u.name) as operator_name,
+              (select ${roomLabelSql("r")} from pms_room_meter rm join pms_room r on r.id = rm.room_id
+                where rm.meter_id = c.meter_id and rm.energy_type = c.energy_type and rm.is_deleted = 0
+                order by rm.id desc limit 1) as room_name
          from pms_meter_command c
          ${dictJoin("a", "command_action", `(${ACTION_KEY})`)}
          ${dictJoin("s", "command_source", "c.source")}
@@ -58,6 +63,8 @@ export const meterCommandHooks: ResourceHooks = {
       row.sourceName = named?.source_name ?? String(row.source ?? "");
       row.sourceNameEn = named?.source_name_en ?? String(row.source ?? "");
       row.operatorName = named?.operator_name ?? "";
+      // Where the meter is installed now ("2号楼 305"): operators know meters by their rooms.
+      row.roomName = named?.room_name ?? "";
       const reason = commandReason(row.evidence);
       row.reasonName = reason.zh;
       row.reasonNameEn = reason.en;

@@ -1,5 +1,5 @@
 export { alarm } from "./alarms.ts";
-export { meterCommand } from "./commands.ts";
+export { dataSwitch, dataWriteAlarm, dataWritePrice, message, meterCommand } from "./commands.ts";
 export { collector, meter, meterOrigValue, water } from "./meters.ts";
 export { messageQueue, smsRecord } from "./notices.ts";
 export {
