@@ -172,7 +172,15 @@ describe("detail pages: one answer per room, owner and meter", () => {
   });
 
   test("the queries of a page do not grow with its meters", async () => {
-    const before = (await counted<RoomOverview>(`room/overview?id=${site.room101}`)).queries;
+    // The fewest of three calls: the count wraps the whole database handle, so a background pass
+    // (the API log's flush, a cache refilling after a change announcement) may land in one call.
+    // A page whose queries grew with its meters would show it in every call.
+    const steady = async () => {
+      const calls = [];
+      for (let i = 0; i < 3; i++) calls.push(await counted<RoomOverview>(`room/overview?id=${site.room101}`));
+      return { data: calls[0]!.data, queries: Math.min(...calls.map((call) => call.queries)) };
+    };
+    const before = (await steady()).queries;
     for (const code of ["100000000102", "100000000103", "100000000104"]) {
       const meter = await created(server, tenant.token, "meter/save", {
         productCode: code,
@@ -184,7 +192,7 @@ describe("detail pages: one answer per room, owner and meter", () => {
         meterId: meter,
       });
     }
-    const { data, queries } = await counted<RoomOverview>(`room/overview?id=${site.room101}`);
+    const { data, queries } = await steady();
     assert.equal(data.meters.length, 5);
     assert.equal(queries, before);
   });
