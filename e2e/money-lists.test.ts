@@ -172,6 +172,9 @@ test("recharges of an owner are listed with the totals of the search; the statem
   await statementPage.getByTestId("statement-excel").click();
   assert.match((await statementSheet).suggestedFilename(), /\.xlsx$/);
   await page.waitForLoadState("networkidle");
+  // The resting page is checked: the pointer left on the Excel button holds it in its hover colours.
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(300);
   await expectAccessible(page, "statement of 李对账");
 
   // 打印 prints the statement alone: the console's frame and the statement's controls drop out.
