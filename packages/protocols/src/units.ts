@@ -14,6 +14,7 @@ export type Unit =
   | "Hz"
   | "yuan"
   | "yuan/kWh"
+  | "yuan/m³"
   | "count"
   | "" // dimensionless, e.g. power factor
   | "Wh"

@@ -6,6 +6,7 @@ import { decodeControl, Fn } from "./control.ts";
 import type { Cjt188Frame } from "./frame.ts";
 import { decodeDi, diName } from "./identifiers.ts";
 import type { Cjt188Decoded, Cjt188Message, MeterData } from "./messages.ts";
+import { decodeAlarmAmounts, decodePriceTable, decodePriceWrite } from "./parameters.ts";
 import { decodeStatus, type MeterStatus, STANDARD_STATUS_MAP, type StatusBitMap } from "./status.ts";
 import { unitOf } from "./units.ts";
 import { valveCommandName } from "./valve.ts";
@@ -98,9 +99,28 @@ function decodeMessage(
       : body.length > 0
         ? [decodeField("data", { kind: "raw", bytes: body.length }, body)]
         : [];
-    return { kind: "read-data-reply", ...base, meterData, fields };
+    const priceTable = di === "8102" ? decodePriceTable(body) : undefined;
+    const alarmAmounts = di === "81F1" ? decodeAlarmAmounts(body) : undefined;
+    return {
+      kind: "read-data-reply",
+      ...base,
+      meterData,
+      fields,
+      ...(priceTable ? { priceTable } : {}),
+      ...(alarmAmounts ? { alarmAmounts } : {}),
+    };
   }
-  if (!reply) return { kind: "write-request", ...base, data: toHex(body) };
+  if (!reply) {
+    const priceWrite = di === "A010" ? decodePriceWrite(body) : undefined;
+    const alarmAmounts = di === "A0F1" ? decodeAlarmAmounts(body) : undefined;
+    return {
+      kind: "write-request",
+      ...base,
+      data: toHex(body),
+      ...(priceWrite ? { priceWrite } : {}),
+      ...(alarmAmounts ? { alarmAmounts } : {}),
+    };
+  }
   return {
     kind: "write-reply",
     ...base,

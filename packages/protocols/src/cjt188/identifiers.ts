@@ -27,6 +27,9 @@ const NAMES: Record<string, string> = {
   A017: "valve control",
   A018: "write address",
   A019: "factory enable",
+  // Vendor convention (the standard's vendor range is unused by it): alarm amounts, see parameters.ts.
+  A0F1: "write alarm amounts (vendor convention)",
+  "81F1": "alarm amounts (vendor convention)",
 };
 for (let month = 1; month <= 12; month++)
   NAMES[`D12${(month - 1).toString(16).toUpperCase()}`] = `metering data of month -${month}`;
@@ -35,6 +38,10 @@ export const DI = {
   METER_DATA: "901F",
   ADDRESS: "810A",
   VALVE_CONTROL: "A017",
+  PRICE_TABLE: "8102",
+  WRITE_PRICE_TABLE: "A010",
+  ALARM_AMOUNTS: "81F1",
+  WRITE_ALARM_AMOUNTS: "A0F1",
   WRITE_ADDRESS: "A018",
 } as const;
 

@@ -19,14 +19,38 @@ export { DI, type DiOrder, decodeDi, diName, encodeDi } from "./identifiers.ts";
 export { isReplyTo } from "./matching.ts";
 export type { Cjt188Decoded, Cjt188Message, MeterData } from "./messages.ts";
 export {
+  ALARM_AMOUNTS_LENGTH,
+  decodeAlarmAmounts,
+  decodePriceTable,
+  decodePriceWrite,
+  encodeAlarmAmounts,
+  encodePriceTable,
+  encodePriceWrite,
+  PRICE_TABLE_LENGTH,
+  WATER_LIMITS,
+  type WaterAlarmAmounts,
+  type WaterPriceTable,
+  type WaterPriceWrite,
+} from "./parameters.ts";
+export {
+  buildAlarmAmountsReply,
   buildErrorReply,
+  buildPriceTableReply,
   buildReadAddressReply,
   buildReadDataReply,
   buildValveControlReply,
+  buildWriteReply,
   type Cjt188ReplyOptions,
   type MeterDataInput,
 } from "./replies.ts";
-export { buildReadAddress, buildReadData, buildValveControl, type Cjt188BuildOptions } from "./requests.ts";
+export {
+  buildReadAddress,
+  buildReadData,
+  buildValveControl,
+  buildWriteAlarmAmounts,
+  buildWritePriceTable,
+  type Cjt188BuildOptions,
+} from "./requests.ts";
 export {
   decodeStatus,
   encodeStatus,

@@ -5,6 +5,12 @@ import { MeterType } from "./address.ts";
 import { Fn, replyControl } from "./control.ts";
 import { buildFrame } from "./frame.ts";
 import { DI } from "./identifiers.ts";
+import {
+  encodeAlarmAmounts,
+  encodePriceTable,
+  type WaterAlarmAmounts,
+  type WaterPriceTable,
+} from "./parameters.ts";
 import { type Cjt188BuildOptions, checkSer, diField } from "./requests.ts";
 import { encodeStatus, type StatusBitMap, type StatusInput } from "./status.ts";
 import { UNIT_CUBIC_METRE } from "./units.ts";
@@ -55,6 +61,44 @@ export function buildValveControlReply(
     address,
     Fn.WRITE_DATA,
     diField(DI.VALVE_CONTROL, options, encodeStatus(status, options.statusMap)),
+    options,
+  );
+}
+
+/** Acknowledgement of a parameter write (C=84, L=05): DI SER ST, as the valve reply. */
+export function buildWriteReply(
+  address: string,
+  di: string,
+  status: StatusInput,
+  options: Cjt188ReplyOptions = {},
+): Uint8Array {
+  return reply(
+    address,
+    Fn.WRITE_DATA,
+    diField(di, options, encodeStatus(status, options.statusMap)),
+    options,
+  );
+}
+
+/** Reply to 8102 (C=81, L=0x12): the price table without its start date. */
+export function buildPriceTableReply(
+  address: string,
+  table: WaterPriceTable,
+  options: Cjt188ReplyOptions = {},
+): Uint8Array {
+  return reply(address, Fn.READ_DATA, diField(DI.PRICE_TABLE, options, encodePriceTable(table)), options);
+}
+
+/** Reply to 81F1 (C=81, L=0x0B): alarm amounts 1 and 2 (vendor convention). */
+export function buildAlarmAmountsReply(
+  address: string,
+  amounts: WaterAlarmAmounts,
+  options: Cjt188ReplyOptions = {},
+): Uint8Array {
+  return reply(
+    address,
+    Fn.READ_DATA,
+    diField(DI.ALARM_AMOUNTS, options, encodeAlarmAmounts(amounts)),
     options,
   );
 }

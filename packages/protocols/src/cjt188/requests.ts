@@ -4,6 +4,12 @@ import { BROADCAST_ADDRESS, MeterType } from "./address.ts";
 import { Fn } from "./control.ts";
 import { buildFrame } from "./frame.ts";
 import { DI, type DiOrder, encodeDi } from "./identifiers.ts";
+import {
+  encodeAlarmAmounts,
+  encodePriceWrite,
+  type WaterAlarmAmounts,
+  type WaterPriceWrite,
+} from "./parameters.ts";
 import { ValveCommand, type ValveCommandName } from "./valve.ts";
 
 /**
@@ -73,4 +79,37 @@ export function buildReadAddress(options: Cjt188BuildOptions & { address?: strin
     data: diField(DI.ADDRESS, options),
     preamble: options.preamble,
   });
+}
+
+function writeData(
+  address: string,
+  di: string,
+  payload: Uint8Array,
+  options: Cjt188BuildOptions,
+): Uint8Array {
+  return buildFrame({
+    meterType: options.meterType ?? MeterType.COLD_WATER,
+    address,
+    control: Fn.WRITE_DATA,
+    data: diField(di, options, payload),
+    preamble: options.preamble,
+  });
+}
+
+/** Write price table (C=04, DI A010, L=0x13): 3 prices, 2 thresholds, start date (parameters.ts). */
+export function buildWritePriceTable(
+  address: string,
+  write: WaterPriceWrite,
+  options: Cjt188BuildOptions = {},
+): Uint8Array {
+  return writeData(address, DI.WRITE_PRICE_TABLE, encodePriceWrite(write), options);
+}
+
+/** Write alarm amounts 1 and 2 (C=04, DI A0F1, L=0x0B): our vendor convention (parameters.ts). */
+export function buildWriteAlarmAmounts(
+  address: string,
+  amounts: WaterAlarmAmounts,
+  options: Cjt188BuildOptions = {},
+): Uint8Array {
+  return writeData(address, DI.WRITE_ALARM_AMOUNTS, encodeAlarmAmounts(amounts), options);
 }
