@@ -58,7 +58,11 @@ export type CommandAction =
    */
   | { kind: "clearing"; amount: string; purchaseCount: number }
   /** Money / parameter write of one DI (alarm amounts, overdraft limit, prices): exact decimal. */
-  | { kind: "write"; di: string; value: string };
+  | { kind: "write"; di: string; value: string }
+  /** CJ/T 188 water meter: its price table (A010), settled by reading it back (8102). */
+  | { kind: "water-price"; table: cjt188.WaterPriceWrite }
+  /** CJ/T 188 water meter: alarm amounts 1 and 2 (vendor convention A0F1, read back with 81F1). */
+  | { kind: "water-alarm"; amounts: cjt188.WaterAlarmAmounts };
 
 export interface MeterCommand {
   id: string;

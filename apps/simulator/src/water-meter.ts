@@ -35,7 +35,13 @@ export class WaterMeter {
   settlementSteps: number;
   private settlementMonth: number | null = null;
   readonly operations: Operation[] = [];
-  readonly counters = { requests: 0, valveOps: 0, refused: 0 };
+  readonly counters = { requests: 0, valveOps: 0, refused: 0, writes: 0 };
+  /** The price table last written (A010); a new meter holds zeros. */
+  priceTable: cjt188.WaterPriceTable = { prices: ["0.00", "0.00", "0.00"], thresholds: ["0", "0"] };
+  /** Day of the month the table applies from, as written with it. */
+  priceStartDay = 1;
+  /** Alarm amounts 1 and 2 (vendor convention A0F1), yuan. */
+  alarmAmounts: cjt188.WaterAlarmAmounts = { first: "0.00", second: "0.00" };
   /** Meter-side conditions (battery, valve, clock) the test or the fleet config set. */
   conditions: MeterConditions = {};
   private lastAt: number | null;
@@ -110,8 +116,8 @@ export class WaterMeter {
     this.settlementMonth = month;
   }
 
-  log(detail: string, now: number): void {
-    this.operations.push({ kind: "valve", detail, operator: null, at: now });
+  log(detail: string, now: number, kind: "valve" | "write" = "valve"): void {
+    this.operations.push({ kind, detail, operator: null, at: now });
     if (this.operations.length > 1000) this.operations.shift();
   }
 }
@@ -131,6 +137,8 @@ export function answerWater(
   const status = () => meter.statusAt(now);
   switch (message.kind) {
     case "read-data-request":
+      if (message.di === "8102") return cjt188.buildPriceTableReply(address, meter.priceTable, options);
+      if (message.di === "81F1") return cjt188.buildAlarmAmountsReply(address, meter.alarmAmounts, options);
       if (message.di !== "901F") break;
       return cjt188.buildReadDataReply(
         address,
@@ -144,6 +152,18 @@ export function answerWater(
       );
     case "read-address-request":
       return cjt188.buildReadAddressReply(address, options);
+    case "write-request": {
+      // Parameter writes are kept as written and acknowledged with the status, like a valve command.
+      if (message.priceWrite) {
+        const { startDay, ...table } = message.priceWrite;
+        meter.priceTable = table;
+        meter.priceStartDay = startDay;
+      } else if (message.alarmAmounts) meter.alarmAmounts = message.alarmAmounts;
+      else break;
+      meter.counters.writes++;
+      meter.log(`${message.di} ${message.data}`, now, "write");
+      return cjt188.buildWriteReply(address, message.di, status(), options);
+    }
     case "valve-control-request": {
       if (message.command !== "open" && message.command !== "close") break;
       const target = message.command === "open" ? "open" : "closed";

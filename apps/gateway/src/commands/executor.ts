@@ -55,6 +55,10 @@ function buildRequest(
       return ctx.requests.clearing(meter, action.amount, action.purchaseCount, operator);
     case "write":
       return ctx.requests.write(meter, action.di, action.value, operator);
+    case "water-price":
+      return ctx.requests.waterPrice(meter, action.table);
+    case "water-alarm":
+      return ctx.requests.waterAlarm(meter, action.amounts);
   }
 }
 

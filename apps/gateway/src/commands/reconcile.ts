@@ -1,4 +1,4 @@
-import { parseScaled } from "@meterline/protocols";
+import { type cjt188, parseScaled } from "@meterline/protocols";
 import type { CommandAction, RelayAction } from "../model.ts";
 
 /**
@@ -12,7 +12,9 @@ export type ReadBackFact =
   | { item: "status-word-3"; relayCommandOpen: boolean; relayOpen: boolean; powerHold: boolean }
   | { item: "valve"; valve: string }
   | { item: "purchase-count"; purchaseCount: number }
-  | { item: "register"; di: string; value: string };
+  | { item: "register"; di: string; value: string }
+  | { item: "water-price"; table: cjt188.WaterPriceTable }
+  | { item: "water-alarm"; amounts: cjt188.WaterAlarmAmounts };
 
 export type Decision = { state: "success" | "fail" | "timeout"; detail: string };
 
@@ -21,7 +23,9 @@ export type ReadBackItem =
   | { item: "status-word-3" }
   | { item: "valve" }
   | { item: "purchase-count" }
-  | { item: "register"; di: string };
+  | { item: "register"; di: string }
+  | { item: "water-price" }
+  | { item: "water-alarm" };
 
 export function readBackItemFor(action: CommandAction): ReadBackItem | null {
   switch (action.kind) {
@@ -34,6 +38,10 @@ export function readBackItemFor(action: CommandAction): ReadBackItem | null {
       return { item: "purchase-count" };
     case "write":
       return { item: "register", di: action.di };
+    case "water-price":
+      return { item: "water-price" };
+    case "water-alarm":
+      return { item: "water-alarm" };
     case "read":
       return null;
   }
@@ -71,6 +79,16 @@ export function effectVisible(action: CommandAction, fact: ReadBackFact): boolea
     return fact.purchaseCount >= action.purchaseCount;
   if (action.kind === "write" && fact.item === "register" && fact.di === action.di)
     return sameDecimal(fact.value, action.value);
+  // The start date is not in the 8102 answer: the prices and thresholds decide.
+  if (action.kind === "water-price" && fact.item === "water-price")
+    return [...action.table.prices, ...action.table.thresholds].every((value, i) =>
+      sameDecimal(value, [...fact.table.prices, ...fact.table.thresholds][i]!),
+    );
+  if (action.kind === "water-alarm" && fact.item === "water-alarm")
+    return (
+      sameDecimal(fact.amounts.first, action.amounts.first) &&
+      sameDecimal(fact.amounts.second, action.amounts.second)
+    );
   return null;
 }
 
@@ -84,6 +102,9 @@ function describe(fact: ReadBackFact): string {
       return `purchase count ${fact.purchaseCount}`;
     case "register":
       return `${fact.di} = ${fact.value}`;
+    case "water-price":
+    case "water-alarm":
+      return describeWaterFact(fact);
   }
 }
 
@@ -107,4 +128,14 @@ export function decideAfterAck(action: CommandAction, fact: ReadBackFact | null)
   if (visible === false)
     return { state: "fail", detail: `acknowledged, but the meter shows otherwise (${describe(fact)})` };
   return { state: "success", detail: `acknowledged and verified (${describe(fact)})` };
+}
+
+/** A water meter's price table or alarm amounts as a read-back shows them. */
+export function describeWaterFact(
+  fact: Extract<ReadBackFact, { item: "water-price" | "water-alarm" }>,
+): string {
+  if (fact.item === "water-alarm") return `alarm amounts ${fact.amounts.first} / ${fact.amounts.second}`;
+  const [p1, p2, p3] = fact.table.prices;
+  const [t1, t2] = fact.table.thresholds;
+  return `prices ${p1} / ${p2} / ${p3}, thresholds ${t1} / ${t2}`;
 }

@@ -1,5 +1,5 @@
-import { type DecodedField, dlt645 } from "@meterline/protocols";
-import type { ReadBackFact, ReadBackItem } from "../commands/reconcile.ts";
+import { cjt188, type DecodedField, dlt645 } from "@meterline/protocols";
+import { describeWaterFact, type ReadBackFact, type ReadBackItem } from "../commands/reconcile.ts";
 import type { EnergyRegisters, MeterInfo, MeterReading } from "../model.ts";
 import type { MeterReply } from "./requests.ts";
 
@@ -157,6 +157,10 @@ export function readBackDi(item: ReadBackItem): string {
       return dlt645.DI.PURCHASE_COUNT;
     case "register":
       return item.di;
+    case "water-price":
+      return cjt188.DI.PRICE_TABLE;
+    case "water-alarm":
+      return cjt188.DI.ALARM_AMOUNTS;
   }
 }
 
@@ -185,6 +189,10 @@ export function factFrom(item: ReadBackItem, reply: MeterReply): ReadBackFact | 
       const value = okValue(reply.fields[0]);
       return value === null ? null : { item: "register", di: item.di, value };
     }
+    case "water-price":
+      return reply.priceTable ? { item: "water-price", table: reply.priceTable } : null;
+    case "water-alarm":
+      return reply.alarmAmounts ? { item: "water-alarm", amounts: reply.alarmAmounts } : null;
   }
 }
 
@@ -204,5 +212,8 @@ export function describeFact(fact: ReadBackFact): string {
       return String(fact.purchaseCount);
     case "register":
       return fact.value;
+    case "water-price":
+    case "water-alarm":
+      return describeWaterFact(fact);
   }
 }

@@ -20,6 +20,10 @@ export type MeterReply =
       fields: DecodedField[];
       statusWord3?: dlt645.StatusWord3;
       meterData?: cjt188.MeterData | null;
+      /** CJ/T 188 8102: the water meter's price table. */
+      priceTable?: cjt188.WaterPriceTable;
+      /** CJ/T 188 81F1 (vendor convention): the water meter's alarm amounts. */
+      alarmAmounts?: cjt188.WaterAlarmAmounts;
     }
   | { kind: "ack"; status?: cjt188.MeterStatus | null }
   | { kind: "error"; detail: string };
@@ -77,7 +81,13 @@ function cjtRequest(meter: MeterInfo, bytes: Uint8Array): Request {
       const { message } = cjt188.decodeReply(reply, { statusMap });
       switch (message.kind) {
         case "read-data-reply":
-          return { kind: "read", fields: message.fields, meterData: message.meterData };
+          return {
+            kind: "read",
+            fields: message.fields,
+            meterData: message.meterData,
+            ...(message.priceTable ? { priceTable: message.priceTable } : {}),
+            ...(message.alarmAmounts ? { alarmAmounts: message.alarmAmounts } : {}),
+          };
         case "valve-control-reply":
         case "write-reply":
           return { kind: "ack", status: message.status };
@@ -127,6 +137,20 @@ export class RequestFactory {
   valve(meter: MeterInfo, action: "open" | "close"): Request {
     if (meter.protocol !== "cjt188") throw new UnsupportedRequest("valve control needs a CJ/T 188 meter");
     return cjtRequest(meter, cjt188.buildValveControl(meter.address, action, this.cjtOptions(meter)));
+  }
+
+  /** A water meter's price table (CJ/T 188 A010). */
+  waterPrice(meter: MeterInfo, table: cjt188.WaterPriceWrite): Request {
+    if (meter.protocol !== "cjt188")
+      throw new UnsupportedRequest("a water price table needs a CJ/T 188 meter");
+    return cjtRequest(meter, cjt188.buildWritePriceTable(meter.address, table, this.cjtOptions(meter)));
+  }
+
+  /** A water meter's alarm amounts (CJ/T 188 vendor convention A0F1). */
+  waterAlarm(meter: MeterInfo, amounts: cjt188.WaterAlarmAmounts): Request {
+    if (meter.protocol !== "cjt188")
+      throw new UnsupportedRequest("water alarm amounts need a CJ/T 188 meter");
+    return cjtRequest(meter, cjt188.buildWriteAlarmAmounts(meter.address, amounts, this.cjtOptions(meter)));
   }
 
   recharge(meter: MeterInfo, amount: string, purchaseCount: number, operator?: string): Request {
