@@ -26,6 +26,7 @@ import { type NoticeQueue, startNoticeQueue } from "./modules/notices/notice-que
 import { noticeRoutes } from "./modules/notices/notices.routes.ts";
 import type { Backoff } from "./modules/notices/owner-notice.service.ts";
 import { switchRoutes } from "./modules/operations/switch.routes.ts";
+import { waterWriteRoutes } from "./modules/operations/water-writes.routes.ts";
 import { paramRoutes } from "./modules/param/param.routes.ts";
 import { registryRoutes } from "./modules/pms/index.ts";
 import { registryImportRoutes } from "./modules/pms-import/registry-import.routes.ts";
@@ -189,6 +190,7 @@ export async function buildApp({
   await app.register(readingCorrectionRoutes, { db, timeZone: config.timeZone });
   await app.register(homepageRoutes, { db, timeZone: config.timeZone });
   await app.register(switchRoutes, { db });
+  await app.register(waterWriteRoutes, { db, timeZone: config.timeZone });
   await app.register(alarmRoutes, { db, timeZone: config.timeZone });
   await app.register(moneyRoutes, { db, timeZone: config.timeZone });
   await app.register(paymentRoutes, { db, timeZone: config.timeZone });

@@ -11,6 +11,8 @@ import type {
 import type { Db, Queryable } from "../../db/client.ts";
 import { settleClearing } from "../money/meter-clearing.ts";
 import { settlePurchase } from "../money/purchase-settlement.ts";
+import { waterWriteAction } from "../operations/water-actions.ts";
+import { applyValveRead } from "../operations/water-valve-status.ts";
 
 /** The states a command may come from, per target state (the gateway's lifecycle, enforced in SQL). */
 const FROM: Record<CommandState, CommandState[]> = {
@@ -63,7 +65,8 @@ export function actionOf(type: string, payload: Record<string, unknown>): Comman
         ? { kind: "clearing", amount: payload.amount, purchaseCount: payload.purchaseCount as number }
         : undefined;
     default:
-      return undefined;
+      // Water meters' parameter writes and valve-state reads (operations/water-actions.ts).
+      return waterWriteAction(type, payload);
   }
 }
 
@@ -205,6 +208,7 @@ export class DbCommandSource implements CommandSource {
     const [row] = rows;
     if (!row) throw new Error(`command ${id} cannot become ${state}`);
     if (state === "success") await this.applyOutcome(q, row);
+    if (state === "success") await applyValveRead(q, row, evidence);
     // A purchase written to a local-prepaid meter is booked when, and only when, the meter has it.
     if (row.command_type === "recharge" && (state === "success" || state === "fail"))
       await settlePurchase(q, row, state, evidence, at);

@@ -25,7 +25,7 @@ interface SchemeRow {
 /** The ladder tables of the first set (codec: 040600nn thresholds, 040601nn prices) and its cycle. */
 const LADDER = { thresholds: 14, prices: 15, cycle: dlt645.DI.LADDER_CYCLE } as const;
 
-function ladderTiers(ladder: string | null): { limit: string | null; price: string }[] {
+export function ladderTiers(ladder: string | null): { limit: string | null; price: string }[] {
   try {
     const tiers = JSON.parse(ladder ?? "[]") as { limit?: unknown; price?: unknown }[];
     return Array.isArray(tiers)
@@ -113,14 +113,20 @@ export function checkRegisterValue(di: string, value: string): void {
   const target = fieldOf(di);
   if (!target) return;
   const { scale, max } = REGISTER[target.register];
+  checkFits(target.field, value, scale, max);
+}
+
+/** 400 naming `field` unless `value` has at most `scale` decimals and lies within 0..max (scaled). */
+export function checkFits(field: string, value: string, scale: number, max: bigint): void {
   let scaled: bigint;
   try {
     scaled = parseScaled(value, scale);
   } catch {
-    throw badRequest(`${target.field}: ${value} 不能写入表计(最多 ${scale} 位小数)`);
+    throw badRequest(`${field}: ${value} 不能写入表计(最多 ${scale} 位小数)`);
   }
-  const limit = `${max / 10n ** BigInt(scale)}.${"9".repeat(scale)}`;
-  if (scaled < 0n || scaled > max) throw badRequest(`${target.field}: ${value} 超出表计可写范围 0–${limit}`);
+  const whole = max / 10n ** BigInt(scale);
+  const limit = scale === 0 ? `${whole}` : `${whole}.${"9".repeat(scale)}`;
+  if (scaled < 0n || scaled > max) throw badRequest(`${field}: ${value} 超出表计可写范围 0–${limit}`);
 }
 
 /**

@@ -34,7 +34,7 @@ function valveOpenOf(params: Record<string, unknown>): boolean {
  * area come from the scoped list, but a hand-made request could name any meter of the tenant, so
  * every id is checked against the same predicate and one outside the scope reads as absent.
  */
-async function assertInScope(
+export async function assertInScope(
   db: Db,
   request: FastifyRequest,
   def: ResourceDef,
@@ -47,7 +47,7 @@ async function assertInScope(
 }
 
 /** The ids among `meterIds` that the caller's data scope does not reach (or that are not the tenant's). */
-async function outsideScope(
+export async function outsideScope(
   db: Db,
   request: FastifyRequest,
   def: ResourceDef,
@@ -182,6 +182,9 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
         "ownerGroup_close",
         "meter_write_price",
         "meter_write_alarm",
+        "water_write_price",
+        "water_write_alarm",
+        "water_valve_status",
         ...readCodesOf(resources.meterCommand),
       ]);
       const params = readParams(request);

@@ -9,7 +9,7 @@ export interface QueuedCommand {
   energyType: 1 | 2;
   meterId: string;
   productCode: string;
-  commandType: "switch" | "valve" | "write";
+  commandType: "switch" | "valve" | "write" | "waterPrice" | "waterAlarm" | "valveStatus";
   payload: Record<string, unknown>;
 }
 
