@@ -13,6 +13,7 @@ import { regionEn } from "./region.en.ts";
 import { tablesEn } from "./tables.en.ts";
 import { topologyEn } from "./topology.en.ts";
 import { viewsEn } from "./views.en.ts";
+import { waterWritesEn } from "./water-writes.en.ts";
 import type { MessageKey } from "./zh.ts";
 
 /** English catalogue. Typed against the zh keys: a missing or extra key fails type-checking. */
@@ -551,6 +552,7 @@ export const en: Record<MessageKey, string> = {
   ...tablesEn,
   ...batchesEn,
   ...meterWritesEn,
+  ...waterWritesEn,
   ...moneyCounterEn,
   ...moneyMetersEn,
   ...topologyEn,

@@ -13,6 +13,7 @@ import { regionZh } from "./region.zh.ts";
 import { tablesZh } from "./tables.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
 import { viewsZh } from "./views.zh.ts";
+import { waterWritesZh } from "./water-writes.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
@@ -541,6 +542,7 @@ export const zh = {
   ...tablesZh,
   ...batchesZh,
   ...meterWritesZh,
+  ...waterWritesZh,
   ...moneyCounterZh,
   ...moneyMetersZh,
   ...topologyZh,

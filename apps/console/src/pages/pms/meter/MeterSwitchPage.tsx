@@ -111,13 +111,12 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
               </Button>
             ) : null}
             {accounts.toolbar(reload, selected, search, total)}
-            {energy === "electric" ? (
-              <SchemeWriteButtons
-                selected={selected}
-                addressOf={(id) => seen.current.get(id) ?? id}
-                reload={reload}
-              />
-            ) : null}
+            <SchemeWriteButtons
+              energy={energy}
+              selected={selected}
+              addressOf={(id) => seen.current.get(id) ?? id}
+              reload={reload}
+            />
           </>
         )}
         rowActions={(row, reload) => {

@@ -4,15 +4,52 @@ import { App, Button } from "antd";
 import { api, reportNetworkError } from "../../../app/api.ts";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
+import type { Energy } from "./switch-calls.ts";
 
-type Part = "price" | "alarm";
+type Part = "price" | "alarm" | "valve";
 
-const CALLS: Record<Part, { path: string; permission: string }> = {
-  price: { path: "/api/blade-pms/message/writePriceBatch", permission: "meter_write_price" },
-  alarm: { path: "/api/blade-pms/message/writeAlarmBatch", permission: "meter_write_alarm" },
+interface Call {
+  path: string;
+  permission: string;
+  /** Prefix of the button's strings and test ids. */
+  key: "meterWrite" | "waterWrite";
+}
+
+/** Per meter kind, the batch calls behind the buttons: water meters also read their valves. */
+const CALLS: Record<Energy, Partial<Record<Part, Call>>> = {
+  electric: {
+    price: {
+      path: "/api/blade-pms/message/writePriceBatch",
+      permission: "meter_write_price",
+      key: "meterWrite",
+    },
+    alarm: {
+      path: "/api/blade-pms/message/writeAlarmBatch",
+      permission: "meter_write_alarm",
+      key: "meterWrite",
+    },
+  },
+  water: {
+    price: {
+      path: "/api/blade-pms/waterparam/modWaterPriceBatch",
+      permission: "water_write_price",
+      key: "waterWrite",
+    },
+    alarm: {
+      path: "/api/blade-pms/waterparam/modWaterAlarmBatch",
+      permission: "water_write_alarm",
+      key: "waterWrite",
+    },
+    valve: {
+      path: "/api/blade-pms/message/waterSwitchStatusBatch",
+      permission: "water_valve_status",
+      key: "waterWrite",
+    },
+  },
 };
 
 interface Props {
+  energy: Energy;
   /** Ticked meter ids. */
   selected: readonly string[];
   /** Addresses of the rows seen, to name the meters the server left out. */
@@ -21,18 +58,21 @@ interface Props {
 }
 
 /**
- * Toolbar buttons that write the ticked local-prepaid meters' prices or alarm limits from their
- * accounts' schemes (message/writePriceBatch, writeAlarmBatch), each behind its own button code.
- * The server names every meter it left out and why; they are listed rather than lost.
+ * Toolbar buttons that write the ticked meters' prices or alarm limits from their accounts' schemes
+ * (electric: message/writePriceBatch, writeAlarmBatch; water: waterparam/modWaterPriceBatch,
+ * modWaterAlarmBatch) and, for water meters, read their valve states now (waterSwitchStatusBatch),
+ * each behind its own button code. The server names every meter it left out and why; they are
+ * listed rather than lost.
  */
-export function SchemeWriteButtons({ selected, addressOf, reload }: Props) {
+export function SchemeWriteButtons({ energy, selected, addressOf, reload }: Props) {
   const t = useT();
   const permission = useConsole((state) => state.permission);
   const { message, modal } = App.useApp();
 
-  const send = async (part: Part) => {
+  const calls = CALLS[energy];
+  const send = async (call: Call) => {
     try {
-      const answer = await api.request(CALLS[part].path, { method: "POST", body: { meterIds: selected } });
+      const answer = await api.request(call.path, { method: "POST", body: { meterIds: selected } });
       const outcome = (answer as { data: SwitchOutcome }).data;
       void message.success(serverMessageOf(answer));
       if (outcome.skipped.length > 0)
@@ -56,28 +96,35 @@ export function SchemeWriteButtons({ selected, addressOf, reload }: Props) {
       reportNetworkError(failure);
     }
   };
-  const confirm = (part: Part) =>
+  const testId = (call: Call, part: Part) => `${call.key === "meterWrite" ? "meter" : "water"}-write-${part}`;
+  const label = (call: Call, part: Part) =>
+    call.key === "meterWrite" ? t(`meterWrite.${part as "price" | "alarm"}`) : t(`waterWrite.${part}`);
+  const confirm = (call: Call, part: Part) =>
     modal.confirm({
-      title: t(`meterWrite.${part}`),
-      content: t(`meterWrite.confirm.${part}`, { count: selected.length }),
-      okButtonProps: { "data-testid": `meter-write-${part}-ok` },
-      onOk: () => send(part),
+      title: label(call, part),
+      content:
+        call.key === "meterWrite"
+          ? t(`meterWrite.confirm.${part as "price" | "alarm"}`, { count: selected.length })
+          : t(`waterWrite.confirm.${part}`, { count: selected.length }),
+      okButtonProps: { "data-testid": `${testId(call, part)}-ok` },
+      onOk: () => send(call),
     });
 
   return (
     <>
-      {(["price", "alarm"] as const).map((part) =>
-        permission[CALLS[part].permission] === true ? (
+      {(["price", "alarm", "valve"] as const).map((part) => {
+        const call = calls[part];
+        return call && permission[call.permission] === true ? (
           <Button
             key={part}
             disabled={selected.length === 0}
-            onClick={() => confirm(part)}
-            data-testid={`meter-write-${part}`}
+            onClick={() => confirm(call, part)}
+            data-testid={testId(call, part)}
           >
-            {t(`meterWrite.${part}`)}
+            {label(call, part)}
           </Button>
-        ) : null,
-      )}
+        ) : null;
+      })}
     </>
   );
 }
