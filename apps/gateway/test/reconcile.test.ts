@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  type CommandAction,
   decideAfterAck,
   decideFromReadBack,
   effectVisible,
@@ -16,6 +17,30 @@ const word = (relayCommandOpen: boolean, relayOpen: boolean, powerHold = false):
 });
 
 describe("reconciliation decisions", () => {
+  test("water price table and alarm amounts: the read-back's values decide, whatever their spelling", () => {
+    const price: CommandAction = {
+      kind: "water-price",
+      table: { prices: ["3.45", "4.83", "5.99"], thresholds: ["180", "260"], startDay: 1 },
+    };
+    assert.deepEqual(readBackItemFor(price), { item: "water-price" });
+    const table = (p1: string): ReadBackFact => ({
+      item: "water-price",
+      table: { prices: [p1, "4.83", "5.99"], thresholds: ["180", "260"] },
+    });
+    assert.equal(effectVisible(price, table("3.450")), true, "the start date is not read back");
+    assert.equal(decideFromReadBack(price, table("3.40")).state, "fail");
+    assert.equal(decideAfterAck(price, table("3.40")).state, "fail");
+    const alarm: CommandAction = { kind: "water-alarm", amounts: { first: "50", second: "20.5" } };
+    assert.deepEqual(readBackItemFor(alarm), { item: "water-alarm" });
+    const amounts = (second: string): ReadBackFact => ({
+      item: "water-alarm",
+      amounts: { first: "50.00", second },
+    });
+    assert.equal(decideFromReadBack(alarm, amounts("20.50")).state, "success");
+    assert.equal(decideFromReadBack(alarm, amounts("20.00")).state, "fail");
+    assert.equal(effectVisible(alarm, table("3.45")), null, "a fact of another kind does not fit");
+  });
+
   test("what is read back for each write", () => {
     assert.deepEqual(readBackItemFor({ kind: "relay", action: "trip" }), { item: "status-word-3" });
     assert.deepEqual(readBackItemFor({ kind: "valve", action: "open" }), { item: "valve" });

@@ -66,8 +66,27 @@ describe("simulated water meter", () => {
 
   test("unknown requests get an abnormal reply carrying the status", () => {
     const m = meter();
-    const reply = ask(m, cjt188.buildReadData(ADDRESS, { ser: 3, di: "8102" }), START);
+    const reply = ask(m, cjt188.buildReadData(ADDRESS, { ser: 3, di: "8103" }), START);
     assert.equal(reply.kind, "error-reply");
     assert.equal(reply.kind === "error-reply" && reply.ser, 3);
+  });
+
+  test("keeps the price table and alarm amounts written to it and answers them back, in its DI order", () => {
+    const m = meter("little-endian");
+    const options = { diOrder: "little-endian" as const, ser: 9 };
+    const table = { prices: ["3.45", "4.83", "5.99"], thresholds: ["180", "260"] } as cjt188.WaterPriceTable;
+    const ack = ask(m, cjt188.buildWritePriceTable(ADDRESS, { ...table, startDay: 26 }, options), START);
+    assert.ok(ack.kind === "write-reply");
+    assert.equal(ack.status?.valve, "open");
+    const amounts = { first: "50.00", second: "20.00" };
+    assert.equal(ask(m, cjt188.buildWriteAlarmAmounts(ADDRESS, amounts, options), START).kind, "write-reply");
+    assert.deepEqual(
+      [m.priceTable, m.priceStartDay, m.alarmAmounts, m.counters.writes],
+      [table, 26, amounts, 2],
+    );
+    const price = ask(m, cjt188.buildReadData(ADDRESS, { ...options, di: "8102" }), START);
+    assert.deepEqual(price.kind === "read-data-reply" && price.priceTable, table);
+    const alarm = ask(m, cjt188.buildReadData(ADDRESS, { ...options, di: "81F1" }), START);
+    assert.deepEqual(alarm.kind === "read-data-reply" && alarm.alarmAmounts, amounts);
   });
 });
