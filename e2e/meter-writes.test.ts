@@ -4,7 +4,7 @@ import { expectAccessible } from "./axe.ts";
 import { openResource, rowsWith, settled } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import { seedMoneySite } from "./money-helpers.ts";
-import { newOperator, signInOperator } from "./registry-helpers.ts";
+import { call, newOperator, signInOperator } from "./registry-helpers.ts";
 
 const suite = useBrowserSuite();
 
@@ -33,4 +33,30 @@ test("a price write from the meter screen names the meters it could not write an
   await skipped.waitFor();
   assert.equal((await textOf(skipped)).trim(), `${meter}:表计未开户`);
   await expectAccessible(page, "meters left out of a price write");
+});
+
+test("the water meter screen writes prices, alarm amounts and reads valves, naming the meters left out", async () => {
+  const { page } = suite.session;
+  const operator = await newOperator(suite.server.baseUrl, "写水表公司");
+  const productCode = "78330000000301";
+  await call(suite.server.baseUrl, operator.token, "/api/blade-pms/water/submit", { body: { productCode } });
+  await signInOperator(page, operator);
+
+  const waters = await openResource(page, "/pms/water", "water");
+  await settled(waters);
+  for (const part of ["price", "alarm", "valve"])
+    assert.equal(
+      await waters.getByTestId(`water-write-${part}`).isDisabled(),
+      true,
+      `${part}: nothing ticked`,
+    );
+  await rowsWith(waters, productCode).locator(".ant-checkbox-input").check();
+  await waters.getByTestId("water-write-price").click();
+  await page.getByTestId("water-write-price-ok").click();
+
+  // No open account: nothing is queued, and the answer names the meter by its number.
+  const skipped = page.getByTestId("meter-write-skipped");
+  await skipped.waitFor();
+  assert.equal((await textOf(skipped)).trim(), `${productCode}:表计未开户`);
+  await expectAccessible(page, "water meters left out of a price write");
 });
