@@ -199,6 +199,11 @@ describe("water meters: price table and alarm writes, valve state reads (waterpa
     assert.equal(record.statusCode, 200, record.body);
     const listed = record.json().data.records.map((r: { id: string }) => String(r.id));
     for (const row of rows) assert.ok(listed.includes(row.id), "water price writes are price-write records");
+    const named = record.json().data.records.find((r: { id: string }) => String(r.id) === rows[0]!.id);
+    assert.deepEqual(
+      [named.actionName, named.actionNameEn, named.sourceName],
+      ["写水价", "Write water prices", "水表管理（写水价）"],
+    );
   });
 
   test("a flat price fills all three steps", async () => {

@@ -92,13 +92,8 @@ export async function waterWriteRoutes(app: FastifyInstance, opts: { db: Db; tim
       const tenantId = registryTenant(user, params);
       const meterIds = idList(params, "meterIds");
       const hidden = await outsideScope(db, request, resources.water, "pms_water", tenantId, meterIds);
-      const outcome = await queueValveStatusReads(
-        db,
-        user,
-        tenantId,
-        meterIds,
-        "message/waterSwitchStatusBatch",
-        hidden,
+      const outcome = await db.transaction((tx) =>
+        queueValveStatusReads(tx, user, tenantId, meterIds, "message/waterSwitchStatusBatch", hidden),
       );
       return ok(outcome, outcomeMessage(outcome, "读阀门状态"));
     },
@@ -120,12 +115,9 @@ export async function waterWriteRoutes(app: FastifyInstance, opts: { db: Db; tim
       const waitSeconds = waitSecondsOf(params);
       const tenantId = registryTenant(user, params);
       await assertInScope(db, request, resources.water, "pms_water", tenantId, [meterId]);
-      const outcome = await queueValveStatusReads(
-        db,
-        user,
-        tenantId,
-        [meterId],
-        "message/waterSwitchStatusResult",
+      // Committed before the wait, so the gateway can claim the read.
+      const outcome = await db.transaction((tx) =>
+        queueValveStatusReads(tx, user, tenantId, [meterId], "message/waterSwitchStatusResult"),
       );
       const [skipped] = outcome.skipped;
       if (skipped) throw badRequest(`meterId: ${skipped.reason} (${meterId})`);
