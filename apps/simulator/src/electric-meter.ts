@@ -247,6 +247,20 @@ export class ElectricMeter {
     if (this.config.localPrepaid) this.charge(added, now);
   }
 
+  /**
+   * Energy measured at `now` (0.01 kWh), registered and charged in the band the meter's own
+   * time-of-use tables put in force at its local clock then: usage in a known band for tests.
+   */
+  useAt(steps: number, now: number): number {
+    const local = this.localNow(now);
+    const { month, day } = calendar(local);
+    const band = this.tou.scheduleOn(month, day).bandAt(Math.floor((local - startOfDay(local)) / 60_000));
+    const added = [0, 0, 0, 0];
+    added[band] = steps;
+    this.use(added, now);
+    return band;
+  }
+
   /** The ladder price (0.0001 yuan/kWh × 0.01 kWh) of `steps` more usage in this cycle, moving the cycle on. */
   private ladderCost(steps: number): number {
     let cost = 0;
