@@ -162,6 +162,26 @@ describe("command lifecycle against the simulated fleet", () => {
     assert.equal(elec(electric(3)).alarm1Fen, 8_850);
   });
 
+  test("a time-of-use day table write without reply is confirmed by reading the whole table back", async () => {
+    const meter = elec(electric(3));
+    const writes = meter.counters.writes;
+    const value = "000004,070002,220004";
+    const result = await run(electric(3), { kind: "write", di: "04010001", value }, ["noReply"]);
+    assert.deepEqual(states(result), ["sent", "success"]);
+    assert.equal(result.history[1]!.evidence.readBack?.value, value);
+    assert.match(result.history[1]!.evidence.detail, /read-back shows the command took effect/);
+    assert.deepEqual(meter.tou.dayTables[0], [
+      { start: 0, tariff: 4 },
+      { start: 420, tariff: 2 },
+      { start: 1320, tariff: 4 },
+    ]);
+    assert.equal(meter.counters.writes, writes + 1, "written once, never again");
+    // A table no meter holds (25:00) is refused by the codec and never sent.
+    const bad = await run(electric(3), { kind: "write", di: "04010001", value: "250004" });
+    assert.deepEqual(states(bad), ["fail"]);
+    assert.match(bad.history[0]!.evidence.detail, /not sent: DI 04010001/);
+  });
+
   test("reads are retried; a silent meter fails after the bounded attempts", async () => {
     const retried = await run(electric(5), { kind: "read", di: "00900200" }, ["noReply"]);
     assert.deepEqual(states(retried), ["sent", "success"]);

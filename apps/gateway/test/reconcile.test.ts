@@ -110,5 +110,16 @@ describe("reconciliation decisions", () => {
       decideFromReadBack(write, { item: "register", di: "04001002", value: "88.50" }).state,
       "timeout",
     );
+    // A time-of-use table is settled by the whole table read back: the same entries or a failure.
+    const table = { kind: "write", di: "04010001", value: "000004,080003" } as const;
+    assert.equal(
+      decideFromReadBack(table, { item: "register", di: "04010001", value: "000004,080003" }).state,
+      "success",
+    );
+    assert.equal(
+      decideFromReadBack(table, { item: "register", di: "04010001", value: "000004,090003" }).state,
+      "fail",
+    );
+    assert.equal(decideAfterAck(table, { item: "register", di: "04010001", value: "000004" }).state, "fail");
   });
 });

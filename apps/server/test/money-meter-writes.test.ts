@@ -560,6 +560,11 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     for (const id of toTou.json().data.meterWrites.commandIds)
       assert.equal((await settled(id)).state, "success");
     assert.deepEqual(meter.prices, [12_000, 9_000, 6_000, 3_000]);
+    // …and when each applies: 00:00 valley (tariff 4), 08:00 flat (tariff 3).
+    assert.deepEqual(meter.tou.dayTables[0], [
+      { start: 0, tariff: 4 },
+      { start: 480, tariff: 3 },
+    ]);
     assert.deepEqual([meter.ladderThresholds[0], meter.ladderPrices[0]], [0, 0]);
     const afterLadder = meter.balanceFen;
     // 1 kWh in each band: 1.20 + 0.90 + 0.60 + 0.30 = 3.00 yuan (plus the 0.75 fen carried: still 300).

@@ -1,15 +1,9 @@
 import { dlt645 } from "@meterline/protocols";
 import { calendar, startOfDay } from "./clock.ts";
 import { checkConditions, type MeterConditions, OVER_POWER_W } from "./conditions.ts";
-import {
-  type Accumulator,
-  accumulate,
-  type BandSchedule,
-  newAccumulator,
-  type Profile,
-  rateAt,
-} from "./profile.ts";
-import { bandAt, nextSlotStart, type TariffSlot } from "./tariff.ts";
+import { type Accumulator, accumulate, newAccumulator, type Profile, rateAt } from "./profile.ts";
+import type { TariffSlot } from "./tariff.ts";
+import { MeterTouTables } from "./tou-tables.ts";
 
 /** Registers show XXXXXX.XX: they roll over at 1,000,000.00 kWh (10^8 steps). */
 export const REGISTER_MODULUS = 100_000_000;
@@ -107,18 +101,16 @@ export class ElectricMeter {
     clearings: 0,
     refused: 0,
   };
+  /** Year zones and day tables (0401xxxx): the band usage falls in is the one they give at the meter's clock. */
+  readonly tou: MeterTouTables;
   private lastAt: number | null;
-  private readonly schedule: BandSchedule;
 
   constructor(readonly config: ElectricConfig) {
     this.energy = newAccumulator(4, config.initialSteps);
     this.lastAt = config.runningSince ?? null;
     this.balanceFen = config.balanceFen ?? 0;
     this.prices = [...(config.prices ?? DEFAULT_METER_PRICES)];
-    this.schedule = {
-      bandAt: (m) => bandAt(config.slots, m),
-      nextChange: (m) => nextSlotStart(config.slots, m),
-    };
+    this.tou = new MeterTouTables(config.slots);
   }
 
   get address(): string {
@@ -207,10 +199,12 @@ export class ElectricMeter {
 
   private consume(from: number, to: number): void {
     if (this.relayOpen) return;
+    // advance() never lets [from, to) cross local midnight: one day's table covers it.
+    const { month, day } = calendar(from + this.config.localOffsetMs);
     const added = accumulate(
       this.energy,
       this.config.profile,
-      this.schedule,
+      this.tou.scheduleOn(month, day),
       from,
       to,
       this.config.localOffsetMs,
@@ -251,6 +245,20 @@ export class ElectricMeter {
       this.energy.steps[band]! += steps;
     });
     if (this.config.localPrepaid) this.charge(added, now);
+  }
+
+  /**
+   * Energy measured at `now` (0.01 kWh), registered and charged in the band the meter's own
+   * time-of-use tables put in force at its local clock then: usage in a known band for tests.
+   */
+  useAt(steps: number, now: number): number {
+    const local = this.localNow(now);
+    const { month, day } = calendar(local);
+    const band = this.tou.scheduleOn(month, day).bandAt(Math.floor((local - startOfDay(local)) / 60_000));
+    const added = [0, 0, 0, 0];
+    added[band] = steps;
+    this.use(added, now);
+    return band;
   }
 
   /** The ladder price (0.0001 yuan/kWh × 0.01 kWh) of `steps` more usage in this cycle, moving the cycle on. */

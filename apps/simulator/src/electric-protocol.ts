@@ -42,7 +42,8 @@ export function answerElectric(meter: ElectricMeter, decoded: Decoded, now: numb
       const money = moneyWriteOf(message.di);
       const ok = money
         ? moneyWrite(meter, money, message.di, message.fields[0]?.raw ?? "", message.operator, now)
-        : write(meter, message.di, message.fields[0], message.operator, now);
+        : (touWrite(meter, message.di, message.fields, message.operator, now) ??
+          write(meter, message.di, message.fields[0], message.operator, now));
       return ok
         ? dlt645.buildWriteAck(address, { version })
         : refuse([version === "2007" ? "other" : "illegal-data"]);
@@ -80,6 +81,22 @@ function write(
   meter.counters.writes++;
   meter.log("write", `${di}=${field.scaled}`, operator, now);
   return true;
+}
+
+/** A time-of-use count or table write (tou-tables.ts); undefined when the DI is not one. */
+function touWrite(
+  meter: ElectricMeter,
+  di: string,
+  fields: readonly DecodedField[],
+  operator: string | null,
+  now: number,
+): boolean | undefined {
+  const ok = meter.tou.write(di, fields);
+  if (ok) {
+    meter.counters.writes++;
+    meter.log("write", `${di}=${dlt645.touTableValue(di, fields) ?? fields[0]?.raw}`, operator, now);
+  }
+  return ok;
 }
 
 const MONEY_WRITES = Object.entries(dlt645.MONEY_WRITE_DI) as [dlt645.MoneyWriteKind, string][];

@@ -73,6 +73,8 @@ export function read2007(meter: ElectricMeter, di: string, now: number): FieldIn
   const ladder = ladderRegister(meter, di);
   if (ladder) return [BigInt(ladder.registers[ladder.index]!)];
   if (di === "0400F010") return [BigInt(meter.ladderCycle)];
+  const tou = meter.tou.read(di);
+  if (tou) return tou;
   const frozen = /^05060([01])([0-9A-F]{2})$/.exec(di);
   if (frozen) {
     const day = frozenDay(meter, Number.parseInt(frozen[2]!, 16));

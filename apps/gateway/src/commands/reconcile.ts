@@ -61,11 +61,12 @@ function relayReached(action: RelayAction, fact: Extract<ReadBackFact, { item: "
   }
 }
 
-function sameDecimal(a: string, b: string): boolean {
+/** The same number however written ("5.50" = "5.5"); a table (tou-tables.ts) only as the same text. */
+function sameValue(a: string, b: string): boolean {
   try {
     return parseScaled(a, 8) === parseScaled(b, 8);
   } catch {
-    return false;
+    return a === b;
   }
 }
 
@@ -78,7 +79,7 @@ export function effectVisible(action: CommandAction, fact: ReadBackFact): boolea
   if ((action.kind === "recharge" || action.kind === "clearing") && fact.item === "purchase-count")
     return fact.purchaseCount >= action.purchaseCount;
   if (action.kind === "write" && fact.item === "register" && fact.di === action.di)
-    return sameDecimal(fact.value, action.value);
+    return sameValue(fact.value, action.value);
   // The start date is not in the 8102 answer: the prices and thresholds decide.
   if (action.kind === "water-price" && fact.item === "water-price")
     return [...action.table.prices, ...action.table.thresholds].every((value, i) =>

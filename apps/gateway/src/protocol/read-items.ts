@@ -186,7 +186,9 @@ export function factFrom(item: ReadBackItem, reply: MeterReply): ReadBackFact | 
       return value === null ? null : { item: "purchase-count", purchaseCount: Number(value) };
     }
     case "register": {
-      const value = okValue(reply.fields[0]);
+      const value = dlt645.touTableKind(item.di)
+        ? dlt645.touTableValue(item.di, reply.fields)
+        : okValue(reply.fields[0]);
       return value === null ? null : { item: "register", di: item.di, value };
     }
     case "water-price":

@@ -171,6 +171,16 @@ export class RequestFactory {
   write(meter: MeterInfo, di: string, value: string, operator?: string): Request {
     if (meter.protocol !== "dlt645-2007") throw new UnsupportedRequest("writes need DL/T 645-2007");
     const item = dlt645.lookupDataItem(di, "2007");
+    // A time-of-use table is one value of comma-separated entries (tou-tables.ts), checked here.
+    if (item && dlt645.touTableKind(di)) {
+      let entries: string[];
+      try {
+        entries = dlt645.touTableInputs(di, value);
+      } catch (error) {
+        throw new UnsupportedRequest(`DI ${di}: ${(error as Error).message}`);
+      }
+      return this.writeRaw(meter, di, dlt645.encodeDataItem(item, entries), operator);
+    }
     if (item?.fields.length !== 1) throw new UnsupportedRequest(`DI ${di} is not a writable value`);
     return this.writeRaw(meter, di, dlt645.encodeDataItem(item, [value]), operator);
   }

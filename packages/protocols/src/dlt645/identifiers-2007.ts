@@ -8,6 +8,7 @@ import {
   TARIFF_LABELS,
   TOTAL_PHASE_LABELS,
 } from "./data-item.ts";
+import { touTableItem } from "./tou-tables.ts";
 
 /**
  * DL/T 645-2007 data identifiers a prepaid system needs (metering-domain.md §1.5, §1.7).
@@ -33,6 +34,20 @@ const EXACT: DataItem[] = [
     kind: "datetime",
     layout: "YYMMDDhhmm",
   }),
+  single("04000106", "year zone table switch-over time", "两套时区表切换时间", {
+    kind: "datetime",
+    layout: "YYMMDDhhmm",
+  }),
+  single("04000107", "day table switch-over time", "两套日时段表切换时间", {
+    kind: "datetime",
+    layout: "YYMMDDhhmm",
+  }),
+  // Time-of-use table sizes (tou-tables.ts).
+  single("04000201", "number of year zones", "年时区数", num(1, 0, "count")),
+  single("04000202", "number of day tables", "日时段表数", num(1, 0, "count")),
+  single("04000203", "number of periods per day", "日时段数", num(1, 0, "count")),
+  single("04000204", "number of tariffs", "费率数", num(1, 0, "count")),
+  single("04000205", "number of public holidays", "公共假日数", num(2, 0, "count")),
   single("04000401", "communication address", "通信地址", { kind: "digits", bytes: 6 }),
   single("04000402", "meter number", "表号", { kind: "digits", bytes: 6 }),
   single("04000501", "meter run status word 1", "电表运行状态字1", { kind: "word", bytes: 2 }),
@@ -66,6 +81,8 @@ const nth = (n: number) => (n === 1 ? "last" : `${n}th last`);
 type Pattern = (b: [number, number, number, number]) => DataItem | undefined;
 
 const PATTERNS: Pattern[] = [
+  // 04 0s 00 nn: year zone table (nn 00) and day tables (nn 01..08) of set s (tou-tables.ts).
+  (b) => touTableItem(b.map(byteHex).join("")),
   // 00 kk tt pp: energy kind kk, tariff tt (00 total, 01..3F, FF block), pp 00 current / 01..0C settlement n.
   ([d3, d2, d1, d0]) => {
     const kind = ENERGY_KINDS[byteHex(d2)];

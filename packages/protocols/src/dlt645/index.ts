@@ -81,3 +81,21 @@ export {
   type StatusWord1,
   type StatusWord3,
 } from "./status-word.ts";
+export {
+  type DayPeriod,
+  dayTableDi,
+  dayTableValue,
+  parseDayTable,
+  parseZoneTable,
+  TOU_COUNT_DI,
+  TOU_LIMITS,
+  type TouTableKind,
+  tariffAt,
+  touTableInputs,
+  touTableItem,
+  touTableKind,
+  touTableValue,
+  type YearZone,
+  zoneTableDi,
+  zoneTableValue,
+} from "./tou-tables.ts";

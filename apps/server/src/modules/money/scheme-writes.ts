@@ -1,7 +1,9 @@
 import { dlt645, parseScaled } from "@meterline/protocols";
 import { badRequest } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
+import { SchemeError } from "../pms/scheme-rules.ts";
 import type { QueuedWrite } from "./meter-purchase.ts";
+import { meterDayTable } from "./tou-day-table.ts";
 
 /** DL/T 645-2007 tariff prices 1..4 (State Grid order: tip, peak, flat, valley), XXXX.XXXX yuan/kWh. */
 const PRICE_DIS = ["04050101", "04050102", "04050103", "04050104"] as const;
@@ -17,6 +19,7 @@ interface SchemeRow {
   peak_price: string | null;
   peace_price: string | null;
   low_price: string | null;
+  tou_periods: string | null;
   first_alarm: string | null;
   second_alarm: string | null;
   arrears_limit: string | null;
@@ -80,6 +83,33 @@ function ladderWrites(row: SchemeRow): [string, string][] {
   return writes;
 }
 
+/**
+ * When each tariff price applies, for a time-of-use scheme: one year zone (from 1 January, day
+ * table 1) and day table 1 from the scheme's periods (tou-day-table.ts), with the counts the
+ * meter checks them against (1 zone, 1 day table, the periods, 4 tariffs), counts first. Flat
+ * and ladder schemes write the same price to every tariff, so whatever table the meter holds
+ * charges them alike and none is written.
+ */
+function touWrites(row: SchemeRow): [string, string][] {
+  if (row.price_mode !== 3) return [];
+  let table: dlt645.DayPeriod[];
+  try {
+    table = meterDayTable(row.tou_periods);
+  } catch (error) {
+    if (error instanceof SchemeError) throw badRequest(error.message);
+    throw error;
+  }
+  const { TOU_COUNT_DI: COUNT } = dlt645;
+  return [
+    [COUNT.zones, "1"],
+    [COUNT.dayTables, "1"],
+    [COUNT.periods, String(table.length)],
+    [COUNT.tariffs, "4"],
+    [dlt645.zoneTableDi(), dlt645.zoneTableValue([{ month: 1, day: 1, table: 1 }])],
+    [dlt645.dayTableDi(1), dlt645.dayTableValue(table)],
+  ];
+}
+
 /** Which half of the schemes to write: the charging scheme's prices, the alarm scheme's limits, or both. */
 export type SchemePart = "price" | "alarm" | "all";
 
@@ -132,7 +162,7 @@ export function checkFits(field: string, value: string, scale: number, max: bigi
 /**
  * The 'write' commands that put a meter's schemes into a local-prepaid meter (at opening, when
  * the account's schemes change, and on a price or alarm write batch): its tariff prices, its ladder
- * tables and cycle, and its alarm 1, alarm 2 and overdraft limits (the meter warns and trips by
+ * tables and cycle, its time-of-use tables, and its alarm 1, alarm 2 and overdraft limits (the meter warns and trips by
  * them itself). Values the scheme leaves empty are not written; a value no register can hold is
  * refused with a 400 naming its field.
  */
@@ -145,6 +175,7 @@ export async function schemeWrites(
   const [row] = await tx.query<SchemeRow>(
     `select cs.price_mode, cs.price::text as price, cs.ladder, cs.ladder_cycle, cs.tip_price::text as tip_price,
             cs.peak_price::text as peak_price, cs.peace_price::text as peace_price, cs.low_price::text as low_price,
+            cs.tou_periods,
             s.first_alarm::text as first_alarm, s.second_alarm::text as second_alarm,
             s.arrears_limit::text as arrears_limit
        from (select 1) one
@@ -157,6 +188,7 @@ export async function schemeWrites(
   const prices: [string, string | null][] = [
     ...tariffPrices(row).map((value, band): [string, string | null] => [PRICE_DIS[band]!, value]),
     ...(priced ? ladderWrites(row) : []),
+    ...touWrites(row),
   ];
   const alarms: [string, string | null][] = [
     [ALARM_DIS.first, row.first_alarm],

@@ -5,7 +5,7 @@ import { commandReason } from "./command-reason.ts";
 /**
  * The key of what a command does, from its type and the direction in its payload: a relay switch
  * cuts (switchType 2) or restores (1), a valve opens or closes, a write sets a price (tariff, ladder
- * step or cycle) or an alarm limit by its DI (scheme-writes.ts). The keys name rows of the `command_action` dictionary.
+ * step or cycle, time-of-use table) or an alarm limit by its DI (scheme-writes.ts). The keys name rows of the `command_action` dictionary.
  */
 const ACTION_KEY = `case c.command_type
     when 'switch' then 'switch.' || coalesce(c.payload::jsonb ->> 'switchType', '')
@@ -13,7 +13,8 @@ const ACTION_KEY = `case c.command_type
     when 'valve' then case when c.payload::jsonb ->> 'open' = 'true' then 'valve.open' else 'valve.close' end
     when 'write' then case
       when c.payload::jsonb ->> 'di' like '040501%' or c.payload::jsonb ->> 'di' like '04060%'
-        or c.payload::jsonb ->> 'di' = '0400F010' then 'write.price'
+        or c.payload::jsonb ->> 'di' = '0400F010' or c.payload::jsonb ->> 'di' like '040002%'
+        or c.payload::jsonb ->> 'di' like '0401%' then 'write.price'
       when c.payload::jsonb ->> 'di' like '040010%' then 'write.alarm'
       else 'write' end
     else c.command_type end`;

@@ -19,7 +19,7 @@ interface MeterRow {
 
 /** The DIs each batch writes, to tell an unsettled write of the same kind (command-log.hooks.ts keys). */
 const PENDING_PATTERN: Record<Exclude<SchemePart, "all">, string[]> = {
-  price: ["040501%", "040600%", "040601%", "0400F010"],
+  price: ["040501%", "040600%", "040601%", "0400F010", "040002%", "040100%"],
   alarm: ["040010%"],
 };
 

@@ -47,7 +47,7 @@ const minutes = (field: string, time: unknown): number => {
 };
 
 /** The minutes of the day a [start, end) window covers; end before start wraps past midnight. */
-function windowMinutes(field: string, start: unknown, end: unknown): number[] {
+export function windowMinutes(field: string, start: unknown, end: unknown): number[] {
   const from = minutes(field, start);
   const to = minutes(field, end);
   if (from === to) throw new SchemeError(field, `时段 ${String(start)}-${String(end)} 为空`);
