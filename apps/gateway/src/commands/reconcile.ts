@@ -83,12 +83,12 @@ export function effectVisible(action: CommandAction, fact: ReadBackFact): boolea
   // The start date is not in the 8102 answer: the prices and thresholds decide.
   if (action.kind === "water-price" && fact.item === "water-price")
     return [...action.table.prices, ...action.table.thresholds].every((value, i) =>
-      sameDecimal(value, [...fact.table.prices, ...fact.table.thresholds][i]!),
+      sameValue(value, [...fact.table.prices, ...fact.table.thresholds][i]!),
     );
   if (action.kind === "water-alarm" && fact.item === "water-alarm")
     return (
-      sameDecimal(fact.amounts.first, action.amounts.first) &&
-      sameDecimal(fact.amounts.second, action.amounts.second)
+      sameValue(fact.amounts.first, action.amounts.first) &&
+      sameValue(fact.amounts.second, action.amounts.second)
     );
   return null;
 }
