@@ -15,6 +15,7 @@ import { AuthService } from "./modules/auth/auth.service.ts";
 import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { fileRoutes } from "./modules/file/file.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
+import { currentDataRoutes } from "./modules/metering/current-data.routes.ts";
 import { dailyTrendRoutes } from "./modules/metering/daily-trend.routes.ts";
 import { homepageRoutes } from "./modules/metering/homepage.routes.ts";
 import { readingCorrectionRoutes } from "./modules/metering/reading-corrections.routes.ts";
@@ -187,6 +188,7 @@ export async function buildApp({
   await app.register(registryImportRoutes, { db, timeZone: config.timeZone });
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });
   await app.register(readingCorrectionRoutes, { db, timeZone: config.timeZone });
+  await app.register(currentDataRoutes, { db });
   await app.register(homepageRoutes, { db, timeZone: config.timeZone });
   await app.register(switchRoutes, { db });
   await app.register(alarmRoutes, { db, timeZone: config.timeZone });
