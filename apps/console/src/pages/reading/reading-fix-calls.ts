@@ -4,8 +4,8 @@ import { api } from "../../app/api.ts";
 export type ReadingKind = "electric" | "water";
 
 const logPath: Record<ReadingKind, string> = {
-  electric: "/blade-pms/dataread",
-  water: "/blade-pms/waterdataread",
+  electric: "/api/blade-pms/dataread",
+  water: "/api/blade-pms/waterdataread",
 };
 
 /** A read entered by hand; registers as typed (decimal text), the time as the tenant's wall clock. */
