@@ -18,6 +18,7 @@ import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { currentDataRoutes } from "./modules/metering/current-data.routes.ts";
 import { dailyTrendRoutes } from "./modules/metering/daily-trend.routes.ts";
 import { homepageRoutes } from "./modules/metering/homepage.routes.ts";
+import { manualReadImportRoutes } from "./modules/metering/manual-read-import.routes.ts";
 import { readingCorrectionRoutes } from "./modules/metering/reading-corrections.routes.ts";
 import { moneyRoutes } from "./modules/money/money.routes.ts";
 import { moneyExportRoutes } from "./modules/money/money-export.routes.ts";
@@ -189,6 +190,7 @@ export async function buildApp({
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });
   await app.register(readingCorrectionRoutes, { db, timeZone: config.timeZone });
   await app.register(currentDataRoutes, { db });
+  await app.register(manualReadImportRoutes, { db, timeZone: config.timeZone });
   await app.register(homepageRoutes, { db, timeZone: config.timeZone });
   await app.register(switchRoutes, { db });
   await app.register(alarmRoutes, { db, timeZone: config.timeZone });

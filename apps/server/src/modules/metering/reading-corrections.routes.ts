@@ -9,7 +9,7 @@ import { registryTenant } from "../pms/registry-access.ts";
 import { type EnergyKind, ReadingCorrections } from "./reading-corrections.ts";
 
 /** Registers as entered: non-negative, at most 2 decimals (the logs keep kWh and m³ to 0.01). */
-const REGISTER = /^\d{1,10}(\.\d{1,2})?$/;
+export const REGISTER = /^\d{1,10}(\.\d{1,2})?$/;
 
 function register(params: Record<string, unknown>, name: string, required: true): string;
 function register(params: Record<string, unknown>, name: string, required: false): string | null;
