@@ -35,6 +35,11 @@ test("a read entered by hand changes the day's usage on 电表日用量; voiding
 
   await signInOperator(page, operator);
   const reads = await openResource(page, "/reading/dataread", "dataRead");
+  // The screen also imports reads taken on site from a sheet (its rows are checked server-side).
+  await page.getByTestId("manual-read-import").click();
+  await page.getByTestId("manual-read-import-dialog").waitFor();
+  await page.keyboard.press("Escape");
+  await page.getByTestId("manual-read-import-dialog").waitFor({ state: "hidden" });
   await page.getByTestId("manual-read-add").click();
   // Meters are picked from the registry tree (areas, rooms, their meters), searched by number.
   await page.getByTestId("manual-read-form").locator("#meterId").click();

@@ -23,5 +23,10 @@ export const readingCorrectionsEn: Record<keyof typeof readingCorrectionsZh, str
   "readingFix.reasonRequired": "A reason is required",
   "readingFix.voided": "Read voided; the day's usage was recomputed",
   "readingFix.voidedTag": "Voided",
+  "readingFix.import": "Import",
+  "readingFix.importTitle": "Import reads taken on site",
+  "readingFix.importHint":
+    "One read per row: meter number, total register, read time; a read already present for the same meter and time is not imported again",
+  "readingFix.imported": "Entered",
   "readingFix.voidedBy": "Voided by {user} at {time}: {reason}",
 };

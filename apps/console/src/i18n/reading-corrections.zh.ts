@@ -21,5 +21,9 @@ export const readingCorrectionsZh = {
   "readingFix.reasonRequired": "作废原因不能为空",
   "readingFix.voided": "已作废,当天用量已重算",
   "readingFix.voidedTag": "已作废",
+  "readingFix.import": "导入",
+  "readingFix.importTitle": "导入现场抄读",
+  "readingFix.importHint": "每行一次抄读:表号、总示数、抄读时间;同一表同一时间已有的抄读不会重复导入",
+  "readingFix.imported": "已录入",
   "readingFix.voidedBy": "{user} 于 {time} 作废:{reason}",
 } as const;

@@ -7,6 +7,7 @@ import { useConsole } from "../../store/useConsole.ts";
 import { AreaScopedPage } from "../pms/area/AreaScopedPage.tsx";
 import { AreaTreeLayout } from "../pms/area/AreaTreeLayout.tsx";
 import { ManualReadDialog } from "./ManualReadDialog.tsx";
+import { ManualReadImportDialog } from "./ManualReadImportDialog.tsx";
 import type { ReadingKind } from "./reading-fix-calls.ts";
 import { VoidReadDialog } from "./VoidReadDialog.tsx";
 
@@ -25,11 +26,15 @@ export function CorrectableLogPage({ def, kind }: Props) {
   const codes = permissionCodes(def);
   const canAdd = useConsole((state) => state.permission[codes.add] === true);
   const canVoid = useConsole((state) => state.permission[codes.remove] === true);
+  // The import button of the screen (seeded as `<menu>_import`), as the registry's and users' are.
+  const canImport = useConsole((state) => state.permission[`${def.name}_import`] === true);
   const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [voiding, setVoiding] = useState<Row | null>(null);
   const reloadTable = useRef<() => Promise<void>>(async () => undefined);
   const closed = (saved: boolean) => {
     setAdding(false);
+    setImporting(false);
     setVoiding(null);
     if (saved) void reloadTable.current();
   };
@@ -68,20 +73,33 @@ export function CorrectableLogPage({ def, kind }: Props) {
             def={def}
             areaId={areaId}
             columns={columns}
-            toolbar={(reload) =>
-              canAdd && (
-                <Button
-                  type="primary"
-                  data-testid="manual-read-add"
-                  onClick={() => {
-                    reloadTable.current = reload;
-                    setAdding(true);
-                  }}
-                >
-                  {t("readingFix.add")}
-                </Button>
-              )
-            }
+            toolbar={(reload) => (
+              <>
+                {canAdd && (
+                  <Button
+                    type="primary"
+                    data-testid="manual-read-add"
+                    onClick={() => {
+                      reloadTable.current = reload;
+                      setAdding(true);
+                    }}
+                  >
+                    {t("readingFix.add")}
+                  </Button>
+                )}
+                {canImport && (
+                  <Button
+                    data-testid="manual-read-import"
+                    onClick={() => {
+                      reloadTable.current = reload;
+                      setImporting(true);
+                    }}
+                  >
+                    {t("readingFix.import")}
+                  </Button>
+                )}
+              </>
+            )}
             rowActions={(row, reload) =>
               canVoid &&
               row.voided !== 1 && (
@@ -102,6 +120,13 @@ export function CorrectableLogPage({ def, kind }: Props) {
         )}
       </AreaTreeLayout>
       {adding && <ManualReadDialog def={def} kind={kind} onClose={closed} />}
+      {importing && (
+        <ManualReadImportDialog
+          kind={kind}
+          onClose={() => closed(false)}
+          onImported={() => void reloadTable.current()}
+        />
+      )}
       {voiding && <VoidReadDialog kind={kind} row={voiding} onClose={closed} />}
     </>
   );
