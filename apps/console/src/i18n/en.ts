@@ -9,6 +9,7 @@ import { meterWritesEn } from "./meter-writes.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
+import { readingCorrectionsEn } from "./reading-corrections.en.ts";
 import { regionEn } from "./region.en.ts";
 import { tablesEn } from "./tables.en.ts";
 import { topologyEn } from "./topology.en.ts";
@@ -562,4 +563,5 @@ export const en: Record<MessageKey, string> = {
   ...alarmsEn,
   ...menuOperationsEn,
   ...apiLogEn,
+  ...readingCorrectionsEn,
 };

@@ -9,6 +9,7 @@ import { meterWritesZh } from "./meter-writes.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
+import { readingCorrectionsZh } from "./reading-corrections.zh.ts";
 import { regionZh } from "./region.zh.ts";
 import { tablesZh } from "./tables.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
@@ -552,6 +553,7 @@ export const zh = {
   ...alarmsZh,
   ...menuOperationsZh,
   ...apiLogZh,
+  ...readingCorrectionsZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;

@@ -4,6 +4,7 @@ import type { FieldCipher } from "../crud/field-cipher.ts";
 import type { ResourceHooks } from "../crud/hooks.ts";
 import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
+import { currentDataHooks } from "../modules/metering/current-data.hooks.ts";
 import { manualReadHooks } from "../modules/metering/manual-read.hooks.ts";
 import { commandRecordHooks, meterCommandHooks } from "../modules/operations/command-records.hooks.ts";
 import { paramHooks } from "../modules/param/param.hooks.ts";
@@ -40,6 +41,7 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   water: meterHooks("pms_water"),
   chargingScheme: chargingSchemeHooks,
   alarmScheme: alarmSchemeHooks,
+  meterCurrentData: currentDataHooks,
   dataRead: byRoomAreaHooks,
   waterDataRead: byRoomAreaHooks,
   dataReadHistory: byRoomAreaHooks,

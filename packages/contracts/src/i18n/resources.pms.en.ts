@@ -288,6 +288,10 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       coverOpenTime: "Cover opening seen",
       relayStuckTime: "Relay stuck since",
       valveFault: "Valve fault",
+      remark: "Remark",
+      hidden: "Hidden",
+      hideUser: "Hidden by",
+      hideTime: "Hidden at",
     },
   },
   dataRead: {

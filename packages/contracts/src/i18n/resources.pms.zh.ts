@@ -274,6 +274,10 @@ export const pmsResourcesZh = {
       coverOpenTime: "最近开盖发现时间",
       relayStuckTime: "继电器拒动起始",
       valveFault: "阀门异常",
+      remark: "备注",
+      hidden: "已隐藏",
+      hideUser: "隐藏人",
+      hideTime: "隐藏时间",
     },
   },
   dataRead: {

@@ -1,6 +1,7 @@
 import { type ResourceDef, resources } from "@meterline/contracts";
 import { AreaScopedPage } from "../pms/area/AreaScopedPage.tsx";
 import { AreaTreeLayout } from "../pms/area/AreaTreeLayout.tsx";
+import { CorrectableLogPage } from "./CorrectableLogPage.tsx";
 import { UsageTrend } from "./UsageTrend.tsx";
 
 /** A reading log: areas on the left, the reads of the chosen area's meters on the right. */
@@ -22,11 +23,11 @@ function DailyUsagePage({ def, unit }: { def: ResourceDef; unit: string }) {
   );
 }
 
-export const ElectricReadingsPage = () => <ReadingLogPage def={resources.dataRead} />;
-export const WaterReadingsPage = () => <ReadingLogPage def={resources.waterDataRead} />;
+export const ElectricReadingsPage = () => <CorrectableLogPage def={resources.dataRead} kind="electric" />;
+export const WaterReadingsPage = () => <CorrectableLogPage def={resources.waterDataRead} kind="water" />;
 export const ElectricReadingHistoryPage = () => <ReadingLogPage def={resources.dataReadHistory} />;
 export const WaterReadingHistoryPage = () => <ReadingLogPage def={resources.waterDataReadHistory} />;
-export const ManualReadingsPage = () => <ReadingLogPage def={resources.dataReadOther} />;
+export const ManualReadingsPage = () => <CorrectableLogPage def={resources.dataReadOther} kind="electric" />;
 export const ManualReadingHistoryPage = () => <ReadingLogPage def={resources.dataReadOtherHis} />;
 export const ElectricDailyPage = () => <DailyUsagePage def={resources.dataDaily} unit="kWh" />;
 export const WaterDailyPage = () => <DailyUsagePage def={resources.waterDataDaily} unit="m³" />;

@@ -9,7 +9,7 @@ import { registryTenant } from "../pms/registry-access.ts";
 import { type EnergyKind, ReadingCorrections } from "./reading-corrections.ts";
 
 /** Registers as entered: non-negative, at most 2 decimals (the logs keep kWh and m³ to 0.01). */
-const REGISTER = /^\d{1,10}(\.\d{1,2})?$/;
+export const REGISTER = /^\d{1,10}(\.\d{1,2})?$/;
 
 function register(params: Record<string, unknown>, name: string, required: true): string;
 function register(params: Record<string, unknown>, name: string, required: false): string | null;
@@ -37,11 +37,15 @@ export async function readingCorrectionRoutes(app: FastifyInstance, opts: { db: 
   for (const [kind, def] of screens) {
     const base = `/api/${def.service}/${def.path}`;
     const codes = permissionCodes(def);
+    // The hand-read list (dataReadOther) enters and voids electric reads through these same calls.
+    const manual = kind === "electric" ? permissionCodes(resources.dataReadOther) : undefined;
+    const adding = manual ? [codes.add, manual.add] : [codes.add];
+    const voiding = manual ? [codes.remove, manual.remove] : [codes.remove];
     app.post(
       `${base}/submit`,
       { schema: { tags: [def.name], summary: "Enter a read by hand" } },
       async (request) => {
-        const user = await requirePermission(opts.db, request, [codes.add]);
+        const user = await requirePermission(opts.db, request, adding);
         const params = readParams(request);
         const meterId = optionalString(params, "meterId");
         if (!meterId || !/^\d{1,19}$/.test(meterId)) throw badRequest("meterId: 请选择表");
@@ -63,7 +67,7 @@ export async function readingCorrectionRoutes(app: FastifyInstance, opts: { db: 
       `${base}/remove`,
       { schema: { tags: [def.name], summary: "Void reads, with a reason" } },
       async (request) => {
-        const user = await requirePermission(opts.db, request, [codes.remove]);
+        const user = await requirePermission(opts.db, request, voiding);
         const params = readParams(request);
         const ids = idList(params, "ids");
         const reason = optionalString(params, "reason")?.trim();

@@ -80,6 +80,8 @@ export class DbReadingsSink implements ReadingsSink {
                $19, $20, $21, $22, case when $23::boolean then $6::timestamptz end, $24)
        on conflict (tenant_id, meter_id, energy_type) do update set
          read_time = excluded.read_time,
+         -- A fresh read shows a hidden meter again (metercurrentdata/remove); who hid it stays.
+         hidden = 0,
          total_value = coalesce(excluded.total_value, pms_meter_current_data.total_value),
          tip_value = coalesce(excluded.tip_value, pms_meter_current_data.tip_value),
          peak_value = coalesce(excluded.peak_value, pms_meter_current_data.peak_value),

@@ -1,5 +1,5 @@
 import { defineResource, LARGE_TABLE_COUNT } from "../../resource/types.ts";
-import { meterByEnergy, serverWrittenBase } from "./base.ts";
+import { meterByEnergy, remarkField, serverWrittenBase } from "./base.ts";
 
 /**
  * The latest values read from each meter (spec §7 metercurrentdata), one row per meter, written by
@@ -9,10 +9,14 @@ export const meterCurrentData = defineResource({
   name: "meterCurrentData",
   table: "pms_meter_current_data",
   ...serverWrittenBase,
+  // Written by the sink; the operator edits only the remark and hides rows (module routes).
+  readOnly: false,
+  rowsCreatedByServer: true,
+  moduleWrites: true,
   path: "metercurrentdata",
   listVerb: "list",
   fields: {
-    energyType: { type: "int", dict: "energy_type", search: "equal", width: 90 },
+    energyType: { type: "int", dict: "energy_type", search: "equal", width: 90, form: false },
     meterId: {
       type: "id",
       search: "equal",
@@ -20,33 +24,41 @@ export const meterCurrentData = defineResource({
       unique: ["energyType"],
       refBy: meterByEnergy,
       list: false,
+      form: false,
     },
-    productCode: { type: "string", maxLength: 14, search: "like" },
-    readTime: { type: "datetime", search: "range" },
-    totalValue: { type: "decimal", scale: 2 },
-    tipValue: { type: "decimal", scale: 2, list: false },
-    peakValue: { type: "decimal", scale: 2, list: false },
-    peaceValue: { type: "decimal", scale: 2, list: false },
-    lowValue: { type: "decimal", scale: 2, list: false },
-    balance: { type: "decimal", scale: 2 },
-    overdraft: { type: "decimal", scale: 2, list: false },
-    switchStatus: { type: "int", dictBiz: "SWITCH_STATUS" },
-    statusWord: { type: "string", maxLength: 8, list: false },
-    batteryLow: { type: "int", dictBiz: "YES_NO", list: false },
-    meterTime: { type: "string", maxLength: 32, list: false },
-    missing: { type: "string", maxLength: 255, list: false },
+    productCode: { type: "string", maxLength: 14, search: "like", form: false },
+    readTime: { type: "datetime", search: "range", form: false },
+    totalValue: { type: "decimal", scale: 2, form: false },
+    tipValue: { type: "decimal", scale: 2, list: false, form: false },
+    peakValue: { type: "decimal", scale: 2, list: false, form: false },
+    peaceValue: { type: "decimal", scale: 2, list: false, form: false },
+    lowValue: { type: "decimal", scale: 2, list: false, form: false },
+    balance: { type: "decimal", scale: 2, form: false },
+    overdraft: { type: "decimal", scale: 2, list: false, form: false },
+    switchStatus: { type: "int", dictBiz: "SWITCH_STATUS", form: false },
+    statusWord: { type: "string", maxLength: 8, list: false, form: false },
+    batteryLow: { type: "int", dictBiz: "YES_NO", list: false, form: false },
+    meterTime: { type: "string", maxLength: 32, list: false, form: false },
+    missing: { type: "string", maxLength: 255, list: false, form: false },
     // What the alarm rules read of the meter's own reports (electricity: status word 1, power, the
     // cover-open count; water: the valve bits of ST), with the times the sink derives from them.
-    statusWord1: { type: "string", maxLength: 8, list: false },
-    activePower: { type: "decimal", scale: 4, list: false },
+    statusWord1: { type: "string", maxLength: 8, list: false, form: false },
+    activePower: { type: "decimal", scale: 4, list: false, form: false },
     /** Seconds the meter's clock was ahead (negative: behind) when it was last read. */
-    clockOffset: { type: "int", list: false },
-    coverOpenCount: { type: "int", list: false },
+    clockOffset: { type: "int", list: false, form: false },
+    coverOpenCount: { type: "int", list: false, form: false },
     /** When the cover-open count was last seen to rise. */
-    coverOpenTime: { type: "datetime", list: false },
+    coverOpenTime: { type: "datetime", list: false, form: false },
     /** Since when status word 3 shows the relay commanded open but still closed. */
-    relayStuckTime: { type: "datetime", list: false },
-    valveFault: { type: "int", dictBiz: "YES_NO", list: false },
+    relayStuckTime: { type: "datetime", list: false, form: false },
+    valveFault: { type: "int", dictBiz: "YES_NO", list: false, form: false },
+    // The operator's hand on this table (spec §7 metercurrentdata submit, remove): a remark, and
+    // "hide" instead of delete. A hidden row leaves the lists with who hid it and when; the next
+    // poll of the meter clears the flag and the meter shows again (the readings sink writes it).
+    remark: { ...remarkField, required: false },
+    hidden: { type: "int", dictBiz: "YES_NO", list: false, form: false },
+    hideUser: { type: "string", maxLength: 64, list: false, form: false },
+    hideTime: { type: "datetime", list: false, form: false },
   },
   sort: [{ field: "readTime", desc: true }],
 });
