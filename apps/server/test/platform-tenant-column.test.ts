@@ -84,7 +84,7 @@ describe("the platform administrator's tenant column and filter", () => {
       deposit: "10",
     });
     assert.equal(opened.statusCode, 200, opened.body);
-    const [{ accountId }] = opened.json().data as { accountId: string }[];
+    const { accountId } = (opened.json().data as { accountId: string }[])[0]!;
     const recharged = await server.call("POST", `${pms}/datarecharge/submit`, token, {
       accountId,
       amount: "30.50",
