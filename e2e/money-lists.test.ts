@@ -191,12 +191,23 @@ test("the openings list shows each opening with its deposit and links to the acc
   const operator = await newOperator(suite.server.baseUrl, "开户记录公司");
   await seedAccounts(operator);
   await signInOperator(page, operator);
+  // A picked colour other than the default: the list's links follow it.
+  await page.getByTestId("color-picker").click();
+  await page.locator(".ant-color-picker-presets-color").nth(3).click();
+  await page.keyboard.press("Escape");
   await openMoneyMenu(page, "dataOpenAccount");
   await page.waitForURL("**/money/dataopenaccount");
   const openings = page.locator('[data-testid="money-list"][data-list="openings"]');
   await openings.locator(".ant-table-row").first().waitFor();
   await settled(openings);
   await expectAccessible(page, "screen 开户记录");
+  // #52c41a is drawn as its AA shade #347c10: the owner link and the row's 对账单 button.
+  const colourOf = (link: Locator) => link.first().evaluate((element) => getComputedStyle(element).color);
+  assert.equal(await colourOf(openings.locator(".ant-table-tbody a.ml-detail-link")), "rgb(52, 124, 16)");
+  assert.equal(
+    await colourOf(openings.locator(".ant-table-tbody").getByRole("button", { name: "对账单" })),
+    "rgb(52, 124, 16)",
+  );
   const rows = await rowTexts(openings);
   assert.equal(rows.length, 2);
   assert.ok(rows.every((row) => row.includes("100.00")));

@@ -127,6 +127,58 @@ describe("the family's seed and calls", () => {
     );
   });
 
+  test("the three logs sit in their own group 日志管理 inside 系统监控, as in the seed", async () => {
+    const tree = (await server.call("GET", "/api/blade-system/menu/routes", admin)).json()
+      .data as MenuRoute[];
+    const monitor = tree.find((n) => n.code === "monitor");
+    const log = monitor?.children?.find((n) => n.code === "log");
+    assert.equal(log?.path, "/monitor/log");
+    assert.equal(log?.name, "日志管理");
+    assert.deepEqual(
+      (log?.children ?? []).map((n) => `${n.code} ${n.path}`),
+      ["log_usual /monitor/log/usual", "log_api /monitor/log/api", "log_error /monitor/log/error"],
+    );
+    assert.deepEqual(
+      (monitor?.children ?? []).filter((n) => n.code.startsWith("log_")),
+      [],
+    );
+  });
+
+  test("a database migrated before the log group ends as a fresh one, grants on the logs kept", async () => {
+    const db = server.db;
+    const tree = () =>
+      db.query<{ id: string; parent_id: string; code: string }>(
+        "select id, parent_id, code from sys_menu where is_deleted = 0 order by id",
+      );
+    const fresh = await tree();
+    // Rewinds to the shape before the group: the logs straight under 系统监控.
+    await db.query("update sys_menu set parent_id = 900 where id in (910, 920, 930)");
+    await db.query("delete from sys_role_menu where menu_id = 1770");
+    await db.query("delete from sys_top_menu_setting where menu_id = 1770");
+    await db.query("delete from sys_menu where id = 1770");
+    await db.query("delete from schema_migration where version = 'seed/034_menu_parents.sql'");
+    const role = "990034";
+    await db.query(
+      "insert into sys_role_menu (id, menu_id, role_id) select 990034 + id, id, $1 from sys_menu where id in (900, 920)",
+      [role],
+    );
+
+    assert.deepEqual(await migrate(db), ["seed/034_menu_parents.sql"]);
+    assert.deepEqual(await tree(), fresh);
+    const held = await db.query<{ code: string }>(
+      "select m.code from sys_role_menu rm join sys_menu m on m.id = rm.menu_id where rm.role_id = $1 order by m.code",
+      [role],
+    );
+    assert.deepEqual(
+      held.map((h) => h.code),
+      ["log", "log_api", "monitor"],
+    );
+    const linked = await db.query<{ menu_id: string }>(
+      "select menu_id from sys_top_menu_setting where top_menu_id = 2 and menu_id = 1770",
+    );
+    assert.equal(linked.length, 1);
+  });
+
   test("buttons carry the seed's snake_case codes, with the setting buttons", async () => {
     const codes = buttonCodes(
       (await server.call("GET", "/api/blade-system/menu/buttons", admin)).json().data,

@@ -67,7 +67,7 @@ describe("menus: routes, buttons, top menus per role", () => {
     const data = (
       await server.call("GET", `/api/blade-system/menu/routes?topMenuId=${monitor.id}`, adminToken)
     ).json().data as MenuRoute[];
-    assert.deepEqual(codes(data), ["monitor", "api_doc", "log_usual", "log_api", "log_error"]);
+    assert.deepEqual(codes(data), ["monitor", "api_doc", "log", "log_usual", "log_api", "log_error"]);
   });
 
   test("another tenant's top menu gives nothing away", async () => {

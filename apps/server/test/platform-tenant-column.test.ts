@@ -5,7 +5,7 @@ import { nextId } from "../src/db/ids.ts";
 import { provisionTenant } from "./fixtures.ts";
 import type { TestServer } from "./helpers.ts";
 import { startTestServer } from "./helpers.ts";
-import { buildSite } from "./registry-fixtures.ts";
+import { buildSite, created } from "./registry-fixtures.ts";
 
 const pms = "/api/blade-pms";
 /** The registry screens and a reading log, by their list calls. */
@@ -18,6 +18,8 @@ const LISTS = [
   "collector/page",
   "dataread/page",
 ];
+/** The money lists: their own statements, the same tenant column and filter. */
+const MONEY_LISTS = ["datarecharge/page", "payment/list", "dataopenaccount/page"];
 
 type Row = Record<string, unknown>;
 
@@ -57,8 +59,40 @@ describe("the platform administrator's tenant column and filter", () => {
          values ($1, $2, $3, $4, 'x', now(), 1)`,
         [nextId(), tenant.tenantId, site.meter, site.room101],
       );
+      // An account with its opening and a counter recharge: a row in each money list.
+      await openAccountWithRecharge(tenant.token, site);
     }
   });
+
+  const openAccountWithRecharge = async (token: string, site: Awaited<ReturnType<typeof buildSite>>) => {
+    const scheme = await created(server, token, "chargingscheme/submit", {
+      schemeName: "居民电价",
+      energyType: 1,
+      priceMode: 1,
+      price: "0.5883",
+    });
+    const meter = (await server.call("GET", `${pms}/meter/detail?id=${site.meter}`, token)).json().data;
+    await created(server, token, "meter/submit", {
+      id: site.meter,
+      productCode: meter.productCode,
+      collectorId: site.collector,
+      controlStatus: 1,
+      chargingSchemeId: scheme,
+    });
+    const opened = await server.call("POST", `${pms}/message/openAccount`, token, {
+      meterIds: site.meter,
+      deposit: "10",
+    });
+    assert.equal(opened.statusCode, 200, opened.body);
+    const { accountId } = (opened.json().data as { accountId: string }[])[0]!;
+    const recharged = await server.call("POST", `${pms}/datarecharge/submit`, token, {
+      accountId,
+      amount: "30.50",
+      paymentMethod: 3,
+      idempotencyKey: `tenant-column-${accountId}`,
+    });
+    assert.equal(recharged.statusCode, 200, recharged.body);
+  };
   after(() => server.close());
 
   test("sees every tenant's rows with the tenant's name, and narrows to one by tenantId", async () => {
@@ -176,5 +210,54 @@ describe("the platform administrator's tenant column and filter", () => {
     });
     assert.ok(cells.length > 0);
     assert.deepEqual(new Set(cells), new Set([a.tenantId]));
+  });
+  test("the money lists name each row's tenant across tenants and narrow to one by tenantId", async () => {
+    for (const path of MONEY_LISTS) {
+      const all = await rowsOf(path, admin);
+      const names = new Set(all.map((r) => r.tenantName));
+      assert.ok(names.has("甲物业") && names.has("乙物业"), `${path}: ${[...names].join(",")}`);
+      const onlyB = await rowsOf(withQuery(path, `tenantId=${b.tenantId}`), admin);
+      assert.ok(onlyB.length > 0, path);
+      assert.ok(
+        onlyB.every((r) => r.tenantId === b.tenantId && r.tenantName === "乙物业"),
+        path,
+      );
+      assert.ok(onlyB.length < all.length, path);
+
+      // A tenant's user asking for another tenant still reads exactly its own rows.
+      const own = await rowsOf(path, a.token);
+      assert.ok(own.length > 0, path);
+      const asked = await rowsOf(withQuery(path, `tenantId=${b.tenantId}`), a.token);
+      assert.deepEqual(
+        asked.map((r) => r.id),
+        own.map((r) => r.id),
+        path,
+      );
+      assert.ok(
+        asked.every((r) => r.tenantId === a.tenantId),
+        path,
+      );
+
+      for (const token of [admin, a.token]) {
+        const bad = await server.call("GET", `${pms}/${withQuery(path, "tenantId=x'or'1")}`, token);
+        assert.equal(bad.statusCode, 400, `${path}: ${bad.body}`);
+        assert.match(bad.json().msg, /tenantId/);
+      }
+    }
+  });
+
+  test("the area tree beside the tables follows the tenant filter", async () => {
+    const names = async (query: string, token: string) =>
+      (await rowsOf(`area/tree${query}`, token)).map((n) => String(n.title ?? n.areaName)).sort();
+    const all = await names("", admin);
+    assert.ok(all.includes("甲阳光园区") && all.includes("乙阳光园区"), all.join(","));
+    const onlyB = await names(`?tenantId=${b.tenantId}`, admin);
+    assert.ok(onlyB.includes("乙阳光园区") && !onlyB.includes("甲阳光园区"), onlyB.join(","));
+    // The tenant's own user sees its own tree whatever it names.
+    assert.deepEqual(await names(`?tenantId=${b.tenantId}`, a.token), await names("", a.token));
+    assert.ok(!(await names("", a.token)).includes("乙阳光园区"));
+    const bad = await server.call("GET", `${pms}/area/tree?tenantId=%00`, admin);
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.json().msg, /tenantId/);
   });
 });

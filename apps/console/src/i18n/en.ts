@@ -333,6 +333,7 @@ export const en: Record<MessageKey, string> = {
   "menu.dictbiz": "Business dictionary",
   "menu.param": "Parameters",
   "menu.client": "Clients",
+  "menu.log": "Logs",
   "menu.log_usual": "Usual logs",
   "menu.log_api": "API logs",
   "menu.log_error": "Error logs",

@@ -329,6 +329,7 @@ export const zh = {
   "menu.dictbiz": "业务字典",
   "menu.param": "参数管理",
   "menu.client": "应用管理",
+  "menu.log": "日志管理",
   "menu.log_usual": "通用日志",
   "menu.log_api": "接口日志",
   "menu.log_error": "错误日志",

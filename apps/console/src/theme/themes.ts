@@ -197,6 +197,9 @@ export function cssVariablesFor(name: ThemeName, color: string): Record<string, 
     // the header's text colour and is told apart by its underline.
     "--ml-header-accent":
       look.headerText === "#ffffff" ? look.headerText : shadeFor(accentOf(name, color), look.headerBg),
+    // The picked colour as drawn (its AA shade), for the shell's own rules outside antd's
+    // components, where antd's variables are not defined and a fixed fallback would stay blue.
+    "--ml-accent": accentOf(name, color),
     "--ml-header-bg": look.headerBg,
     "--ml-header-text": look.headerText,
     "--ml-sider-bg": look.siderBg,
