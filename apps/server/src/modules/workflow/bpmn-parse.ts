@@ -1,5 +1,5 @@
 import { Engine } from "bpmn-engine";
-import BpmnModdle from "bpmn-moddle";
+import { BpmnModdle } from "bpmn-moddle";
 import { type ExpressionError, evaluate, isExpression } from "./expressions.ts";
 
 /** Who may take a user task, as the model says (Flowable attributes; `${…}` resolved at run time). */
@@ -53,7 +53,17 @@ function checkExpression(where: string, text: string | undefined) {
  * process with a start event, readable expressions, and a document the engine can load.
  */
 export async function parseBpmn(xml: string): Promise<ParsedProcess> {
-  let root: Element;
+  try {
+    return await readProcess(xml);
+  } catch (error) {
+    // Whatever the libraries throw on a file they cannot read is the file's fault, said as they say it.
+    if (error instanceof BpmnInvalid) throw error;
+    throw new BpmnInvalid((error as Error).message?.split("\n")[0] || "无法解析");
+  }
+}
+
+async function readProcess(xml: string): Promise<ParsedProcess> {
+  let root: Element | undefined;
   try {
     const parsed = await new BpmnModdle().fromXML(xml);
     const warning = parsed.warnings[0];
@@ -63,7 +73,7 @@ export async function parseBpmn(xml: string): Promise<ParsedProcess> {
     if (error instanceof BpmnInvalid) throw error;
     throw new BpmnInvalid((error as Error).message.split("\n")[0] ?? "无法解析");
   }
-  if (root.$type !== "bpmn:Definitions") throw new BpmnInvalid("根元素不是 bpmn:definitions");
+  if (root?.$type !== "bpmn:Definitions") throw new BpmnInvalid("根元素不是 bpmn:definitions");
   const processes = ((root as unknown as { rootElements?: Element[] }).rootElements ?? []).filter(
     (e) => e.$type === "bpmn:Process" && e.isExecutable !== false,
   );

@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { Engine, type Execution } from "bpmn-engine";
 import { evaluate } from "./expressions.ts";
 
@@ -16,6 +17,8 @@ export interface Step {
   /** The user tasks the engine now waits on, by element id. */
   waiting: string[];
   finished: boolean;
+  /** The end event the process reached, when it ended in this step. */
+  endEvent?: { id: string; name: string };
 }
 
 /**
@@ -27,29 +30,43 @@ const expressionsOver = (variables: Readonly<Record<string, unknown>>) => ({
   resolveExpression: (expression: string) => evaluate(expression, variables),
 });
 
-async function settle(engine: Engine, execution: Execution, failure: () => Error | undefined): Promise<Step> {
-  const problem = failure();
-  if (problem) throw problem;
+interface Watch {
+  failure?: Error;
+  endEvent?: { id: string; name: string };
+}
+
+async function settle(engine: Engine, execution: Execution, watched: Watch): Promise<Step> {
+  if (watched.failure) throw watched.failure;
   const postponed = execution.getPostponed();
   const waiting = postponed.filter((a) => a.type === "bpmn:UserTask").map((a) => a.id);
   const finished = postponed.length === 0;
-  return { state: finished ? null : await engine.getState(), waiting, finished };
+  return {
+    state: finished ? null : await engine.getState(),
+    waiting,
+    finished,
+    ...(finished && watched.endEvent ? { endEvent: watched.endEvent } : {}),
+  };
 }
 
-function watch(engine: Engine): () => Error | undefined {
-  let failure: Error | undefined;
+/** Activity events reach the listener handed to execute / resume, not the engine itself. */
+function watch(engine: Engine): { watched: Watch; listener: EventEmitter } {
+  const watched: Watch = {};
   engine.once("error", (error: unknown) => {
-    failure = error instanceof Error ? error : new Error(String(error));
+    watched.failure = error instanceof Error ? error : new Error(String(error));
   });
-  return () => failure;
+  const listener = new EventEmitter();
+  listener.on("activity.end", (api: { id: string; type: string; name?: string }) => {
+    if (api.type === "bpmn:EndEvent") watched.endEvent = { id: api.id, name: api.name ?? api.id };
+  });
+  return { watched, listener };
 }
 
 /** Starts the process of a BPMN document and runs it to its first wait. */
 export async function startProcess(xml: string, variables: Record<string, unknown>): Promise<Step> {
   const engine = new Engine({ source: xml, expressions: expressionsOver(variables) });
-  const failure = watch(engine);
-  const execution = await engine.execute();
-  return settle(engine, execution, failure);
+  const { watched, listener } = watch(engine);
+  const execution = await engine.execute({ listener });
+  return settle(engine, execution, watched);
 }
 
 /**
@@ -62,11 +79,11 @@ export async function completeUserTask(
   taskKey: string,
 ): Promise<Step> {
   const engine = new Engine({ expressions: expressionsOver(variables) }).recover(state as object);
-  const failure = watch(engine);
-  const execution = await engine.resume();
+  const { watched, listener } = watch(engine);
+  const execution = await engine.resume({ listener });
   if (!execution.getPostponed().some((a) => a.id === taskKey)) {
     throw new Error(`流程未停留在任务 ${taskKey}`);
   }
   execution.signal({ id: taskKey });
-  return settle(engine, execution, failure);
+  return settle(engine, execution, watched);
 }
