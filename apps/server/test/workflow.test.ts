@@ -120,6 +120,17 @@ describe("workflow: deployments, work lists and the leave process", () => {
   });
 
   test("the leave process is shipped and startable by every tenant", async () => {
+    // Its category's route (spec §3 flow route entry) is the dictionary item's remark.
+    const routes = await server.db.query<{ dict_key: string; remark: string }>(
+      "select dict_key, remark from sys_dict where code = 'flow' and parent_id > 0 order by dict_key",
+    );
+    assert.deepEqual(
+      routes.map((r) => [r.dict_key, r.remark]),
+      [
+        ["1", "leave"],
+        ["2", "expense"],
+      ],
+    );
     for (const who of ["staff", "outsider"]) {
       const rows = await records(who, `${FLOW}/work/start-list`);
       const leave = rows.find((r) => r.key === "Leave");
