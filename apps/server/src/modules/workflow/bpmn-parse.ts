@@ -29,7 +29,16 @@ type Element = {
   flowElements?: Element[];
   documentation?: { text?: string }[];
   conditionExpression?: { body?: string };
+  eventDefinitions?: { $type: string }[];
 };
+
+/** The elements of a process and of its sub-processes, at any depth. */
+function* allElements(elements: readonly Element[]): Generator<Element> {
+  for (const element of elements) {
+    yield element;
+    if (element.flowElements) yield* allElements(element.flowElements);
+  }
+}
 
 /** An extension attribute by its local name, whatever prefix the modeler used (flowable:, activiti:, camunda:). */
 function attribute(element: Element, local: string): string | undefined {
@@ -86,7 +95,11 @@ async function readProcess(xml: string): Promise<ParsedProcess> {
   const elements = process.flowElements ?? [];
   if (!elements.some((e) => e.$type === "bpmn:StartEvent")) throw new BpmnInvalid("流程缺少开始事件");
   const userTasks: Record<string, UserTaskConfig> = {};
-  for (const element of elements) {
+  for (const element of allElements(elements)) {
+    if (element.eventDefinitions?.some((d) => d.$type === "bpmn:TimerEventDefinition")) {
+      // Instances run only while a request takes a step: a timer would never fire, so say so now.
+      throw new BpmnInvalid(`${element.id}: 暂不支持定时事件`);
+    }
     if (element.$type === "bpmn:SequenceFlow") {
       checkExpression(`sequenceFlow ${element.id}`, element.conditionExpression?.body);
     }
