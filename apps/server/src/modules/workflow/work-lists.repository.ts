@@ -93,20 +93,19 @@ export async function sentRows(
   page: { size: number; offset: number },
 ) {
   const f = filterSql(filter, 3);
-  const from = `from wf_instance i join wf_definition f on f.id = i.definition_id ${CATEGORY_JOIN}
-    where i.tenant_id = $1 and i.start_user = $2 ${f.sql}`;
+  const tables = `from wf_instance i join wf_definition f on f.id = i.definition_id ${CATEGORY_JOIN}`;
+  const where = `where i.tenant_id = $1 and i.start_user = $2 ${f.sql}`;
+  const params = [tenantId, userId, ...f.params];
   const [rows, [count]] = await Promise.all([
     db.query<FlowRow>(
-      `select ${FLOW_COLUMNS}, t.id as task_id, t.name as task_name, t.task_key
-         ${from.replace(
-           "where",
-           `left join lateral (select id, name, task_key from wf_task lt where lt.instance_id = i.id
-            order by lt.create_time desc, lt.id desc limit 1) t on true where`,
-         )}
+      `select ${FLOW_COLUMNS}, t.id as task_id, t.name as task_name, t.task_key ${tables}
+         left join lateral (select id, name, task_key from wf_task lt where lt.instance_id = i.id
+           order by lt.create_time desc, lt.id desc limit 1) t on true
+        ${where}
         order by i.start_time desc, i.id desc limit ${page.size} offset ${page.offset}`,
-      [tenantId, userId, ...f.params],
+      params,
     ),
-    db.query<{ total: string }>(`select count(*)::text as total ${from}`, [tenantId, userId, ...f.params]),
+    db.query<{ total: string }>(`select count(*)::text as total ${tables} ${where}`, params),
   ]);
   return { rows, total: Number(count?.total ?? 0) };
 }
@@ -125,24 +124,22 @@ export async function followRows(
   filter: { processInstanceId?: string; processDefinitionKey?: string },
   page: { size: number; offset: number },
 ) {
-  const from = `from wf_instance i join wf_definition f on f.id = i.definition_id ${CATEGORY_JOIN}
-    left join sys_user su on su.id = i.start_user
-    where i.status = 'running' and ($1::text is null or i.tenant_id = $1)
+  const tables = `from wf_instance i join wf_definition f on f.id = i.definition_id ${CATEGORY_JOIN}
+    left join sys_user su on su.id = i.start_user`;
+  const where = `where i.status = 'running' and ($1::text is null or i.tenant_id = $1)
       and ($2::bigint is null or i.id = $2) and ($3::text is null or f.def_key = $3)`;
   const params = [tenantId, filter.processInstanceId ?? null, filter.processDefinitionKey ?? null];
   const [rows, [count]] = await Promise.all([
     db.query<FollowRow>(
       `select ${FLOW_COLUMNS}, i.tenant_id, i.start_user, su.real_name as start_user_name, f.suspended,
-              t.id as task_id, t.name as task_name, t.task_key
-         ${from.replace(
-           "where",
-           `left join lateral (select id, name, task_key from wf_task lt where lt.instance_id = i.id
-            and lt.state = 'open' order by lt.create_time desc limit 1) t on true where`,
-         )}
+              t.id as task_id, t.name as task_name, t.task_key ${tables}
+         left join lateral (select id, name, task_key from wf_task lt where lt.instance_id = i.id
+           and lt.state = 'open' order by lt.create_time desc limit 1) t on true
+        ${where}
         order by i.start_time desc, i.id desc limit ${page.size} offset ${page.offset}`,
       params,
     ),
-    db.query<{ total: string }>(`select count(*)::text as total ${from}`, params),
+    db.query<{ total: string }>(`select count(*)::text as total ${tables} ${where}`, params),
   ]);
   return { rows, total: Number(count?.total ?? 0) };
 }
