@@ -79,6 +79,10 @@ export async function buildServer() {
   await stop();
   // Schema and seed SQL are read at run time, next to the compiled code as next to the sources.
   await cp(`${root}apps/server/src/db/migrations`, `${serverDist}migrations`, { recursive: true });
+  // The BPMN processes the product ships, deployed at start (modules/workflow/shipped.ts).
+  await cp(`${root}apps/server/src/modules/workflow/processes`, `${serverDist}processes`, {
+    recursive: true,
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

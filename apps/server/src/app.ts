@@ -39,6 +39,7 @@ import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userRoutes } from "./modules/user/user.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
 import { userImportRoutes } from "./modules/user/user-import.routes.ts";
+import { workflowRoutes } from "./modules/workflow/workflow.routes.ts";
 import apiLog from "./plugins/api-log.ts";
 import apiScope from "./plugins/api-scope.ts";
 import authentication from "./plugins/authentication.ts";
@@ -220,6 +221,7 @@ export async function buildApp({
   await app.register(paramRoutes, { db, timeZone: config.timeZone });
   await app.register(fileRoutes, { db });
   await app.register(registryRoutes, { db, timeZone: config.timeZone });
+  await app.register(workflowRoutes, { db, timeZone: config.timeZone });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
   if (notices) {
     noticeQueue = await startNoticeQueue({

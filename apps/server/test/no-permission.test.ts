@@ -32,6 +32,17 @@ const OPEN: Record<string, string> = {
   "GET /api/blade-system/dict/dictionary-tree": "dictionary labels",
   "GET /api/blade-system/dict-biz/dictionary": "dictionary labels",
   "GET /api/blade-system/dict-biz/dictionary-tree": "dictionary labels",
+  // Contract §6: work/* and process/* are any signed-in user's, each reading the own tenant's tasks.
+  "GET /api/blade-flow/work/start-list": "own work list",
+  "GET /api/blade-flow/work/claim-list": "own work list",
+  "GET /api/blade-flow/work/todo-list": "own work list",
+  "GET /api/blade-flow/work/send-list": "own work list",
+  "GET /api/blade-flow/work/done-list": "own work list",
+  "POST /api/blade-flow/work/claim-task": "own work: a candidate's claim",
+  "POST /api/blade-flow/work/complete-task": "own work: the assignee's step",
+  "GET /api/blade-flow/process/history-flow-list": "steps of an own tenant's instance",
+  "POST /api/blade-desk/process/leave/start-process": "own leave request",
+  "GET /api/blade-desk/process/leave/detail": "a leave request of the own tenant",
 };
 
 const key = (route: ApiRoute) => `${route.method} ${route.documented}`;

@@ -1,0 +1,31 @@
+import { readFile } from "node:fs/promises";
+import type { Db } from "../../db/client.ts";
+import { deploy } from "./deployment.service.ts";
+
+/** The processes the product ships, deployed as common definitions (every tenant may start them). */
+const SHIPPED = [{ file: "leave.bpmn20.xml", key: "Leave", category: "flow_1" }];
+
+/**
+ * Deploys each shipped process once per database, at start: a second process starting at the same
+ * time waits on the lock and then finds it deployed.
+ */
+export async function ensureShippedProcesses(db: Db): Promise<void> {
+  for (const shipped of SHIPPED) {
+    const xml = await readFile(new URL(`./processes/${shipped.file}`, import.meta.url), "utf8");
+    await db.transaction(async (tx) => {
+      await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`wf:shipped:${shipped.key}`]);
+      const [found] = await tx.query(
+        "select 1 from wf_definition where tenant_id = '' and def_key = $1 limit 1",
+        [shipped.key],
+      );
+      if (!found) {
+        await deploy(tx, {
+          tenantIds: [],
+          category: shipped.category,
+          files: [{ name: shipped.file, xml }],
+          userId: null,
+        });
+      }
+    });
+  }
+}
