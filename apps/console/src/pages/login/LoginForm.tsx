@@ -1,9 +1,10 @@
 import { LockOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from "@ant-design/icons";
 import { isApiError } from "@meterline/api-client";
 import type { CaptchaResponse, LoginOptions } from "@meterline/contracts";
-import { App, Button, Form, Input, Space } from "antd";
+import { Button, Form, Input, Space } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { api, describeError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { login } from "../../app/session.ts";
 import { useT } from "../../i18n/index.tsx";
 import { Captcha } from "./Captcha.tsx";
@@ -29,7 +30,7 @@ interface Props {
  */
 export function LoginForm({ options, tenantId, tenantDerived }: Props) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
   const [captcha, setCaptcha] = useState<CaptchaResponse>({ key: "", image: "" });
