@@ -11,29 +11,43 @@ const LanguageMenu = lazy(loadMenu);
  * Dropdown and Menu) is loaded when the pointer or the focus reaches the button, or at the latest
  * on its first click, not with the login page.
  */
-export function LanguageSwitch({ className }: { className?: string }) {
+export function LanguageSwitch({
+  className,
+  nativeTooltip,
+}: {
+  className?: string;
+  nativeTooltip?: boolean;
+}) {
   const t = useT();
   const [open, setOpen] = useState(false);
   const [menuWanted, setMenuWanted] = useState(false);
-  const button = (
+  const plain = (
+    <Button
+      type="text"
+      className={className ?? "ml-top-button"}
+      icon={<TranslationOutlined />}
+      aria-label={t("top.language")}
+      title={nativeTooltip ? t("top.language") : undefined}
+      data-testid="language-switch"
+      onPointerEnter={() => void loadMenu()}
+      onFocus={() => void loadMenu()}
+      onClick={
+        menuWanted
+          ? undefined
+          : () => {
+              setMenuWanted(true);
+              setOpen(true);
+            }
+      }
+    />
+  );
+  // The login page names the button with the browser's own tooltip: antd's would bring its
+  // positioning machinery into that page's load.
+  const button = nativeTooltip ? (
+    plain
+  ) : (
     <Tooltip title={t("top.language")} open={open ? false : undefined}>
-      <Button
-        type="text"
-        className={className ?? "ml-top-button"}
-        icon={<TranslationOutlined />}
-        aria-label={t("top.language")}
-        data-testid="language-switch"
-        onPointerEnter={() => void loadMenu()}
-        onFocus={() => void loadMenu()}
-        onClick={
-          menuWanted
-            ? undefined
-            : () => {
-                setMenuWanted(true);
-                setOpen(true);
-              }
-        }
-      />
+      {plain}
     </Tooltip>
   );
   if (!menuWanted) return button;
