@@ -1,6 +1,6 @@
 import { TranslationOutlined } from "@ant-design/icons";
-import { Button, Tooltip } from "antd";
-import { lazy, Suspense, useState } from "react";
+import { Button } from "antd";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { useT } from "../../i18n/index.tsx";
 
 const loadMenu = () => import("./LanguageMenu.tsx");
@@ -9,14 +9,16 @@ const LanguageMenu = lazy(loadMenu);
 /**
  * zh / en switch; the choice is persisted and also switches antd's own texts. The menu (antd's
  * Dropdown and Menu) is loaded when the pointer or the focus reaches the button, or at the latest
- * on its first click, not with the login page.
+ * on its first click, not with the login page. `tooltip` wraps the button in the caller's tooltip
+ * (the top bar's antd Tooltip, hidden while the menu is open); without it the button is named by
+ * the browser's own tooltip, so that the login page does not load antd's positioning machinery.
  */
 export function LanguageSwitch({
   className,
-  nativeTooltip,
+  tooltip,
 }: {
   className?: string;
-  nativeTooltip?: boolean;
+  tooltip?: (button: ReactNode, menuOpen: boolean) => ReactNode;
 }) {
   const t = useT();
   const [open, setOpen] = useState(false);
@@ -27,7 +29,7 @@ export function LanguageSwitch({
       className={className ?? "ml-top-button"}
       icon={<TranslationOutlined />}
       aria-label={t("top.language")}
-      title={nativeTooltip ? t("top.language") : undefined}
+      title={tooltip ? undefined : t("top.language")}
       data-testid="language-switch"
       onPointerEnter={() => void loadMenu()}
       onFocus={() => void loadMenu()}
@@ -41,15 +43,7 @@ export function LanguageSwitch({
       }
     />
   );
-  // The login page names the button with the browser's own tooltip: antd's would bring its
-  // positioning machinery into that page's load.
-  const button = nativeTooltip ? (
-    plain
-  ) : (
-    <Tooltip title={t("top.language")} open={open ? false : undefined}>
-      {plain}
-    </Tooltip>
-  );
+  const button = tooltip ? tooltip(plain, open) : plain;
   if (!menuWanted) return button;
   return (
     <Suspense fallback={button}>

@@ -30,7 +30,7 @@ export default function LoginPage() {
       >
         <div className="ml-login-card">
           <div className="ml-login-top">
-            <LanguageSwitch className="ml-login-language" nativeTooltip />
+            <LanguageSwitch className="ml-login-language" />
           </div>
           <div className="ml-login-brand">
             <img src={logoUrl} alt="" />
