@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { axeViolations, describeViolations, expectAccessible } from "./axe.ts";
+import { axeViolations, describeViolations, expectAccessible, hoveredViolations } from "./axe.ts";
 import { useBrowserSuite } from "./harness.ts";
 import { signInOperator } from "./registry-helpers.ts";
 import { untranslated } from "./untranslated.ts";
@@ -65,6 +65,13 @@ async function sweep(page: Page, variant: string, withDialogs: boolean, english:
     await shown.waitFor();
     await settle(page);
     await check(`screen ${code}`);
+    // A default (outlined) button as the pointer rests on it: its hover colour is the theme's too.
+    const button = shown.locator(".ant-btn-default:not([disabled]):visible").first();
+    if ((await button.count()) > 0) {
+      const hovered = await hoveredViolations(page, button);
+      if (hovered.length > 0)
+        failures.push(`${variant} hovered button of ${code}:\n${describeViolations(hovered)}`);
+    }
     // Kept-alive screens stay in the page, hidden: only the shown screen's button counts.
     const add = shown.locator('[data-testid="crud-add"]');
     if (!withDialogs || (await add.count()) === 0) continue;

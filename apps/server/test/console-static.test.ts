@@ -10,6 +10,7 @@ import { IMMUTABLE } from "../src/plugins/console-static.ts";
 import { BASIC, startTestServer, type TestServer } from "./helpers.ts";
 
 const ASSET = "/assets/index-AbC_d3F-.js";
+const IMAGE = "/assets/logo-AbC_d3F-.svg";
 
 /** The body as the browser reads it, whichever encoding it travelled in. */
 function decoded(res: { headers: Record<string, unknown>; rawPayload: Buffer }): string {
@@ -38,6 +39,7 @@ describe("the console's files and the API's answers on the wire", () => {
     // Each copy marked, so the test sees that the build's copy went out, not one compressed on the fly.
     await writeFile(`${asset}.br`, brotliCompressSync(`${script}\n// br`));
     await writeFile(`${asset}.gz`, gzipSync(`${script}\n// gz`));
+    await writeFile(path.join(consoleDist, IMAGE), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     withConsole = await buildApp({
       db: server.db,
       config: {
@@ -69,7 +71,8 @@ describe("the console's files and the API's answers on the wire", () => {
     assert.match(String(br.headers["content-type"]), /javascript/);
     assert.equal(br.headers["cache-control"], IMMUTABLE);
     assert.match(String(br.headers.vary), /accept-encoding/i);
-    assert.match(String(br.headers["content-security-policy"]), /default-src 'self'/);
+    assert.equal(br.headers["x-content-type-options"], "nosniff");
+    assert.equal(br.headers["cross-origin-resource-policy"], "same-origin");
     assert.equal(decoded(br), `${script}\n// br`);
     assert.ok(br.rawPayload.length < script.length / 2, "the brotli copy is what travels");
 
@@ -82,6 +85,28 @@ describe("the console's files and the API's answers on the wire", () => {
     assert.equal(plain.headers["content-encoding"], undefined);
     assert.equal(plain.body, script);
     assert.equal(plain.headers["cache-control"], IMMUTABLE);
+  });
+
+  test("scripts go without the headers that only mean something on a page; documents keep them", async () => {
+    for (const encoding of ["br", "gzip", undefined]) {
+      const res = await get(ASSET, encoding);
+      for (const name of [
+        "content-security-policy",
+        "x-frame-options",
+        "strict-transport-security",
+        "etag",
+      ]) {
+        assert.equal(res.headers[name], undefined, `${name} (${encoding ?? "plain"})`);
+      }
+    }
+    // An SVG can be opened as a page of its own (and run script): it keeps the page's policy.
+    const image = await get(IMAGE, "br, gzip");
+    assert.equal(image.statusCode, 200);
+    assert.match(String(image.headers["content-security-policy"]), /default-src 'self'/);
+    assert.equal(image.headers["x-frame-options"], "SAMEORIGIN");
+    const page = await get("/", "br, gzip");
+    assert.match(String(page.headers["content-security-policy"]), /default-src 'self'/);
+    assert.equal(page.headers["x-frame-options"], "SAMEORIGIN");
   });
 
   test("a missing asset is a 404, not the console's page", async () => {

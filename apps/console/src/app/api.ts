@@ -17,7 +17,7 @@ const options: ApiClientOptions = {
   getToken: () => store.getState().token?.content ?? "",
   onUnauthorized: clearSession,
   onError: (message) => {
-    feedback()?.message.error(message);
+    feedback().message.error(message);
   },
   whitelist: statusWhitelist,
 };
@@ -46,6 +46,6 @@ export function describeError(error: unknown): string {
 /** Toasts transport failures, which the client does not report itself (it only rejects). */
 export function reportNetworkError(error: unknown): void {
   if (isApiError(error) && (error.kind === "network" || error.kind === "timeout")) {
-    feedback()?.message.error(describeError(error));
+    feedback().message.error(describeError(error));
   }
 }

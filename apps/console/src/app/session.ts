@@ -1,5 +1,4 @@
 import { isApiError } from "@meterline/api-client";
-import { md5 } from "js-md5";
 import { normalizeMenus, permissionFlags } from "../layout/menu-model.ts";
 import { clearSession, replaceToken, signIn } from "../store/session.ts";
 import { store } from "../store/store.ts";
@@ -16,6 +15,8 @@ export interface LoginForm {
 
 /** Logs in; on success the guard moves the user off /login. Failures were toasted by the client. */
 export async function login(form: LoginForm): Promise<void> {
+  // The hash function loads with the first sign-in, not with the login page.
+  const { md5 } = await import("js-md5");
   const token = await api.login({ ...form, password: md5(form.password) });
   signIn(token);
 }

@@ -23,7 +23,7 @@ export function useTenantExpiryNotice(): void {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let disposed = false;
     const show = () => {
-      feedback()?.notification.warning({
+      feedback().notification.warning({
         key,
         title: days < 0 ? t("expiry.pastTitle") : t("expiry.soonTitle"),
         description:
@@ -41,7 +41,7 @@ export function useTenantExpiryNotice(): void {
     return () => {
       disposed = true;
       clearTimeout(timer);
-      feedback()?.notification.destroy(key);
+      feedback().notification.destroy(key);
     };
   }, [profile, t]);
 }

@@ -1,5 +1,6 @@
-import { Button, Result } from "antd";
+import { Button } from "antd";
 import { useT } from "../i18n/index.tsx";
+import { Result } from "./LazyResult.tsx";
 
 /** What a screen or card shows when its data could not be loaded, with a retry when it can. */
 export function LoadFailed({

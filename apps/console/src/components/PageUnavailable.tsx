@@ -1,5 +1,5 @@
-import { Result } from "antd";
 import { useT } from "../i18n/index.tsx";
+import { Result } from "./LazyResult.tsx";
 
 /** A menu entry whose page has not been built yet: visible, never a blank screen. */
 export function PageUnavailable({ name, path }: { name: string; path: string }) {

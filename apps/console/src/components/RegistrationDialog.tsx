@@ -1,7 +1,8 @@
 import { isApiError, serverMessageOf } from "@meterline/api-client";
-import { App, Form, Input, Modal, Typography } from "antd";
+import { Form, Input, Modal, Typography } from "antd";
 import { useState } from "react";
 import { api } from "../app/api.ts";
+import { useFeedback } from "../app/feedback.ts";
 import { logout } from "../app/session.ts";
 import { useDomainTenant } from "../app/useDomainTenant.ts";
 import { useT } from "../i18n/index.tsx";
@@ -14,7 +15,7 @@ import { type RegistrationForm, registrationProblem } from "./registration.ts";
  */
 export function RegistrationDialog() {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const userInfo = useConsole((state) => state.userInfo);
   const domain = useDomainTenant();
   const [open, setOpen] = useState(true);

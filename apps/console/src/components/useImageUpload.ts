@@ -1,6 +1,6 @@
-import { App } from "antd";
 import { useState } from "react";
 import { api, reportNetworkError } from "../app/api.ts";
+import { useFeedback } from "../app/feedback.ts";
 import { useT } from "../i18n/index.tsx";
 import { imageProblem } from "./image-rules.ts";
 
@@ -11,7 +11,7 @@ import { imageProblem } from "./image-rules.ts";
  */
 export function useImageUpload(onUploaded: (link: string) => void) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [uploading, setUploading] = useState(false);
 
   const upload = async (file: File) => {

@@ -1,7 +1,8 @@
 import type { QueryParams } from "@meterline/api-client";
 import { type ResourceDef, resourceBase } from "@meterline/contracts";
-import { App, Button } from "antd";
+import { Button } from "antd";
 import { api, reportNetworkError } from "../app/api.ts";
+import { useFeedback } from "../app/feedback.ts";
 import { useT } from "../i18n/index.tsx";
 import { loadMatching } from "./matching.ts";
 
@@ -22,7 +23,7 @@ interface Props {
  */
 export function RemoveMatchingButton({ def, search, total, verb, onRemoved }: Props) {
   const t = useT();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const start = async () => {
     try {
       const matching = await loadMatching(def, search);

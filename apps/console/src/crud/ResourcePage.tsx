@@ -1,6 +1,6 @@
 import { exportUrl, type QueryParams, type Row } from "@meterline/api-client";
 import { permissionCodes, type ResourceDef, resourceBase, website, writePaths } from "@meterline/contracts";
-import { App, Button, Card, Empty, Space, Table, type TableColumnsType } from "antd";
+import { Button, Card, Empty, Space, Table, type TableColumnsType } from "antd";
 import { type ReactNode, useMemo, useState } from "react";
 import { api, reportNetworkError } from "../app/api.ts";
 import { currentToken, startDownload } from "../app/download.ts";
@@ -22,6 +22,7 @@ import { useTableSettings } from "./table-settings.ts";
 import { tenantColumn, useShowsTenant } from "./tenant-column.tsx";
 import { useResourceRows } from "./useResourceRows.ts";
 import "./table.css";
+import { useFeedback } from "../app/feedback.ts";
 
 export interface ResourcePageProps {
   def: ResourceDef;
@@ -72,7 +73,7 @@ export interface ResourcePageProps {
 export function ResourcePage(props: ResourcePageProps) {
   const { def, toolbar, rowActions, onCreated, dialogWidth, listVerb, baseFilters, lockedFields } = props;
   const { t, language } = useI18n();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const permission = useConsole((state) => state.permission);
   const [filters, setFilters] = useState<QueryParams>({});
   const [selected, setSelected] = useState<string[]>([]);

@@ -53,6 +53,8 @@ export const en: Record<MessageKey, string> = {
   "login.captchaRequired": "Please enter the captcha",
   "login.captchaRefresh": "Hard to read? Click to refresh the captcha",
   "login.submit": "Log in",
+  "login.showPassword": "Show password",
+  "login.hidePassword": "Hide password",
   "login.failed": "Login failed",
 
   "top.collapse": "Collapse menu",

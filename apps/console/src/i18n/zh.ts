@@ -52,6 +52,8 @@ export const zh = {
   "login.captchaRequired": "请输入验证码",
   "login.captchaRefresh": "看不清？点击刷新验证码",
   "login.submit": "登录",
+  "login.showPassword": "显示密码",
+  "login.hidePassword": "隐藏密码",
   "login.failed": "登录失败",
 
   "top.collapse": "收起菜单",

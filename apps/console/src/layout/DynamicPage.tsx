@@ -1,7 +1,8 @@
-import { Button, Result } from "antd";
+import { Button } from "antd";
 import { Navigate, useParams } from "react-router";
 import { registeredPage } from "../app/pages.ts";
 import { LazyPage } from "../components/LazyPage.tsx";
+import { Result } from "../components/LazyResult.tsx";
 import { PageLoading } from "../components/PageLoading.tsx";
 import { PageUnavailable } from "../components/PageUnavailable.tsx";
 import { resourceOfMenuCode, resourcePageEntry } from "../crud/resource-pages.tsx";

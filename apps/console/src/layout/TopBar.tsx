@@ -1,4 +1,5 @@
 import { SearchOutlined } from "@ant-design/icons";
+import { Tooltip } from "antd";
 import { useT } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
 import { CollapseButton } from "./top/CollapseButton.tsx";
@@ -37,7 +38,13 @@ export function TopBar({ onSearch }: { onSearch: () => void }) {
         {screen >= 1 ? <ColorButton /> : null}
         <LogButton />
         <NoticeBell />
-        <LanguageSwitch />
+        <LanguageSwitch
+          tooltip={(button, menuOpen) => (
+            <Tooltip title={t("top.language")} open={menuOpen ? false : undefined}>
+              {button}
+            </Tooltip>
+          )}
+        />
         {screen >= 1 ? <FullscreenButton /> : null}
         <UserMenu />
       </div>

@@ -1,7 +1,7 @@
 import { website } from "@meterline/contracts";
-import { App } from "antd";
 import { useLocation, useNavigate } from "react-router";
 import { api, reportNetworkError } from "../app/api.ts";
+import { useFeedback } from "../app/feedback.ts";
 import { useT } from "../i18n/index.tsx";
 import { store } from "../store/store.ts";
 import { closeAllTabs, closeOtherTabs, closeTab, tabHref } from "../store/tabs.ts";
@@ -10,7 +10,7 @@ import { closeAllTabs, closeOtherTabs, closeTab, tabHref } from "../store/tabs.t
 export function useTabActions() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const t = useT();
 
   const close = (value: string) => {

@@ -1,6 +1,6 @@
 import type { ThemeName } from "@meterline/contracts";
 import { theme as antdTheme, type ThemeConfig } from "antd";
-import { shadeFor } from "./contrast.ts";
+import { contrastRatio, shadeFor } from "./contrast.ts";
 
 /** Shell colours of one theme. The header/sider colours reach the DOM as CSS variables and antd tokens. */
 export interface ThemeLook {
@@ -140,18 +140,37 @@ export function accentOf(name: ThemeName, color: string): string {
   return themeLooks[name].dark ? shadeFor(color, darkSurface) : shadeFor(color, palestBackground);
 }
 
+/**
+ * The hovered and pressed states of the theme colour. antd derives them a step lighter (in light
+ * themes), e.g. #258ce6 for #006bd9: a default button's hovered text on white at 3.5:1. Here they
+ * move away from the surface instead (darker in light themes, lighter in the dark one), so text in
+ * those states (default and link buttons, links) and white or dark text on filled buttons read at
+ * least as well as at rest.
+ */
+export function statesOf(name: ThemeName, color: string): { hover: string; active: string } {
+  const accent = accentOf(name, color);
+  const surface = themeLooks[name].dark ? darkSurface : "#ffffff";
+  const atRest = contrastRatio(accent, surface);
+  return { hover: shadeFor(accent, surface, atRest * 1.25), active: shadeFor(accent, surface, atRest * 1.6) };
+}
+
 /** antd theme for a shell theme plus the user's primary colour; `motion: false` stills animations. */
 export function antdThemeFor(name: ThemeName, color: string, motion = true): ThemeConfig {
   const look = themeLooks[name];
   const accent = accentOf(name, color);
   // The sidebar's selected entry has white text on it in every theme.
   const selected = shadeFor(look.menuSelectedBg || accent, "#ffffff");
+  const states = statesOf(name, color);
   return {
     algorithm: look.dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
     token: {
       colorPrimary: accent,
       colorLink: accent,
       colorInfo: accent,
+      colorPrimaryHover: states.hover,
+      colorPrimaryActive: states.active,
+      colorLinkHover: states.hover,
+      colorLinkActive: states.active,
       colorError: look.dark ? darkErrorRed : shadeFor(errorRed, palestBackground),
       // antd's hint grey (45 % black, 3.3:1 on white) fails AA: hints use the secondary grey.
       colorTextDescription: look.dark ? "rgba(255, 255, 255, 0.65)" : "rgba(0, 0, 0, 0.65)",

@@ -1,6 +1,7 @@
 import { InboxOutlined } from "@ant-design/icons";
-import { App, Upload, type UploadFile } from "antd";
+import { Upload, type UploadFile } from "antd";
 import type { ReactNode } from "react";
+import { useFeedback } from "../../app/feedback.ts";
 import { useT } from "../../i18n/index.tsx";
 import { importFileProblem } from "./import-file.ts";
 
@@ -21,7 +22,7 @@ interface Props {
  */
 export function ImportDropZone({ file, onFile, maxBytes, hint, disabled, testId }: Props) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const pick = (picked: File) => {
     const problem = importFileProblem(picked, maxBytes);
     if (problem) message.error(t(problem.key, problem.vars));

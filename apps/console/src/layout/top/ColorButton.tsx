@@ -1,68 +1,56 @@
-import { ColorPicker, Tooltip } from "antd";
-import { useState } from "react";
+import { Tooltip } from "antd";
+import { lazy, Suspense, useState } from "react";
 import { useT } from "../../i18n/index.tsx";
-import { store } from "../../store/store.ts";
 import { useConsole } from "../../store/useConsole.ts";
-import { AA_TEXT, contrastRatio, shadeFor } from "../../theme/contrast.ts";
 
-const presets = ["#409EFF", "#1677ff", "#13c2c2", "#52c41a", "#fa8c16", "#f5222d", "#eb2f96", "#722ed1"];
+const loadPanel = () => import("./ColorPanel.tsx");
+const ColorPanel = lazy(loadPanel);
 
 /**
- * Under the picker: when white text on the colour would fall below AA, it says so and names the
- * shade that filled controls will use instead.
+ * Primary colour picker (spec §9 default #409EFF); drives antd's colorPrimary everywhere. antd's
+ * picker (and the Collapse its presets use) loads when the pointer or the focus reaches the
+ * button, or at the latest on its first click, not with every page of the shell.
  */
-function ContrastWarning({ color }: { color: string }) {
-  const t = useT();
-  const ratio = contrastRatio(color, "#ffffff");
-  if (ratio >= AA_TEXT) return null;
-  return (
-    <p className="ml-color-warning" role="status" data-testid="color-warning">
-      {t("top.colorContrastWarning", { ratio: ratio.toFixed(2), shade: shadeFor(color, "#f0f2f5") })}
-    </p>
-  );
-}
-
-/** Primary colour picker (spec §9 default #409EFF); drives antd's colorPrimary everywhere. */
 export function ColorButton() {
   const color = useConsole((state) => state.color);
   const t = useT();
   const [open, setOpen] = useState(false);
-  // What the panel shows while the user drags, so the warning follows before the choice is final.
-  const [draft, setDraft] = useState(color);
+  const [panelWanted, setPanelWanted] = useState(false);
+  // A real button as the trigger: reachable with Tab, opened with Enter or Space, named.
+  const button = (
+    <button
+      type="button"
+      className="ml-color-button"
+      aria-label={t("top.color")}
+      aria-haspopup="dialog"
+      aria-expanded={open}
+      data-testid="color-picker"
+      onPointerEnter={() => void loadPanel()}
+      onFocus={() => void loadPanel()}
+      onClick={
+        panelWanted
+          ? undefined
+          : () => {
+              setPanelWanted(true);
+              setOpen(true);
+            }
+      }
+    >
+      <span className="ml-color-swatch" style={{ background: color }} />
+    </button>
+  );
   return (
     <Tooltip title={t("top.color")} open={open ? false : undefined}>
       <span className="ml-color-wrap">
-        <ColorPicker
-          size="small"
-          value={color}
-          disabledAlpha
-          open={open}
-          onOpenChange={(next) => {
-            setOpen(next);
-            setDraft(color);
-          }}
-          presets={[{ label: t("top.color"), colors: presets }]}
-          onChange={(value) => setDraft(value.toHexString())}
-          onChangeComplete={(value) => store.setState({ color: value.toHexString() })}
-          panelRender={(panel) => (
-            <div className="ml-color-panel">
-              {panel}
-              <ContrastWarning color={draft} />
-            </div>
-          )}
-        >
-          {/* A real button as the trigger: reachable with Tab, opened with Enter or Space, named. */}
-          <button
-            type="button"
-            className="ml-color-button"
-            aria-label={t("top.color")}
-            aria-haspopup="dialog"
-            aria-expanded={open}
-            data-testid="color-picker"
-          >
-            <span className="ml-color-swatch" style={{ background: color }} />
-          </button>
-        </ColorPicker>
+        {panelWanted ? (
+          <Suspense fallback={button}>
+            <ColorPanel open={open} onOpenChange={setOpen}>
+              {button}
+            </ColorPanel>
+          </Suspense>
+        ) : (
+          button
+        )}
       </span>
     </Tooltip>
   );

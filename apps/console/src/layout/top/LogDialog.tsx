@@ -1,6 +1,7 @@
 import type { LocalLogEntry } from "@meterline/contracts";
-import { App, Button, Empty, Modal, Space, Table, Tag } from "antd";
+import { Button, Empty, Modal, Space, Table, Tag } from "antd";
 import { api, reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { useT } from "../../i18n/index.tsx";
 import { clearLogs } from "../../store/logs.ts";
 import { useConsole } from "../../store/useConsole.ts";
@@ -9,7 +10,7 @@ import { useConsole } from "../../store/useConsole.ts";
 export default function LogDialog({ onClose }: { onClose: () => void }) {
   const logs = useConsole((state) => state.logs);
   const t = useT();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
 
   const confirm = (content: string, action: () => Promise<void> | void) =>
     modal.confirm({

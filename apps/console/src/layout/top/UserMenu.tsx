@@ -1,6 +1,7 @@
 import { DashboardOutlined, LogoutOutlined, UserOutlined } from "@ant-design/icons";
-import { App, Button, Dropdown, type MenuProps } from "antd";
+import { Button, Dropdown, type MenuProps } from "antd";
 import { useNavigate } from "react-router";
+import { useFeedback } from "../../app/feedback.ts";
 import { logout } from "../../app/session.ts";
 import { UserAvatar, useUserName } from "../../components/UserAvatar.tsx";
 import { useT } from "../../i18n/index.tsx";
@@ -10,7 +11,7 @@ import { useConsole } from "../../store/useConsole.ts";
 export function UserMenu() {
   const t = useT();
   const navigate = useNavigate();
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const name = useUserName();
   const screen = useConsole((state) => state.screen);
 

@@ -1,7 +1,8 @@
-import { App, Button, Form, Input } from "antd";
+import { Button, Form, Input } from "antd";
 import { md5 } from "js-md5";
 import { useState } from "react";
 import { api, reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { useT } from "../../i18n/index.tsx";
 
 interface Passwords {
@@ -13,7 +14,7 @@ interface Passwords {
 /** Changes one's own password; every password travels as its md5 hex (contract §5.2). */
 export function PasswordForm() {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<Passwords>();
   const [saving, setSaving] = useState(false);
 

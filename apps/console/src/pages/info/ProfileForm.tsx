@@ -1,7 +1,8 @@
 import type { OwnProfile } from "@meterline/api-client";
-import { App, Button, Form, Input, Spin } from "antd";
+import { Button, Form, Input, Spin } from "antd";
 import { useEffect, useState } from "react";
 import { api, reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { useT } from "../../i18n/index.tsx";
 import { store } from "../../store/store.ts";
 import { AvatarUpload } from "./AvatarUpload.tsx";
@@ -10,7 +11,7 @@ import { phoneProblem } from "./profile-rules.ts";
 /** One's own avatar, names, phone and e-mail, saved with update-info. */
 export function ProfileForm() {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<OwnProfile>();
   const [loaded, setLoaded] = useState(false);
   const [saving, setSaving] = useState(false);

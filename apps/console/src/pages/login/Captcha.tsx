@@ -1,20 +1,19 @@
 import { ReloadOutlined } from "@ant-design/icons";
-import { Button, Tooltip } from "antd";
 import { useT } from "../../i18n/index.tsx";
 
-/** The captcha image; clicking it asks for a new one. */
+/** The captcha image; clicking it asks for a new one (its hint as the native tooltip). */
 export function Captcha({ image, onRefresh }: { image: string; onRefresh: () => void }) {
   const t = useT();
   return (
-    <Tooltip title={t("login.captchaRefresh")}>
-      <Button
-        className="ml-captcha"
-        onClick={onRefresh}
-        aria-label={t("login.captchaRefresh")}
-        data-testid="login-captcha-image"
-      >
-        {image ? <img src={image} alt={t("login.captcha")} /> : <ReloadOutlined />}
-      </Button>
-    </Tooltip>
+    <button
+      type="button"
+      className="ml-captcha"
+      onClick={onRefresh}
+      title={t("login.captchaRefresh")}
+      aria-label={t("login.captchaRefresh")}
+      data-testid="login-captcha-image"
+    >
+      {image ? <img src={image} alt={t("login.captcha")} /> : <ReloadOutlined />}
+    </button>
   );
 }

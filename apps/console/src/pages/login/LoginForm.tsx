@@ -1,11 +1,19 @@
-import { LockOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from "@ant-design/icons";
+import {
+  EyeInvisibleOutlined,
+  EyeOutlined,
+  LockOutlined,
+  SafetyOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from "@ant-design/icons";
 import { isApiError } from "@meterline/api-client";
 import type { CaptchaResponse, LoginOptions } from "@meterline/contracts";
-import { App, Button, Form, Input, Space } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { Button, theme } from "antd";
+import { type CSSProperties, type FormEvent, type ReactNode, useCallback, useEffect, useState } from "react";
 import { api, describeError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { login } from "../../app/session.ts";
-import { useT } from "../../i18n/index.tsx";
+import { type MessageKey, useT } from "../../i18n/index.tsx";
 import { Captcha } from "./Captcha.tsx";
 import { asksForCaptcha } from "./captcha-request.ts";
 
@@ -16,6 +24,8 @@ interface Values {
   code: string;
 }
 
+type Field = keyof Values;
+
 interface Props {
   options: LoginOptions;
   /** The tenant derived from the address, or the last one used; the field is hidden when derived. */
@@ -23,34 +33,118 @@ interface Props {
   tenantDerived: boolean;
 }
 
+/** Each field's message when left empty (the password may be blank spaces, the others may not). */
+const required: Record<Field, { key: MessageKey; trim: boolean }> = {
+  tenantId: { key: "login.tenantRequired", trim: true },
+  username: { key: "login.usernameRequired", trim: true },
+  password: { key: "login.passwordRequired", trim: false },
+  code: { key: "login.captchaRequired", trim: true },
+};
+
+const isEmpty = (field: Field, value: string) => (required[field].trim ? value.trim() : value) === "";
+
+/**
+ * One input of the form, drawn like antd's large Input with its prefix icon and, below it, the
+ * field's message (classes of antd's Form, so the page reads and tests the same). Plain elements:
+ * antd's Form, Input and their validation machinery would be most of the login page's load.
+ */
+function LoginField({
+  id,
+  error,
+  icon,
+  suffix,
+  children,
+}: {
+  id: string;
+  error: string;
+  icon: ReactNode;
+  suffix?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`ml-login-field${error ? " has-error" : ""}`}>
+      <span className="ml-login-input">
+        <span className="ml-login-prefix">{icon}</span>
+        {children}
+        {suffix}
+      </span>
+      {error ? (
+        <div className="ant-form-item-explain-error" id={`${id}-error`} role="alert">
+          {error}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 /**
  * Account login; Enter submits. The captcha shows when the server is configured for it or asks for
- * it after many failures, and is refreshed after every failed attempt.
+ * it after many failures, and is refreshed after every failed attempt. Each empty field says so
+ * once it was edited or a submit was tried.
  */
 export function LoginForm({ options, tenantId, tenantDerived }: Props) {
   const t = useT();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<Values>();
+  const { message } = useFeedback();
+  const { token } = theme.useToken();
+  const [values, setValues] = useState<Values>({ tenantId, username: "", password: "", code: "" });
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
   const [captcha, setCaptcha] = useState<CaptchaResponse>({ key: "", image: "" });
   const [captchaAsked, setCaptchaAsked] = useState(false);
   const captchaMode = options.captchaMode || captchaAsked;
   const showTenant = options.tenantMode && !tenantDerived;
+  const fields: Field[] = [
+    ...(showTenant ? (["tenantId"] as const) : []),
+    "username",
+    "password",
+    ...(captchaMode ? (["code"] as const) : []),
+  ];
 
   const refreshCaptcha = useCallback(() => {
     if (!captchaMode) return;
-    form.setFieldValue("code", "");
+    setValues((current) => ({ ...current, code: "" }));
     api.captcha().then(setCaptcha, (error: unknown) => message.error(describeError(error)));
-  }, [captchaMode, form, message]);
+  }, [captchaMode, message]);
 
   useEffect(refreshCaptcha, [refreshCaptcha]);
   // The tenant may be known only after the form shows (the address's tenant): fill it in unless
   // the operator has typed one already.
   useEffect(() => {
-    if (!form.isFieldTouched("tenantId")) form.setFieldValue("tenantId", tenantId);
-  }, [form, tenantId]);
+    if (!touched.tenantId) setValues((current) => ({ ...current, tenantId }));
+  }, [tenantId, touched.tenantId]);
 
-  const submit = async (values: Values) => {
+  const errorOf = (field: Field) =>
+    (submitted || touched[field]) && isEmpty(field, values[field]) ? t(required[field].key) : "";
+
+  const input = (field: Field, label: MessageKey, testId: string, extra: Record<string, unknown> = {}) => {
+    const error = errorOf(field);
+    return (
+      <input
+        className="ml-login-control"
+        id={`login-${field}`}
+        name={field}
+        value={values[field]}
+        onChange={(event) => {
+          const value = event.target.value;
+          setValues((current) => ({ ...current, [field]: value }));
+          setTouched((current) => ({ ...current, [field]: true }));
+        }}
+        placeholder={t(label)}
+        aria-label={t(label)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `login-${field}-error` : undefined}
+        data-testid={testId}
+        {...extra}
+      />
+    );
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (busy || fields.some((field) => isEmpty(field, values[field]))) return;
     setBusy(true);
     try {
       await login({
@@ -70,65 +164,61 @@ export function LoginForm({ options, tenantId, tenantDerived }: Props) {
     }
   };
 
+  // The theme's colours for the plain inputs (focus ring, error border).
+  const colours = {
+    "--ml-login-primary": token.colorPrimary,
+    "--ml-login-primary-hover": token.colorPrimaryHover,
+    "--ml-login-focus": token.controlOutline,
+    "--ml-login-error": token.colorError,
+    "--ml-login-error-focus": token.colorErrorOutline,
+    "--ml-login-border": token.colorBorder,
+    "--ml-login-placeholder": token.colorTextPlaceholder,
+  } as CSSProperties;
+
   return (
-    <Form form={form} size="large" onFinish={submit} initialValues={{ tenantId }} data-testid="login-form">
+    <form className="ml-login-form" style={colours} onSubmit={submit} noValidate data-testid="login-form">
       {showTenant ? (
-        <Form.Item
-          name="tenantId"
-          rules={[{ required: true, whitespace: true, message: t("login.tenantRequired") }]}
-        >
-          <Input
-            prefix={<TeamOutlined />}
-            placeholder={t("login.tenantId")}
-            aria-label={t("login.tenantId")}
-            data-testid="login-tenant"
-          />
-        </Form.Item>
+        <LoginField id="login-tenantId" error={errorOf("tenantId")} icon={<TeamOutlined />}>
+          {input("tenantId", "login.tenantId", "login-tenant")}
+        </LoginField>
       ) : null}
-      <Form.Item
-        name="username"
-        rules={[{ required: true, whitespace: true, message: t("login.usernameRequired") }]}
+      <LoginField id="login-username" error={errorOf("username")} icon={<UserOutlined />}>
+        {input("username", "login.username", "login-username", { autoComplete: "username", autoFocus: true })}
+      </LoginField>
+      <LoginField
+        id="login-password"
+        error={errorOf("password")}
+        icon={<LockOutlined />}
+        suffix={
+          // Outside the tab order as antd's own eye is; the pointer shows or hides the password.
+          <button
+            type="button"
+            tabIndex={-1}
+            className="ml-login-suffix"
+            aria-label={t(showPassword ? "login.hidePassword" : "login.showPassword")}
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => setShowPassword((shown) => !shown)}
+          >
+            {showPassword ? <EyeOutlined /> : <EyeInvisibleOutlined />}
+          </button>
+        }
       >
-        <Input
-          prefix={<UserOutlined />}
-          placeholder={t("login.username")}
-          aria-label={t("login.username")}
-          autoComplete="username"
-          autoFocus
-          data-testid="login-username"
-        />
-      </Form.Item>
-      <Form.Item name="password" rules={[{ required: true, message: t("login.passwordRequired") }]}>
-        <Input.Password
-          prefix={<LockOutlined />}
-          placeholder={t("login.password")}
-          aria-label={t("login.password")}
-          autoComplete="current-password"
-          data-testid="login-password"
-        />
-      </Form.Item>
+        {input("password", "login.password", "login-password", {
+          type: showPassword ? "text" : "password",
+          autoComplete: "current-password",
+        })}
+      </LoginField>
       {captchaMode ? (
-        <Form.Item>
-          <Space.Compact block>
-            <Form.Item
-              name="code"
-              noStyle
-              rules={[{ required: true, whitespace: true, message: t("login.captchaRequired") }]}
-            >
-              <Input
-                prefix={<SafetyOutlined />}
-                placeholder={t("login.captcha")}
-                aria-label={t("login.captcha")}
-                data-testid="login-captcha"
-              />
-            </Form.Item>
-            <Captcha image={captcha.image} onRefresh={refreshCaptcha} />
-          </Space.Compact>
-        </Form.Item>
+        <div className="ml-login-captcha-row">
+          <LoginField id="login-code" error={errorOf("code")} icon={<SafetyOutlined />}>
+            {input("code", "login.captcha", "login-captcha")}
+          </LoginField>
+          <Captcha image={captcha.image} onRefresh={refreshCaptcha} />
+        </div>
       ) : null}
-      <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+      <Button type="primary" htmlType="submit" size="large" block loading={busy} data-testid="login-submit">
         {t("login.submit")}
       </Button>
-    </Form>
+    </form>
   );
 }

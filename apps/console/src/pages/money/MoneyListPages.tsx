@@ -1,8 +1,9 @@
 import type { Row } from "@meterline/api-client";
-import { App, Button, Space } from "antd";
+import { Button, Space } from "antd";
 import { type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import { reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { findLeaf } from "../../layout/menu-model.ts";
 import { useConsole } from "../../store/useConsole.ts";
@@ -129,7 +130,7 @@ export function RechargesPage() {
 /** 支付记录: money received by method and channel; unpaid or failed payments may be removed. */
 export function PaymentsPage() {
   const { t } = useI18n();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const names = useMoneyDictionaries();
   const canRemove = useConsole((state) => Boolean(state.permission.payment_delete));
   const [shown, setShown] = useState<{ id: string; tenantId?: string } | null>(null);

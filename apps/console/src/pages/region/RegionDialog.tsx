@@ -1,6 +1,7 @@
-import { App, Button, Descriptions, Form, Input, InputNumber, Modal, Spin } from "antd";
+import { Button, Descriptions, Form, Input, InputNumber, Modal, Spin } from "antd";
 import { useEffect, useState } from "react";
 import { describeError, reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { useT } from "../../i18n/index.tsx";
 import { type Region, regionDetail, submitRegion } from "./region-calls.ts";
@@ -31,7 +32,7 @@ interface Values {
  */
 export function RegionDialog({ mode, code, parent, onClose, onSaved }: Props) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<Values>();
   const [region, setRegion] = useState<Region | null>(null);
   const [error, setError] = useState<string | null>(null);

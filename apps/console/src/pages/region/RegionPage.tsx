@@ -1,19 +1,9 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from "@ant-design/icons";
-import {
-  App,
-  Button,
-  Card,
-  Col,
-  Row as GridRow,
-  Input,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tree,
-} from "antd";
+import { Button, Card, Col, Row as GridRow, Input, Space, Table, type TableColumnsType, Tree } from "antd";
 import { type Key, useCallback, useEffect, useState } from "react";
 import { describeError, reportNetworkError } from "../../app/api.ts";
 import { startDownload } from "../../app/download.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
@@ -63,7 +53,7 @@ const PAGE_SIZE = 20;
  */
 export default function RegionPage() {
   const t = useT();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const permission = useConsole((state) => state.permission);
   const can = (code: string) => Boolean(permission[code]);
   const [tree, setTree] = useState<TreeItem[]>([

@@ -1,8 +1,9 @@
 import type { GrantTrees } from "@meterline/api-client";
 import type { TreeNode } from "@meterline/contracts";
-import { App, Modal, Spin, Tabs, Tree } from "antd";
+import { Modal, Spin, Tabs, Tree } from "antd";
 import { useEffect, useState } from "react";
 import { api, reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { checkedLeaves, scopeKeys } from "./grant-keys.ts";
 import { ScopeTabEmpty } from "./ScopeTabEmpty.tsx";
@@ -24,7 +25,7 @@ const tabs: { name: TreeName; key: "role.grantMenu" | "role.grantDataScope" | "r
 /** Menus, data scopes and API scopes of one role as three checkable trees, saved with role/grant. */
 export function GrantDialog({ roleId, onClose }: Props) {
   const { t } = useI18n();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [trees, setTrees] = useState<GrantTrees | null>(null);
   const [checked, setChecked] = useState<Checked>({ menu: [], dataScope: [], apiScope: [] });
   const [saving, setSaving] = useState(false);

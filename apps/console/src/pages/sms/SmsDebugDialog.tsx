@@ -1,6 +1,7 @@
-import { App, Form, Input, Modal } from "antd";
+import { Form, Input, Modal } from "antd";
 import { useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { useT } from "../../i18n/index.tsx";
 import { sendTestMessage } from "./sms-calls.ts";
 
@@ -12,7 +13,7 @@ interface Values {
 /** 调试发送: phones (comma separated) and the template's values as JSON; the server checks both. */
 export function SmsDebugDialog(props: { code: string; onClose: () => void }) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<Values>();
   const [sending, setSending] = useState(false);
 

@@ -1,8 +1,9 @@
 import type { Row } from "@meterline/api-client";
 import { resources } from "@meterline/contracts";
-import { App, Button, Tag } from "antd";
+import { Button, Tag } from "antd";
 import { useCallback, useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { ResourcePage } from "../../crud/ResourcePage.tsx";
 import { useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
@@ -18,7 +19,7 @@ const ENABLED = 2;
  */
 export default function SmsPage() {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const canEnable = useConsole((state) => state.permission.sms_enable === true);
   const canDebug = useConsole((state) => state.permission.sms_debug === true);
   const [debugging, setDebugging] = useState<string | null>(null);

@@ -1,5 +1,6 @@
 import { resources } from "@meterline/contracts";
-import { App, Descriptions, Typography } from "antd";
+import { Descriptions, Typography } from "antd";
+import { useFeedback } from "../../app/feedback.ts";
 import { ResourcePage } from "../../crud/ResourcePage.tsx";
 import { useT } from "../../i18n/index.tsx";
 
@@ -9,7 +10,7 @@ import { useT } from "../../i18n/index.tsx";
  */
 export default function TenantPage() {
   const t = useT();
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const showAdmin = (answer: Record<string, unknown>) => {
     modal.info({
       title: t("tenant.createdTitle"),

@@ -1,7 +1,8 @@
 import { resources } from "@meterline/contracts";
-import { App, Descriptions, Form, Input, Modal, Select, Spin } from "antd";
+import { Descriptions, Form, Input, Modal, Select, Spin } from "antd";
 import { useEffect, useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
 import { useDictionary } from "../../crud/dictionary.ts";
 import { fieldLabel } from "../../crud/labels.ts";
 import { rulesOf } from "../../crud/rules.ts";
@@ -27,7 +28,7 @@ interface Values {
 /** A user's platform (user type, from the `user_type` dictionary) and that platform's JSON settings. */
 export function UserPlatformDialog({ userId, onClose, onSaved }: Props) {
   const { t, language } = useI18n();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<Values>();
   const [detail, setDetail] = useState<PlatformDetail | null>(null);
   const [saving, setSaving] = useState(false);

@@ -1,6 +1,7 @@
-import { Alert, App, Form, Input, Modal, Radio, Result, Select, Table } from "antd";
+import { Alert, Form, Input, Modal, Radio, Result, Select, Table } from "antd";
 import { useCallback, useState } from "react";
 import { describeError } from "../../../app/api.ts";
+import { useFeedback } from "../../../app/feedback.ts";
 import { useLoaded } from "../../../components/useLoaded.ts";
 import { useT } from "../../../i18n/index.tsx";
 import { type GroupRecharged, newIdempotencyKey, ownerGroups, submitGroupRecharge } from "./counter-calls.ts";
@@ -21,7 +22,7 @@ interface Values {
  */
 export function GroupRechargeDialog({ onClose }: { onClose: (booked: boolean) => void }) {
   const t = useT();
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const methods = usePaymentMethods();
   const [form] = Form.useForm<Values>();
   const [key] = useState(newIdempotencyKey);

@@ -1,6 +1,7 @@
-import { Alert, App, Form, Input, Modal, Radio, Result, Select, Spin } from "antd";
+import { Alert, Form, Input, Modal, Radio, Result, Select, Spin } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { describeError } from "../../../app/api.ts";
+import { useFeedback } from "../../../app/feedback.ts";
 import { useT } from "../../../i18n/index.tsx";
 import {
   type BookedRecharge,
@@ -52,7 +53,7 @@ const typeOf = (action: CounterAction, values: Values): RechargeType =>
  */
 export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: Props) {
   const t = useT();
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const methods = usePaymentMethods();
   const [form] = Form.useForm<Values>();
   const [key] = useState(newIdempotencyKey);

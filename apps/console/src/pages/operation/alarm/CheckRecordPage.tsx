@@ -1,11 +1,12 @@
 import type { QueryParams, Row } from "@meterline/api-client";
 import { website } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
-import { App, Button, Card, Empty, Form, Pagination, Space, Table } from "antd";
+import { Button, Card, Empty, Form, Pagination, Space, Table } from "antd";
 import { type ReactNode, useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import { reportNetworkError } from "../../../app/api.ts";
 import { startDownload } from "../../../app/download.ts";
+import { useFeedback } from "../../../app/feedback.ts";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { headerWidth, textWidth, totalWidth } from "../../../crud/column-sizing.ts";
 import { indexColumn } from "../../../crud/columns.tsx";
@@ -45,7 +46,7 @@ const PAD = 24;
  */
 export default function CheckRecordPage() {
   const { t, language } = useI18n();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const permission = useConsole((state) => state.permission);
   const { search } = useLocation();
   const [form] = Form.useForm<AlarmFilters>();

@@ -1,7 +1,8 @@
 import type { Row } from "@meterline/api-client";
-import { App, Input, Modal } from "antd";
+import { Input, Modal } from "antd";
 import { type ReactNode, useState } from "react";
 import { reportNetworkError } from "../../../app/api.ts";
+import { useFeedback } from "../../../app/feedback.ts";
 import { useT } from "../../../i18n/index.tsx";
 import { type IgnoreType, ignoreRecord } from "./alarm-calls.ts";
 
@@ -15,7 +16,7 @@ export function useIgnoreAlarm(onDone: () => void): {
   dialog: ReactNode;
 } {
   const t = useT();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const [asking, setAsking] = useState<Row | null>(null);
   const [reason, setReason] = useState("");
 

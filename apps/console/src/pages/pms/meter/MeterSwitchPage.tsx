@@ -1,8 +1,9 @@
 import type { QueryParams, Row } from "@meterline/api-client";
 import { type ResourceDef, resources } from "@meterline/contracts";
-import { App, Button } from "antd";
+import { Button } from "antd";
 import { useRef, useState } from "react";
 import { reportNetworkError } from "../../../app/api.ts";
+import { useFeedback } from "../../../app/feedback.ts";
 import { loadMatching, matchingMeters } from "../../../crud/matching.ts";
 import { ResourcePage } from "../../../crud/ResourcePage.tsx";
 import { useT } from "../../../i18n/index.tsx";
@@ -36,7 +37,7 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
   const tenants = useRef(new Map<string, string>());
   const reloadTable = useRef<() => Promise<void>>(async () => undefined);
   const accounts = useMeterAccounts(energy, seen, def);
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
 
   const open = (ids: readonly string[], reload: () => Promise<void>) => {
     reloadTable.current = reload;

@@ -1,7 +1,8 @@
 import { serverMessageOf } from "@meterline/api-client";
 import type { SwitchOutcome } from "@meterline/contracts";
-import { App, Button } from "antd";
+import { Button } from "antd";
 import { api, reportNetworkError } from "../../../app/api.ts";
+import { useFeedback } from "../../../app/feedback.ts";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
 import type { Energy } from "./switch-calls.ts";
@@ -67,7 +68,7 @@ interface Props {
 export function SchemeWriteButtons({ energy, selected, addressOf, reload }: Props) {
   const t = useT();
   const permission = useConsole((state) => state.permission);
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
 
   const calls = CALLS[energy];
   const send = async (call: Call) => {

@@ -1,6 +1,7 @@
-import { App, Button, Modal, Spin, Transfer, type TransferProps } from "antd";
+import { Button, Modal, Spin, Transfer, type TransferProps } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { reportNetworkError } from "../../../app/api.ts";
+import { useFeedback } from "../../../app/feedback.ts";
 import { useT } from "../../../i18n/index.tsx";
 import {
   bindOwners,
@@ -28,7 +29,7 @@ const describe = (o: GroupOwner) =>
  */
 export function OwnerGroupBindDialog({ groupId, groupName, onClose }: Props) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [free, setFree] = useState<GroupOwner[]>([]);
   const [members, setMembers] = useState<GroupOwner[]>([]);
   const [loading, setLoading] = useState(true);

@@ -1,8 +1,9 @@
 import type { Row } from "@meterline/api-client";
 import { resources } from "@meterline/contracts";
-import { App, Button } from "antd";
+import { Button } from "antd";
 import { useCallback, useState } from "react";
 import { reportNetworkError } from "../../../app/api.ts";
+import { useFeedback } from "../../../app/feedback.ts";
 import { ResourcePage } from "../../../crud/ResourcePage.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
@@ -15,7 +16,7 @@ import { cutGroupSupply } from "./owner-group-calls.ts";
  */
 export default function OwnerGroupPage() {
   const t = useT();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const canBind = useConsole((state) => state.permission.ownerGroup_bind === true);
   const canClose = useConsole((state) => state.permission.ownerGroup_close === true);
   const [binding, setBinding] = useState<{ id: string; name: string; reload: () => Promise<void> } | null>(

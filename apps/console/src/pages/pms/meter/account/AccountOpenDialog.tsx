@@ -1,6 +1,7 @@
-import { App, Form, Input, Modal, Typography } from "antd";
+import { Form, Input, Modal, Typography } from "antd";
 import { useState } from "react";
 import { describeError, reportNetworkError } from "../../../../app/api.ts";
+import { useFeedback } from "../../../../app/feedback.ts";
 import { useT } from "../../../../i18n/index.tsx";
 import type { Energy } from "../switch-calls.ts";
 import { DEPOSIT_PATTERN, openAccounts } from "./account-calls.ts";
@@ -15,7 +16,7 @@ interface Props {
 /** Opens one meter's account for the owner of its room with an opening deposit (optional). */
 export function AccountOpenDialog({ energy, meter, onClose }: Props) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<{ deposit: string }>();
   const [sending, setSending] = useState(false);
   const [refusal, setRefusal] = useState<string>();
