@@ -1,7 +1,8 @@
 import type { ResourceDef } from "@meterline/contracts";
-import { App, DatePicker, Form, Input, Modal, Space } from "antd";
+import { DatePicker, Form, Input, Modal, Space } from "antd";
 import type { Dayjs } from "dayjs";
 import { useMemo, useState } from "react";
+import { useFeedback } from "../../app/feedback.ts";
 import { ResourceFormProvider, type ResourceFormScope } from "../../crud/form-context.ts";
 import { RefPicker } from "../../crud/RefPicker.tsx";
 import { serverFieldError } from "../../crud/server-field-error.ts";
@@ -38,7 +39,7 @@ interface Values {
  */
 export function ManualReadDialog({ def, kind, onClose }: Props) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const scope = useMemo<ResourceFormScope>(() => ({ def, purpose: "search" }), [def]);

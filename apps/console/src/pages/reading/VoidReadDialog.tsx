@@ -1,6 +1,7 @@
 import type { Row } from "@meterline/api-client";
-import { App, Form, Input, Modal } from "antd";
+import { Form, Input, Modal } from "antd";
 import { useState } from "react";
+import { useFeedback } from "../../app/feedback.ts";
 import { serverFieldError } from "../../crud/server-field-error.ts";
 import { validatedValues } from "../../crud/validated.ts";
 import { useT } from "../../i18n/index.tsx";
@@ -18,7 +19,7 @@ interface Props {
  */
 export function VoidReadDialog({ kind, row, onClose }: Props) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<{ reason?: string }>();
   const [saving, setSaving] = useState(false);
 
