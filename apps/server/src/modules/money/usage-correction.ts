@@ -93,10 +93,10 @@ export async function correctPricedReading(
   // Readings at or before the floor are not in the span: the last of them is where it starts from.
   const [{ floor } = { floor: new Date(0) }] = await tx.query<{ floor: Date }>(
     `select greatest(($1::date)::timestamp at time zone $2 - interval '1 microsecond', $3::timestamptz) as floor`,
-    [cycleStart, timeZone, account.opened_time],
+    [cycleStart, timeZone, account.priced_from],
   );
   if (change.readTime <= floor) {
-    await change.apply(); // before the account opened: never charged
+    await change.apply(); // at or before where pricing began: never charged
     return undefined;
   }
   const span = () => readSpan(tx, change, floor, pricedTime, timeZone);

@@ -46,7 +46,8 @@ export interface PricedAccount extends LockedAccount {
   peace_price: string | null;
   low_price: string | null;
   monthly_fee: string | null;
-  opened_time: Date;
+  /** The reading pricing began from at opening (the opening time for accounts that predate it). */
+  priced_from: Date;
 }
 
 const PRICING: Actor = { name: "计费" };
@@ -62,7 +63,7 @@ export async function lockPricedAccount(
     `select ${LOCKED_COLUMNS}, a.cycle_key, a.cycle_total, a.cycle_tip, a.cycle_peak, a.cycle_peace, a.cycle_low,
             a.register_total, a.register_tip, a.register_peak, a.register_peace, a.register_low, a.priced_time,
             a.fee_month, c.price_mode, c.price, c.ladder_cycle, c.ladder, c.tip_price, c.peak_price, c.peace_price,
-            c.low_price, c.monthly_fee, a.opened_time
+            c.low_price, c.monthly_fee, coalesce(a.priced_from, a.opened_time) as priced_from
        from pms_account a
        left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
        left join pms_charging_scheme c on c.id = a.charging_scheme_id and c.is_deleted = 0
