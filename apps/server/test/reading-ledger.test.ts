@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
+import { nextId } from "../src/db/ids.ts";
+import { splitStatements } from "../src/db/migrate.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
 import { localDay } from "../src/modules/metering/usage-periods.ts";
 import { closeDay } from "../src/modules/money/daily-close.ts";
@@ -214,5 +217,57 @@ describe("corrections of the readings of meters whose balance the server keeps",
     assert.equal(statement.closingBalance, "77.35");
     assert.equal((await account(electricAccount)).balance, "7735");
     assert.deepEqual(await checkLedger(server.db), []);
+  });
+
+  test("two voids of the same read at once: one books, the other is refused", async () => {
+    const last = await readId("pms_data_read", site.meter, "2026-10-08T08:00:00");
+    const results = await Promise.all(
+      ["一", "二"].map((n) => post(`dataread/remove?ids=${last}`, { reason: `同时作废${n}` })),
+    );
+    assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 400]);
+    // The last priced read voided: 20 kWh in all again (11.77), 5.88 back.
+    const entries = await corrections(electricAccount);
+    assert.deepEqual(entries.map((e) => [e.amount, e.reading_id]).at(-1), ["588", last]);
+    assert.equal(entries.length, 2);
+    assert.equal((await account(electricAccount)).balance, String(10000 - 1177 - 500));
+    // The next read is priced from the read before the voided one: 1020 → 1025, 25 kWh (14.71).
+    await electric("2026-10-09T08:00:00", "1025.00");
+    assert.equal((await account(electricAccount)).balance, String(10000 - 1471 - 500));
+    assert.deepEqual(await checkLedger(server.db), []);
+  });
+
+  test("reads from before the source and the void mark had values get them: from the gateway, not voided", async () => {
+    // As such a row was: the columns without values (allowed again for the test only).
+    await server.db.query("alter table pms_water_data_read alter column source drop not null");
+    await server.db.query("alter table pms_water_data_read alter column voided drop not null");
+    const old = nextId();
+    await server.db.query(
+      `insert into pms_water_data_read (id, tenant_id, meter_id, product_code, read_time, total_value, source, voided)
+       values ($1, '000000', $2, '10000000000101', $3, 1, null, null)`,
+      [old, site.water, local("2026-09-01T08:00:00")],
+    );
+    const migration = await readFile(
+      new URL("../src/db/migrations/after-resources/024_reading_source_backfill.sql", import.meta.url),
+      "utf8",
+    );
+    for (const statement of splitStatements(migration)) await server.db.query(statement);
+    const [row] = await server.db.query<{ source: string; voided: number }>(
+      "select source, voided from pms_water_data_read where id = $1",
+      [old],
+    );
+    assert.deepEqual(row, { source: "gateway", voided: 0 });
+    // New rows written without them (as older code did) get the same, and they can no longer be empty.
+    const fresh = nextId();
+    await server.db.query(
+      `insert into pms_data_read (id, tenant_id, meter_id, product_code, read_time, total_value)
+       values ($1, '000000', $2, '100000000101', $3, 1)`,
+      [fresh, site.meter, local("2026-09-01T08:00:00")],
+    );
+    const [written] = await server.db.query<{ source: string; voided: number }>(
+      "select source, voided from pms_data_read where id = $1",
+      [fresh],
+    );
+    assert.deepEqual(written, { source: "gateway", voided: 0 });
+    await assert.rejects(server.db.query("update pms_data_read set voided = null where id = $1", [fresh]));
   });
 });
