@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { nextId } from "../src/db/ids.ts";
 import { sweepReadings } from "../src/modules/metering/reading-retention.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
-import { provisionTenant } from "./fixtures.ts";
+import { addUser, provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { buildSite, get } from "./registry-fixtures.ts";
 
@@ -168,27 +167,72 @@ describe("manual reads and voids of the reading logs", () => {
     assert.equal((await reads()).length, count);
   });
 
-  test("a meter whose balance the server keeps is refused both: its reads were charged", async () => {
-    const account = nextId();
-    await server.db.query(
-      `insert into pms_account (id, tenant_id, owner_id, energy_type, meter_id, control_status)
-       values ($1, '000000', $2, 1, $3, 1)`,
-      [account, site.owner, site.meter],
+  test("a read voided already is refused, its first void standing", async () => {
+    const [voided] = await reads("&voided=1&source=manual");
+    const again = await post(`dataread/remove?ids=${voided!.id}`, { reason: "再作废一次" });
+    assert.equal(again.statusCode, 400, again.body);
+    assert.match(again.json().msg, /^ids: .*已作废/);
+    const [still] = await reads("&voided=1&source=manual");
+    assert.equal(still?.voidReason, "抄错了");
+  });
+
+  test("corrections reach only meters inside the caller's data scope; others read as absent", async () => {
+    const menuId = async (code: string) =>
+      (await server.db.query<{ id: string }>("select id from sys_menu where code = $1", [code]))[0]!.id;
+    const scope = async (name: string, rule: Record<string, unknown>) =>
+      (
+        await server.call("POST", "/api/blade-system/data-scope/submit", admin, {
+          menuId: await menuId("meter"),
+          resourceCode: "meter",
+          scopeName: name,
+          ...rule,
+        })
+      ).json().data.id as string;
+    const signIn = async (account: string, dataScopeIds: string[]) => {
+      const role = (
+        await server.call("POST", "/api/blade-system/role/submit", admin, {
+          roleName: account,
+          roleAlias: account,
+        })
+      ).json().data.id as string;
+      const grant = await server.call("POST", "/api/blade-system/role/grant", admin, {
+        roleIds: [role],
+        menuIds: await Promise.all(["dataRead", "dataRead_add", "dataRead_delete"].map(menuId)),
+        dataScopeIds,
+      });
+      assert.equal(grant.statusCode, 200, grant.body);
+      await addUser(server.db, { tenantId: "000000", account, password: "pw-scope", roleIds: [role] });
+      return (await server.login(account, "pw-scope")).access_token;
+    };
+    const ours = await signIn("reader-in", [
+      await scope("本表", {
+        scopeType: 5,
+        scopeValue: JSON.stringify({ field: "productCode", op: "eq", value: "100000000101" }),
+      }),
+    ]);
+    const own = await signIn("reader-own", [
+      await scope("本人建的表", { scopeType: 2, scopeColumn: "createUser" }),
+    ]);
+    const count = (await reads()).length;
+    const [read] = await reads("&voided=0");
+    const outside = await post(
+      "dataread/submit",
+      { meterId: site.meter, readTime: "2025-03-11 09:00:00", totalValue: "121" },
+      own,
     );
-    try {
-      const count = (await reads()).length;
-      const submit = await post("dataread/submit", { meterId: site.meter, totalValue: "999" });
-      assert.equal(submit.statusCode, 400, submit.body);
-      assert.match(submit.json().msg, /^meterId: .*计费/);
-      const [read] = await reads("&voided=0");
-      const remove = await post(`dataread/remove?ids=${read!.id}`, { reason: "试试" });
-      assert.equal(remove.statusCode, 400, remove.body);
-      assert.match(remove.json().msg, /^meterId: /);
-      assert.equal((await reads()).length, count, "nothing stored");
-      assert.equal((await reads("&voided=0"))[0]?.id, read!.id, "nothing voided");
-    } finally {
-      await server.db.query("delete from pms_account where id = $1", [account]);
-    }
+    assert.equal(outside.statusCode, 404, outside.body);
+    const voidOutside = await post(`dataread/remove?ids=${read!.id}`, { reason: "越权" }, own);
+    assert.equal(voidOutside.statusCode, 404, voidOutside.body);
+    assert.equal((await reads()).length, count, "nothing stored");
+    assert.equal((await reads("&voided=0"))[0]?.id, read!.id, "nothing voided");
+    const inside = await post(
+      "dataread/submit",
+      { meterId: site.meter, readTime: "2025-03-11 09:00:00", totalValue: "121" },
+      ours,
+    );
+    assert.equal(inside.statusCode, 200, inside.body);
+    // Taken back out so that the later cases see the log they expect.
+    await server.db.query("delete from pms_data_read where id = $1", [inside.json().data.id]);
   });
 
   test("datadailydd/submit recomputes a day from its reads; another tenant's day is a 404", async () => {

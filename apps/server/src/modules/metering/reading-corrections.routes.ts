@@ -1,12 +1,31 @@
+import { fenToYuan } from "@meterline/billing";
 import { permissionCodes, resources } from "@meterline/contracts";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../../contract/envelope.ts";
 import { badRequest } from "../../contract/errors.ts";
 import { idList, optionalString, readParams } from "../../contract/params.ts";
+import { scopePredicate, scopeRules } from "../../crud/data-scope.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { registryTenant } from "../pms/registry-access.ts";
-import { type EnergyKind, ReadingCorrections } from "./reading-corrections.ts";
+import { type EnergyKind, type MeterScope, ReadingCorrections } from "./reading-corrections.ts";
+
+/**
+ * The caller's data scope over the meters of one energy, as the meter lists apply it: a correction
+ * reaches only meters the caller could list.
+ */
+async function meterScope(db: Db, request: FastifyRequest, kind: EnergyKind): Promise<MeterScope> {
+  const def = kind === "electric" ? resources.meter : resources.water;
+  const rules = await scopeRules(db, request, def.name);
+  return (sql, alias) => scopePredicate(def, request, rules, sql, alias);
+}
+
+/** The money a correction booked, as the wire shows money: yuan text, the entry's id. */
+const moneyOf = (money: { accountId: string; amount: bigint; ledgerId: string | null }) => ({
+  accountId: money.accountId,
+  amount: fenToYuan(money.amount),
+  ledgerId: money.ledgerId ?? "",
+});
 
 /** Registers as entered: non-negative, at most 2 decimals (the logs keep kWh and m³ to 0.01). */
 export const REGISTER = /^\d{1,10}(\.\d{1,2})?$/;
@@ -54,13 +73,14 @@ export async function readingCorrectionRoutes(app: FastifyInstance, opts: { db: 
           kind === "electric"
             ? ["tipValue", "peakValue", "peaceValue", "lowValue"].map((name) => register(params, name, false))
             : [];
-        const id = await corrections.submit(user, registryTenant(user, params), kind, {
-          meterId,
-          readTime: optionalString(params, "readTime"),
-          totalValue,
-          bands,
-        });
-        return ok({ id });
+        const { id, money } = await corrections.submitWithMoney(
+          user,
+          registryTenant(user, params),
+          kind,
+          { meterId, readTime: optionalString(params, "readTime"), totalValue, bands },
+          { scope: await meterScope(opts.db, request, kind) },
+        );
+        return ok(money ? { id, correction: moneyOf(money) } : { id });
       },
     );
     app.post(
@@ -73,7 +93,9 @@ export async function readingCorrectionRoutes(app: FastifyInstance, opts: { db: 
         const reason = optionalString(params, "reason")?.trim();
         if (!reason) throw badRequest("reason: 作废原因不能为空");
         if (reason.length > 255) throw badRequest("reason: 作废原因不能超过 255 个字");
-        await corrections.void(user, registryTenant(user, params), kind, ids, reason);
+        await corrections.void(user, registryTenant(user, params), kind, ids, reason, {
+          scope: await meterScope(opts.db, request, kind),
+        });
         return ok(true);
       },
     );
@@ -89,7 +111,9 @@ export async function readingCorrectionRoutes(app: FastifyInstance, opts: { db: 
       const params = readParams(request);
       const id = optionalString(params, "id");
       if (!id || !/^\d{1,19}$/.test(id)) throw badRequest("id: 请选择日用量记录");
-      await corrections.recomputeDailyRow(registryTenant(user, params), id);
+      await corrections.recomputeDailyRow(registryTenant(user, params), id, {
+        scope: await meterScope(opts.db, request, "electric"),
+      });
       return ok(true);
     },
   );

@@ -13,6 +13,8 @@ export const LEDGER_TYPE = {
   usageCharge: 6,
   monthlyFee: 7,
   closingRefund: 8,
+  /** A correction of the readings re-priced a span: the difference, plus or minus (usage-correction.ts). */
+  usageCorrection: 9,
 } as const;
 export type LedgerType = (typeof LEDGER_TYPE)[keyof typeof LEDGER_TYPE];
 
@@ -57,6 +59,8 @@ export async function book(
     rechargeId?: string;
     usage?: bigint;
     usageDay?: string;
+    /** The reading a usage correction came from. */
+    readingId?: string;
   },
 ): Promise<Booked> {
   const balanceBefore = BigInt(account.balance);
@@ -77,6 +81,7 @@ export async function book(
       rechargeId: entry.rechargeId,
       usage: entry.usage,
       usageDay: entry.usageDay,
+      readingId: entry.readingId,
       cause: entry.cause,
       userId: entry.actor.userId,
       creator: entry.actor.name,

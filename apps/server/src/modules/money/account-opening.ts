@@ -85,8 +85,8 @@ export async function openAccount(
   await tx.query(
     `insert into pms_account (id, tenant_id, owner_id, room_id, energy_type, meter_id, control_status,
                               charging_scheme_id, alarm_scheme_id, cycle_key, register_total, register_tip,
-                              register_peak, register_peace, register_low, priced_time, open_user)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+                              register_peak, register_peace, register_low, priced_time, open_user, priced_from)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $16)`,
     [
       accountId,
       tenantId,

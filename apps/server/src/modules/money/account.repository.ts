@@ -71,6 +71,7 @@ export interface LedgerEntry {
   rechargeId?: string | undefined;
   usage?: bigint | undefined;
   usageDay?: string | undefined;
+  readingId?: string | undefined;
   cause: string;
   userId?: string | undefined;
   creator: string;
@@ -89,8 +90,8 @@ export async function appendEntry(
   await tx.query(
     `with entry as (
        insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after,
-                               recharge_id, usage, usage_day, cause, create_user, creator)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                               recharge_id, usage, usage_day, cause, create_user, creator, reading_id)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $16)
        returning account_id, owner_id, amount, balance_after
      ), account as (
        update pms_account a set balance = e.balance_after, alarm_level = $14, arrears_status = $15, update_time = now()
@@ -114,6 +115,7 @@ export async function appendEntry(
       entry.creator.slice(0, 64),
       state.alarmLevel,
       state.arrearsStatus,
+      entry.readingId ?? null,
     ],
   );
 }

@@ -5,7 +5,7 @@ import { daysBack, localDay } from "../metering/usage-periods.ts";
 const BATCH = 2000;
 
 /**
- * One batch of the close: the next `$3` accounts after id `$2` open during the day [`$4`, `$5`),
+ * One batch of the close (usage corrections, type 9, apart from money in and out): the next `$3` accounts after id `$2` open during the day [`$4`, `$5`),
  * each with its row written unless it has one. Each account's sums read only its own entries of the
  * day (a lateral range on the ledger index), so a batch costs the same however long the ledger has
  * grown. An account already closed is found by one probe of the day table's key before any sums
@@ -23,11 +23,11 @@ const CLOSE_BATCH = `
      order by a.id limit $3
   ), written as (
     insert into pms_account_day (tenant_id, account_id, day, opening_balance, usage, usage_charge, fee, credit,
-                                 debit, closing_balance, entries)
+                                 debit, correction, closing_balance, entries)
     select a.tenant_id, a.id, $1::date,
            coalesce((select l.balance_after from pms_ledger l where l.account_id = a.id and l.create_time < $4
                       order by l.create_time desc, l.id desc limit 1), 0),
-           s.usage, s.usage_charge, s.fee, s.credit, s.debit,
+           s.usage, s.usage_charge, s.fee, s.credit, s.debit, s.correction,
            coalesce((select l.balance_after from pms_ledger l where l.account_id = a.id and l.create_time < $5
                       order by l.create_time desc, l.id desc limit 1), 0),
            s.entries
@@ -36,8 +36,9 @@ const CLOSE_BATCH = `
         select coalesce(sum(l.usage) filter (where l.entry_type = 6), 0) as usage,
                coalesce(-sum(l.amount) filter (where l.entry_type = 6), 0) as usage_charge,
                coalesce(-sum(l.amount) filter (where l.entry_type = 7), 0) as fee,
-               coalesce(sum(l.amount) filter (where l.amount > 0), 0) as credit,
-               coalesce(-sum(l.amount) filter (where l.amount < 0 and l.entry_type not in (6, 7)), 0) as debit,
+               coalesce(sum(l.amount) filter (where l.amount > 0 and l.entry_type <> 9), 0) as credit,
+               coalesce(-sum(l.amount) filter (where l.amount < 0 and l.entry_type not in (6, 7, 9)), 0) as debit,
+               coalesce(sum(l.amount) filter (where l.entry_type = 9), 0) as correction,
                count(*) as entries
           from pms_ledger l where l.account_id = a.id and l.create_time >= $4 and l.create_time < $5
       ) s

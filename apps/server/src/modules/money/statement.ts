@@ -12,7 +12,7 @@ const kwh = (units: string) => fenToYuan(BigInt(units)); // usage has 2 decimals
 
 /**
  * An account's statement over closed days (from the daily close): the opening balance, each day's
- * usage, charges and money in and out, the recharges of the period, and the closing balance.
+ * usage, charges, money in and out and usage corrections, each correction and recharge of the period, and the closing balance.
  */
 export async function accountStatement(
   db: Queryable,
@@ -42,7 +42,7 @@ export async function accountStatement(
   const days = await db.query<Record<string, string>>(
     `select to_char(day, 'YYYY-MM-DD') as day, opening_balance::text as opening_balance, usage::text as usage,
             usage_charge::text as usage_charge, fee::text as fee, credit::text as credit, debit::text as debit,
-            closing_balance::text as closing_balance
+            correction::text as correction, closing_balance::text as closing_balance
        from pms_account_day where tenant_id = $1 and account_id = $2 and day between $3::date and $4::date
       order by day`,
     [tenantId, accountId, from, to],
@@ -61,6 +61,26 @@ export async function accountStatement(
       where tenant_id = $1 and account_id = $2 and state = 1
         and create_time >= ($3::date::timestamp at time zone $5) and create_time < (($4::date + 1)::timestamp at time zone $5)
       order by create_time`,
+    [tenantId, accountId, from, to, timeZone],
+  );
+  // Each usage correction of the period on its own line: what a voided or hand-entered reading
+  // changed in the usage charged, with who made it and why.
+  const corrections = await db.query<{
+    id: string;
+    amount: string;
+    usage: string | null;
+    usage_day: string | null;
+    reading_id: string | null;
+    cause: string;
+    creator: string;
+    create_time: Date;
+  }>(
+    `select id::text as id, amount::text as amount, usage::text as usage, to_char(usage_day, 'YYYY-MM-DD') as usage_day,
+            reading_id::text as reading_id, cause, creator, create_time
+       from pms_ledger
+      where tenant_id = $1 and account_id = $2 and entry_type = 9
+        and create_time >= ($3::date::timestamp at time zone $5) and create_time < (($4::date + 1)::timestamp at time zone $5)
+      order by create_time, id`,
     [tenantId, accountId, from, to, timeZone],
   );
   const sum = (field: string) => days.reduce((total, d) => total + BigInt(d[field] ?? "0"), 0n).toString();
@@ -83,6 +103,7 @@ export async function accountStatement(
       fee: yuan(sum("fee")),
       credit: yuan(sum("credit")),
       debit: yuan(sum("debit")),
+      correction: yuan(sum("correction")),
     },
     days: days.map((d) => ({
       day: d.day,
@@ -92,7 +113,18 @@ export async function accountStatement(
       fee: yuan(d.fee!),
       credit: yuan(d.credit!),
       debit: yuan(d.debit!),
+      correction: yuan(d.correction!),
       closingBalance: yuan(d.closing_balance!),
+    })),
+    corrections: corrections.map((c) => ({
+      id: c.id,
+      amount: yuan(c.amount),
+      usage: c.usage === null ? "" : kwh(c.usage),
+      usageDay: c.usage_day ?? "",
+      readingId: c.reading_id ?? "",
+      cause: c.cause,
+      operator: c.creator,
+      createTime: formatDateTime(c.create_time, timeZone),
     })),
     recharges: recharges.map((r) => ({
       id: r.id,

@@ -23,7 +23,7 @@ export interface ReadRegisters {
   bands?: Partial<Record<Band, string | null>>;
 }
 
-interface PricedAccount extends LockedAccount {
+export interface PricedAccount extends LockedAccount {
   cycle_key: string | null;
   cycle_total: string;
   cycle_tip: string;
@@ -46,16 +46,24 @@ interface PricedAccount extends LockedAccount {
   peace_price: string | null;
   low_price: string | null;
   monthly_fee: string | null;
+  /** The reading pricing began from at opening (the opening time for accounts that predate it). */
+  priced_from: Date;
 }
 
 const PRICING: Actor = { name: "计费" };
 
-async function lockPricedAccount(tx: Queryable, tenantId: string, energyType: number, meterId: string) {
+/** The open account that the server prices for a meter, locked, with its charging scheme; undefined if none. */
+export async function lockPricedAccount(
+  tx: Queryable,
+  tenantId: string,
+  energyType: number,
+  meterId: string,
+) {
   const [row] = await tx.query<PricedAccount>(
     `select ${LOCKED_COLUMNS}, a.cycle_key, a.cycle_total, a.cycle_tip, a.cycle_peak, a.cycle_peace, a.cycle_low,
             a.register_total, a.register_tip, a.register_peak, a.register_peace, a.register_low, a.priced_time,
             a.fee_month, c.price_mode, c.price, c.ladder_cycle, c.ladder, c.tip_price, c.peak_price, c.peace_price,
-            c.low_price, c.monthly_fee
+            c.low_price, c.monthly_fee, coalesce(a.priced_from, a.opened_time) as priced_from
        from pms_account a
        left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
        left join pms_charging_scheme c on c.id = a.charging_scheme_id and c.is_deleted = 0
@@ -83,26 +91,48 @@ export interface PricingOutcome {
  * fee at the month's first reading. A register that ran backwards (meter replaced or reset) is
  * never charged; a reading older than the last priced one changes nothing.
  */
-export async function priceReading(
+export function priceReading(
   db: Db,
-  reading: { tenantId: string; energyType: 1 | 2; meterId: string; at: Date; registers: ReadRegisters },
+  reading: PricedReading,
   timeZone: string,
 ): Promise<PricingOutcome | undefined> {
-  return db.transaction(async (tx) => {
+  return db.transaction((tx) => priceReadingIn(tx, reading, timeZone));
+}
+
+export interface PricedReading {
+  tenantId: string;
+  energyType: 1 | 2;
+  meterId: string;
+  at: Date;
+  registers: ReadRegisters;
+}
+
+/** The tariff of a priced account's charging scheme. */
+export function tariffOfAccount(account: PricedAccount & { price_mode: number }) {
+  return tariffOf({
+    priceMode: account.price_mode,
+    price: account.price,
+    ladderCycle: account.ladder_cycle,
+    ladder: account.ladder,
+    tipPrice: account.tip_price,
+    peakPrice: account.peak_price,
+    peacePrice: account.peace_price ?? account.price,
+    lowPrice: account.low_price,
+    monthlyFee: account.monthly_fee,
+  });
+}
+
+/** priceReading inside the caller's transaction (a reading entered by hand is priced with its correction). */
+export async function priceReadingIn(
+  tx: Queryable,
+  reading: PricedReading,
+  timeZone: string,
+): Promise<PricingOutcome | undefined> {
+  {
     const account = await lockPricedAccount(tx, reading.tenantId, reading.energyType, reading.meterId);
     if (!account || account.price_mode === null) return undefined;
     if (account.priced_time && reading.at.getTime() <= account.priced_time.getTime()) return undefined;
-    const tariff = tariffOf({
-      priceMode: account.price_mode,
-      price: account.price,
-      ladderCycle: account.ladder_cycle,
-      ladder: account.ladder,
-      tipPrice: account.tip_price,
-      peakPrice: account.peak_price,
-      peacePrice: account.peace_price ?? account.price,
-      lowPrice: account.low_price,
-      monthlyFee: account.monthly_fee,
-    });
+    const tariff = tariffOfAccount({ ...account, price_mode: account.price_mode });
     const day = localDay(reading.at, timeZone);
     const next = {
       total: toUnits(reading.registers.total, 2),
@@ -188,5 +218,5 @@ export async function priceReading(
     );
     if (charge > 0n || fee > 0n) await settleSupply(tx, account, reading.at, timeZone);
     return { accountId: account.id, charged: charge, fee, balanceAfter: BigInt(account.balance) };
-  });
+  }
 }
