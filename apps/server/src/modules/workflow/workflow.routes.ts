@@ -195,14 +195,16 @@ export async function workflowRoutes(app: FastifyInstance, opts: { db: Db; timeZ
     },
   );
 
-  app.get(
-    `${BASE}/work/send-list`,
-    { schema: { tags, summary: "Instances the user started" } },
-    async (request) => {
+  // The sent and done lists differ only in their query: both are paged and drawn as finished items.
+  for (const [path, summary, rowsOf] of [
+    ["send-list", "Instances the user started", sentRows],
+    ["done-list", "Tasks the user completed", doneRows],
+  ] as const) {
+    app.get(`${BASE}/work/${path}`, { schema: { tags, summary } }, async (request) => {
       const caller = await anyone(request);
       const params = readParams(request);
       const paged = paging(params);
-      const { rows, total } = await sentRows(db, caller.tenantId, caller.userId, listFilter(params), paged);
+      const { rows, total } = await rowsOf(db, caller.tenantId, caller.userId, listFilter(params), paged);
       return ok(
         page(
           rows.map((r) => bladeFlow(r, "finish", timeZone)),
@@ -211,27 +213,8 @@ export async function workflowRoutes(app: FastifyInstance, opts: { db: Db; timeZ
           paged.size,
         ),
       );
-    },
-  );
-
-  app.get(
-    `${BASE}/work/done-list`,
-    { schema: { tags, summary: "Tasks the user completed" } },
-    async (request) => {
-      const caller = await anyone(request);
-      const params = readParams(request);
-      const paged = paging(params);
-      const { rows, total } = await doneRows(db, caller.tenantId, caller.userId, listFilter(params), paged);
-      return ok(
-        page(
-          rows.map((r) => bladeFlow(r, "finish", timeZone)),
-          total,
-          paged.current,
-          paged.size,
-        ),
-      );
-    },
-  );
+    });
+  }
 
   app.post(
     `${BASE}/work/claim-task`,
