@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { addRole, addUser, provisionTenant } from "./fixtures.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { BASIC, multipartFile, startTestServer, type TestServer } from "./helpers.ts";
 
 const FLOW = "/api/blade-flow";
 
@@ -245,6 +245,21 @@ describe("workflow models: designer saves, deploy, diagrams", () => {
     assert.equal(anonymous.statusCode, 401);
     assert.equal((await get("staff", `${FLOW}/process/diagram-view`)).statusCode, 400);
 
+    // The platform administrator may narrow the look-up to a tenant: the right one or nothing.
+    const viewOf = (tenantId: string) =>
+      get(
+        "admin",
+        `${FLOW}/process/diagram-view?processInstanceId=${processInstanceId}&tenantId=${tenantId}`,
+      );
+    assert.equal((await viewOf(tenantA)).statusCode, 200);
+    assert.equal((await viewOf(tenantB)).statusCode, 404);
+    // Anyone else cannot widen it.
+    const widened = await get(
+      "outsider",
+      `${FLOW}/process/diagram-view?processInstanceId=${processInstanceId}&tenantId=${tenantA}`,
+    );
+    assert.equal(widened.statusCode, 404);
+
     const xml = await get(
       "staff",
       `${FLOW}/process/resource-view?processDefinitionId=${definitionId}&resourceType=xml`,
@@ -255,6 +270,32 @@ describe("workflow models: designer saves, deploy, diagrams", () => {
     assert.equal(
       (await get("outsider", `${FLOW}/process/resource-view?processDefinitionId=${definitionId}`)).statusCode,
       404,
+    );
+  });
+
+  test("check-upload reads the file's name and content", async () => {
+    const check = async (filename: string, content: string, who = "admin") => {
+      const body = multipartFile(filename, Buffer.from(content));
+      return server.inject({
+        method: "POST",
+        url: `${FLOW}/manager/check-upload`,
+        payload: body.payload,
+        headers: { ...body.headers, authorization: BASIC, "blade-auth": `bearer ${as(who)}` },
+      });
+    };
+    const good = await check("two.bpmn20.xml", model("Checked", "检查"));
+    assert.equal(good.statusCode, 200, good.body);
+    assert.deepEqual(good.json().data, { name: "two.bpmn20.xml", success: true });
+    const named = (await check("two.txt", model("Checked", "检查"))).json();
+    assert.equal(named.data.success, false);
+    assert.match(named.msg, /^file:/);
+    const broken = (await check("two.bpmn", "<definitions")).json();
+    assert.equal(broken.data.success, false);
+    assert.match(broken.msg, /^file: 不是有效的 BPMN 文件: ./);
+    assert.equal((await check("two.bpmn", model("Checked", "检查"), "staff")).statusCode, 403);
+    assert.equal(
+      (await server.inject({ method: "POST", url: `${FLOW}/manager/check-upload` })).statusCode,
+      401,
     );
   });
 });

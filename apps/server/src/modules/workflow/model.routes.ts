@@ -12,6 +12,7 @@ import {
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
+import { BpmnInvalid, parseBpmn } from "./bpmn-parse.ts";
 import { deployTenants } from "./deploy-tenants.ts";
 import type { ManagerScope } from "./deployment.service.ts";
 import { definitionXml, instanceDiagram } from "./diagram.service.ts";
@@ -156,6 +157,39 @@ export async function modelRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         }),
       );
       return ok(ids, "部署成功");
+    },
+  );
+
+  app.post(
+    `${BASE}/manager/check-upload`,
+    { schema: { tags, summary: "Check one BPMN file before deploying it (multipart file)" } },
+    async (request) => {
+      await requirePermission(db, request, ["flow_deploy", "flow_manager"], "admin");
+      if (!request.isMultipart()) throw badRequest("file: 请以 multipart/form-data 上传流程文件");
+      let part: Awaited<ReturnType<typeof request.file>>;
+      let xml: string;
+      try {
+        part = await request.file();
+        xml = part ? (await part.toBuffer()).toString("utf8") : "";
+      } catch (error) {
+        // The multipart reader's bounds (the same as deploy-upload's) are the caller's to respect.
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === "string" && code.startsWith("FST_")) throw badRequest("file: 文件过大");
+        throw error;
+      }
+      if (!part) throw badRequest("file: 请选择流程文件");
+      const name = part.filename.slice(0, 255);
+      // The family checks the name only; the content is read too, so a bad file is told now.
+      if (!/\.(bpmn|bpmn20\.xml)$/i.test(name))
+        return ok({ name, success: false }, "file: 不是 .bpmn 或 .bpmn20.xml 文件");
+      try {
+        await parseBpmn(xml);
+      } catch (error) {
+        if (error instanceof BpmnInvalid)
+          return ok({ name, success: false }, `file: 不是有效的 BPMN 文件: ${error.message}`);
+        throw error;
+      }
+      return ok({ name, success: true });
     },
   );
 
