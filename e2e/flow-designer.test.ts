@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
+import { expectAccessible } from "./axe.ts";
 import { toast } from "./crud-helpers.ts";
 import { apiHeaders, storedToken, useBrowserSuite } from "./harness.ts";
 
@@ -51,9 +52,12 @@ test("an operator designs a two-step model, saves and deploys it, and sees a run
   await page.getByTestId("flow-designer-name").fill("采购审核");
   await page.getByTestId("flow-designer-name").press("Enter");
 
+  await page.getByTestId("flow-designer-unsaved").waitFor();
+  await expectAccessible(page, "the designer");
   await page.getByTestId("flow-designer-save").click();
   await toast(page, "模型已保存");
   await page.waitForURL((url) => url.searchParams.has("id"));
+  assert.equal(await page.getByTestId("flow-designer-unsaved").count(), 0);
 
   await page.getByTestId("flow-designer-deploy").click();
   await page.getByTestId("flow-deploy-form").waitFor();
@@ -70,6 +74,15 @@ test("an operator designs a two-step model, saves and deploys it, and sees a run
   assert.equal(deployed?.category, "flow_1");
   assert.equal(deployed?.name, "采购审核");
   assert.equal(deployed?.tenantId, "");
+
+  // The model list shows the saved model; its diagram is the definition as drawn.
+  await page.goto("/flow/model");
+  const row = page.getByTestId("flow-models").locator(".ant-table-row", { hasText: "PurchaseReview" });
+  await row.waitFor();
+  await expectAccessible(page, "screen /flow/model");
+  await row.getByTestId("flow-model-diagram").click();
+  await page.locator(".ant-modal [data-testid='process-diagram'] .djs-shape", { hasText: "批准" }).waitFor();
+  await page.keyboard.press("Escape");
 
   // An instance started by the administrator waits at the first step, which the diagram marks.
   const userId = await page.evaluate(

@@ -143,7 +143,7 @@ export default function DesignerPage() {
       title={
         <Space>
           <span>{process?.name || t("route.flowDesigner")}</span>
-          {dirty ? <Tag color="orange">{t("flow.designer.unsaved")}</Tag> : null}
+          {dirty ? <Tag data-testid="flow-designer-unsaved">{t("flow.designer.unsaved")}</Tag> : null}
         </Space>
       }
       extra={
