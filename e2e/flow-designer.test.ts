@@ -41,6 +41,8 @@ test("an operator designs a two-step model, saves and deploys it, and sees a run
   await page.waitForURL((url) => url.pathname === "/flow/model/designer");
   await modeler(page).locator("[data-element-id='StartEvent_1']").click();
 
+  // The modeler's own menus speak the console's language.
+  assert.equal(await padEntry(page, "append.append-task").getAttribute("title"), "追加任务");
   await appendUserTask(page, "审核");
   await appendUserTask(page, "批准");
   await padEntry(page, "append.end-event").click();

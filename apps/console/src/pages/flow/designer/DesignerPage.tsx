@@ -32,6 +32,7 @@ export default function DesignerPage() {
   const { message } = useFeedback();
   const navigate = useNavigate();
   const permission = useConsole((state) => state.permission);
+  const language = useConsole((state) => state.language);
   const askedId = new URLSearchParams(useLocation().search).get("id") ?? "";
   const [modelId, setModelId] = useState(askedId);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
@@ -184,6 +185,7 @@ export default function DesignerPage() {
             <Suspense fallback={<Spin />}>
               <ModelerCanvas
                 xml={loaded.xml}
+                language={language}
                 onReady={setModeler}
                 onFailed={(reason) => setError(t("flow.designer.loadFailed", { reason }))}
                 onSelect={(one, root) => {

@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import "bpmn-js/dist/assets/diagram-js.css";
 import "bpmn-js/dist/assets/bpmn-js.css";
 import "bpmn-js/dist/assets/bpmn-font/css/bpmn-embedded.css";
+import { chineseModule } from "./bpmn-zh.ts";
 
 /** What the designer page reads and changes through the modeler. */
 export interface ModelerApi {
@@ -52,12 +53,15 @@ const describe = (shape: Shape): Selected => ({
  */
 export default function ModelerCanvas({
   xml,
+  language,
   onReady,
   onFailed,
   onSelect,
   onChange,
 }: {
   xml: string;
+  /** The palette and menus speak the console's language of the moment the diagram opens. */
+  language: "zh" | "en";
   onReady: (api: ModelerApi | null) => void;
   onFailed: (reason: string) => void;
   onSelect: (selected: Selected | null, process: Selected) => void;
@@ -68,9 +72,15 @@ export default function ModelerCanvas({
   const handlers = useRef({ onReady, onFailed, onSelect, onChange });
   handlers.current = { onReady, onFailed, onSelect, onChange };
 
+  // A language switch keeps the open diagram (and its unsaved changes); the next one follows it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: language is read once per diagram
   useEffect(() => {
     if (!box.current) return;
-    const modeler = new Modeler({ container: box.current, keyboard: { bindTo: box.current } });
+    const modeler = new Modeler({
+      container: box.current,
+      keyboard: { bindTo: box.current },
+      additionalModules: language === "zh" ? [chineseModule] : [],
+    });
     const canvas = modeler.get<{ getRootElement(): Shape; zoom(l: "fit-viewport", c: "auto"): void }>(
       "canvas",
     );
