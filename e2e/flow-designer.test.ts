@@ -85,6 +85,10 @@ test("an operator designs a two-step model, saves and deploys it, and sees a run
   await row.getByTestId("flow-model-diagram").click();
   await page.locator(".ant-modal [data-testid='process-diagram'] .djs-shape", { hasText: "批准" }).waitFor();
   await page.keyboard.press("Escape");
+  // 设计 opens the saved diagram again, as it was drawn.
+  await row.getByTestId("flow-model-design").click();
+  await modeler(page).locator(".djs-shape", { hasText: "批准" }).waitFor();
+  assert.equal(await tasks(page).count(), 2);
 
   // An instance started by the administrator waits at the first step, which the diagram marks.
   const userId = await page.evaluate(
