@@ -36,6 +36,7 @@ export const flowModelsEn: Record<keyof typeof flowModelsZh, string> = {
   "flow.designer.saved": "Model saved",
   "flow.designer.unsaved": "Unsaved changes",
   "flow.designer.back": "Back to models",
+  "flow.designer.leaveConfirm": "Leave without saving the changes?",
   "flow.designer.loading": "Loading the model…",
   "flow.designer.loadFailed": "The diagram cannot be opened: {reason}",
   "flow.designer.process": "Process",

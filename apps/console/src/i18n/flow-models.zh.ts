@@ -34,6 +34,7 @@ export const flowModelsZh = {
   "flow.designer.saved": "模型已保存",
   "flow.designer.unsaved": "有未保存的修改",
   "flow.designer.back": "返回模型列表",
+  "flow.designer.leaveConfirm": "有未保存的修改, 仍要离开吗?",
   "flow.designer.loading": "正在加载模型…",
   "flow.designer.loadFailed": "流程图无法打开: {reason}",
   "flow.designer.process": "流程",

@@ -29,7 +29,7 @@ interface Loaded {
  */
 export default function DesignerPage() {
   const t = useT();
-  const { message } = useFeedback();
+  const { message, modal } = useFeedback();
   const navigate = useNavigate();
   const permission = useConsole((state) => state.permission);
   const language = useConsole((state) => state.language);
@@ -107,10 +107,31 @@ export default function DesignerPage() {
     if (modeler) saveXmlFile(process?.id ?? "", await modeler.saveXml());
   };
 
+  // Leaving with unsaved changes asks first: the designer keeps no draft.
+  const back = () => {
+    if (!dirty) {
+      navigate("/flow/model");
+      return;
+    }
+    modal.confirm({
+      title: t("flow.designer.leaveConfirm"),
+      okButtonProps: { danger: true, "data-testid": "flow-designer-leave-ok" },
+      onOk: () => navigate("/flow/model"),
+    });
+  };
+
   if (error)
     return (
       <Card>
-        <LoadFailed error={error} onRetry={() => setAttempt((n) => n + 1)} testId="flow-designer-error" />
+        <LoadFailed
+          error={error}
+          onRetry={() => {
+            // Load the same model again: the guard below skips only what is already on the canvas.
+            shown.current = null;
+            setAttempt((n) => n + 1);
+          }}
+          testId="flow-designer-error"
+        />
       </Card>
     );
 
@@ -149,7 +170,9 @@ export default function DesignerPage() {
       }
       extra={
         <Space wrap>
-          <Button onClick={() => navigate("/flow/model")}>{t("flow.designer.back")}</Button>
+          <Button onClick={back} data-testid="flow-designer-back">
+            {t("flow.designer.back")}
+          </Button>
           {permission.flow_model_download ? (
             <Button onClick={() => void download()} disabled={!modeler} data-testid="flow-designer-download">
               {t("flow.model.download")}
