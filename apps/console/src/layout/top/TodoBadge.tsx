@@ -34,16 +34,18 @@ export function TodoBadge() {
   const label = t("top.todo", { count });
   return (
     <Tooltip title={label}>
-      <Badge count={count} size="small" offset={[-6, 6]} data-testid="todo-badge" data-count={count}>
-        <Button
-          type="text"
-          className="ml-top-button"
-          icon={<CarryOutOutlined />}
-          aria-label={label}
-          onClick={() => navigate("/work/todo")}
-          data-testid="todo-button"
-        />
-      </Badge>
+      <span data-testid="todo-badge" data-count={count}>
+        <Badge count={count} size="small" offset={[-6, 6]}>
+          <Button
+            type="text"
+            className="ml-top-button"
+            icon={<CarryOutOutlined />}
+            aria-label={label}
+            onClick={() => navigate("/work/todo")}
+            data-testid="todo-button"
+          />
+        </Badge>
+      </span>
     </Tooltip>
   );
 }
