@@ -21,7 +21,20 @@ describe("menus: routes, buttons, top menus per role", () => {
     const data = res.json().data as MenuRoute[];
     assert.deepEqual(
       data.map((n) => n.code),
-      ["desk", "pms", "reading", "operation", "money", "system", "authority", "base", "resource", "monitor"],
+      [
+        "desk",
+        "work",
+        "pms",
+        "reading",
+        "operation",
+        "money",
+        "system",
+        "authority",
+        "base",
+        "resource",
+        "flow",
+        "monitor",
+      ],
     );
     assert.deepEqual(
       data[0]!.children!.map((n) => [n.code, n.path]),
