@@ -105,3 +105,45 @@ test("a 2-day leave: applied from the form, approved by the department leader fr
   assert.equal(await textOf(page.getByTestId("leave-days")), "2");
   assert.deepEqual(suite.session.errors, []);
 });
+
+const REVIEW = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn" targetNamespace="e2e">
+  <process id="Review" name="两步复核" isExecutable="true">
+    <startEvent id="start"/>
+    <sequenceFlow id="a" sourceRef="start" targetRef="check"/>
+    <userTask id="check" name="复核" flowable:candidateGroups="manager"/>
+    <sequenceFlow id="b" sourceRef="check" targetRef="end"/>
+    <endEvent id="end"/>
+  </process>
+</definitions>`;
+
+async function deploy(page: Page, name: string, content: string) {
+  await page.goto("/flow/deploy");
+  await page.locator("#category").click();
+  await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: "请假流程" }).click();
+  await page
+    .getByTestId("flow-deploy")
+    .locator("input[type=file]")
+    .setInputFiles({ name, mimeType: "application/xml", buffer: Buffer.from(content) });
+  await page.getByTestId("deploy-submit").click();
+}
+
+test("流程部署 shows the parser's reason under the files; a deployed process is suspended, then deleted with cascade confirmed", async () => {
+  const { page } = suite.session;
+  await deploy(page, "broken.bpmn", "<definitions>");
+  const reason = page.locator(".ant-form-item-explain-error", { hasText: "broken.bpmn" });
+  await reason.waitFor();
+  assert.match(await textOf(reason), /不是有效的 BPMN 文件/);
+
+  await deploy(page, "review.bpmn20.xml", REVIEW);
+  await page.locator(".ant-message-notice", { hasText: "部署成功" }).waitFor();
+  await page.goto("/flow/manager");
+  const row = page.locator('[data-testid="flow-manager"] tr', { hasText: "两步复核" });
+  await row.getByTestId("manager-state").click();
+  await row.locator(".ant-tag", { hasText: "挂起" }).waitFor();
+  await row.getByTestId("manager-remove").click();
+  await page.getByTestId("remove-cascade").check();
+  await page.getByTestId("remove-ok").click();
+  await row.waitFor({ state: "detached" });
+  assert.deepEqual(suite.session.errors, []);
+});
