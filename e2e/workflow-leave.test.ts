@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
+import { expectAccessible } from "./axe.ts";
 import { apiHeaders, openSession, signIn, storedToken, textOf, useBrowserSuite } from "./harness.ts";
+import { untranslated } from "./untranslated.ts";
 
 const suite = useBrowserSuite({ signedIn: true });
 
@@ -146,4 +148,41 @@ test("流程部署 shows the parser's reason under the files; a deployed process
   await page.getByTestId("remove-ok").click();
   await row.waitFor({ state: "detached" });
   assert.deepEqual(suite.session.errors, []);
+});
+
+test("every workflow screen in English: no Chinese label outside data, no serious accessibility violation", async () => {
+  const { page } = suite.session;
+  await page.evaluate(() =>
+    localStorage.setItem("saber-language", JSON.stringify({ dataType: "string", content: "en" })),
+  );
+  for (const [path, testId] of [
+    ["/work/start", "work-page"],
+    ["/work/claim", "work-page"],
+    ["/work/todo", "work-page"],
+    ["/work/send", "work-page"],
+    ["/work/done", "work-page"],
+    ["/flow/deploy", "flow-deploy"],
+    ["/flow/manager", "flow-manager"],
+    ["/flow/follow", "flow-follow"],
+  ] as const) {
+    await page.goto(path);
+    await page.getByTestId(testId).waitFor();
+    await page.waitForLoadState("networkidle");
+    // The signed-in user's name (管理员) in the top bar is data.
+    assert.deepEqual(
+      (await untranslated(page)).filter((label) => !label.includes("管理员")),
+      [],
+      path,
+    );
+    await expectAccessible(page, path);
+  }
+  await page.goto("/work/start");
+  await page.locator('[data-list="start"] tr', { hasText: "Leave" }).getByTestId("work-start").click();
+  await page.getByTestId("leave-form").waitFor();
+  assert.deepEqual(
+    (await untranslated(page)).filter((label) => !label.includes("管理员")),
+    [],
+    "leave form",
+  );
+  await expectAccessible(page, "leave form");
 });

@@ -1,5 +1,5 @@
 import type { Row } from "@meterline/api-client";
-import { Button, Card, Form, Input, Modal, Table, type TableColumnsType, Tag } from "antd";
+import { Button, Card, Form, Input, Modal, Table, type TableColumnsType } from "antd";
 import { useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
@@ -7,6 +7,7 @@ import { type MessageKey, useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
 import { deleteInstance, loadRunning } from "./flow-calls.ts";
 import { ListEmpty } from "./ListEmpty.tsx";
+import { StateTag } from "./StateTag.tsx";
 import { usePagedRows } from "./usePagedRows.ts";
 
 const TEXT_COLUMNS = [
@@ -54,12 +55,9 @@ export default function FollowPage() {
     {
       key: "state",
       title: t("work.col.state"),
-      render: (_: unknown, row: Row) =>
-        Number(row.suspensionState) === 2 ? (
-          <Tag color="orange">{t("flow.suspended")}</Tag>
-        ) : (
-          <Tag color="processing">{t("work.unfinished")}</Tag>
-        ),
+      render: (_: unknown, row: Row) => (
+        <StateTag state={Number(row.suspensionState) === 2 ? "suspended" : "running"} />
+      ),
     },
     {
       key: "actions",

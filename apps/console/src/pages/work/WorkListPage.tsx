@@ -1,5 +1,5 @@
 import type { Row } from "@meterline/api-client";
-import { Button, Card, Space, Table, type TableColumnsType, Tag } from "antd";
+import { Button, Card, Space, Table, type TableColumnsType } from "antd";
 import { useCallback, useMemo } from "react";
 import { useNavigate } from "react-router";
 import { reportNetworkError } from "../../app/api.ts";
@@ -7,6 +7,7 @@ import { useFeedback } from "../../app/feedback.ts";
 import { type MessageKey, useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
 import { ListEmpty } from "../flow/ListEmpty.tsx";
+import { type FlowState, StateTag } from "../flow/StateTag.tsx";
 import { usePagedRows } from "../flow/usePagedRows.ts";
 import { detailPath, formPath, handlePath } from "./leave-paths.ts";
 import { announceTodoChange } from "./todo-signal.ts";
@@ -29,6 +30,16 @@ const COLUMNS: Record<WorkList, string[]> = {
   send: ["processDefinitionName", "categoryName", "taskName", "createTime", "endTime"],
   done: ["processDefinitionName", "taskName", "categoryName", "comment", "historyTaskEndTime"],
 };
+
+/** A definition is active or suspended; a task's or an instance's process is running or finished. */
+const stateOf = (list: WorkList, row: Row): FlowState =>
+  list === "start"
+    ? Number(row.suspensionState) === 2
+      ? "suspended"
+      : "active"
+    : row.processIsFinished === "finished"
+      ? "finished"
+      : "running";
 
 /** claim and todo answer all rows at once (contract §13.2): no pager there. */
 const PAGED: Record<WorkList, boolean> = { start: true, claim: false, todo: false, send: true, done: true };
@@ -142,18 +153,7 @@ function WorkListPage({ list }: { list: WorkList }) {
     const state: Column = {
       key: "state",
       title: t("work.col.state"),
-      render: (_: unknown, row: Row) =>
-        list === "start" ? (
-          Number(row.suspensionState) === 2 ? (
-            <Tag color="orange">{t("flow.suspended")}</Tag>
-          ) : (
-            <Tag color="green">{t("flow.active")}</Tag>
-          )
-        ) : row.processIsFinished === "finished" ? (
-          <Tag color="default">{t("work.finished")}</Tag>
-        ) : (
-          <Tag color="processing">{t("work.unfinished")}</Tag>
-        ),
+      render: (_: unknown, row: Row) => <StateTag state={stateOf(list, row)} />,
     };
     return [
       ...COLUMNS[list].map((key) => ({ ...text(key), title: t(`work.col.${key}` as MessageKey) })),
