@@ -23,15 +23,16 @@ describe("menus: routes, buttons, top menus per role", () => {
       data.map((n) => n.code),
       [
         "desk",
+        "work",
         "pms",
         "reading",
         "operation",
         "money",
-        "flow",
         "system",
         "authority",
         "base",
         "resource",
+        "flow",
         "monitor",
       ],
     );

@@ -98,8 +98,10 @@ describe("workflow: deployments, work lists and the leave process", () => {
     const hrA = await addRole(server.db, tenantA, "hr");
     const checkerA = await addRole(server.db, tenantA, "checker");
     const hrB = await addRole(server.db, tenantB, "hr");
+    // An employee without the tenant administrator's role (which holds 流程管理 since seed 035).
+    const staffA = await addRole(server.db, tenantA, "staff");
     const people: [string, string, string[]][] = [
-      ["staff", tenantA, [a.roleId]],
+      ["staff", tenantA, [staffA]],
       ["leader", tenantA, [managerA]],
       ["hr1", tenantA, [hrA, checkerA]],
       ["hr2", tenantA, [hrA]],
@@ -423,8 +425,13 @@ describe("workflow: deployments, work lists and the leave process", () => {
     const busy = await post("admin", `${FLOW}/manager/delete-deployment?deploymentIds=${deploymentId}`);
     assert.equal(busy.statusCode, 409);
     assert.match(busy.json().msg, /运行中的流程实例/);
+    // The tenant's administrator manages the tenant's deployments: refused alike while instances run.
     assert.equal(
       (await post("adminA", `${FLOW}/manager/delete-deployment?deploymentIds=${deploymentId}`)).statusCode,
+      409,
+    );
+    assert.equal(
+      (await post("staff", `${FLOW}/manager/delete-deployment?deploymentIds=${deploymentId}`)).statusCode,
       403,
     );
     const cascade = await post(

@@ -1,6 +1,7 @@
 import type { PageEntry } from "../components/chunk.ts";
 import type { MessageKey } from "../i18n/index.tsx";
 import { type DetailKind, parseDetailPath } from "../pages/detail/detail-paths.ts";
+import { type LeavePage, parseLeavePath } from "../pages/work/leave-paths.ts";
 
 const page = (load: PageEntry["load"], file: string): PageEntry => ({ load, file });
 
@@ -8,6 +9,18 @@ const page = (load: PageEntry["load"], file: string): PageEntry => ({ load, file
 const moneyList = (name: keyof typeof import("../pages/money/MoneyListPages.tsx")): PageEntry => ({
   file: "pages/money/MoneyListPages.tsx",
   load: async () => ({ default: (await import("../pages/money/MoneyListPages.tsx"))[name] }),
+});
+
+/** A list of 我的事务; the five share one chunk. */
+const workList = (name: keyof typeof import("../pages/work/WorkListPage.tsx")): PageEntry => ({
+  file: "pages/work/WorkListPage.tsx",
+  load: async () => ({ default: (await import("../pages/work/WorkListPage.tsx"))[name] }),
+});
+
+/** A page of the leave process; the three share one chunk. */
+const leavePage = (name: keyof typeof import("../pages/work/LeavePages.tsx")): PageEntry => ({
+  file: "pages/work/LeavePages.tsx",
+  load: async () => ({ default: (await import("../pages/work/LeavePages.tsx"))[name] }),
 });
 
 /** Every lazily loaded screen; `file` names the source in chunk-failure logs. */
@@ -51,6 +64,17 @@ export const pages = {
     () => import("../pages/flow/diagram/DiagramPage.tsx"),
     "pages/flow/diagram/DiagramPage.tsx",
   ),
+  workStart: workList("StartListPage"),
+  workClaim: workList("ClaimListPage"),
+  workTodo: workList("TodoListPage"),
+  workSend: workList("SendListPage"),
+  workDone: workList("DoneListPage"),
+  leaveForm: leavePage("LeaveFormPage"),
+  leaveHandle: leavePage("LeaveHandlePage"),
+  leaveDetail: leavePage("LeaveDetailPage"),
+  flowDeploy: page(() => import("../pages/flow/DeployPage.tsx"), "pages/flow/DeployPage.tsx"),
+  flowManager: page(() => import("../pages/flow/ManagerPage.tsx"), "pages/flow/ManagerPage.tsx"),
+  flowFollow: page(() => import("../pages/flow/FollowPage.tsx"), "pages/flow/FollowPage.tsx"),
 } satisfies Record<string, PageEntry>;
 
 /** A console path with a page of its own, its tab label and whether its tab is kept alive. */
@@ -87,6 +111,21 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   // The designer and the diagram read the model or instance from the address's query.
   "/flow/model/designer": { entry: pages.flowDesigner, titleKey: "route.flowDesigner", keepAlive: false },
   "/flow/diagram": { entry: pages.flowDiagram, titleKey: "route.flowDiagram", keepAlive: false },
+  // The lists read again when opened: a kept-alive copy would show tasks already done.
+  "/work/start": { entry: pages.workStart, titleKey: "menu.work_start", keepAlive: false },
+  "/work/claim": { entry: pages.workClaim, titleKey: "menu.work_claim", keepAlive: false },
+  "/work/todo": { entry: pages.workTodo, titleKey: "menu.work_todo", keepAlive: false },
+  "/work/send": { entry: pages.workSend, titleKey: "menu.work_send", keepAlive: false },
+  "/work/done": { entry: pages.workDone, titleKey: "menu.work_done", keepAlive: false },
+  "/flow/deploy": { entry: pages.flowDeploy, titleKey: "menu.flow_deploy", keepAlive: true },
+  "/flow/manager": { entry: pages.flowManager, titleKey: "menu.flow_manager", keepAlive: false },
+  "/flow/follow": { entry: pages.flowFollow, titleKey: "menu.flow_follow", keepAlive: false },
+};
+
+const leavePages: Record<LeavePage, RegisteredPage> = {
+  form: { entry: pages.leaveForm, titleKey: "leave.formTitle", keepAlive: false },
+  handle: { entry: pages.leaveHandle, titleKey: "leave.handleTitle", keepAlive: false },
+  detail: { entry: pages.leaveDetail, titleKey: "leave.detailTitle", keepAlive: false },
 };
 
 const detailPages: Record<DetailKind, RegisteredPage> = {
@@ -97,8 +136,10 @@ const detailPages: Record<DetailKind, RegisteredPage> = {
   water: { entry: pages.meterDetail, titleKey: "detail.tab.water", keepAlive: false },
 };
 
-/** The page of a path: a fixed one, or a detail page whose address carries the id. */
+/** The page of a path: a fixed one, or a detail or leave page whose address carries ids. */
 export const registeredPage = (path: string): RegisteredPage | undefined => {
   const detail = parseDetailPath(path);
-  return detail ? detailPages[detail.kind] : pageRegistry[path];
+  if (detail) return detailPages[detail.kind];
+  const leave = parseLeavePath(path);
+  return leave ? leavePages[leave.page] : pageRegistry[path];
 };

@@ -16,6 +16,7 @@ import { tablesEn } from "./tables.en.ts";
 import { topologyEn } from "./topology.en.ts";
 import { viewsEn } from "./views.en.ts";
 import { waterWritesEn } from "./water-writes.en.ts";
+import { workflowEn } from "./workflow.en.ts";
 import type { MessageKey } from "./zh.ts";
 
 /** English catalogue. Typed against the zh keys: a missing or extra key fails type-checking. */
@@ -569,4 +570,5 @@ export const en: Record<MessageKey, string> = {
   ...menuOperationsEn,
   ...apiLogEn,
   ...readingCorrectionsEn,
+  ...workflowEn,
 };

@@ -16,6 +16,7 @@ import { tablesZh } from "./tables.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
 import { viewsZh } from "./views.zh.ts";
 import { waterWritesZh } from "./water-writes.zh.ts";
+import { workflowZh } from "./workflow.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
@@ -559,6 +560,7 @@ export const zh = {
   ...menuOperationsZh,
   ...apiLogZh,
   ...readingCorrectionsZh,
+  ...workflowZh,
 } as const;
 
 export type MessageKey = keyof typeof zh;

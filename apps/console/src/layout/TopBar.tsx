@@ -12,10 +12,11 @@ import { LockButton } from "./top/LockButton.tsx";
 import { LogButton } from "./top/LogButton.tsx";
 import { NoticeBell } from "./top/NoticeBell.tsx";
 import { ThemeButton } from "./top/ThemeButton.tsx";
+import { TodoBadge } from "./top/TodoBadge.tsx";
 import { TopMenuBar } from "./top/TopMenuBar.tsx";
 import { UserMenu } from "./top/UserMenu.tsx";
 
-/** Header: collapse, top menu, then the global search box, menu search, lock, theme, colour, log, notice, language, full screen, user. */
+/** Header: collapse, top menu, then the global search box, menu search, lock, theme, colour, log, todo tasks, notice, language, full screen, user. */
 export function TopBar({ onSearch }: { onSearch: () => void }) {
   const t = useT();
   const screen = useConsole((state) => state.screen);
@@ -37,6 +38,7 @@ export function TopBar({ onSearch }: { onSearch: () => void }) {
         <ThemeButton />
         {screen >= 1 ? <ColorButton /> : null}
         <LogButton />
+        <TodoBadge />
         <NoticeBell />
         <LanguageSwitch
           tooltip={(button, menuOpen) => (

@@ -1,5 +1,5 @@
 import type { Row } from "@meterline/api-client";
-import type { Page } from "@meterline/contracts";
+import { type Page, resourceBase, resources } from "@meterline/contracts";
 import { api } from "../../app/api.ts";
 
 const flow = "/api/blade-flow";
@@ -54,9 +54,6 @@ export const loadInstanceDiagram = (processInstanceId: string, tenantId?: string
     ...(tenantId ? { tenantId } : {}),
   });
 
-/** Tenants to deploy for (the platform administrator's choice). */
-export const loadTenants = () => api.get<Row[]>("/api/blade-system/tenant/select");
-
 /** The designer's address for a model, or for a new one. */
 export const designerPath = (modelId?: string) =>
   modelId ? `/flow/model/designer?id=${encodeURIComponent(modelId)}` : "/flow/model/designer";
@@ -64,3 +61,39 @@ export const designerPath = (modelId?: string) =>
 /** The diagram page of an instance. */
 export const diagramPath = (processInstanceId: string) =>
   `/flow/diagram?processInstanceId=${encodeURIComponent(processInstanceId)}`;
+
+/** Deployed process definitions, every version (contract §13.4 manager/list). */
+export const loadDefinitions = (current: number, size: number) =>
+  api.get<Page<Row>>(`${flow}/manager/list`, { current, size });
+
+export const changeState = (processId: string, state: "active" | "suspend") =>
+  api.post<unknown>(`${flow}/manager/change-state`, undefined, { processId, state });
+
+/** Deletes deployments; with `cascade` their running instances go too (refused otherwise). */
+export const deleteDeployment = (deploymentIds: string, cascade: boolean) =>
+  api.post<unknown>(`${flow}/manager/delete-deployment`, undefined, {
+    deploymentIds,
+    ...(cascade ? { cascade: "true" } : {}),
+  });
+
+/**
+ * Uploads BPMN files for a category and tenants. Silent: the form shows the server's reason (a
+ * parser error names the file) under the field it concerns instead of a toast.
+ */
+export const deployFiles = (category: string, tenantIds: readonly string[], files: readonly File[]) => {
+  const body = new FormData();
+  body.append("category", category);
+  body.append("tenantIds", tenantIds.join(","));
+  for (const file of files) body.append("files", file, file.name);
+  return api.request(`${flow}/manager/deploy-upload`, { method: "POST", body, silent: true });
+};
+
+/** Running instances (contract §13.4 follow/list). */
+export const loadRunning = (current: number, size: number) =>
+  api.get<Page<Row>>(`${flow}/follow/list`, { current, size });
+
+export const deleteInstance = (processInstanceId: string, deleteReason: string) =>
+  api.post<unknown>(`${flow}/follow/delete-process-instance`, undefined, { processInstanceId, deleteReason });
+
+/** The tenants a platform administrator may deploy to. */
+export const loadTenants = () => api.get<Row[]>(`${resourceBase(resources.tenant)}/select`);

@@ -1,0 +1,109 @@
+import type { Row } from "@meterline/api-client";
+import { Button, Card, Checkbox, Space, Table, type TableColumnsType } from "antd";
+import { useCallback, useRef } from "react";
+import { reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
+import { type MessageKey, useT } from "../../i18n/index.tsx";
+import { useConsole } from "../../store/useConsole.ts";
+import { changeState, deleteDeployment, loadDefinitions } from "./flow-calls.ts";
+import { ListEmpty } from "./ListEmpty.tsx";
+import { StateTag } from "./StateTag.tsx";
+import { usePagedRows } from "./usePagedRows.ts";
+
+const TEXT_COLUMNS = ["tenantId", "name", "key", "categoryName", "version", "deploymentTime"] as const;
+
+/** 流程管理: every deployed definition, suspend / activate, delete (cascading only when confirmed). */
+export default function ManagerPage() {
+  const t = useT();
+  const { message, modal } = useFeedback();
+  const permission = useConsole((state) => state.permission);
+  const { rows, loading, failed, reload, pagination } = usePagedRows(loadDefinitions);
+  const cascade = useRef(false);
+
+  const toggle = useCallback(
+    async (row: Row) => {
+      try {
+        await changeState(String(row.id), Number(row.suspensionState) === 2 ? "active" : "suspend");
+        message.success(Number(row.suspensionState) === 2 ? t("flow.activated") : t("flow.suspendedDone"));
+        await reload();
+      } catch (error) {
+        reportNetworkError(error);
+      }
+    },
+    [message, t, reload],
+  );
+
+  const remove = (row: Row) => {
+    cascade.current = false;
+    modal.confirm({
+      title: t("flow.removeTitle", { name: String(row.name) }),
+      content: (
+        <Checkbox data-testid="remove-cascade" onChange={(event) => (cascade.current = event.target.checked)}>
+          {t("flow.cascade")}
+        </Checkbox>
+      ),
+      okButtonProps: { danger: true, "data-testid": "remove-ok" },
+      onOk: async () => {
+        try {
+          await deleteDeployment(String(row.deploymentId), cascade.current);
+          message.success(t("flow.removed"));
+          await reload();
+        } catch (error) {
+          reportNetworkError(error);
+        }
+      },
+    });
+  };
+
+  const columns: TableColumnsType<Row> = [
+    ...TEXT_COLUMNS.map((key) => ({
+      key,
+      dataIndex: key,
+      title: t(`flow.col.${key}` as MessageKey),
+      render: (value: unknown) => String(value ?? ""),
+    })),
+    {
+      key: "state",
+      title: t("work.col.state"),
+      render: (_: unknown, row: Row) => (
+        <StateTag state={Number(row.suspensionState) === 2 ? "suspended" : "active"} />
+      ),
+    },
+    {
+      key: "actions",
+      title: t("work.col.actions"),
+      render: (_: unknown, row: Row) => (
+        <Space size={0}>
+          {permission.flow_manager_state && (
+            <Button type="link" size="small" data-testid="manager-state" onClick={() => void toggle(row)}>
+              {Number(row.suspensionState) === 2 ? t("flow.activate") : t("flow.suspend")}
+            </Button>
+          )}
+          {permission.flow_manager_remove && (
+            <Button type="link" size="small" danger data-testid="manager-remove" onClick={() => remove(row)}>
+              {t("flow.remove")}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Card title={t("menu.flow_manager")} data-testid="flow-manager">
+      <Table<Row>
+        rowKey={(row) => String(row.id)}
+        columns={columns}
+        dataSource={rows}
+        loading={loading}
+        size="middle"
+        pagination={pagination}
+        locale={{
+          emptyText: (
+            <ListEmpty failed={failed} description={t("flow.emptyManager")} retry={() => void reload()} />
+          ),
+        }}
+      />
+    </Card>
+  );
+}
