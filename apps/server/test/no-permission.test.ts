@@ -17,6 +17,8 @@ const OPEN: Record<string, string> = {
   "GET /api/blade-auth/oauth/login-options": "public: login page",
   "GET /api/blade-system/tenant/info": "public: login page by domain",
   "POST /api/blade-user/register-guest": "public: third-party registration",
+  "GET /api/blade-auth/oauth/render/{source}": "public: third-party sign-in starts",
+  "GET /api/blade-auth/oauth/callback/{source}": "public: third-party sign-in returns",
   "GET /api/blade-resource/oss/file/{*}": "public: stored file links",
   "GET /api/blade-auth/oauth/user-info": "own session",
   "GET /api/blade-auth/oauth/clear-cache": "own session",
