@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { TokenResponse } from "@meterline/contracts";
-import { provisionTenant } from "./fixtures.ts";
+import { addUser, provisionTenant } from "./fixtures.ts";
+import { GITHUB_CLIENT, startGithubDouble } from "./github-double.ts";
 import { BASIC, startTestServer, type TestServer } from "./helpers.ts";
 import { OIDC_CLIENT, OIDC_REDIRECT, signInAtProvider, startOidcProvider } from "./oidc-double.ts";
 
@@ -309,5 +310,125 @@ describe("third-party sign-in through a real OpenID Connect provider", () => {
     });
     assert.deepEqual(options.json().data.socialSources, []);
     await submitProvider(tenant.token, { id: providerId, enabled: 1 });
+  });
+
+  test("a verified e-mail joins an existing account only where the tenant allows it", async () => {
+    await addUser(server.db, {
+      tenantId: tenant.tenantId,
+      account: "gina",
+      password: "pw-of-gina",
+      roleIds: [tenant.roleId],
+    });
+    await server.db.query(
+      "update sys_user set email = 'gina@example.test' where tenant_id = $1 and account = 'gina'",
+      [tenant.tenantId],
+    );
+    const notAllowed = (await socialToken(await signIn("gina"))).json() as TokenResponse;
+    assert.equal(notAllowed.user_id, "");
+    await submitProvider(tenant.token, { id: providerId, joinByEmail: 1 });
+    const joined = (await socialToken(await signIn("gina"))).json() as TokenResponse;
+    assert.equal(joined.account, "gina");
+    assert.notEqual(joined.user_id, "");
+  });
+});
+
+describe("third-party sign-in through GitHub's OAuth endpoints (local double)", () => {
+  let server: TestServer;
+  let github: Awaited<ReturnType<typeof startGithubDouble>>;
+  let tenant: Awaited<ReturnType<typeof provisionTenant>>;
+  const redirect = "https://console.example.test/api/blade-auth/oauth/callback/github";
+
+  before(async () => {
+    server = await startTestServer();
+    github = await startGithubDouble();
+    const admin = (await server.login()).access_token;
+    tenant = await provisionTenant(server, admin, "社区三");
+    const created = await server.call("POST", "/api/blade-system/social-provider/submit", tenant.token, {
+      source: "github",
+      displayName: "GitHub",
+      clientId: GITHUB_CLIENT.id,
+      clientSecret: GITHUB_CLIENT.secret,
+      issuer: github.base,
+      scopes: "",
+      redirectUri: redirect,
+      enabled: 1,
+      joinByEmail: 1,
+    });
+    assert.equal(created.statusCode, 200, created.body);
+  });
+  after(async () => {
+    await server?.close();
+    await github?.close();
+  });
+
+  async function signIn(): Promise<TokenResponse & { error?: string }> {
+    const render = await server.inject({
+      method: "GET",
+      url: `/api/blade-auth/oauth/render/github?tenantId=${tenant.tenantId}`,
+    });
+    assert.equal(render.statusCode, 302, render.body);
+    const authorize = new URL(String(render.headers.location));
+    assert.equal(authorize.pathname, "/login/oauth/authorize");
+    assert.equal(authorize.searchParams.get("redirect_uri"), redirect);
+    const back = await fetch(authorize, { redirect: "manual" });
+    const returned = new URL(back.headers.get("location")!);
+    const cookie = String(render.headers["set-cookie"]).split(";")[0]!;
+    const res = await server.inject({
+      method: "POST",
+      url: "/api/blade-auth/oauth/token",
+      query: {
+        grant_type: "social",
+        source: "github",
+        code: returned.searchParams.get("code")!,
+        state: returned.searchParams.get("state")!,
+        tenantId: tenant.tenantId,
+      },
+      headers: { authorization: BASIC, "tenant-id": tenant.tenantId, cookie },
+    });
+    return res.json();
+  }
+
+  test("an unknown GitHub user registers, is approved, and signs in; an unverified e-mail never joins", async () => {
+    // The tenant allows joining by e-mail, but GitHub's profile e-mail is not asserted verified.
+    await server.db.query(
+      "update sys_user set email = 'mona@example.test' where tenant_id = $1 and account = 'admin'",
+      [tenant.tenantId],
+    );
+    github.as({
+      id: 583231,
+      login: "mona",
+      name: "Mona Lisa",
+      email: "mona@example.test",
+      avatar_url: "https://a.test/m.png",
+    });
+    const guest = await signIn();
+    assert.equal(guest.user_id, "");
+    assert.equal(guest.account, "mona");
+    const applied = await server.inject({
+      method: "POST",
+      url: "/api/blade-user/register-guest",
+      query: {
+        tenantId: tenant.tenantId,
+        name: "Mona",
+        account: "mona",
+        password: "pw",
+        oauthId: guest.oauth_id,
+      },
+      headers: { "blade-auth": `bearer ${guest.access_token}` },
+    });
+    assert.equal(applied.statusCode, 200, applied.body);
+    const list = (await server.call("GET", "/api/blade-user/registration/page?status=0", tenant.token)).json()
+      .data;
+    assert.equal(list.records[0].source, "github");
+    assert.equal(list.records[0].providerName, "Mona Lisa");
+    const approved = await server.call(
+      "POST",
+      `/api/blade-user/registration/approve?id=${list.records[0].id}&roleId=${tenant.roleId}&deptId=${tenant.deptId}`,
+      tenant.token,
+    );
+    assert.equal(approved.statusCode, 200, approved.body);
+    const signedIn = await signIn();
+    assert.equal(signedIn.account, "mona");
+    assert.notEqual(signedIn.user_id, "");
   });
 });
