@@ -38,6 +38,10 @@ export const pages = {
   roomDetail: page(() => import("../pages/detail/RoomDetailPage.tsx"), "pages/detail/RoomDetailPage.tsx"),
   ownerDetail: page(() => import("../pages/detail/OwnerDetailPage.tsx"), "pages/detail/OwnerDetailPage.tsx"),
   meterDetail: page(() => import("../pages/detail/MeterDetailPage.tsx"), "pages/detail/MeterDetailPage.tsx"),
+  registrations: page(
+    () => import("../pages/registration/RegistrationPage.tsx"),
+    "pages/registration/RegistrationPage.tsx",
+  ),
   checkRecords: page(
     () => import("../pages/operation/alarm/CheckRecordPage.tsx"),
     "pages/operation/alarm/CheckRecordPage.tsx",
@@ -74,6 +78,11 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
   "/base/region": { entry: pages.region, titleKey: "menu.region", keepAlive: true },
   "/operation/checkrecord": { entry: pages.checkRecords, titleKey: "menu.checkRecord", keepAlive: true },
+  "/system/registration": {
+    entry: pages.registrations,
+    titleKey: "menu.social_registration",
+    keepAlive: true,
+  },
 };
 
 const detailPages: Record<DetailKind, RegisteredPage> = {
