@@ -1,6 +1,7 @@
+/// <reference path="./oidc-provider.d.ts" />
 import { createServer, type Server } from "node:http";
+import { createServer as createTcpServer } from "node:net";
 import Provider from "oidc-provider";
-import { freePort } from "./helpers.ts";
 
 export const OIDC_CLIENT = { id: "meterline-console", secret: "a-long-client-secret-for-the-tests-only" };
 /** The redirect URI registered at the provider and configured on the tenant's provider row. */
@@ -20,7 +21,9 @@ const person = (sub: string) => ({
  * A real OpenID Connect server (oidc-provider, OpenID Certified) on a free loopback port, with its
  * development sign-in and consent pages, which the tests fill in over HTTP as a browser would.
  */
-export async function startOidcProvider(): Promise<{ issuer: string; close(): Promise<void> }> {
+export async function startOidcProvider(
+  redirectUri = OIDC_REDIRECT,
+): Promise<{ issuer: string; close(): Promise<void> }> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
@@ -28,7 +31,7 @@ export async function startOidcProvider(): Promise<{ issuer: string; close(): Pr
       {
         client_id: OIDC_CLIENT.id,
         client_secret: OIDC_CLIENT.secret,
-        redirect_uris: [OIDC_REDIRECT],
+        redirect_uris: [redirectUri],
         grant_types: ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_post",
@@ -48,6 +51,16 @@ export async function startOidcProvider(): Promise<{ issuer: string; close(): Pr
     issuer,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A loopback port nobody listens on right now (kept here so browser tests can use this file too). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createTcpServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /**

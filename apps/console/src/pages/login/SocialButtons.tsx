@@ -1,6 +1,7 @@
 import { GithubOutlined, LoginOutlined, WechatOutlined } from "@ant-design/icons";
 import type { SocialProviderOption } from "@meterline/contracts";
 import type { ReactNode } from "react";
+import { isShowableImage } from "../../components/same-origin.ts";
 import { useT } from "../../i18n/index.tsx";
 
 const marks: Record<string, ReactNode> = {
@@ -36,7 +37,7 @@ export function SocialButtons({
               title={t("social.signInWith", { name: provider.displayName })}
               data-testid={`login-social-${provider.source}`}
             >
-              {provider.icon ? (
+              {isShowableImage(provider.icon) ? (
                 <img src={provider.icon} alt="" />
               ) : (
                 (marks[provider.source] ?? <LoginOutlined />)

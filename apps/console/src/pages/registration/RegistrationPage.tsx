@@ -3,6 +3,7 @@ import { Avatar, Button, Result, Select, Space, Table, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useCallback, useEffect, useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
+import { isShowableImage } from "../../components/same-origin.ts";
 import { type MessageKey, useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
 import { ApproveDialog, RejectDialog } from "./ReviewDialogs.tsx";
@@ -59,7 +60,17 @@ export default function RegistrationPage() {
       title: t("registration.avatar"),
       dataIndex: "avatar",
       width: 72,
-      render: (url: string) => <Avatar src={url || undefined}>{url ? null : "?"}</Avatar>,
+      // The provider's picture lives elsewhere: linked rather than loaded (the console's CSP).
+      render: (url: string) =>
+        isShowableImage(url) ? (
+          <Avatar src={url} />
+        ) : url ? (
+          <a href={url} target="_blank" rel="noopener noreferrer">
+            {t("registration.avatar")}
+          </a>
+        ) : (
+          <Avatar>?</Avatar>
+        ),
     },
     { title: t("registration.source"), dataIndex: "source" },
     { title: t("registration.providerName"), dataIndex: "providerName" },

@@ -122,9 +122,9 @@ export class RegistrationService {
           userType: 1,
           roleId,
           deptId,
-          // What the provider says is kept only where it fits the user's own fields.
+          // The provider's e-mail is kept where it fits the user's field; its picture lives on another
+          // site, which the console does not load, so the user starts with the default avatar.
           email: EMAIL.test(application.email ?? "") ? application.email : "",
-          avatar: (application.avatar ?? "").length <= 500 ? (application.avatar ?? "") : "",
         },
         application.password,
       );
