@@ -35,6 +35,7 @@ import { registryImportRoutes } from "./modules/pms-import/registry-import.route
 import { regionRoutes } from "./modules/region/region.routes.ts";
 import { defaultProviders, smsRoutes } from "./modules/sms/sms.routes.ts";
 import type { SmsProvider } from "./modules/sms/sms-provider.ts";
+import { linkedAccountRoutes } from "./modules/social/linked-accounts.routes.ts";
 import { socialRoutes } from "./modules/social/social.routes.ts";
 import { SocialSignIn } from "./modules/social/social-sign-in.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
@@ -187,6 +188,7 @@ export async function buildApp({
 
   await app.register(authRoutes, { auth, db, captchaEnabled: config.captchaEnabled, social });
   await app.register(socialRoutes, { db, auth, social, timeZone: config.timeZone });
+  await app.register(linkedAccountRoutes, { db, social, timeZone: config.timeZone });
   await app.register(menuRoutes, { db });
   await app.register(tenantRoutes, { db, timeZone: config.timeZone });
   await app.register(userAdminRoutes, { db, timeZone: config.timeZone });

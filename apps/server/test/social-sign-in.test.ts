@@ -330,6 +330,60 @@ describe("third-party sign-in through a real OpenID Connect provider", () => {
     assert.equal(joined.account, "gina");
     assert.notEqual(joined.user_id, "");
   });
+
+  test("a signed-in user links another account, signs in with it, and never unlinks the last way in", async () => {
+    const start = await server.call("POST", "/api/blade-auth/oauth/link-start?source=oidc", tenant.token);
+    assert.equal(start.statusCode, 200, start.body);
+    const cookie = String(start.headers["set-cookie"]).split(";")[0]!;
+    const back = await signInAtProvider(start.json().data.url, "henry");
+    const callback = await server.inject({
+      method: "GET",
+      url: `/api/blade-auth/oauth/callback/oidc${back.search}`,
+    });
+    const toProfile = new URL(String(callback.headers.location), "http://console");
+    assert.equal(toProfile.pathname, "/info/index");
+    const q = toProfile.searchParams;
+    const link = (token: string, withCookie = cookie) =>
+      server.inject({
+        method: "POST",
+        url: `/api/blade-auth/oauth/link?source=oidc&code=${q.get("code")}&state=${q.get("state")}`,
+        headers: { authorization: BASIC, "blade-auth": `bearer ${token}`, cookie: withCookie },
+      });
+    // A link state never signs anyone in.
+    const asSignIn = await socialToken({
+      code: q.get("code")!,
+      state: q.get("state")!,
+      tenantId: tenant.tenantId,
+      cookie,
+    });
+    assert.equal(asSignIn.statusCode, 400);
+
+    const again = await server.call("POST", "/api/blade-auth/oauth/link-start?source=oidc", tenant.token);
+    const cookie2 = String(again.headers["set-cookie"]).split(";")[0]!;
+    const back2 = new URL((await signInAtProvider(again.json().data.url, "henry")).href);
+    q.set("code", back2.searchParams.get("code")!);
+    q.set("state", back2.searchParams.get("state")!);
+    const linked = await link(tenant.token, cookie2);
+    assert.equal(linked.statusCode, 200, linked.body);
+    const list = (await server.call("GET", "/api/blade-auth/oauth/linked", tenant.token)).json().data;
+    assert.deepEqual(
+      list.map((a: { source: string; username: string }) => `${a.source}:${a.username}`),
+      ["oidc:henry"],
+    );
+    const henry = (await socialToken(await signIn("henry"))).json() as TokenResponse;
+    assert.equal(henry.account, "admin");
+
+    // Without a password the linked account is the only way in: it stays.
+    await server.db.query("update sys_user set password = '' where tenant_id = $1 and account = 'admin'", [
+      tenant.tenantId,
+    ]);
+    const unlink = await server.call("POST", `/api/blade-auth/oauth/unlink?id=${list[0].id}`, tenant.token);
+    assert.equal(unlink.statusCode, 400);
+    assert.equal(unlink.json().msg, "这是最后一种登录方式,不能解绑");
+    // Someone else's account is not the caller's to unlink.
+    const alien = await server.call("POST", `/api/blade-auth/oauth/unlink?id=${list[0].id}`, other.token);
+    assert.equal(alien.statusCode, 400);
+  });
 });
 
 describe("third-party sign-in through GitHub's OAuth endpoints (local double)", () => {

@@ -58,6 +58,16 @@ export interface SocialProviderOption {
   icon: string;
 }
 
+/** One of the signed-in user's accounts at a sign-in provider (GET /api/blade-auth/oauth/linked). */
+export interface LinkedAccount {
+  id: string;
+  source: string;
+  username: string;
+  nickname: string;
+  email: string;
+  createTime: string;
+}
+
 /** One registration application in the review list (GET /api/blade-user/registration/page). */
 export interface RegistrationRow {
   id: string;

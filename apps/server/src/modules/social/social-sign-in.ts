@@ -70,7 +70,11 @@ export class SocialSignIn {
    * Starts a sign-in: the provider's address to send the browser to, and the secret the browser
    * keeps in an HttpOnly cookie (only its hash is stored) to prove it is the one coming back.
    */
-  async start(tenantId: string, source: string): Promise<{ url: string; browserKey: string }> {
+  async start(
+    tenantId: string,
+    source: string,
+    linkUserId: string | null = null,
+  ): Promise<{ url: string; browserKey: string }> {
     const row = await this.repo.enabledProvider(tenantId, source);
     if (!row) throw denied(SocialMessage.notConfigured);
     if (!supportedSources.includes(row.source)) throw denied(SocialMessage.unsupported);
@@ -85,16 +89,16 @@ export class SocialSignIn {
         code_verifier: checks.codeVerifier,
         nonce: checks.nonce,
         browser_hash: hashOf(browserKey),
-        link_user_id: null,
+        link_user_id: linkUserId,
       },
       STATE_TTL_SECONDS,
     );
     return { url, browserKey };
   }
 
-  /** The tenant a returning sign-in belongs to, so the console can finish it there. */
-  async tenantOfState(state: string): Promise<string | undefined> {
-    return (await this.repo.peekState(state))?.tenant_id;
+  /** Where a returning sign-in belongs: its tenant, and whether it links an account rather than signs in. */
+  peekState(state: string): Promise<{ tenant_id: string; link_user_id: string | null } | undefined> {
+    return this.repo.peekState(state);
   }
 
   /**
@@ -107,11 +111,16 @@ export class SocialSignIn {
     code: string;
     state: string;
     browserKey: string;
+    /** The signed-in user linking an identity; absent for a sign-in. The state must say the same. */
+    linkUserId?: string;
   }): Promise<IdentityRow> {
     const state = await this.repo.takeState(request.state);
     if (!state?.live || !sameHash(state.browser_hash, hashOf(request.browserKey))) {
       throw invalid(SocialMessage.badState);
     }
+    // A state started to link an account never signs anyone in, and the other way round.
+    if (String(state.link_user_id ?? "") !== (request.linkUserId ?? ""))
+      throw invalid(SocialMessage.badState);
     if (state.source !== request.source) throw invalid(SocialMessage.badState);
     if (state.tenant_id !== request.tenantId) throw denied(SocialMessage.wrongTenant);
     const row = await this.repo.enabledProvider(state.tenant_id, state.source);
@@ -137,7 +146,13 @@ export class SocialSignIn {
     });
     // Joining an existing account by e-mail only when the tenant allows it for this provider and
     // the provider asserts the address is verified; anything else waits for an administrator.
-    if (!identity.user_id && row.join_by_email === 1 && profile.emailVerified && profile.email) {
+    if (
+      !request.linkUserId &&
+      !identity.user_id &&
+      row.join_by_email === 1 &&
+      profile.emailVerified &&
+      profile.email
+    ) {
       const userId = await this.repo.userIdByEmail(state.tenant_id, profile.email);
       if (userId && (await this.repo.bindIdentity(identity.id, userId, state.tenant_id))) {
         return { ...identity, user_id: userId };

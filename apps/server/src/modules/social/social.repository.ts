@@ -121,9 +121,9 @@ export class SocialRepository {
   }
 
   /** Where a pending sign-in is heading, without using it up (the callback's redirect). */
-  async peekState(state: string): Promise<{ tenant_id: string } | undefined> {
-    const rows = await this.db.query<{ tenant_id: string }>(
-      "select tenant_id from social_sign_in_state where state = $1 and expires_at > now()",
+  async peekState(state: string): Promise<{ tenant_id: string; link_user_id: string | null } | undefined> {
+    const rows = await this.db.query<{ tenant_id: string; link_user_id: string | null }>(
+      "select tenant_id, link_user_id from social_sign_in_state where state = $1 and expires_at > now()",
       [state],
     );
     return rows[0];
@@ -182,6 +182,33 @@ export class SocialRepository {
     const rows = await this.db.query(
       "update sys_user_oauth set user_id = $1 where id = $2 and tenant_id = $3 and user_id is null returning id",
       [userId, oauthId, tenantId],
+    );
+    return rows.length === 1;
+  }
+
+  /** The identities bound to a user, oldest first. */
+  async identitiesOf(userId: string, tenantId: string): Promise<(IdentityRow & { create_time: Date })[]> {
+    return this.db.query<IdentityRow & { create_time: Date }>(
+      `select id, tenant_id, source, uuid, user_id, username, nickname, email, avatar, create_time
+         from sys_user_oauth where user_id = $1 and tenant_id = $2 order by create_time, id`,
+      [userId, tenantId],
+    );
+  }
+
+  /** Whether the user can sign in with a password (the other way in besides identities). */
+  async hasPassword(userId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      "select 1 from sys_user where id = $1 and coalesce(password, '') <> ''",
+      [userId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Unbinds one of the user's identities; false when it is not theirs. */
+  async unbindIdentity(oauthId: string, userId: string, tenantId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      "update sys_user_oauth set user_id = null where id = $1 and user_id = $2 and tenant_id = $3 returning id",
+      [oauthId, userId, tenantId],
     );
     return rows.length === 1;
   }

@@ -26,7 +26,11 @@ const tenantOf = (request: FastifyRequest, params: ReturnType<typeof readParams>
   );
 };
 
-const loginWith = (query: Record<string, string>) => `${CONSOLE_LOGIN}?${new URLSearchParams(query)}`;
+/** The profile page, where linking another sign-in account finishes. */
+const PROFILE = "/info/index";
+
+const to = (page: string, query: Record<string, string>) => `${page}?${new URLSearchParams(query)}`;
+const loginWith = (query: Record<string, string>) => to(CONSOLE_LOGIN, query);
 
 /**
  * Contract §5.9: `oauth/render/{source}` sends the browser to the provider, `oauth/callback/{source}`
@@ -67,12 +71,15 @@ export async function socialRoutes(
       const params = readParams(request);
       const state = optionalString(params, "state") ?? "";
       const code = optionalString(params, "code");
-      const tenantId = state ? await social.tenantOfState(state) : undefined;
-      if (!code || !tenantId) {
-        const reason = optionalString(params, "error_description") ?? optionalString(params, "error");
-        return reply.redirect(loginWith({ socialError: reason ?? "第三方登录已失效,请重新登录" }), 302);
+      const pending = state ? await social.peekState(state) : undefined;
+      const reason = optionalString(params, "error_description") ?? optionalString(params, "error");
+      // Linking an account ends on the profile page, signing in on the login page.
+      const page = pending?.link_user_id ? PROFILE : CONSOLE_LOGIN;
+      if (!code || !pending) {
+        return reply.redirect(to(page, { socialError: reason ?? "第三方登录已失效,请重新登录" }), 302);
       }
-      return reply.redirect(loginWith({ social: request.params.source, code, state, tenantId }), 302);
+      const back = { social: request.params.source, code, state, tenantId: pending.tenant_id };
+      return reply.redirect(to(page, back), 302);
     },
   );
 
