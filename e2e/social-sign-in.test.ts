@@ -50,7 +50,12 @@ after(async () => {
 async function signInWithProvider(page: Page, login: string) {
   await page.goto("/login");
   await page.getByTestId("login-social-oidc").click();
-  await page.waitForURL((url) => url.origin === oidc.issuer || url.pathname === "/wel/index");
+  await atProvider(page, login, "/wel/index");
+}
+
+/** At the provider (unless it knows the browser already and sends it straight back to `home`). */
+async function atProvider(page: Page, login: string, home: string) {
+  await page.waitForURL((url) => url.origin === oidc.issuer || url.pathname === home);
   if (new URL(page.url()).origin === oidc.issuer) {
     await page.locator('input[name="login"]').fill(login);
     await page.locator('input[name="password"]').fill("any");
@@ -105,4 +110,14 @@ test("a newcomer signs in at the provider, applies, is approved by the administr
   // Now known: the same provider button signs straight in.
   await signInWithProvider(page, "zoe");
   await page.getByTestId("home-page").waitFor();
+
+  // The profile's third tab lists the account; linking it again goes to the provider and back.
+  await page.goto("/info/index");
+  await page.getByRole("tab", { name: "第三方账号" }).click();
+  const linked = page.getByTestId("linked-accounts");
+  await linked.getByText("zoe@example.test").waitFor();
+  await page.getByTestId("linked-link-oidc").click();
+  await atProvider(page, "zoe", "/info/index");
+  await toast(page, "绑定成功");
+  await linked.getByText("zoe@example.test").waitFor();
 });

@@ -36,5 +36,13 @@ export const socialEn: Record<keyof typeof socialZh, string> = {
   "registration.rejected": "Rejected",
   "registration.empty": "No registrations",
   "registration.loadFailed": "Registrations could not be loaded",
+  "linked.tab": "Linked accounts",
+  "linked.since": "Linked at",
+  "linked.unlink": "Unlink",
+  "linked.unlinkConfirm": "Unlink this account?",
+  "linked.unlinked": "Unlinked",
+  "linked.linked": "Account linked",
+  "linked.linkAnother": "Link another account:",
+  "linked.empty": "No linked accounts",
   "registration.retry": "Retry",
 } as const;

@@ -34,5 +34,13 @@ export const socialZh = {
   "registration.rejected": "已拒绝",
   "registration.empty": "暂无注册申请",
   "registration.loadFailed": "注册申请加载失败",
+  "linked.tab": "第三方账号",
+  "linked.since": "绑定时间",
+  "linked.unlink": "解绑",
+  "linked.unlinkConfirm": "确定解绑该第三方账号?",
+  "linked.unlinked": "已解绑",
+  "linked.linked": "绑定成功",
+  "linked.linkAnother": "绑定其他账号:",
+  "linked.empty": "尚未绑定第三方账号",
   "registration.retry": "重试",
 } as const;
