@@ -384,6 +384,19 @@ describe("third-party sign-in through a real OpenID Connect provider", () => {
     const alien = await server.call("POST", `/api/blade-auth/oauth/unlink?id=${list[0].id}`, other.token);
     assert.equal(alien.statusCode, 400);
   });
+
+  test("applications are throttled per address", async () => {
+    const [{ n } = { n: "0" }] = await server.db.query<{ n: string }>(
+      "select count(*) as n from sys_user_registration where address = '127.0.0.1'",
+    );
+    const answers: number[] = [];
+    for (let i = Number(n); i <= 5; i++) {
+      const guest = (await socialToken(await signIn(`many${i}`))).json() as TokenResponse;
+      answers.push((await register(guest, `many${i}`)).statusCode);
+    }
+    // Five an hour from one address; the sixth waits.
+    assert.deepEqual(answers, [...answers.slice(0, -1).map(() => 200), 429]);
+  });
 });
 
 describe("third-party sign-in through GitHub's OAuth endpoints (local double)", () => {
