@@ -5,6 +5,7 @@ import { addUser, provisionTenant } from "./fixtures.ts";
 import { GITHUB_CLIENT, startGithubDouble } from "./github-double.ts";
 import { BASIC, startTestServer, type TestServer } from "./helpers.ts";
 import { OIDC_CLIENT, OIDC_REDIRECT, signInAtProvider, startOidcProvider } from "./oidc-double.ts";
+import { startWechatDouble, WECHAT_APP } from "./wechat-double.ts";
 
 /** A browser's sign-in up to the console's return: what the console then sends to oauth/token. */
 interface Returned {
@@ -497,5 +498,73 @@ describe("third-party sign-in through GitHub's OAuth endpoints (local double)", 
     const signedIn = await signIn();
     assert.equal(signedIn.account, "mona");
     assert.notEqual(signedIn.user_id, "");
+  });
+});
+
+describe("third-party sign-in through WeChat's website sign-in (local double)", () => {
+  let server: TestServer;
+  let wechat: Awaited<ReturnType<typeof startWechatDouble>>;
+  let tenant: Awaited<ReturnType<typeof provisionTenant>>;
+  const redirect = "https://console.example.test/api/blade-auth/oauth/callback/wechat_open";
+
+  before(async () => {
+    server = await startTestServer();
+    wechat = await startWechatDouble();
+    tenant = await provisionTenant(server, (await server.login()).access_token, "社区四");
+    const created = await server.call("POST", "/api/blade-system/social-provider/submit", tenant.token, {
+      source: "wechat_open",
+      displayName: "微信",
+      clientId: WECHAT_APP.appid,
+      clientSecret: WECHAT_APP.secret,
+      issuer: wechat.base,
+      scopes: "",
+      redirectUri: redirect,
+      enabled: 1,
+      joinByEmail: 0,
+    });
+    assert.equal(created.statusCode, 200, created.body);
+  });
+  after(async () => {
+    await server?.close();
+    await wechat?.close();
+  });
+
+  test("WeChat's dialect: appid in order with its fragment, the code exchanged once, the person by openid", async () => {
+    wechat.as({ openid: "oWx-person-1", nickname: "小明", headimgurl: "https://wx.test/h.png" });
+    const render = await server.inject({
+      method: "GET",
+      url: `/api/blade-auth/oauth/render/wechat_open?tenantId=${tenant.tenantId}`,
+    });
+    assert.equal(render.statusCode, 302, render.body);
+    const authorize = String(render.headers.location);
+    assert.match(
+      authorize,
+      /\/connect\/qrconnect\?appid=wx520c15f417810387&redirect_uri=[^&]+&response_type=code&scope=snsapi_login&state=[^&#]+#wechat_redirect$/,
+    );
+    const back = new URL((await fetch(authorize, { redirect: "manual" })).headers.get("location")!);
+    const cookie = String(render.headers["set-cookie"]).split(";")[0]!;
+    const grant = () =>
+      server.inject({
+        method: "POST",
+        url: "/api/blade-auth/oauth/token",
+        query: {
+          grant_type: "social",
+          source: "wechat_open",
+          code: back.searchParams.get("code")!,
+          state: back.searchParams.get("state")!,
+          tenantId: tenant.tenantId,
+        },
+        headers: { authorization: BASIC, "tenant-id": tenant.tenantId, cookie },
+      });
+    const guest = (await grant()).json() as TokenResponse;
+    assert.equal(guest.user_id, "");
+    assert.equal(guest.account, "小明");
+    assert.equal(guest.nick_name, "小明");
+    const [identity] = await server.db.query<{ uuid: string; source: string }>(
+      "select uuid, source from sys_user_oauth where id = $1",
+      [guest.oauth_id],
+    );
+    assert.deepEqual({ ...identity }, { uuid: "oWx-person-1", source: "wechat_open" });
+    assert.equal((await grant()).statusCode, 400);
   });
 });

@@ -31,7 +31,8 @@ export const socialProvider = defineResource({
     clientId: { type: "string", required: true, maxLength: 255 },
     clientSecret: { type: "string", required: true, maxLength: 255, encrypted: true, list: false },
     issuer: { type: "string", maxLength: 500, list: false, span: 24, pattern: URL_PATTERN },
-    scopes: { type: "string", maxLength: 255, list: false, default: "openid profile email" },
+    /** Blank: the source's usual ones (OIDC openid profile email, GitHub read:user user:email …). */
+    scopes: { type: "string", maxLength: 255, list: false },
     redirectUri: { type: "string", required: true, maxLength: 500, span: 24, pattern: URL_PATTERN },
     /** 1: shown on the login page and accepted; 0: refused at once. */
     enabled: { type: "int", required: true, dict: "yes_no", default: 1, search: "equal" },

@@ -54,7 +54,49 @@ const OAUTH2_SOURCES: Record<
   },
 };
 
-export const supportedSources = ["oidc", ...Object.keys(OAUTH2_SOURCES)];
+/**
+ * WeChat's two sign-ins (Open Platform QR sign-in on a website; official-account sign-in inside
+ * WeChat's browser) share its OAuth 2 dialect: `appid` for client_id, a GET token endpoint that
+ * takes the secret in the query and answers `openid` without a token type, and a user API keyed by
+ * openid. The exchange still goes through openid-client; a fetch adapter speaks the dialect.
+ */
+const WECHAT_SOURCES: Record<string, { authorize: string; scope: string }> = {
+  wechat_open: { authorize: "/connect/qrconnect", scope: "snsapi_login" },
+  wechat_mp: { authorize: "/connect/oauth2/authorize", scope: "snsapi_userinfo" },
+};
+const WECHAT_OPEN = "https://open.weixin.qq.com";
+const WECHAT_API = "https://api.weixin.qq.com";
+
+export const supportedSources = ["oidc", ...Object.keys(OAUTH2_SOURCES), ...Object.keys(WECHAT_SOURCES)];
+
+/** Translates openid-client's standard token request into WeChat's and its answer back. */
+function wechatFetch(tokenEndpoint: string) {
+  return async (url: string, options: { method?: string; body?: unknown; signal?: AbortSignal }) => {
+    if (url !== tokenEndpoint || options.method !== "POST") return fetch(url, options as RequestInit);
+    const form = new URLSearchParams(String(options.body ?? ""));
+    const query = new URLSearchParams({
+      appid: form.get("client_id") ?? "",
+      secret: form.get("client_secret") ?? "",
+      code: form.get("code") ?? "",
+      grant_type: "authorization_code",
+    });
+    const answer = await fetch(`${tokenEndpoint}?${query}`, {
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const body = (await answer.json()) as Record<string, unknown>;
+    const failed = answer.status !== 200 || Boolean(body.errcode);
+    const translated = failed
+      ? {
+          error: "invalid_grant",
+          error_description: `${String(body.errcode ?? answer.status)} ${String(body.errmsg ?? "")}`,
+        }
+      : { ...body, token_type: "bearer" };
+    return new Response(JSON.stringify(translated), {
+      status: failed ? 400 : 200,
+      headers: { "content-type": "application/json" },
+    });
+  };
+}
 
 /** Plain http is only tolerated for a provider on this machine (development and tests). */
 const isLoopback = (url: URL) => ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
@@ -90,6 +132,27 @@ export class ProviderClient {
       const execute = isLoopback(issuer) ? [oidc.allowInsecureRequests] : [];
       return oidc.discovery(issuer, p.clientId, undefined, auth, { execute });
     }
+    const wechat = WECHAT_SOURCES[p.source];
+    if (wechat) {
+      // A configured base stands in for both of WeChat's hosts (a test double, a gateway).
+      const openBase = trimSlash(p.issuer || WECHAT_OPEN);
+      const apiBase = trimSlash(p.issuer || WECHAT_API);
+      const tokenEndpoint = `${apiBase}/sns/oauth2/access_token`;
+      const config = new oidc.Configuration(
+        {
+          issuer: openBase,
+          authorization_endpoint: `${openBase}${wechat.authorize}`,
+          token_endpoint: tokenEndpoint,
+          userinfo_endpoint: `${apiBase}/sns/userinfo`,
+        },
+        p.clientId,
+        undefined,
+        auth,
+      );
+      config[oidc.customFetch] = wechatFetch(tokenEndpoint) as oidc.CustomFetch;
+      if (isLoopback(new URL(apiBase))) oidc.allowInsecureRequests(config);
+      return config;
+    }
     const known = OAUTH2_SOURCES[p.source];
     if (!known) throw new ProviderError(`source: 暂不支持 ${p.source}`);
     const base = trimSlash(p.issuer || known.base);
@@ -116,9 +179,24 @@ export class ProviderClient {
       nonce: oidc.randomNonce(),
       codeVerifier: oidc.randomPKCECodeVerifier(),
     };
+    const wechat = WECHAT_SOURCES[p.source];
+    if (wechat) {
+      // WeChat reads its parameters in this order, names the client appid and wants the fragment.
+      const url = new URL(config.serverMetadata().authorization_endpoint!);
+      url.search = new URLSearchParams([
+        ["appid", p.clientId],
+        ["redirect_uri", p.redirectUri],
+        ["response_type", "code"],
+        ["scope", p.scopes.trim() || wechat.scope],
+        ["state", checks.state],
+      ]).toString();
+      url.hash = "wechat_redirect";
+      return { url: url.href, checks };
+    }
     const params: Record<string, string> = {
       redirect_uri: p.redirectUri,
-      scope: p.scopes || (p.source === "oidc" ? "openid profile email" : OAUTH2_SOURCES[p.source]!.scope),
+      scope:
+        p.scopes.trim() || (p.source === "oidc" ? "openid profile email" : OAUTH2_SOURCES[p.source]!.scope),
       state: checks.state,
       code_challenge: await oidc.calculatePKCECodeChallenge(checks.codeVerifier),
       code_challenge_method: "S256",
@@ -167,6 +245,7 @@ export class ProviderClient {
         avatar: text("picture"),
       };
     }
+    if (WECHAT_SOURCES[p.source]) return this.wechatProfile(config, tokens);
     const endpoint = config.serverMetadata().userinfo_endpoint!;
     const answer = await oidc.fetchProtectedResource(config, tokens.access_token, new URL(endpoint), "GET");
     if (!answer.ok) throw new ProviderError(`第三方登录失败: 用户信息 ${answer.status}`);
@@ -180,6 +259,30 @@ export class ProviderClient {
       email: text("email"),
       emailVerified: false,
       avatar: text("avatar_url"),
+    };
+  }
+
+  /** WeChat's user API, keyed by the openid of the token answer. */
+  private async wechatProfile(
+    config: oidc.Configuration,
+    tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>,
+  ): Promise<ProviderProfile> {
+    const openid = typeof tokens.openid === "string" ? tokens.openid : "";
+    if (!openid) throw new ProviderError("第三方登录失败: 缺少 openid");
+    const url = new URL(config.serverMetadata().userinfo_endpoint!);
+    url.search = new URLSearchParams({ access_token: tokens.access_token, openid, lang: "zh_CN" }).toString();
+    const answer = await oidc.fetchProtectedResource(config, tokens.access_token, url, "GET");
+    const user = (await answer.json()) as Record<string, unknown>;
+    if (!answer.ok || user.errcode)
+      throw new ProviderError(`第三方登录失败: 用户信息 ${String(user.errcode ?? answer.status)}`);
+    const text = (name: string) => (typeof user[name] === "string" ? (user[name] as string) : "");
+    return {
+      uuid: openid,
+      username: text("nickname") || openid,
+      nickname: text("nickname"),
+      email: "",
+      emailVerified: false,
+      avatar: text("headimgurl"),
     };
   }
 }
