@@ -21,7 +21,19 @@ describe("menus: routes, buttons, top menus per role", () => {
     const data = res.json().data as MenuRoute[];
     assert.deepEqual(
       data.map((n) => n.code),
-      ["desk", "pms", "reading", "operation", "money", "system", "authority", "base", "resource", "monitor"],
+      [
+        "desk",
+        "pms",
+        "reading",
+        "operation",
+        "money",
+        "flow",
+        "system",
+        "authority",
+        "base",
+        "resource",
+        "monitor",
+      ],
     );
     assert.deepEqual(
       data[0]!.children!.map((n) => [n.code, n.path]),

@@ -47,6 +47,8 @@ const OPEN: Record<string, string> = {
   "POST /api/blade-flow/work/claim-task": "own work: a candidate's claim",
   "POST /api/blade-flow/work/complete-task": "own work: the assignee's step",
   "GET /api/blade-flow/process/history-flow-list": "steps of an own tenant's instance",
+  "GET /api/blade-flow/process/diagram-view": "diagram of an own tenant's instance",
+  "GET /api/blade-flow/process/resource-view": "XML of a definition the own tenant may start",
   "POST /api/blade-desk/process/leave/start-process": "own leave request",
   "GET /api/blade-desk/process/leave/detail": "a leave request of the own tenant",
 };

@@ -46,6 +46,15 @@ export const pages = {
     () => import("../pages/operation/alarm/CheckRecordPage.tsx"),
     "pages/operation/alarm/CheckRecordPage.tsx",
   ),
+  flowModels: page(() => import("../pages/flow/model/ModelPage.tsx"), "pages/flow/model/ModelPage.tsx"),
+  flowDesigner: page(
+    () => import("../pages/flow/designer/DesignerPage.tsx"),
+    "pages/flow/designer/DesignerPage.tsx",
+  ),
+  flowDiagram: page(
+    () => import("../pages/flow/diagram/DiagramPage.tsx"),
+    "pages/flow/diagram/DiagramPage.tsx",
+  ),
 } satisfies Record<string, PageEntry>;
 
 /** A console path with a page of its own, its tab label and whether its tab is kept alive. */
@@ -83,6 +92,10 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
     titleKey: "menu.social_registration",
     keepAlive: true,
   },
+  "/flow/model": { entry: pages.flowModels, titleKey: "menu.flow_model", keepAlive: true },
+  // The designer and the diagram read the model or instance from the address's query.
+  "/flow/model/designer": { entry: pages.flowDesigner, titleKey: "route.flowDesigner", keepAlive: false },
+  "/flow/diagram": { entry: pages.flowDiagram, titleKey: "route.flowDiagram", keepAlive: false },
 };
 
 const detailPages: Record<DetailKind, RegisteredPage> = {

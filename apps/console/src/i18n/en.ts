@@ -3,6 +3,7 @@ import { apiLogEn } from "./api-log.en.ts";
 import { batchesEn } from "./batches.en.ts";
 import { commandLogEn } from "./command-log.en.ts";
 import { detailEn } from "./detail.en.ts";
+import { flowModelsEn } from "./flow-models.en.ts";
 import { globalSearchEn } from "./global-search.en.ts";
 import { menuOperationsEn } from "./menu-operations.en.ts";
 import { meterWritesEn } from "./meter-writes.en.ts";
@@ -566,6 +567,7 @@ export const en: Record<MessageKey, string> = {
   ...globalSearchEn,
   ...commandLogEn,
   ...alarmsEn,
+  ...flowModelsEn,
   ...menuOperationsEn,
   ...apiLogEn,
   ...readingCorrectionsEn,

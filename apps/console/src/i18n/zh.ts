@@ -3,6 +3,7 @@ import { apiLogZh } from "./api-log.zh.ts";
 import { batchesZh } from "./batches.zh.ts";
 import { commandLogZh } from "./command-log.zh.ts";
 import { detailZh } from "./detail.zh.ts";
+import { flowModelsZh } from "./flow-models.zh.ts";
 import { globalSearchZh } from "./global-search.zh.ts";
 import { menuOperationsZh } from "./menu-operations.zh.ts";
 import { meterWritesZh } from "./meter-writes.zh.ts";
@@ -556,6 +557,7 @@ export const zh = {
   ...globalSearchZh,
   ...commandLogZh,
   ...alarmsZh,
+  ...flowModelsZh,
   ...menuOperationsZh,
   ...apiLogZh,
   ...readingCorrectionsZh,

@@ -1,7 +1,7 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { done, ok, page } from "../../contract/envelope.ts";
-import { ApiError, badParam, badRequest, forbidden } from "../../contract/errors.ts";
+import { ApiError, badParam, badRequest } from "../../contract/errors.ts";
 import {
   idList,
   optionalId,
@@ -13,6 +13,7 @@ import {
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
+import { deployTenants } from "./deploy-tenants.ts";
 import {
   type BpmnFile,
   changeState,
@@ -22,6 +23,7 @@ import {
 } from "./deployment.service.ts";
 import { bladeFlow, durationText, flowProcess, flowTime, taskUser } from "./flow-items.ts";
 import { leaveRoutes } from "./leave.routes.ts";
+import { modelRoutes } from "./model.routes.ts";
 import { ensureShippedProcesses } from "./shipped.ts";
 import {
   claimRows,
@@ -97,27 +99,6 @@ async function readUpload(request: FastifyRequest) {
   return { files, fields };
 }
 
-async function deployTenants(db: Db, caller: CurrentUser, raw: string | undefined): Promise<string[]> {
-  const asked = (raw ?? "")
-    .split(",")
-    .map((t) => t.trim())
-    .filter(Boolean);
-  if (asked.length > 100 || asked.some((t) => !/^\d{6,12}$/.test(t))) throw badParam("tenantIds");
-  if (!isAdministrator(caller)) {
-    // A tenant's administrator deploys for the own tenant only.
-    if (asked.some((t) => t !== caller.tenantId)) throw forbidden("tenantIds: 只能部署到本租户");
-    return [caller.tenantId];
-  }
-  if (asked.length === 0) return [];
-  const known = await db.query<{ tenant_id: string }>(
-    "select tenant_id from sys_tenant where tenant_id = any($1::varchar[]) and is_deleted = 0",
-    [asked],
-  );
-  const missing = asked.filter((t) => !known.some((k) => k.tenant_id === t));
-  if (missing.length > 0) throw badRequest(`tenantIds: 租户 ${missing.join(",")} 不存在`);
-  return [...new Set(asked)];
-}
-
 /** The calls of contract §13 (work, manager, follow, process) over the engine of this module. */
 export async function workflowRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   const { db, timeZone } = opts;
@@ -126,6 +107,7 @@ export async function workflowRoutes(app: FastifyInstance, opts: { db: Db; timeZ
   });
   await ensureShippedProcesses(db);
   await app.register(leaveRoutes, opts);
+  await app.register(modelRoutes, opts);
   const anyone = (request: FastifyRequest) => requirePermission(db, request, []);
 
   // ---- work: any signed-in user, always within the own tenant ----

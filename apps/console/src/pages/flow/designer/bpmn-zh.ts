@@ -1,0 +1,75 @@
+/**
+ * Chinese for the words bpmn-js shows in the designer (palette, context pad, replace menu), given
+ * to it as its `translate` service; anything not listed stays as bpmn-js writes it.
+ */
+const ZH: Readonly<Record<string, string>> = {
+  "Activate hand tool": "移动画布",
+  "Activate lasso tool": "框选",
+  "Activate create/remove space tool": "插入/移除空白",
+  "Activate global connect tool": "连线",
+  "Create start event": "开始事件",
+  "Create intermediate/boundary event": "中间/边界事件",
+  "Create end event": "结束事件",
+  "Create gateway": "网关",
+  "Create task": "任务",
+  "Create data object reference": "数据对象",
+  "Create data store reference": "数据存储",
+  "Create expanded sub-process": "子流程",
+  "Create pool/participant": "泳池/参与者",
+  "Create group": "分组",
+  "Append end event": "追加结束事件",
+  "Append gateway": "追加网关",
+  "Append task": "追加任务",
+  "Append intermediate/boundary event": "追加中间/边界事件",
+  "Append receive task": "追加接收任务",
+  "Append message intermediate catch event": "追加消息中间事件",
+  "Append timer intermediate catch event": "追加定时中间事件",
+  "Append conditional intermediate catch event": "追加条件中间事件",
+  "Append signal intermediate catch event": "追加信号中间事件",
+  "Append compensation activity": "追加补偿活动",
+  "Add text annotation": "添加注释",
+  "Add lane above": "在上方添加泳道",
+  "Add lane below": "在下方添加泳道",
+  "Divide into two lanes": "分为两条泳道",
+  "Divide into three lanes": "分为三条泳道",
+  "Change element": "更改类型",
+  Delete: "删除",
+  "Connect to other element": "连接到其他节点",
+  "Connect using association": "关联连接",
+  "Connect using data input association": "数据输入关联",
+  "Search in diagram": "在流程图中搜索",
+  Task: "任务",
+  "User task": "用户任务",
+  "Service task": "服务任务",
+  "Send task": "发送任务",
+  "Receive task": "接收任务",
+  "Manual task": "手工任务",
+  "Business rule task": "业务规则任务",
+  "Script task": "脚本任务",
+  "Call activity": "调用活动",
+  "Sub-process (collapsed)": "子流程 (折叠)",
+  "Sub-process (expanded)": "子流程 (展开)",
+  "Start event": "开始事件",
+  "End event": "结束事件",
+  "Intermediate throw event": "中间抛出事件",
+  "Exclusive gateway": "排他网关",
+  "Parallel gateway": "并行网关",
+  "Inclusive gateway": "包容网关",
+  "Complex gateway": "复杂网关",
+  "Event-based gateway": "事件网关",
+  "Sequence flow": "顺序流",
+  "Default flow": "默认流",
+  "Conditional flow": "条件流",
+  "Terminate end event": "终止结束事件",
+};
+
+const fill = (template: string, replacements: Record<string, string> = {}) =>
+  template.replace(/{([^}]+)}/g, (whole, key: string) => replacements[key] ?? whole);
+
+/** The additional module that replaces bpmn-js's translate service for Chinese. */
+export const chineseModule = {
+  translate: [
+    "value",
+    (template: string, replacements?: Record<string, string>) => fill(ZH[template] ?? template, replacements),
+  ],
+};

@@ -1,0 +1,67 @@
+import { Modal, Spin } from "antd";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { describeError, reportNetworkError } from "../../../app/api.ts";
+import { LoadFailed } from "../../../components/LoadFailed.tsx";
+import { useT } from "../../../i18n/index.tsx";
+import { loadModel } from "../flow-calls.ts";
+
+const DiagramCanvas = lazy(() => import("../diagram/DiagramCanvas.tsx"));
+
+/** 流程图 of a model: its definition as drawn, nothing marked (no instance runs a model). */
+export function ModelDiagramDialog({
+  model,
+  onClose,
+}: {
+  model: { id: string; name: string } | null;
+  onClose: () => void;
+}) {
+  const t = useT();
+  const [xml, setXml] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const id = model?.id;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is the retry trigger
+  useEffect(() => {
+    setXml(null);
+    setError(null);
+    if (!id) return;
+    let live = true;
+    loadModel(id)
+      .then((detail) => {
+        if (live) setXml(detail.bpmnXml);
+      })
+      .catch((failure: unknown) => {
+        reportNetworkError(failure);
+        if (live) setError(describeError(failure));
+      });
+    return () => {
+      live = false;
+    };
+  }, [id, attempt]);
+
+  return (
+    <Modal
+      open={model !== null}
+      title={`${t("flow.model.diagram")} · ${model?.name ?? ""}`}
+      footer={null}
+      onCancel={onClose}
+      width={960}
+      destroyOnHidden
+    >
+      {error ? (
+        <LoadFailed
+          error={error}
+          onRetry={() => setAttempt((n) => n + 1)}
+          testId="flow-model-diagram-error"
+        />
+      ) : xml ? (
+        <Suspense fallback={<Spin />}>
+          <DiagramCanvas xml={xml} />
+        </Suspense>
+      ) : (
+        <Spin />
+      )}
+    </Modal>
+  );
+}
