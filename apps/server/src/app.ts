@@ -35,8 +35,10 @@ import { registryImportRoutes } from "./modules/pms-import/registry-import.route
 import { regionRoutes } from "./modules/region/region.routes.ts";
 import { defaultProviders, smsRoutes } from "./modules/sms/sms.routes.ts";
 import type { SmsProvider } from "./modules/sms/sms-provider.ts";
+import { linkedAccountRoutes } from "./modules/social/linked-accounts.routes.ts";
+import { socialRoutes } from "./modules/social/social.routes.ts";
+import { SocialSignIn } from "./modules/social/social-sign-in.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
-import { userRoutes } from "./modules/user/user.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
 import { userImportRoutes } from "./modules/user/user-import.routes.ts";
 import { workflowRoutes } from "./modules/workflow/workflow.routes.ts";
@@ -118,11 +120,13 @@ export async function buildApp({
   app.decorate("sharedCache", shared.cache);
   app.addHook("onClose", async () => shared.stop());
   const authRepository = new AuthRepository(db);
-  const auth = new AuthService(authRepository, config, db);
+  const social = new SocialSignIn(db, fieldCipherOf(config));
+  const auth = new AuthService(authRepository, config, db, social);
   // Dead tokens and captchas are only kept a day for audit; sweep them hourly.
   const sweeper = setInterval(() => {
     authRepository
       .purgeExpired()
+      .then(() => social.purge())
       .catch((error: unknown) => app.log.warn({ err: error }, "token sweep failed"));
   }, 3_600_000);
   sweeper.unref();
@@ -182,10 +186,11 @@ export async function buildApp({
     },
   );
 
-  await app.register(authRoutes, { auth, db, captchaEnabled: config.captchaEnabled });
+  await app.register(authRoutes, { auth, db, captchaEnabled: config.captchaEnabled, social });
+  await app.register(socialRoutes, { db, auth, social, timeZone: config.timeZone });
+  await app.register(linkedAccountRoutes, { db, social, timeZone: config.timeZone });
   await app.register(menuRoutes, { db });
   await app.register(tenantRoutes, { db, timeZone: config.timeZone });
-  await app.register(userRoutes, { db });
   await app.register(userAdminRoutes, { db, timeZone: config.timeZone });
   await app.register(userImportRoutes, { db, timeZone: config.timeZone });
   await app.register(registryImportRoutes, { db, timeZone: config.timeZone });

@@ -196,13 +196,13 @@ describe("token endpoint", () => {
     assert.equal(res.json().error_description, "验证码不正确");
   });
 
-  test("social grant answers a clear error while no provider is configured", async () => {
+  test("a social grant for a sign-in that was never started is refused clearly", async () => {
     const res = await token(
       { grant_type: "social", source: "github", code: "x", state: "y" },
       { "tenant-id": "000000" },
     );
     assert.equal(res.statusCode, 400);
-    assert.equal(res.json().error, "unsupported_grant_type");
+    assert.equal(res.json().error, "invalid_grant");
     assert.match(res.json().error_description, /第三方登录/);
   });
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { nextId } from "../src/db/ids.ts";
+import { signJwt } from "../src/modules/auth/jwt.ts";
 import { addTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
@@ -70,9 +71,14 @@ describe("contract layer: envelope, errors, public calls", () => {
     assert.deepEqual(missing.json().data, {});
   });
 
-  test("register-guest checks tenant and identity, then creates a user who waits for a role", async () => {
-    const register = (query: Record<string, string>) =>
-      server.inject({ method: "POST", url: "/api/blade-user/register-guest", query });
+  test("register-guest checks tenant and identity, then files an application that waits for review", async () => {
+    const register = (query: Record<string, string>, guestToken?: string) =>
+      server.inject({
+        method: "POST",
+        url: "/api/blade-user/register-guest",
+        query,
+        ...(guestToken ? { headers: { "blade-auth": `bearer ${guestToken}` } } : {}),
+      });
     const noTenant = await register({
       tenantId: "777777",
       name: "Guest",
@@ -90,7 +96,7 @@ describe("contract layer: envelope, errors, public calls", () => {
       oauthId: "1",
     });
     assert.equal(noOauth.json().msg, "第三方登陆信息错误!");
-    const missing = await register({ tenantId: "000000", name: "Guest", password: "pw" });
+    const missing = await register({ tenantId: "000000", name: "Guest", password: "pw", oauthId: "1" });
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.json().msg, "缺少必要的请求参数: account");
 
@@ -99,24 +105,17 @@ describe("contract layer: envelope, errors, public calls", () => {
       "insert into sys_user_oauth (id, uuid, username, source) values ($1, 'gh-1', 'octo', 'github')",
       [oauthId],
     );
-    const ok = await register({
-      tenantId: "000000",
-      name: "Guest",
-      account: "guest1",
-      password: "pw-guest",
-      oauthId,
-    });
+    const query = { tenantId: "000000", name: "Guest", account: "guest1", password: "pw-guest", oauthId };
+    // Knowing an identity's id is not enough: only its own guest token may register it.
+    assert.equal((await register(query)).json().msg, "第三方登陆信息错误!");
+    const guest = guestToken(server.jwtSecret, "000000", oauthId);
+    const ok = await register(query, guest);
     assert.equal(ok.statusCode, 200, ok.body);
     assert.equal(ok.json().success, true);
-    const again = await register({
-      tenantId: "000000",
-      name: "Guest",
-      account: "guest2",
-      password: "pw",
-      oauthId,
-    });
+    assert.equal(ok.json().msg, "注册申请已提交,请耐心等待管理员审核");
+    const again = await register({ ...query, account: "guest2" }, guest);
     assert.equal(again.json().msg, "第三方登陆信息错误!");
-    // Pending approval: the account exists but has no role yet.
+    // Pending approval: no account exists yet.
     const login = await server.inject({
       method: "POST",
       url: "/api/blade-auth/oauth/token",
@@ -126,6 +125,15 @@ describe("contract layer: envelope, errors, public calls", () => {
         "tenant-id": "000000",
       },
     });
-    assert.equal(login.json().error_description, "未获得用户的角色信息");
+    assert.equal(login.json().error_description, "用户名或密码错误");
   });
 });
+
+/** A guest token as the social grant issues it for an unbound identity. */
+function guestToken(secret: string, tenantId: string, oauthId: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  return signJwt(
+    { token_type: "guest", tenant_id: tenantId, oauth_id: oauthId, jti: nextId(), iat: now, exp: now + 600 },
+    secret,
+  );
+}

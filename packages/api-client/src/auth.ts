@@ -22,6 +22,14 @@ export interface LoginParams {
   captcha?: { key: string; code: string };
 }
 
+/** What the console got back from a third-party provider (`/login?social=…&code=…&state=…`). */
+export interface SocialReturn {
+  source: string;
+  code: string;
+  state: string;
+  tenantId: string;
+}
+
 export interface GuestRegistration {
   tenantId: string;
   name: string;
@@ -68,6 +76,24 @@ export function authApi(http: Http) {
       );
     },
 
+    /**
+     * Contract §5.1 social grant. The browser's HttpOnly cookie from oauth/render travels with it
+     * (same origin); an unbound identity answers a guest token with an empty user_id.
+     */
+    socialLogin(params: SocialReturn): Promise<TokenResponse> {
+      return token(
+        {
+          grant_type: "social",
+          source: params.source,
+          code: params.code,
+          state: params.state,
+          tenantId: params.tenantId,
+          scope: "all",
+        },
+        { "Tenant-Id": params.tenantId },
+      );
+    },
+
     refresh(refreshToken: string, tenantId: string): Promise<TokenResponse> {
       return token(
         { grant_type: "refresh_token", refresh_token: refreshToken, tenantId, scope: "all" },
@@ -79,8 +105,12 @@ export function authApi(http: Http) {
       return http.request(`${AUTH}/captcha`, { auth: false }) as Promise<CaptchaResponse>;
     },
 
-    loginOptions(): Promise<LoginOptions> {
-      return http.envelope<LoginOptions>(`${AUTH}/login-options`, { auth: false });
+    /** For `tenantId` (its third-party providers); without it, the platform tenant's. */
+    loginOptions(tenantId?: string): Promise<LoginOptions> {
+      return http.envelope<LoginOptions>(`${AUTH}/login-options`, {
+        auth: false,
+        ...(tenantId ? { query: { tenantId } } : {}),
+      });
     },
 
     tenantInfo(domain: string): Promise<TenantDomainInfo> {
@@ -108,13 +138,22 @@ export function authApi(http: Http) {
       return http.request(`${AUTH}/clear-cache`) as Promise<PlainAck>;
     },
 
-    /** `silent`: failures are not reported through onError (the dialog shows its own text). */
-    registerGuest(form: GuestRegistration, options: { silent?: boolean } = {}): Promise<unknown> {
+    /**
+     * `silent`: failures are not reported through onError (the dialog shows its own text).
+     * `guestToken`: the guest token of the social grant when it is not the stored session's.
+     */
+    registerGuest(
+      form: GuestRegistration,
+      options: { silent?: boolean; guestToken?: string } = {},
+    ): Promise<unknown> {
+      const headers: Record<string, string> = { "Tenant-Id": form.tenantId || website.defaultTenantId };
+      if (options.guestToken) headers[website.tokenHeader] = `bearer ${options.guestToken}`;
       return http.envelope<unknown>("/api/blade-user/register-guest", {
         method: "POST",
         query: { ...form },
         silent: options.silent,
-        headers: { "Tenant-Id": form.tenantId || website.defaultTenantId },
+        headers,
+        ...(options.guestToken ? { auth: false } : {}),
       });
     },
   };

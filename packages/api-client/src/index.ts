@@ -1,5 +1,5 @@
 export type { GrantKeys, GrantTrees, RoleGrant } from "./access.ts";
-export type { GuestRegistration, LoginParams, PlainAck } from "./auth.ts";
+export type { GuestRegistration, LoginParams, PlainAck, SocialReturn } from "./auth.ts";
 export { type ApiClient, type ApiClientOptions, createApiClient } from "./client.ts";
 export { crudApi, type DictionaryItem, exportUrl, type Row } from "./crud.ts";
 export {

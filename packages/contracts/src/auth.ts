@@ -44,7 +44,46 @@ export interface LoginOptions {
   captchaMode: boolean;
   tenantMode: boolean;
   registrationEnabled: boolean;
+  /** Sources of the tenant's enabled sign-in providers (the tenant of `?tenantId=`, else 000000). */
   socialSources: string[];
+  /** The same providers with what their login buttons show. */
+  socialProviders: SocialProviderOption[];
+}
+
+/** A login button for one enabled third-party provider of a tenant. */
+export interface SocialProviderOption {
+  source: string;
+  displayName: string;
+  /** Image address, or "" for the source's own mark. */
+  icon: string;
+}
+
+/** One of the signed-in user's accounts at a sign-in provider (GET /api/blade-auth/oauth/linked). */
+export interface LinkedAccount {
+  id: string;
+  source: string;
+  username: string;
+  nickname: string;
+  email: string;
+  createTime: string;
+}
+
+/** One registration application in the review list (GET /api/blade-user/registration/page). */
+export interface RegistrationRow {
+  id: string;
+  tenantId: string;
+  account: string;
+  name: string;
+  /** 0 pending, 1 approved, 2 rejected. */
+  status: number;
+  reason: string;
+  source: string;
+  /** The provider's account name and display name of the person, and what it says of them. */
+  providerUsername: string;
+  providerName: string;
+  email: string;
+  avatar: string;
+  createTime: string;
 }
 
 /** GET /api/blade-auth/oauth/user-info (data). */

@@ -51,6 +51,10 @@ export const pages = {
   roomDetail: page(() => import("../pages/detail/RoomDetailPage.tsx"), "pages/detail/RoomDetailPage.tsx"),
   ownerDetail: page(() => import("../pages/detail/OwnerDetailPage.tsx"), "pages/detail/OwnerDetailPage.tsx"),
   meterDetail: page(() => import("../pages/detail/MeterDetailPage.tsx"), "pages/detail/MeterDetailPage.tsx"),
+  registrations: page(
+    () => import("../pages/registration/RegistrationPage.tsx"),
+    "pages/registration/RegistrationPage.tsx",
+  ),
   checkRecords: page(
     () => import("../pages/operation/alarm/CheckRecordPage.tsx"),
     "pages/operation/alarm/CheckRecordPage.tsx",
@@ -107,6 +111,11 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
   "/base/region": { entry: pages.region, titleKey: "menu.region", keepAlive: true },
   "/operation/checkrecord": { entry: pages.checkRecords, titleKey: "menu.checkRecord", keepAlive: true },
+  "/system/registration": {
+    entry: pages.registrations,
+    titleKey: "menu.social_registration",
+    keepAlive: true,
+  },
   "/flow/model": { entry: pages.flowModels, titleKey: "menu.flow_model", keepAlive: true },
   // The designer and the diagram read the model or instance from the address's query.
   "/flow/model/designer": { entry: pages.flowDesigner, titleKey: "route.flowDesigner", keepAlive: false },

@@ -1,4 +1,5 @@
 import { isApiError, serverMessageOf } from "@meterline/api-client";
+import type { TokenResponse } from "@meterline/contracts";
 import { Form, Input, Modal, Typography } from "antd";
 import { useState } from "react";
 import { api } from "../app/api.ts";
@@ -11,17 +12,24 @@ import { type RegistrationForm, registrationProblem } from "./registration.ts";
 
 /**
  * Guest registration after a third-party login of an unbound user (spec §2, §4, §5). The tenant
- * field is shown only when the address does not determine the tenant.
+ * field is shown only when the address does not determine the tenant. `guest` is the guest token
+ * the login page got from the social grant (never stored as a session); without it, the stored
+ * session's user is the guest.
  */
-export function RegistrationDialog() {
+export function RegistrationDialog({ guest, onClose }: { guest?: TokenResponse; onClose?: () => void } = {}) {
   const t = useT();
   const { message } = useFeedback();
-  const userInfo = useConsole((state) => state.userInfo);
+  const stored = useConsole((state) => state.userInfo);
+  const userInfo = guest ?? stored;
   const domain = useDomainTenant();
   const [open, setOpen] = useState(true);
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<RegistrationForm>();
   const derivedTenant = domain?.tenantId ?? "";
+  const close = () => {
+    setOpen(false);
+    onClose?.();
+  };
 
   const submit = async () => {
     // Untouched fields are undefined; the checks expect strings.
@@ -41,9 +49,14 @@ export function RegistrationDialog() {
     setBusy(true);
     try {
       const { password2: _confirmation, ...fields } = filled;
-      await api.registerGuest({ ...fields, oauthId: userInfo?.oauth_id ?? "" }, { silent: true });
+      await api.registerGuest(
+        { ...fields, oauthId: userInfo?.oauth_id ?? "" },
+        { silent: true, ...(guest ? { guestToken: guest.access_token } : {}) },
+      );
       message.success(t("register.submitted"));
-      await logout();
+      // The guest is done: back to the login page (a stored guest session is logged out).
+      if (guest) close();
+      else await logout();
     } catch (error) {
       const text = isApiError(error) ? serverMessageOf(error.body) : "";
       message.error(text || t("register.failed"));
@@ -60,7 +73,7 @@ export function RegistrationDialog() {
       cancelText={t("common.cancel")}
       confirmLoading={busy}
       onOk={submit}
-      onCancel={() => setOpen(false)}
+      onCancel={close}
       mask={{ closable: false }}
     >
       <div data-testid="register-dialog">
@@ -68,7 +81,12 @@ export function RegistrationDialog() {
         <Form
           form={form}
           layout="vertical"
-          initialValues={{ name: userInfo?.nick_name ?? "", account: userInfo?.account ?? "" }}
+          initialValues={{
+            name: userInfo?.nick_name ?? "",
+            account: userInfo?.account ?? "",
+            // A social grant's guest token names its tenant; a stored guest types it.
+            ...(guest ? { tenantId: guest.tenant_id } : {}),
+          }}
         >
           {derivedTenant ? null : (
             <Form.Item name="tenantId" label={t("register.tenantId")}>

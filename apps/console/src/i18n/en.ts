@@ -12,6 +12,7 @@ import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
 import { readingCorrectionsEn } from "./reading-corrections.en.ts";
 import { regionEn } from "./region.en.ts";
+import { socialEn } from "./social.en.ts";
 import { tablesEn } from "./tables.en.ts";
 import { topologyEn } from "./topology.en.ts";
 import { viewsEn } from "./views.en.ts";
@@ -554,6 +555,7 @@ export const en: Record<MessageKey, string> = {
   "menu.wxBind": "WeChat bindings",
   ...moneyListsEn,
   ...regionEn,
+  ...socialEn,
   ...viewsEn,
   ...tablesEn,
   ...batchesEn,

@@ -12,6 +12,7 @@ import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
 import { readingCorrectionsZh } from "./reading-corrections.zh.ts";
 import { regionZh } from "./region.zh.ts";
+import { socialZh } from "./social.zh.ts";
 import { tablesZh } from "./tables.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
 import { viewsZh } from "./views.zh.ts";
@@ -544,6 +545,7 @@ export const zh = {
   "menu.wxBind": "微信绑定",
   ...moneyListsZh,
   ...regionZh,
+  ...socialZh,
   ...viewsZh,
   ...tablesZh,
   ...batchesZh,

@@ -183,5 +183,20 @@ export const resourcesEn: ResourceCatalog = {
       remark: "Remark",
     },
   },
+  socialProvider: {
+    title: "Sign-in providers",
+    fields: {
+      source: "Kind",
+      displayName: "Display name",
+      icon: "Icon address",
+      clientId: "Client id (AppID)",
+      clientSecret: "Client secret (AppSecret)",
+      issuer: "Issuer (OIDC) / server address",
+      scopes: "Scopes",
+      redirectUri: "Redirect URI",
+      enabled: "Enabled",
+      joinByEmail: "Join accounts by verified e-mail",
+    },
+  },
   ...pmsResourcesEn,
 };

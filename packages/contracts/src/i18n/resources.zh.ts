@@ -189,5 +189,20 @@ export const resourcesZh: ResourceCatalog = {
       remark: "备注",
     },
   },
+  socialProvider: {
+    title: "第三方登录",
+    fields: {
+      source: "来源",
+      displayName: "显示名称",
+      icon: "图标地址",
+      clientId: "客户端ID(AppID)",
+      clientSecret: "客户端密钥(AppSecret)",
+      issuer: "签发者地址(OIDC)/服务地址",
+      scopes: "授权范围",
+      redirectUri: "回调地址",
+      enabled: "启用",
+      joinByEmail: "按已验证邮箱关联账号",
+    },
+  },
   ...pmsResourcesZh,
 };

@@ -36,6 +36,7 @@ import {
   wxConfig,
 } from "./pms/index.ts";
 import { sms } from "./resource.ts";
+import { socialProvider } from "./social.ts";
 import { client, param, post, tenant, topMenu } from "./system.ts";
 import { user } from "./user.ts";
 
@@ -90,6 +91,7 @@ export const resources = {
   messageQueue,
   smsRecord,
   sms,
+  socialProvider,
 } as const satisfies Record<string, ResourceDef>;
 
 export type ResourceName = keyof typeof resources;

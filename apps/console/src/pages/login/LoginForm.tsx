@@ -31,6 +31,8 @@ interface Props {
   /** The tenant derived from the address, or the last one used; the field is hidden when derived. */
   tenantId: string;
   tenantDerived: boolean;
+  /** The tenant the form would sign in to, as it changes (its third-party buttons follow it). */
+  onTenantChange?: (tenantId: string) => void;
 }
 
 /** Each field's message when left empty (the password may be blank spaces, the others may not). */
@@ -82,7 +84,7 @@ function LoginField({
  * it after many failures, and is refreshed after every failed attempt. Each empty field says so
  * once it was edited or a submit was tried.
  */
-export function LoginForm({ options, tenantId, tenantDerived }: Props) {
+export function LoginForm({ options, tenantId, tenantDerived, onTenantChange }: Props) {
   const t = useT();
   const { message } = useFeedback();
   const { token } = theme.useToken();
@@ -114,6 +116,9 @@ export function LoginForm({ options, tenantId, tenantDerived }: Props) {
   useEffect(() => {
     if (!touched.tenantId) setValues((current) => ({ ...current, tenantId }));
   }, [tenantId, touched.tenantId]);
+
+  const chosenTenant = showTenant ? values.tenantId : tenantId;
+  useEffect(() => onTenantChange?.(chosenTenant), [chosenTenant, onTenantChange]);
 
   const errorOf = (field: Field) =>
     (submitted || touched[field]) && isEmpty(field, values[field]) ? t(required[field].key) : "";

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from "react";
 import { useDocumentTitle } from "../../app/useDocumentTitle.ts";
 import { useDomainTenant } from "../../app/useDomainTenant.ts";
 import logoUrl from "../../assets/logo.svg";
@@ -6,7 +7,14 @@ import { useT } from "../../i18n/index.tsx";
 import { LanguageSwitch } from "../../layout/top/LanguageSwitch.tsx";
 import { useConsole } from "../../store/useConsole.ts";
 import { LoginForm } from "./LoginForm.tsx";
+import { SocialButtons } from "./SocialButtons.tsx";
 import { defaultLoginOptions, useLoginOptions } from "./useLoginOptions.ts";
+import { useSocialReturn } from "./useSocialReturn.ts";
+
+// Only a person back from a provider without an account needs it: antd's Form stays off the login page.
+const RegistrationDialog = lazy(() =>
+  import("../../components/RegistrationDialog.tsx").then((m) => ({ default: m.RegistrationDialog })),
+);
 
 /**
  * /login: tenant (when needed), account, password, captcha (when on), language switch. The form
@@ -16,9 +24,11 @@ import { defaultLoginOptions, useLoginOptions } from "./useLoginOptions.ts";
 export default function LoginPage() {
   const t = useT();
   useDocumentTitle(t("login.title"));
-  const options = useLoginOptions() ?? defaultLoginOptions;
   const domain = useDomainTenant();
   const lastTenant = useConsole((state) => state.tenantId);
+  const [chosenTenant, setChosenTenant] = useState("");
+  const options = useLoginOptions(chosenTenant || domain?.tenantId || lastTenant) ?? defaultLoginOptions;
+  const social = useSocialReturn();
   const background = domain?.backgroundUrl;
 
   return (
@@ -45,7 +55,22 @@ export default function LoginPage() {
             options={options}
             tenantId={domain?.tenantId || lastTenant}
             tenantDerived={Boolean(domain?.tenantId)}
+            onTenantChange={setChosenTenant}
           />
+          <SocialButtons
+            providers={options.socialProviders ?? []}
+            tenantId={chosenTenant || domain?.tenantId || lastTenant}
+          />
+          {social.busy ? (
+            <div className="ml-login-social-busy" role="status">
+              {t("social.signingIn")}
+            </div>
+          ) : null}
+          {social.guest ? (
+            <Suspense fallback={null}>
+              <RegistrationDialog guest={social.guest} onClose={social.clearGuest} />
+            </Suspense>
+          ) : null}
         </div>
       </div>
     </LightSurface>

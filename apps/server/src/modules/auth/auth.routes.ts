@@ -6,6 +6,8 @@ import { optionalString, readParams } from "../../contract/params.ts";
 import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { tokenOf } from "../../plugins/authentication.ts";
+import { browserKeyOf, clearBrowserKey } from "../social/browser-cookie.ts";
+import type { SocialSignIn } from "../social/social-sign-in.ts";
 import { UserRepository } from "../user/user.repository.ts";
 import type { AuthService } from "./auth.service.ts";
 
@@ -30,7 +32,7 @@ const header = (request: FastifyRequest, name: string) => {
 
 export async function authRoutes(
   app: FastifyInstance,
-  opts: { auth: AuthService; db: Db; captchaEnabled: boolean },
+  opts: { auth: AuthService; db: Db; captchaEnabled: boolean; social: SocialSignIn },
 ) {
   const { auth, db } = opts;
   const users = new UserRepository(db);
@@ -40,14 +42,17 @@ export async function authRoutes(
     "/api/blade-auth/oauth/token",
     {
       config: { public: true },
-      schema: { tags, summary: "Sign in or refresh (OAuth2 password, captcha, refresh_token)" },
+      schema: { tags, summary: "Sign in or refresh (OAuth2 password, captcha, refresh_token, social)" },
     },
-    async (request) => {
+    async (request, reply) => {
       const params = readParams(request);
       const text = (name: string) => optionalString(params, name);
+      const grantType = text("grant_type") ?? "";
+      // A third-party sign-in's browser cookie is spent with its state, whatever the outcome.
+      if (grantType === "social") clearBrowserKey(reply);
       return auth.token({
         ...basicClient(request),
-        grantType: text("grant_type") ?? "",
+        grantType,
         // The tenant travels in the Tenant-Id header at login; the query forms are fallbacks.
         tenantId: header(request, "tenant-id") ?? text("tenant_id") ?? text("tenantId"),
         username: text("username"),
@@ -56,6 +61,10 @@ export async function authRoutes(
         captchaKey: header(request, "captcha-key") ?? text("key"),
         captchaCode: header(request, "captcha-code") ?? text("code"),
         address: request.ip,
+        source: text("source"),
+        socialCode: text("code"),
+        state: text("state"),
+        browserKey: browserKeyOf(request),
       });
     },
   );
@@ -71,14 +80,21 @@ export async function authRoutes(
 
   app.get(
     "/api/blade-auth/oauth/login-options",
-    { config: { public: true }, schema: { tags, summary: "What the login page must show" } },
-    async () =>
-      ok<LoginOptions>({
+    {
+      config: { public: true },
+      schema: { tags, summary: "What the login page must show (providers of ?tenantId=, else 000000)" },
+    },
+    async (request) => {
+      const tenantId = optionalString(readParams(request), "tenantId") ?? "000000";
+      const providers = await opts.social.options(tenantId);
+      return ok<LoginOptions>({
         captchaMode: opts.captchaEnabled,
         tenantMode: true,
         registrationEnabled: true,
-        socialSources: [],
-      }),
+        socialSources: providers.map((p) => p.source),
+        socialProviders: providers,
+      });
+    },
   );
 
   app.get(

@@ -29,7 +29,42 @@ export interface TokenRequest {
   captchaCode?: string;
   /** The caller's network address: failures are counted and locked per address. */
   address?: string;
+  /** Social grant: the provider's source, the code it returned, the state and the browser's cookie. */
+  source?: string;
+  socialCode?: string;
+  state?: string;
+  browserKey?: string;
 }
+
+/** The identity a third-party sign-in proved, bound to a user of the tenant or not yet. */
+export interface SocialIdentity {
+  id: string;
+  tenant_id: string;
+  user_id: string | null;
+  username: string | null;
+  nickname: string | null;
+  avatar: string | null;
+}
+
+/** Finishes third-party sign-ins (the social module); absent, the social grant is refused. */
+export interface SocialIdentities {
+  finish(request: {
+    tenantId: string;
+    source: string;
+    code: string;
+    state: string;
+    browserKey: string;
+  }): Promise<SocialIdentity>;
+}
+
+/** Claims of a guest token: a third-party identity the tenant does not know yet. */
+export interface GuestClaims {
+  tenantId: string;
+  oauthId: string;
+}
+
+/** How long a guest has to fill in the registration dialog. */
+const GUEST_TOKEN_SECONDS = 30 * 60;
 
 const denied = (description: string) => new OAuthError(400, "access_denied", description);
 const invalidGrant = (description: string) => new OAuthError(400, "invalid_grant", description);
@@ -43,6 +78,7 @@ export class AuthService {
     private readonly repo: AuthRepository,
     private readonly options: { jwtSecret: string; captchaEnabled: boolean },
     db: Queryable,
+    private readonly social?: SocialIdentities,
   ) {
     this.throttle = new SignInThrottle(db);
   }
@@ -56,7 +92,7 @@ export class AuthService {
       case "refresh_token":
         return this.refreshGrant(request, client);
       case "social":
-        throw new OAuthError(400, "unsupported_grant_type", AuthMessage.socialNotConfigured);
+        return this.socialGrant(request, client);
       default:
         throw new OAuthError(400, "unsupported_grant_type", AuthMessage.unsupportedGrant);
     }
@@ -142,6 +178,88 @@ export class AuthService {
     return this.issue(user, client, row.session_id);
   }
 
+  /**
+   * Contract §5.1 social grant: a bound identity signs in as its user with the same answer as a
+   * password sign-in; an unbound one gets a guest token (no user id, role guest) that is good only
+   * for registering, never for the API.
+   */
+  private async socialGrant(request: TokenRequest, client: ClientRow): Promise<TokenResponse> {
+    if (!this.social) throw new OAuthError(400, "unsupported_grant_type", AuthMessage.socialNotConfigured);
+    for (const [name, value] of [
+      ["source", request.source],
+      ["code", request.socialCode],
+      ["state", request.state],
+    ] as const) {
+      if (!value) throw invalidGrant(AuthMessage.missing(name));
+    }
+    const tenantId = request.tenantId || PLATFORM_TENANT_ID;
+    await this.checkTenant(tenantId);
+    const identity = await this.social.finish({
+      tenantId,
+      source: request.source!,
+      code: request.socialCode!,
+      state: request.state!,
+      browserKey: request.browserKey ?? "",
+    });
+    if (identity.user_id) {
+      const user = await this.repo.userById(identity.user_id);
+      if (user?.tenant_id !== tenantId) throw invalidGrant(AuthMessage.badCredentials);
+      return this.issue(user, client, randomUUID(), identity.id);
+    }
+    return this.guest(identity, client);
+  }
+
+  private guest(identity: SocialIdentity, client: ClientRow): TokenResponse {
+    const now = Math.floor(Date.now() / 1000);
+    const jti = randomUUID();
+    const account = identity.username ?? "";
+    const accessToken = signJwt(
+      {
+        token_type: "guest",
+        client_id: client.client_id,
+        tenant_id: identity.tenant_id,
+        oauth_id: identity.id,
+        account,
+        jti,
+        iat: now,
+        exp: now + GUEST_TOKEN_SECONDS,
+      },
+      this.options.jwtSecret,
+    );
+    return {
+      access_token: accessToken,
+      token_type: "bearer",
+      refresh_token: "",
+      expires_in: GUEST_TOKEN_SECONDS,
+      scope: "all",
+      tenant_id: identity.tenant_id,
+      user_id: "",
+      dept_id: "",
+      post_id: "",
+      role_id: "",
+      role_name: "guest",
+      account,
+      user_name: account,
+      userName: identity.nickname || account,
+      nick_name: identity.nickname ?? "",
+      real_name: "",
+      avatar: identity.avatar ?? "",
+      oauth_id: identity.id,
+      client_id: client.client_id,
+      detail: { type: "web" },
+      license: LICENSE,
+      jti,
+    };
+  }
+
+  /** The claims of a live guest token, or undefined for anything else. */
+  guestClaims(token: string): GuestClaims | undefined {
+    const claims = verifyJwt(token, this.options.jwtSecret);
+    if (claims?.token_type !== "guest") return undefined;
+    const { tenant_id: tenantId, oauth_id: oauthId } = claims;
+    return typeof tenantId === "string" && typeof oauthId === "string" ? { tenantId, oauthId } : undefined;
+  }
+
   private async checkTenant(tenantId: string): Promise<void> {
     const tenant = await this.repo.tenant(tenantId);
     if (!tenant) throw denied(AuthMessage.noTenant);
@@ -151,7 +269,12 @@ export class AuthService {
     }
   }
 
-  private async issue(user: UserRow, client: ClientRow, sessionId: string): Promise<TokenResponse> {
+  private async issue(
+    user: UserRow,
+    client: ClientRow,
+    sessionId: string,
+    oauthId = "",
+  ): Promise<TokenResponse> {
     if (user.status !== 1) throw denied(AuthMessage.disabled);
     const roleIds = csv(user.role_id);
     const aliases = await this.repo.roleAliases(user.tenant_id, roleIds);
@@ -170,7 +293,7 @@ export class AuthService {
       nick_name: user.name ?? "",
       real_name: user.real_name ?? "",
       avatar: user.avatar ?? "",
-      oauth_id: "",
+      oauth_id: oauthId,
       detail: { type: "web" },
       license: LICENSE,
     };
