@@ -11,6 +11,7 @@ import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
 import { readingCorrectionsEn } from "./reading-corrections.en.ts";
 import { regionEn } from "./region.en.ts";
+import { storageEn } from "./storage.en.ts";
 import { tablesEn } from "./tables.en.ts";
 import { topologyEn } from "./topology.en.ts";
 import { viewsEn } from "./views.en.ts";
@@ -552,6 +553,7 @@ export const en: Record<MessageKey, string> = {
   "menu.wxBind": "WeChat bindings",
   ...moneyListsEn,
   ...regionEn,
+  ...storageEn,
   ...viewsEn,
   ...tablesEn,
   ...batchesEn,

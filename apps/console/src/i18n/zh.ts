@@ -11,6 +11,7 @@ import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
 import { readingCorrectionsZh } from "./reading-corrections.zh.ts";
 import { regionZh } from "./region.zh.ts";
+import { storageZh } from "./storage.zh.ts";
 import { tablesZh } from "./tables.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
 import { viewsZh } from "./views.zh.ts";
@@ -542,6 +543,7 @@ export const zh = {
   "menu.wxBind": "微信绑定",
   ...moneyListsZh,
   ...regionZh,
+  ...storageZh,
   ...viewsZh,
   ...tablesZh,
   ...batchesZh,

@@ -35,7 +35,7 @@ import {
   wxBind,
   wxConfig,
 } from "./pms/index.ts";
-import { sms } from "./resource.ts";
+import { attach, oss, sms } from "./resource.ts";
 import { client, param, post, tenant, topMenu } from "./system.ts";
 import { user } from "./user.ts";
 
@@ -90,8 +90,11 @@ export const resources = {
   messageQueue,
   smsRecord,
   sms,
+  oss,
+  attach,
 } as const satisfies Record<string, ResourceDef>;
 
+export { LOCAL_STORAGE_CATEGORY } from "./resource.ts";
 export type ResourceName = keyof typeof resources;
 export type { BatchProgress, SwitchOutcome } from "./pms/commands.ts";
 export {
