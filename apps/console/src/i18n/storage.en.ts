@@ -6,6 +6,8 @@ export const storageEn: Record<keyof typeof storageZh, string> = {
   "menu.attach": "Attachments",
   "oss.enable": "Enable",
   "oss.isEnabled": "Enabled",
+  "oss.status": "Status",
+  "oss.notEnabled": "Not enabled",
   "oss.enabled": "Storage enabled: new uploads are stored here",
   "oss.localHint": "Local disk needs no address or keys: files are kept in the server's data directory",
   "attach.upload": "Upload attachment",

@@ -61,22 +61,34 @@ export default function OssPage() {
     <ResourcePage
       def={resources.oss}
       form={form}
+      // Which configuration takes new uploads is seen at a glance, not behind a row menu.
+      columns={(generated) => [
+        ...generated,
+        {
+          key: "enabled",
+          title: t("oss.status"),
+          width: 100,
+          render: (_value: unknown, row: Row) =>
+            Number(row.status) === ENABLED ? (
+              <Tag color="green" data-testid="row-oss-enabled">
+                {t("oss.isEnabled")}
+              </Tag>
+            ) : (
+              t("oss.notEnabled")
+            ),
+        },
+      ]}
       rowActions={(row, reload) =>
-        Number(row.status) === ENABLED ? (
-          <Tag color="green" data-testid="row-oss-enabled">
-            {t("oss.isEnabled")}
-          </Tag>
-        ) : (
-          canEnable && (
-            <Button
-              type="link"
-              size="small"
-              onClick={() => void enable(row, reload)}
-              data-testid="row-oss-enable"
-            >
-              {t("oss.enable")}
-            </Button>
-          )
+        Number(row.status) !== ENABLED &&
+        canEnable && (
+          <Button
+            type="link"
+            size="small"
+            onClick={() => void enable(row, reload)}
+            data-testid="row-oss-enable"
+          >
+            {t("oss.enable")}
+          </Button>
         )
       }
     />

@@ -152,15 +152,6 @@ export class StorageService {
     return { link, domain, name, originalName: file.originalName, attachId: id };
   }
 
-  /** Discards an object written for an upload that was then refused (over the size limit). */
-  async discard(tenantId: string, attachId: string): Promise<void> {
-    const [row] = await this.db.query<AttachObject>(
-      "delete from blade_attach where id = $1 and tenant_id = $2 returning id, oss_id, object_key, content_type, original_name",
-      [attachId, tenantId],
-    );
-    if (row) await this.removeObject(row);
-  }
-
   /** The object of an attachment, read from the storage it was written to. */
   async read(row: AttachObject, range?: ByteRange): Promise<StoredObject | undefined> {
     const store = await this.storeOfAttachment(row);
