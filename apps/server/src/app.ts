@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Duplex } from "node:stream";
 import compress from "@fastify/compress";
 import formbody from "@fastify/formbody";
@@ -38,6 +39,8 @@ import type { SmsProvider } from "./modules/sms/sms-provider.ts";
 import { linkedAccountRoutes } from "./modules/social/linked-accounts.routes.ts";
 import { socialRoutes } from "./modules/social/social.routes.ts";
 import { SocialSignIn } from "./modules/social/social-sign-in.ts";
+import { storageRoutes } from "./modules/storage/storage.routes.ts";
+import { StorageService } from "./modules/storage/storage.service.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
 import { userImportRoutes } from "./modules/user/user-import.routes.ts";
@@ -73,7 +76,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
 
 export interface AppOptions {
   config: Pick<ServerConfig, "jwtSecret" | "dataKey" | "captchaEnabled" | "consoleDist" | "timeZone"> &
-    Partial<Pick<ServerConfig, "production" | "previousDataKeys" | "apiLog">>;
+    Partial<Pick<ServerConfig, "production" | "previousDataKeys" | "apiLog" | "dataDir">>;
   db: Db;
   logger?: FastifyServerOptions["logger"];
   /**
@@ -206,11 +209,16 @@ export async function buildApp({
   await app.register(paymentRoutes, { db, timeZone: config.timeZone });
   await app.register(ownerRechargeRoutes, { db, timeZone: config.timeZone });
   await app.register(moneyExportRoutes, { db, timeZone: config.timeZone });
+  // Files on the server's own disk (the default storage) live under DATA_DIR/files.
+  const storage = new StorageService(db, fieldCipherOf(config), path.join(config.dataDir ?? "data", "files"));
+  app.addHook("onClose", async () => storage.close());
   await app.register(resourceRoutes, {
     db,
     timeZone: config.timeZone,
     cipher: fieldCipherOf(config),
+    storage,
   });
+  await app.register(storageRoutes, { db, storage });
   const providers = smsProviders ?? defaultProviders();
   await app.register(smsRoutes, { db, cipher: fieldCipherOf(config), providers });
   let noticeQueue: NoticeQueue | undefined;
@@ -224,7 +232,7 @@ export async function buildApp({
   await app.register(accessRoutes, { db });
   await app.register(regionRoutes, { db });
   await app.register(paramRoutes, { db, timeZone: config.timeZone });
-  await app.register(fileRoutes, { db });
+  await app.register(fileRoutes, { db, storage });
   await app.register(registryRoutes, { db, timeZone: config.timeZone });
   await app.register(workflowRoutes, { db, timeZone: config.timeZone });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });

@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { TokenResponse } from "@meterline/contracts";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import pg from "pg";
@@ -75,6 +78,8 @@ export async function startTestServer(
   if (!template) await prepare(db);
   const jwtSecret = randomBytes(32).toString("hex");
   const dataKey = randomBytes(32).toString("hex");
+  // Files kept on local disk go to a directory of this server's own, removed on close.
+  const dataDir = await mkdtemp(path.join(tmpdir(), "meterline-data-"));
   const app = await buildApp({
     db,
     config: {
@@ -83,6 +88,7 @@ export async function startTestServer(
       captchaEnabled: options.captchaEnabled ?? false,
       production: options.production ?? false,
       timeZone: "Asia/Shanghai",
+      dataDir,
       ...(options.apiLog ? { apiLog: options.apiLog } : {}),
     },
     ...(options.notices ? { notices: options.notices } : {}),
@@ -126,6 +132,7 @@ export async function startTestServer(
       await app.close();
       await db.close();
       await dropDatabase?.();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -68,6 +68,8 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
   dataWriteAlarm: commandRecords("dataWriteAlarm"),
   logApi: { load: () => import("../pages/log/LogApiPage.tsx"), file: "pages/log/LogApiPage.tsx" },
   sms: { load: () => import("../pages/sms/SmsPage.tsx"), file: "pages/sms/SmsPage.tsx" },
+  oss: { load: () => import("../pages/storage/OssPage.tsx"), file: "pages/storage/OssPage.tsx" },
+  attach: { load: () => import("../pages/storage/AttachPage.tsx"), file: "pages/storage/AttachPage.tsx" },
 };
 
 const generic = new Map<ResourceName, PageEntry>();

@@ -13,6 +13,7 @@ import { moneyMetersEn } from "./money-meters.en.ts";
 import { readingCorrectionsEn } from "./reading-corrections.en.ts";
 import { regionEn } from "./region.en.ts";
 import { socialEn } from "./social.en.ts";
+import { storageEn } from "./storage.en.ts";
 import { tablesEn } from "./tables.en.ts";
 import { topologyEn } from "./topology.en.ts";
 import { viewsEn } from "./views.en.ts";
@@ -556,6 +557,7 @@ export const en: Record<MessageKey, string> = {
   ...moneyListsEn,
   ...regionEn,
   ...socialEn,
+  ...storageEn,
   ...viewsEn,
   ...tablesEn,
   ...batchesEn,

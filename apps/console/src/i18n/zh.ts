@@ -13,6 +13,7 @@ import { moneyMetersZh } from "./money-meters.zh.ts";
 import { readingCorrectionsZh } from "./reading-corrections.zh.ts";
 import { regionZh } from "./region.zh.ts";
 import { socialZh } from "./social.zh.ts";
+import { storageZh } from "./storage.zh.ts";
 import { tablesZh } from "./tables.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
 import { viewsZh } from "./views.zh.ts";
@@ -546,6 +547,7 @@ export const zh = {
   ...moneyListsZh,
   ...regionZh,
   ...socialZh,
+  ...storageZh,
   ...viewsZh,
   ...tablesZh,
   ...batchesZh,

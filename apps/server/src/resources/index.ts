@@ -19,6 +19,8 @@ import {
 } from "../modules/pms/registry.hooks.ts";
 import { alarmSchemeHooks, chargingSchemeHooks } from "../modules/pms/scheme.hooks.ts";
 import { smsHooks } from "../modules/sms/sms.hooks.ts";
+import { attachHooks, ossHooks } from "../modules/storage/storage.hooks.ts";
+import type { StorageService } from "../modules/storage/storage.service.ts";
 import { menuHooks, roleHooks } from "./access.hooks.ts";
 import { dictionaryHooks } from "./dict.hooks.ts";
 import { userHooks } from "./user.hooks.ts";
@@ -56,14 +58,16 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   dataWritePrice: commandRecordHooks("price"),
   dataWriteAlarm: commandRecordHooks("alarm"),
   sms: smsHooks,
+  oss: ossHooks,
 };
 
 /** Every plain resource's routes, from its definition alone. */
 export async function resourceRoutes(
   app: FastifyInstance,
-  opts: { db: Db; timeZone: string; cipher: FieldCipher },
+  opts: { db: Db; timeZone: string; cipher: FieldCipher; storage: StorageService },
 ) {
+  const withStorage: Partial<Record<string, ResourceHooks>> = { ...hooks, attach: attachHooks(opts.storage) };
   for (const def of Object.values(resources) as ResourceDef[]) {
-    await registerResource(app, def, { ...opts, hooks: hooks[def.name] });
+    await registerResource(app, def, { ...opts, hooks: withStorage[def.name] });
   }
 }

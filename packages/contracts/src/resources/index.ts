@@ -35,7 +35,7 @@ import {
   wxBind,
   wxConfig,
 } from "./pms/index.ts";
-import { sms } from "./resource.ts";
+import { attach, oss, sms } from "./resource.ts";
 import { socialProvider } from "./social.ts";
 import { client, param, post, tenant, topMenu } from "./system.ts";
 import { user } from "./user.ts";
@@ -92,8 +92,11 @@ export const resources = {
   smsRecord,
   sms,
   socialProvider,
+  oss,
+  attach,
 } as const satisfies Record<string, ResourceDef>;
 
+export { LOCAL_STORAGE_CATEGORY } from "./resource.ts";
 export type ResourceName = keyof typeof resources;
 export type { BatchProgress, SwitchOutcome } from "./pms/commands.ts";
 export {

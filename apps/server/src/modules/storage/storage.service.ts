@@ -1,0 +1,192 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { LOCAL_STORAGE_CATEGORY } from "@meterline/contracts";
+import { ApiError, badRequest } from "../../contract/errors.ts";
+import type { FieldCipher } from "../../crud/field-cipher.ts";
+import type { Queryable } from "../../db/client.ts";
+import { nextId } from "../../db/ids.ts";
+import { FILE_LINK_BASE } from "../../plugins/file-links.ts";
+import { LocalStore } from "./local-store.ts";
+import type { ByteRange, ObjectStore, StoredObject } from "./object-store.ts";
+import { S3Store } from "./s3-store.ts";
+
+/** A storage configuration row (blade_oss) as the server reads it. */
+interface OssRow {
+  id: string;
+  category: number;
+  endpoint: string | null;
+  bucket_name: string | null;
+  region: string | null;
+  access_key: string | null;
+  secret_key: string | null;
+  path_style: number | null;
+  link_base: string | null;
+  update_time: Date | string;
+}
+
+/** An attachment row, as far as reading and removing its object needs. */
+export interface AttachObject {
+  id: string;
+  oss_id: string | null;
+  object_key: string;
+  content_type: string;
+  original_name: string;
+}
+
+export interface SavedFile {
+  link: string;
+  domain: string;
+  name: string;
+  originalName: string;
+  attachId: string;
+}
+
+/** The storage cannot be reached: the upload or download fails, and nothing is recorded. */
+export const unreachable = (error: unknown) =>
+  new ApiError(503, `storage: 对象存储无法访问 (${error instanceof Error ? error.message : String(error)})`);
+
+/**
+ * Where each tenant's files go and come from: the tenant's enabled configuration for new files
+ * (the server's disk when none is), and for every stored file the configuration it was written
+ * through, so enabling another one never breaks an older link.
+ */
+export class StorageService {
+  private readonly local: LocalStore;
+  /** S3 clients by configuration and its last change, so an edited configuration gets a new one. */
+  private readonly clients = new Map<string, S3Store>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly cipher: FieldCipher,
+    filesDir: string,
+  ) {
+    this.local = new LocalStore(path.resolve(filesDir));
+  }
+
+  private storeOf(row: OssRow | undefined): ObjectStore {
+    if (!row || Number(row.category) === LOCAL_STORAGE_CATEGORY) return this.local;
+    const cacheKey = `${row.id}:${new Date(row.update_time).getTime()}`;
+    let store = this.clients.get(cacheKey);
+    if (!store) {
+      store = new S3Store({
+        endpoint: row.endpoint ?? "",
+        bucket: row.bucket_name ?? "",
+        region: row.region ?? "",
+        accessKey: row.access_key ?? "",
+        secretKey: row.secret_key ? (this.cipher.decrypt(row.secret_key) ?? "") : "",
+        pathStyle: row.path_style !== 0,
+      });
+      this.clients.set(cacheKey, store);
+    }
+    return store;
+  }
+
+  private async ossRow(
+    where: string,
+    params: unknown[],
+    db: Queryable = this.db,
+  ): Promise<OssRow | undefined> {
+    const [row] = await db.query<OssRow>(
+      `select id, category, endpoint, bucket_name, region, access_key, secret_key, path_style, link_base, update_time
+         from blade_oss where ${where}`,
+      params,
+    );
+    return row;
+  }
+
+  /** Tests a configuration of the tenant before it is enabled; throws a 400 saying why it cannot be used. */
+  async check(tenantId: string, ossId: string): Promise<void> {
+    const row = await this.ossRow("id = $1 and tenant_id = $2 and is_deleted = 0", [ossId, tenantId]);
+    if (!row) return;
+    try {
+      await this.storeOf(row).check();
+    } catch (error) {
+      const reason = error instanceof Error ? error.name || error.message : String(error);
+      throw badRequest(`id: 无法连接该对象存储, 未启用 (${reason})`);
+    }
+  }
+
+  /** Stores an upload through the tenant's enabled storage and records it as an attachment. */
+  async save(file: {
+    tenantId: string;
+    userId: string;
+    originalName: string;
+    extension: string;
+    contentType: string;
+    body: Readable;
+  }): Promise<SavedFile> {
+    const oss = await this.ossRow("tenant_id = $1 and status = 2 and is_deleted = 0 order by id limit 1", [
+      file.tenantId,
+    ]);
+    const day = new Date().toISOString().slice(0, 10).replaceAll("-", "");
+    const name = `upload/${day}/${randomUUID().replaceAll("-", "")}.${file.extension}`;
+    const objectKey = `${file.tenantId}/${name}`;
+    const store = this.storeOf(oss);
+    const size = await store.put(objectKey, file.body, file.contentType).catch((error: unknown) => {
+      if (error instanceof ApiError) throw error;
+      throw unreachable(error);
+    });
+    const link = `${FILE_LINK_BASE}/${name}`;
+    const domain = oss?.link_base || FILE_LINK_BASE;
+    const id = nextId();
+    await this.db.query(
+      `insert into blade_attach (id, tenant_id, link, domain, name, original_name, extension, attach_size,
+         content_type, oss_id, object_key, create_user, update_user)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, nullif($12, '')::bigint, nullif($12, '')::bigint)`,
+      [
+        id,
+        file.tenantId,
+        link,
+        domain,
+        name,
+        file.originalName,
+        file.extension,
+        size,
+        file.contentType,
+        oss?.id ?? null,
+        objectKey,
+        file.userId,
+      ],
+    );
+    return { link, domain, name, originalName: file.originalName, attachId: id };
+  }
+
+  /** The object of an attachment, read from the storage it was written to. */
+  async read(row: AttachObject, range?: ByteRange): Promise<StoredObject | undefined> {
+    const store = await this.storeOfAttachment(row);
+    return store.get(row.object_key, range).catch((error: unknown) => {
+      throw unreachable(error);
+    });
+  }
+
+  async sizeOf(row: AttachObject): Promise<number | undefined> {
+    const store = await this.storeOfAttachment(row);
+    return store.size(row.object_key).catch((error: unknown) => {
+      throw unreachable(error);
+    });
+  }
+
+  /**
+   * Deletes an attachment's object; an object already gone is not an error. `db` is the handle of
+   * the caller's transaction when it runs inside one.
+   */
+  async removeObject(row: AttachObject, db: Queryable = this.db): Promise<void> {
+    const store = await this.storeOfAttachment(row, db);
+    await store.remove(row.object_key).catch((error: unknown) => {
+      throw unreachable(error);
+    });
+  }
+
+  private async storeOfAttachment(row: AttachObject, db: Queryable = this.db): Promise<ObjectStore> {
+    if (!row.oss_id) return this.local;
+    // A configuration removed later still serves the files written through it.
+    const oss = await this.ossRow("id = $1", [row.oss_id], db);
+    return this.storeOf(oss);
+  }
+
+  close(): void {
+    for (const store of this.clients.values()) store.close();
+    this.clients.clear();
+  }
+}
