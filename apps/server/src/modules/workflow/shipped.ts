@@ -3,7 +3,11 @@ import type { Db } from "../../db/client.ts";
 import { deploy } from "./deployment.service.ts";
 
 /** The processes the product ships, deployed as common definitions (every tenant may start them). */
-const SHIPPED = [{ file: "leave.bpmn20.xml", key: "Leave", category: "flow_1" }];
+const SHIPPED = [
+  { file: "leave.bpmn20.xml", key: "Leave", category: "flow_1" },
+  // Started by the money module only (refunds and corrections minus above the tenant's threshold).
+  { file: "money-approval.bpmn20.xml", key: "MoneyApproval", category: "flow_3" },
+];
 
 /**
  * Deploys each shipped process once per database, at start: a second process starting at the same
