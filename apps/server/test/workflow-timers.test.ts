@@ -37,6 +37,12 @@ const ESCALATING = `<?xml version="1.0" encoding="UTF-8"?>
   </process>
 </definitions>`;
 
+/** Escalates to an assignee the instance never names: its timer's step fails every time. */
+const BROKEN = ESCALATING.replace('id="Escalating" name="超时升级"', 'id="Broken" name="无人可升级"').replace(
+  'flowable:candidateGroups="hr"',
+  'flowable:assignee="${nobodyNamed}"',
+);
+
 describe("workflow timers: escalation, waits, suspension and restarts", () => {
   let server: TestServer;
   let app: FastifyInstance;
@@ -61,12 +67,25 @@ describe("workflow timers: escalation, waits, suspension and restarts", () => {
   };
   const taskOf = async (who: string, list: "todo-list" | "claim-list", instanceId: string) =>
     (await records(who, `${FLOW}/work/${list}`)).find((r) => r.processInstanceId === instanceId);
-  const start = async () => {
+  const deploy = async (xml: string) => {
+    const file = multipartFile("process.bpmn20.xml", Buffer.from(xml));
+    const boundary = file.headers["content-type"].split("boundary=")[1];
+    const fields = `--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nflow_1\r\n--${boundary}\r\nContent-Disposition: form-data; name="tenantIds"\r\n\r\n${tenantA}\r\n`;
+    const deployed = await app.inject({
+      method: "POST",
+      url: `${FLOW}/manager/deploy-upload`,
+      payload: Buffer.concat([Buffer.from(fields), file.payload]),
+      headers: { ...file.headers, authorization: BASIC, "blade-auth": `bearer ${admin}` },
+    });
+    assert.equal(deployed.statusCode, 200, deployed.body);
+    return (deployed.json().data as string[])[0]!;
+  };
+  const start = async (processDefinitionId = definitionId) => {
     const res = await call("POST", `${LEAVE}/start-process`, "staff", {
       startTime: "2026-12-01 09:00:00",
       endTime: "2026-12-02 09:00:00",
       reason: "审核",
-      processDefinitionId: definitionId,
+      processDefinitionId,
       taskUser: userId.leader,
     });
     assert.equal(res.statusCode, 200, res.body);
@@ -102,17 +121,7 @@ describe("workflow timers: escalation, waits, suspension and restarts", () => {
       });
       token[account] = (await server.login(account, "Secret#2026", tenantA)).access_token;
     }
-    const file = multipartFile("escalating.bpmn20.xml", Buffer.from(ESCALATING));
-    const boundary = file.headers["content-type"].split("boundary=")[1];
-    const fields = `--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nflow_1\r\n--${boundary}\r\nContent-Disposition: form-data; name="tenantIds"\r\n\r\n${tenantA}\r\n`;
-    const deployed = await app.inject({
-      method: "POST",
-      url: `${FLOW}/manager/deploy-upload`,
-      payload: Buffer.concat([Buffer.from(fields), file.payload]),
-      headers: { ...file.headers, authorization: BASIC, "blade-auth": `bearer ${admin}` },
-    });
-    assert.equal(deployed.statusCode, 200, deployed.body);
-    definitionId = (deployed.json().data as string[])[0]!;
+    definitionId = await deploy(ESCALATING);
   });
   after(async () => {
     await restarted?.close();
@@ -231,5 +240,29 @@ describe("workflow timers: escalation, waits, suspension and restarts", () => {
     assert.equal(await taskOf("hr1", "claim-list", instanceId), undefined);
     assert.equal(await runDueTimers(server.db, new Date(Date.now() + 3 * HOUR)), 1);
     assert.equal(await statusOf(instanceId), "finished");
+  });
+
+  test("a timer whose step fails is put off with the reason and holds up no other", async () => {
+    const brokenId = await start(await deploy(BROKEN));
+    const goodId = await start();
+    const [broken] = await timersOf(brokenId);
+    const [good] = await timersOf(goodId);
+    const now = new Date(Math.max(broken!.due_time.getTime(), good!.due_time.getTime()) + 1000);
+    const failures: unknown[] = [];
+    assert.equal(await runDueTimers(server.db, now, { onError: (e) => failures.push(e) }), 1);
+    assert.equal(failures.length, 1);
+    assert.equal((await taskOf("hr1", "claim-list", goodId))?.taskName, "上级审核");
+    const [kept] = await server.db.query<{ due_time: Date; attempts: number; last_error: string }>(
+      "select due_time, attempts, last_error from wf_timer where instance_id = $1",
+      [brokenId],
+    );
+    assert.equal(kept?.attempts, 1);
+    assert.match(kept!.last_error, /找不到办理人/);
+    assert.equal(kept!.due_time.getTime(), now.getTime() + 10 * 60_000);
+    assert.ok(
+      await taskOf("leader", "todo-list", brokenId),
+      "the untouched task stays until it can escalate",
+    );
+    assert.equal(await statusOf(brokenId), "running");
   });
 });

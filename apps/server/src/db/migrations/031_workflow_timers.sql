@@ -6,6 +6,9 @@ create table wf_timer (
   tenant_id varchar(12) not null,
   element_id varchar(128) not null,
   due_time timestamptz not null,
+  -- A step that failed (the escalation finds no one, say) is tried again later, the reason kept.
+  attempts integer not null default 0,
+  last_error varchar(500),
   create_time timestamptz not null default now(),
   primary key (instance_id, element_id)
 );

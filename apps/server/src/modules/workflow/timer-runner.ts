@@ -1,19 +1,37 @@
 import type { Db } from "../../db/client.ts";
-import { fireDueTimer } from "./workflow.service.ts";
+import { postponeTimer } from "./timer.repository.ts";
+import { fireDueTimer, TimerFailed } from "./workflow.service.ts";
 
 /** How often a server process looks for due timers: escalations are minutes or hours, not seconds. */
 const EVERY_MS = 15_000;
 /** Timers fired in one pass at most, so a backlog never holds the loop for long. */
 const PER_PASS = 200;
+/** A timer whose step failed is tried again this much later. */
+const RETRY_MS = 10 * 60_000;
 
 /**
  * Fires the timers due at `now`, one transaction each, until none is due or the pass is full.
  * Returns how many fired. Several processes run this at once safely: each locks the instance it
  * fires (skip locked), so no timer fires twice.
  */
-export async function runDueTimers(db: Db, now: Date = new Date(), limit = PER_PASS): Promise<number> {
+export async function runDueTimers(
+  db: Db,
+  now: Date = new Date(),
+  options: { limit?: number; onError?: (error: unknown) => void } = {},
+): Promise<number> {
+  const limit = options.limit ?? PER_PASS;
   let fired = 0;
-  while (fired < limit && (await fireDueTimer(db, now))) fired += 1;
+  for (let tries = 0; tries < limit; tries += 1) {
+    try {
+      if (!(await fireDueTimer(db, now))) break;
+      fired += 1;
+    } catch (error) {
+      if (!(error instanceof TimerFailed)) throw error;
+      // One broken instance must not hold up the others: it waits for a later pass.
+      await postponeTimer(db, error, new Date(now.getTime() + RETRY_MS), error.message);
+      options.onError?.(error);
+    }
+  }
   return fired;
 }
 
@@ -23,7 +41,7 @@ export function startTimerRunner(db: Db, onError: (error: unknown) => void) {
   const timer = setInterval(() => {
     // A pass still running is not stacked on by the next tick.
     if (running) return;
-    running = runDueTimers(db)
+    running = runDueTimers(db, new Date(), { onError })
       .catch(onError)
       .finally(() => {
         running = null;

@@ -46,3 +46,17 @@ export async function lockDueTimer(db: Queryable, now: Date) {
 export async function dropTimer(db: Queryable, instanceId: string, elementId: string) {
   await db.query("delete from wf_timer where instance_id = $1 and element_id = $2", [instanceId, elementId]);
 }
+
+/** Puts off a timer whose step failed, keeping why, so it neither blocks the others nor is lost. */
+export async function postponeTimer(
+  db: Queryable,
+  timer: { instanceId: string; elementId: string },
+  until: Date,
+  reason: string,
+) {
+  await db.query(
+    `update wf_timer set due_time = $3, attempts = attempts + 1, last_error = $4
+      where instance_id = $1 and element_id = $2`,
+    [timer.instanceId, timer.elementId, until, reason.slice(0, 500)],
+  );
+}

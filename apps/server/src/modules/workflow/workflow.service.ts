@@ -231,44 +231,67 @@ export async function fireDueTimer(
   return db.transaction(async (tx) => {
     const due = await lockDueTimer(tx, now);
     if (!due) return false;
-    const instance = await lockInstance(tx, due.tenant_id, due.instance_id);
-    const definition = instance && (await definitionOfInstance(tx, instance.definition_id));
-    if (!instance || !definition) return false;
-    await dropTimer(tx, instance.id, due.element_id);
-    let step: Step | undefined;
     try {
-      step = await fireTimer(instance.engine_state, instance.variables, due.element_id);
+      return await takeTimerStep(tx, due);
     } catch (error) {
-      throw engineFailure(error);
+      throw new TimerFailed(due.instance_id, due.element_id, error);
     }
-    // The engine no longer waits on it (a stale row): dropping it was all there was to do.
-    if (!step) return true;
-    await openWaitingTasks(
-      tx,
-      { id: instance.id, tenantId: instance.tenant_id },
-      step,
-      definition.user_tasks,
-      instance.variables,
-    );
-    await saveInstance(tx, instance.id, {
-      variables: instance.variables,
-      engineState: step.state,
-      finished: step.finished,
-    });
-    if (step.finished) {
-      await instanceEnded(tx, definition.def_key, {
-        tenantId: instance.tenant_id,
-        instanceId: instance.id,
-        businessKey: instance.business_key,
-        endEventId: step.endEvent?.id ?? null,
-        deleted: false,
-        variables: instance.variables,
-        comment: "定时到期",
-        userId: null,
-      });
-    }
-    return true;
   });
+}
+
+/** A due timer whose step failed (nothing of it was written): the runner puts it off and goes on. */
+export class TimerFailed extends Error {
+  constructor(
+    readonly instanceId: string,
+    readonly elementId: string,
+    cause: unknown,
+  ) {
+    super(`${elementId}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** The engine takes the timer's path of the locked instance; the step is written as any other. */
+async function takeTimerStep(
+  tx: Queryable,
+  due: { instance_id: string; tenant_id: string; element_id: string },
+): Promise<boolean> {
+  const instance = await lockInstance(tx, due.tenant_id, due.instance_id);
+  const definition = instance && (await definitionOfInstance(tx, instance.definition_id));
+  if (!instance || !definition) return false;
+  await dropTimer(tx, instance.id, due.element_id);
+  let step: Step | undefined;
+  try {
+    step = await fireTimer(instance.engine_state, instance.variables, due.element_id);
+  } catch (error) {
+    throw engineFailure(error);
+  }
+  // The engine no longer waits on it (a stale row): dropping it was all there was to do.
+  if (!step) return true;
+  await openWaitingTasks(
+    tx,
+    { id: instance.id, tenantId: instance.tenant_id },
+    step,
+    definition.user_tasks,
+    instance.variables,
+  );
+  await saveInstance(tx, instance.id, {
+    variables: instance.variables,
+    engineState: step.state,
+    finished: step.finished,
+  });
+  if (step.finished) {
+    await instanceEnded(tx, definition.def_key, {
+      tenantId: instance.tenant_id,
+      instanceId: instance.id,
+      businessKey: instance.business_key,
+      endEventId: step.endEvent?.id ?? null,
+      deleted: false,
+      variables: instance.variables,
+      comment: "定时到期",
+      userId: null,
+    });
+  }
+  return true;
 }
 
 /** Ends a running instance by hand, with the reason; its open tasks stop being anyone's work. */
