@@ -205,4 +205,26 @@ describe("money approvals: refunds and corrections minus above the tenant's thre
     const recharge = await submit({ rechargeType: 1, amount: "500" });
     assert.equal(recharge.json().data.state, 1);
   });
+
+  test("the approval process is started by the money module only", async () => {
+    const startable = await records("approver1", `${FLOW}/work/start-list`);
+    assert.ok(startable.some((r) => r.key === "Leave"));
+    assert.ok(!startable.some((r) => r.key === "MoneyApproval"));
+    const [definition] = await server.db.query<{ id: string }>(
+      "select id from wf_definition where def_key = 'MoneyApproval' and tenant_id = ''",
+    );
+    const [other] = await server.db.query<{ id: string }>(
+      "select id::text as id from sys_user where tenant_id = $1 and account = 'approver2'",
+      [tenant.tenantId],
+    );
+    const byHand = await server.call("POST", "/api/blade-desk/process/leave/start-process", as("approver1"), {
+      startTime: "2026-12-01 09:00:00",
+      endTime: "2026-12-02 09:00:00",
+      reason: "绕过审批",
+      processDefinitionId: definition!.id,
+      taskUser: other!.id,
+    });
+    assert.equal(byHand.statusCode, 400, byHand.body);
+    assert.match(byHand.json().msg, /^processDefinitionId: .*不能手动发起/);
+  });
 });

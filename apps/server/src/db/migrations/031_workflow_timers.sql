@@ -19,3 +19,7 @@ create index wf_timer_due on wf_timer (due_time);
 alter table pms_recharge add column approval_instance_id bigint;
 alter table pms_recharge add column approval_note varchar(1000);
 create index pms_recharge_approval on pms_recharge (approval_instance_id) where approval_instance_id is not null;
+
+-- A process another module starts for its own records (the money approval) is not offered in the
+-- start list and cannot be started by hand.
+alter table wf_definition add column started_by_system boolean not null default false;

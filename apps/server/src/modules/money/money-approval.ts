@@ -80,6 +80,7 @@ export function approvalGate(caller: CurrentUser): ApprovalGate {
         accountId: held.accountId,
         reason: held.request.remark,
       },
+      { bySystem: true },
     );
   };
 }

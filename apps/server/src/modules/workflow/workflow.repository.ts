@@ -11,6 +11,7 @@ export interface DefinitionForRun {
   def_key: string;
   name: string;
   suspended: boolean;
+  started_by_system: boolean;
   bpmn_xml: string;
   user_tasks: Record<string, UserTaskConfig>;
 }
@@ -22,7 +23,7 @@ export async function definitionForTenant(
   definitionId: string,
 ): Promise<DefinitionForRun | undefined> {
   const [row] = await db.query<DefinitionForRun>(
-    `select id, tenant_id, def_key, name, suspended, bpmn_xml, user_tasks from wf_definition
+    `select id, tenant_id, def_key, name, suspended, started_by_system, bpmn_xml, user_tasks from wf_definition
       where id = $1 and tenant_id in ('', $2)`,
     [definitionId, tenantId],
   );

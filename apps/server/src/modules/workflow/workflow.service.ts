@@ -123,9 +123,12 @@ export async function startInstance(
   definitionId: string,
   businessKey: string,
   given: Record<string, unknown>,
+  options: { bySystem?: boolean } = {},
 ): Promise<string> {
   const definition = await definitionForTenant(tx, caller.tenantId, definitionId);
   if (!definition) throw notFound("processDefinitionId: 流程不存在");
+  if (definition.started_by_system && !options.bySystem)
+    throw badRequest("processDefinitionId: 该流程由业务自动发起, 不能手动发起");
   if (definition.suspended) throw badRequest("processDefinitionId: 流程已挂起, 不能发起");
   const variables = { ...given, applyUser: taskUser(caller.userId), createUser: caller.account };
   let step: Step;
