@@ -12,6 +12,7 @@ describe("money approvals: refunds and corrections minus above the tenant's thre
   let server: TestServer;
   let tenant: Awaited<ReturnType<typeof provisionTenant>>;
   let accountId: string;
+  let platform: string;
   const token: Record<string, string> = {};
 
   const as = (who: string) => token[who] ?? tenant.token;
@@ -45,12 +46,18 @@ describe("money approvals: refunds and corrections minus above the tenant's thre
         )
       )[0]!.n,
     );
-  const setParam = (key: string, value: string) =>
-    server.db.query(
+  /** The tenant's own value of a parameter, as its administrator would set it. */
+  const setParam = async (key: string, value: string) => {
+    await server.db.query("delete from sys_param where tenant_id = $1 and param_key = $2", [
+      tenant.tenantId,
+      key,
+    ]);
+    await server.db.query(
       `insert into sys_param (id, tenant_id, platform_wide, param_name, param_key, param_value)
        values ($1, $2, 0, $3, $3, $4)`,
       [nextId(), tenant.tenantId, key, value],
     );
+  };
   /** Submits, checks the answer is "waiting for approval", and returns the ids. */
   const held = async (body: Record<string, unknown>) => {
     const res = await submit(body);
@@ -71,7 +78,7 @@ describe("money approvals: refunds and corrections minus above the tenant's thre
 
   before(async () => {
     server = await startTestServer();
-    const platform = (await server.login()).access_token;
+    platform = (await server.login()).access_token;
     tenant = await provisionTenant(server, platform, "审批物业");
     token.requester = tenant.token;
     // Two more holders of the tenant's administrator role (the default approver role).
@@ -226,5 +233,39 @@ describe("money approvals: refunds and corrections minus above the tenant's thre
     });
     assert.equal(byHand.statusCode, 400, byHand.body);
     assert.match(byHand.json().msg, /^processDefinitionId: .*不能手动发起/);
+  });
+
+  test("an approval ended by hand, or with its deployment, rejects the held refund with the reason", async () => {
+    const before = await ledgerCount();
+    await setParam("money.approval.role", "admin");
+    const first = await held({ rechargeType: 2, amount: "101" });
+    const deleted = await server.call("POST", `${FLOW}/follow/delete-process-instance`, platform, {
+      processInstanceId: first.processInstanceId,
+      deleteReason: "重复申请",
+    });
+    assert.equal(deleted.statusCode, 200, deleted.body);
+    const firstRow = (
+      await server.call("GET", `${pms}/datarecharge/detail?id=${first.id}`, tenant.token)
+    ).json().data;
+    assert.equal(firstRow.state, 4);
+    assert.equal(firstRow.approvalNote, "审批流程已删除: 重复申请");
+
+    const second = await held({ rechargeType: 2, amount: "102" });
+    const [definition] = await server.db.query<{ deployment_id: string }>(
+      "select deployment_id::text as deployment_id from wf_definition where def_key = 'MoneyApproval' and tenant_id = ''",
+    );
+    const removed = await server.call(
+      "POST",
+      `${FLOW}/manager/delete-deployment?deploymentIds=${definition!.deployment_id}&cascade=true`,
+      platform,
+    );
+    assert.equal(removed.statusCode, 200, removed.body);
+    const secondRow = (
+      await server.call("GET", `${pms}/datarecharge/detail?id=${second.id}`, tenant.token)
+    ).json().data;
+    assert.equal(secondRow.state, 4);
+    assert.match(secondRow.approvalNote, /部署已删除/);
+    assert.equal(await ledgerCount(), before);
+    assert.equal(await balance(), "79999");
   });
 });
