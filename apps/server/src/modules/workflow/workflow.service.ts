@@ -260,8 +260,9 @@ async function takeTimerStep(
 ): Promise<boolean> {
   const instance = await lockInstance(tx, due.tenant_id, due.instance_id);
   const definition = instance && (await definitionOfInstance(tx, instance.definition_id));
-  if (!instance || !definition) return false;
-  await dropTimer(tx, instance.id, due.element_id);
+  await dropTimer(tx, due.instance_id, due.element_id);
+  // Its instance or definition gone between the look and the lock: the row was all that was left.
+  if (!instance || !definition) return true;
   let step: Step | undefined;
   try {
     step = await fireTimer(instance.engine_state, instance.variables, due.element_id);
