@@ -88,6 +88,9 @@ export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
   "counter.meterTimeout": "The meter has not confirmed yet",
   "counter.meterTimeoutHint":
     "Recharge {receiptNo} is still waiting for the meter; see its outcome later in the recharge records. Do not take the money again.",
+  "counter.approval": "Submitted for approval",
+  "counter.approvalHint":
+    "{receiptNo} is above the approval amount and was submitted for approval (process {processInstanceId}); it is booked only once approved. Follow it under My work - Sent.",
   "counter.meterUnavailable": "Recharging prepaid-in-meter accounts is not available",
   "counter.failed": "Not done",
   "counter.failedHint": "Nothing was booked. You can retry: the same submission never books twice.",

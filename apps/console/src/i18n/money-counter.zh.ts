@@ -81,6 +81,9 @@ export const moneyCounterZh = {
   "counter.meterFailedHint": "收据号 {receiptNo} 的充值未写入表计,未入账。请检查表计通讯后重试。",
   "counter.meterTimeout": "表计暂未确认",
   "counter.meterTimeoutHint": "收据号 {receiptNo} 仍在等待表计,请稍后在充值记录中查看结果,不要重复收费。",
+  "counter.approval": "已提交审批",
+  "counter.approvalHint":
+    "收据号 {receiptNo} 超过审批金额,已提交审批(流程 {processInstanceId}),审批通过后才入账。可在“我的事务 - 已发”中查看进度。",
   "counter.meterUnavailable": "表内预付费充值暂不可用",
   "counter.failed": "操作未完成",
   "counter.failedHint": "未入账。可以直接重试:同一次提交不会重复入账。",

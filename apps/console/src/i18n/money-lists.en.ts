@@ -37,6 +37,8 @@ export const moneyListsEn: Record<keyof typeof moneyListsZh, string> = {
   "moneyList.recharge.booked": "Booked",
   "moneyList.recharge.pending": "Awaiting meter",
   "moneyList.recharge.failed": "Meter write failed",
+  "moneyList.recharge.awaitingApproval": "Awaiting approval",
+  "moneyList.recharge.rejected": "Approval rejected",
   "moneyList.payment.unpaid": "Unpaid",
   "moneyList.payment.paid": "Paid",
   "moneyList.payment.failed": "Failed",

@@ -35,6 +35,8 @@ export const moneyListsZh = {
   "moneyList.recharge.booked": "已入账",
   "moneyList.recharge.pending": "待表计确认",
   "moneyList.recharge.failed": "写表失败",
+  "moneyList.recharge.awaitingApproval": "待审批",
+  "moneyList.recharge.rejected": "审批未通过",
   "moneyList.payment.unpaid": "未支付",
   "moneyList.payment.paid": "已支付",
   "moneyList.payment.failed": "支付失败",

@@ -11,11 +11,16 @@ const paymentStates: [number, MessageKey][] = [
   [2, "moneyList.payment.failed"],
 ];
 
-/** Recharge states: 1 booked; 0 waiting for the meter to confirm a purchase; 2 the write failed. */
+/**
+ * Recharge states: 1 booked; 0 waiting for the meter to confirm a purchase; 2 the write failed;
+ * 3 a refund or correction minus waiting for approval; 4 its approval rejected (nothing booked).
+ */
 const rechargeStates: Record<string, MessageKey> = {
   "0": "moneyList.recharge.pending",
   "1": "moneyList.recharge.booked",
   "2": "moneyList.recharge.failed",
+  "3": "moneyList.recharge.awaitingApproval",
+  "4": "moneyList.recharge.rejected",
 };
 
 /** Where money came in (payment channel). */

@@ -85,6 +85,8 @@ export interface RechargeRow {
   operator: string;
   remark: string;
   create_time: Date;
+  approval_instance_id: string | null;
+  approval_note: string | null;
 }
 
 const RECHARGE_FROM = `from pms_recharge r
@@ -115,12 +117,15 @@ export const rechargeView = (r: RechargeRow, timeZone: string) => ({
   operator: r.operator,
   remark: r.remark,
   createTime: formatDateTime(r.create_time, timeZone),
+  // A refund or correction minus held for approval (state 3) or rejected (4, with the reason).
+  processInstanceId: r.approval_instance_id ?? "",
+  approvalNote: r.approval_note ?? "",
 });
 
 const RECHARGE_COLUMNS = `r.id::text as id, r.account_id::text as account_id, r.owner_id::text as owner_id, o.owner_name, o.phone,
   ${roomLabelSql("rr")} as room_name, rar.area_name, r.energy_type, r.meter_id::text as meter_id, m.product_code, r.recharge_type, r.payment_method, r.amount::text as amount,
   r.balance_after::text as balance_after, r.state, r.receipt_no, r.operator, r.remark, r.create_time,
-  ${tenantNameOf("r")}`;
+  r.approval_instance_id::text as approval_instance_id, r.approval_note, ${tenantNameOf("r")}`;
 
 /**
  * The search of datarecharge/page and its export: filters ownerName, phone, productCode, receiptNo,

@@ -15,6 +15,7 @@ import { runHeldCuts } from "./arrears.ts";
 import { closeDay, closeYesterdayIfDue } from "./daily-close.ts";
 import { checkLedger } from "./ledger-check.ts";
 import { meterRechargeRoutes } from "./meter-recharge.routes.ts";
+import { approvalGate, registerMoneyApprovals } from "./money-approval.ts";
 import { moneyRatio, ownerRechargePath, ownerUsagePath, periodDays } from "./money-overview.ts";
 import {
   accountOperationDetail,
@@ -56,6 +57,7 @@ const codesFor = (rechargeType: number) =>
  */
 export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   const { db, timeZone } = opts;
+  registerMoneyApprovals(timeZone);
   // Cuts held by a protection window go ahead when it ends; every process may sweep, the locks share it.
   // The daily close of yesterday runs once it is due; each tick is a single look when it is done.
   const sweeper = setInterval(() => {
@@ -91,8 +93,19 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       if (typeof header === "string" && params.idempotencyKey === undefined) params.idempotencyKey = header;
       const input = rechargeRequestOf(params);
       const user = await requirePermission(db, request, codesFor(input.rechargeType));
-      const result = await takeRecharge(db, registryTenant(user, params), input, actorOf(user), timeZone);
-      return ok(result, result.replayed ? "该笔操作已入账,未重复入账" : "入账成功");
+      const result = await takeRecharge(db, registryTenant(user, params), input, actorOf(user), timeZone, {
+        approval: approvalGate(user),
+      });
+      // Held for approval is an answer, not an error: the instance id lets the console follow it.
+      const message =
+        result.state === 3
+          ? "已提交审批,审批通过后入账"
+          : result.state === 4
+            ? "该笔操作审批未通过,未入账"
+            : result.replayed
+              ? "该笔操作已入账,未重复入账"
+              : "入账成功";
+      return ok(result, message);
     },
   );
   app.get(

@@ -25,6 +25,18 @@ describe("reading a BPMN file", () => {
     assert.deepEqual(parsed.userTasks.inner, { name: "内层", candidateGroups: "boss" });
   });
 
+  it("accepts boundary and intermediate timers with a duration, a date or an expression", async () => {
+    const parsed = await parseBpmn(
+      wrap(`<startEvent id="s"/><sequenceFlow id="a" sourceRef="s" targetRef="t"/><userTask id="t" name="办理"/>
+        <boundaryEvent id="late" attachedToRef="t"><timerEventDefinition><timeDuration>\${limit}</timeDuration></timerEventDefinition></boundaryEvent>
+        <sequenceFlow id="b" sourceRef="t" targetRef="w"/>
+        <intermediateCatchEvent id="w"><timerEventDefinition><timeDuration>P1DT2H</timeDuration></timerEventDefinition></intermediateCatchEvent>
+        <sequenceFlow id="c" sourceRef="w" targetRef="d"/>
+        <intermediateCatchEvent id="d"><timerEventDefinition><timeDate>2027-01-01T00:00:00Z</timeDate></timerEventDefinition></intermediateCatchEvent>`),
+    );
+    assert.deepEqual(Object.keys(parsed.userTasks), ["t"]);
+  });
+
   it("refuses with a reason: no start, two processes, timers, unreadable XML", async () => {
     const cases: [string, RegExp][] = [
       [wrap('<userTask id="t"/>'), /开始事件/],
@@ -40,6 +52,24 @@ describe("reading a BPMN file", () => {
           '<startEvent id="s"/><intermediateCatchEvent id="wait"><timerEventDefinition/></intermediateCatchEvent>',
         ),
         /定时事件/,
+      ],
+      [
+        wrap(
+          '<startEvent id="s"><timerEventDefinition><timeDuration>PT1H</timeDuration></timerEventDefinition></startEvent>',
+        ),
+        /定时开始事件/,
+      ],
+      [
+        wrap(
+          '<startEvent id="s"/><intermediateCatchEvent id="w"><timerEventDefinition><timeCycle>R3/PT1H</timeCycle></timerEventDefinition></intermediateCatchEvent>',
+        ),
+        /timeCycle/,
+      ],
+      [
+        wrap(
+          '<startEvent id="s"/><intermediateCatchEvent id="w"><timerEventDefinition><timeDuration>an hour</timeDuration></timerEventDefinition></intermediateCatchEvent>',
+        ),
+        /ISO 8601/,
       ],
       ["not xml", /./],
     ];

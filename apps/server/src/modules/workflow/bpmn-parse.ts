@@ -29,8 +29,45 @@ type Element = {
   flowElements?: Element[];
   documentation?: { text?: string }[];
   conditionExpression?: { body?: string };
-  eventDefinitions?: { $type: string }[];
+  eventDefinitions?: TimerDefinition[];
+  attachedToRef?: { id?: string };
 };
+
+type TimerDefinition = {
+  $type: string;
+  timeDuration?: { body?: string };
+  timeDate?: { body?: string };
+  timeCycle?: { body?: string };
+};
+
+/** An ISO 8601 duration as the engine reads it (PT1H, P2D, P1DT12H…). */
+const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
+
+/**
+ * Timers run where the instance waits: a boundary timer on a task (escalation) or an intermediate
+ * timer event, each with a duration or a date (or an expression giving one). What nothing here can
+ * run is refused with the reason: a timer start event (no one would start the instance) and
+ * repeating cycles.
+ */
+function checkTimer(element: Element, definition: TimerDefinition) {
+  const where = `${element.id}`;
+  if (element.$type === "bpmn:StartEvent") throw new BpmnInvalid(`${where}: 暂不支持定时开始事件`);
+  if (element.$type !== "bpmn:BoundaryEvent" && element.$type !== "bpmn:IntermediateCatchEvent")
+    throw new BpmnInvalid(`${where}: 定时事件只能是边界事件或中间捕获事件`);
+  if (definition.timeCycle) throw new BpmnInvalid(`${where}: 暂不支持循环定时 (timeCycle)`);
+  const duration = definition.timeDuration?.body?.trim();
+  const date = definition.timeDate?.body?.trim();
+  if (!duration && !date) throw new BpmnInvalid(`${where}: 定时事件缺少 timeDuration 或 timeDate`);
+  if (duration) {
+    if (isExpression(duration)) checkExpression(`${where} timeDuration`, duration);
+    else if (!ISO_DURATION.test(duration))
+      throw new BpmnInvalid(`${where}: timeDuration 应为 ISO 8601 时长, 如 PT1H`);
+  }
+  if (date) {
+    if (isExpression(date)) checkExpression(`${where} timeDate`, date);
+    else if (Number.isNaN(Date.parse(date))) throw new BpmnInvalid(`${where}: timeDate 应为 ISO 8601 时间`);
+  }
+}
 
 /** The elements of a process and of its sub-processes, at any depth. */
 function* allElements(elements: readonly Element[]): Generator<Element> {
@@ -96,9 +133,8 @@ async function readProcess(xml: string): Promise<ParsedProcess> {
   if (!elements.some((e) => e.$type === "bpmn:StartEvent")) throw new BpmnInvalid("流程缺少开始事件");
   const userTasks: Record<string, UserTaskConfig> = {};
   for (const element of allElements(elements)) {
-    if (element.eventDefinitions?.some((d) => d.$type === "bpmn:TimerEventDefinition")) {
-      // Instances run only while a request takes a step: a timer would never fire, so say so now.
-      throw new BpmnInvalid(`${element.id}: 暂不支持定时事件`);
+    for (const definition of element.eventDefinitions ?? []) {
+      if (definition.$type === "bpmn:TimerEventDefinition") checkTimer(element, definition);
     }
     if (element.$type === "bpmn:SequenceFlow") {
       checkExpression(`sequenceFlow ${element.id}`, element.conditionExpression?.body);

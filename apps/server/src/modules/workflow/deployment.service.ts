@@ -2,6 +2,7 @@ import { ApiError, badRequest, notFound } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { BpmnInvalid, type ParsedProcess, parseBpmn } from "./bpmn-parse.ts";
+import { instanceEnded } from "./instance-outcomes.ts";
 
 export interface BpmnFile {
   name: string;
@@ -123,6 +124,33 @@ export async function deleteDeployments(
       409,
       `deploymentIds: 部署 ${busy.map((d) => d.id).join(",")} 还有 ${busy.reduce((n, d) => n + Number(d.running), 0)} 个运行中的流程实例, 请先删除实例或选择级联删除`,
     );
+  }
+  // Instances going with their deployment end as deleted for the modules waiting on them (a held
+  // refund is then rejected, never left waiting for an approval that can no longer come).
+  const running = await tx.query<{
+    id: string;
+    tenant_id: string;
+    business_key: string;
+    variables: Record<string, unknown>;
+    def_key: string;
+  }>(
+    `select i.id, i.tenant_id, i.business_key, i.variables, f.def_key
+       from wf_instance i join wf_definition f on f.id = i.definition_id
+      where f.deployment_id = any($1::bigint[]) and i.status = 'running'
+      for update of i`,
+    [found.map((d) => d.id)],
+  );
+  for (const instance of running) {
+    await instanceEnded(tx, instance.def_key, {
+      tenantId: instance.tenant_id,
+      instanceId: instance.id,
+      businessKey: instance.business_key,
+      endEventId: null,
+      deleted: true,
+      variables: instance.variables,
+      comment: "流程部署已删除",
+      userId: null,
+    });
   }
   await tx.query("delete from wf_deployment where id = any($1::bigint[])", [found.map((d) => d.id)]);
   return found.length;

@@ -3,7 +3,11 @@ import type { Db } from "../../db/client.ts";
 import { deploy } from "./deployment.service.ts";
 
 /** The processes the product ships, deployed as common definitions (every tenant may start them). */
-const SHIPPED = [{ file: "leave.bpmn20.xml", key: "Leave", category: "flow_1" }];
+const SHIPPED = [
+  { file: "leave.bpmn20.xml", key: "Leave", category: "flow_1", bySystem: false },
+  // Started by the money module only (refunds and corrections minus above the tenant's threshold).
+  { file: "money-approval.bpmn20.xml", key: "MoneyApproval", category: "flow_3", bySystem: true },
+];
 
 /**
  * Deploys each shipped process once per database, at start: a second process starting at the same
@@ -19,12 +23,16 @@ export async function ensureShippedProcesses(db: Db): Promise<void> {
         [shipped.key],
       );
       if (!found) {
-        await deploy(tx, {
+        const ids = await deploy(tx, {
           tenantIds: [],
           category: shipped.category,
           files: [{ name: shipped.file, xml }],
           userId: null,
         });
+        if (shipped.bySystem)
+          await tx.query("update wf_definition set started_by_system = true where id = any($1::varchar[])", [
+            ids,
+          ]);
       }
     });
   }

@@ -165,7 +165,7 @@ export async function definitionRows(
     where ($1::text is null or f.tenant_id in ('', $1))
       and ($2::int is null or ($2 = 1 and f.tenant_id = '') or ($2 = 2 and f.tenant_id <> ''))
       and (cardinality($3::varchar[]) = 0 or f.category = any($3::varchar[]))
-      and (not $4 or (not f.suspended and f.version = (select max(version) from wf_definition l
+      and (not $4 or (not f.suspended and not f.started_by_system and f.version = (select max(version) from wf_definition l
              where l.tenant_id = f.tenant_id and l.def_key = f.def_key)))`;
   const params = [options.tenantId, options.mode ?? null, options.categories, options.latestActiveOnly];
   const [rows, [count]] = await Promise.all([

@@ -11,6 +11,7 @@ export interface DefinitionForRun {
   def_key: string;
   name: string;
   suspended: boolean;
+  started_by_system: boolean;
   bpmn_xml: string;
   user_tasks: Record<string, UserTaskConfig>;
 }
@@ -22,7 +23,7 @@ export async function definitionForTenant(
   definitionId: string,
 ): Promise<DefinitionForRun | undefined> {
   const [row] = await db.query<DefinitionForRun>(
-    `select id, tenant_id, def_key, name, suspended, bpmn_xml, user_tasks from wf_definition
+    `select id, tenant_id, def_key, name, suspended, started_by_system, bpmn_xml, user_tasks from wf_definition
       where id = $1 and tenant_id in ('', $2)`,
     [definitionId, tenantId],
   );
@@ -47,11 +48,12 @@ export interface InstanceForStep {
   variables: Record<string, unknown>;
   engine_state: unknown;
   start_user: string;
+  business_key: string;
 }
 
 export async function lockInstance(db: Queryable, tenantId: string, instanceId: string) {
   const [row] = await db.query<InstanceForStep>(
-    `select id, tenant_id, definition_id, status, variables, engine_state, start_user from wf_instance
+    `select id, tenant_id, definition_id, status, variables, engine_state, start_user, business_key from wf_instance
       where id = $1 and tenant_id = $2 for update`,
     [instanceId, tenantId],
   );
@@ -251,9 +253,10 @@ export async function isSuspended(db: Queryable, definitionId: string): Promise<
 }
 
 export async function definitionOfInstance(db: Queryable, definitionId: string) {
-  const [row] = await db.query<{ user_tasks: Record<string, UserTaskConfig>; suspended: boolean }>(
-    "select user_tasks, suspended from wf_definition where id = $1",
-    [definitionId],
-  );
+  const [row] = await db.query<{
+    user_tasks: Record<string, UserTaskConfig>;
+    suspended: boolean;
+    def_key: string;
+  }>("select user_tasks, suspended, def_key from wf_definition where id = $1", [definitionId]);
   return row;
 }

@@ -25,6 +25,7 @@ import { bladeFlow, durationText, flowProcess, flowTime, taskUser } from "./flow
 import { leaveRoutes } from "./leave.routes.ts";
 import { modelRoutes } from "./model.routes.ts";
 import { ensureShippedProcesses } from "./shipped.ts";
+import { startTimerRunner } from "./timer-runner.ts";
 import {
   claimRows,
   definitionRows,
@@ -106,6 +107,8 @@ export async function workflowRoutes(app: FastifyInstance, opts: { db: Db; timeZ
     limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 10, parts: MAX_FILES + 10 },
   });
   await ensureShippedProcesses(db);
+  const timers = startTimerRunner(db, (error) => app.log.warn({ err: error }, "workflow timers failed"));
+  app.addHook("onClose", async () => timers.stop());
   await app.register(leaveRoutes, opts);
   await app.register(modelRoutes, opts);
   const anyone = (request: FastifyRequest) => requirePermission(db, request, []);
@@ -392,7 +395,8 @@ export async function workflowRoutes(app: FastifyInstance, opts: { db: Db; timeZ
           endTime: flowTime(r.end_time, timeZone),
           historyActivityDurationTime: durationText(r.start_time, r.end_time),
           assignee: taskUser(r.user_id),
-          assigneeName: r.user_name ?? "",
+          // A timer's step is the system's: no person, said so rather than left blank.
+          assigneeName: r.user_name ?? (r.activity_type === "timerEvent" ? "系统" : ""),
           comment: r.comment ?? "",
           processInstanceId: instanceId,
         })),

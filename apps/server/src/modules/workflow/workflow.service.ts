@@ -4,9 +4,11 @@ import { nextId } from "../../db/ids.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import type { UserTaskConfig } from "./bpmn-parse.ts";
 import { hasPeople, resolvePeople } from "./candidates.ts";
-import { completeUserTask, type Step, startProcess } from "./engine-runner.ts";
+import { completeUserTask, fireTimer, type Step, startProcess } from "./engine-runner.ts";
 import { ExpressionError } from "./expressions.ts";
 import { taskUser } from "./flow-items.ts";
+import { instanceEnded } from "./instance-outcomes.ts";
+import { dropTimer, lockDueTimer, syncTimers } from "./timer.repository.ts";
 import {
   cancelTasks,
   claimTask,
@@ -64,7 +66,21 @@ async function openWaitingTasks(
   userTasks: Record<string, UserTaskConfig>,
   variables: Record<string, unknown>,
 ) {
+  for (const fired of step.fired) {
+    // A timer is a step of the system: no user, its time the moment it fired.
+    await insertHistory(tx, {
+      tenantId: instance.tenantId,
+      instanceId: instance.id,
+      activityId: fired.id,
+      activityName: fired.name,
+      type: "timerEvent",
+      userId: null,
+      ended: true,
+      comment: "定时到期",
+    });
+  }
   await cancelTasks(tx, instance.id, step.waiting);
+  await syncTimers(tx, instance, step.timers);
   const open = await openTaskKeys(tx, instance.id);
   for (const key of step.waiting) {
     if (open.has(key)) continue;
@@ -107,9 +123,12 @@ export async function startInstance(
   definitionId: string,
   businessKey: string,
   given: Record<string, unknown>,
+  options: { bySystem?: boolean } = {},
 ): Promise<string> {
   const definition = await definitionForTenant(tx, caller.tenantId, definitionId);
   if (!definition) throw notFound("processDefinitionId: 流程不存在");
+  if (definition.started_by_system && !options.bySystem)
+    throw badRequest("processDefinitionId: 该流程由业务自动发起, 不能手动发起");
   if (definition.suspended) throw badRequest("processDefinitionId: 流程已挂起, 不能发起");
   const variables = { ...given, applyUser: taskUser(caller.userId), createUser: caller.account };
   let step: Step;
@@ -188,7 +207,95 @@ export async function complete(
     variables,
   );
   await saveInstance(tx, instance.id, { variables, engineState: step.state, finished: step.finished });
+  if (step.finished) {
+    await instanceEnded(tx, definition.def_key, {
+      tenantId: instance.tenant_id,
+      instanceId: instance.id,
+      businessKey: instance.business_key,
+      endEventId: step.endEvent?.id ?? null,
+      deleted: false,
+      variables,
+      comment,
+      userId: caller.userId,
+    });
+  }
   return { instanceId: instance.id, finished: step.finished };
+}
+
+/**
+ * Fires the earliest due timer of any running instance, under the instance's row lock, as one
+ * transaction: the engine takes the timer's path (an escalated task, a wait that ends), the
+ * history records the system's step. False when nothing is due. `now` is the clock to judge by.
+ */
+export async function fireDueTimer(
+  db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> },
+  now: Date,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const due = await lockDueTimer(tx, now);
+    if (!due) return false;
+    try {
+      return await takeTimerStep(tx, due);
+    } catch (error) {
+      throw new TimerFailed(due.instance_id, due.element_id, error);
+    }
+  });
+}
+
+/** A due timer whose step failed (nothing of it was written): the runner puts it off and goes on. */
+export class TimerFailed extends Error {
+  constructor(
+    readonly instanceId: string,
+    readonly elementId: string,
+    cause: unknown,
+  ) {
+    super(`${elementId}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** The engine takes the timer's path of the locked instance; the step is written as any other. */
+async function takeTimerStep(
+  tx: Queryable,
+  due: { instance_id: string; tenant_id: string; element_id: string },
+): Promise<boolean> {
+  const instance = await lockInstance(tx, due.tenant_id, due.instance_id);
+  const definition = instance && (await definitionOfInstance(tx, instance.definition_id));
+  await dropTimer(tx, due.instance_id, due.element_id);
+  // Its instance or definition gone between the look and the lock: the row was all that was left.
+  if (!instance || !definition) return true;
+  let step: Step | undefined;
+  try {
+    step = await fireTimer(instance.engine_state, instance.variables, due.element_id);
+  } catch (error) {
+    throw engineFailure(error);
+  }
+  // The engine no longer waits on it (a stale row): dropping it was all there was to do.
+  if (!step) return true;
+  await openWaitingTasks(
+    tx,
+    { id: instance.id, tenantId: instance.tenant_id },
+    step,
+    definition.user_tasks,
+    instance.variables,
+  );
+  await saveInstance(tx, instance.id, {
+    variables: instance.variables,
+    engineState: step.state,
+    finished: step.finished,
+  });
+  if (step.finished) {
+    await instanceEnded(tx, definition.def_key, {
+      tenantId: instance.tenant_id,
+      instanceId: instance.id,
+      businessKey: instance.business_key,
+      endEventId: step.endEvent?.id ?? null,
+      deleted: false,
+      variables: instance.variables,
+      comment: "定时到期",
+      userId: null,
+    });
+  }
+  return true;
 }
 
 /** Ends a running instance by hand, with the reason; its open tasks stop being anyone's work. */
@@ -203,6 +310,7 @@ export async function deleteInstance(
   if (!instance) throw notFound("processInstanceId: 流程实例不存在");
   if (instance.status !== "running") throw conflict("processInstanceId: 流程实例已结束");
   await cancelTasks(tx, instance.id);
+  await syncTimers(tx, { id: instance.id, tenantId }, []);
   await tx.query(
     `update wf_instance set status = 'deleted', delete_reason = $2, end_time = now(), engine_state = null
       where id = $1`,
@@ -217,5 +325,16 @@ export async function deleteInstance(
     userId,
     ended: true,
     comment: reason,
+  });
+  const definition = await definitionOfInstance(tx, instance.definition_id);
+  await instanceEnded(tx, definition?.def_key ?? "", {
+    tenantId,
+    instanceId,
+    businessKey: instance.business_key,
+    endEventId: null,
+    deleted: true,
+    variables: instance.variables,
+    comment: reason,
+    userId,
   });
 }

@@ -40,7 +40,9 @@ type Phase =
   | { kind: "form"; error?: string; unavailable?: boolean }
   | { kind: "waiting"; receiptNo: string }
   | { kind: "meterFailed"; receiptNo: string }
-  | { kind: "meterTimeout"; receiptNo: string };
+  | { kind: "meterTimeout"; receiptNo: string }
+  /** Money leaving the account above the tenant's threshold: booked once someone else approves. */
+  | { kind: "approval"; receiptNo: string; processInstanceId: string };
 
 const typeOf = (action: CounterAction, values: Values): RechargeType =>
   action === "recharge" ? 1 : action === "refund" ? 2 : (values.direction ?? 3);
@@ -113,6 +115,14 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
       }
       const sentInput = { ...input, rechargeType };
       const booked = await submitRecharge(sentInput);
+      if (booked.state === 3) {
+        setPhase({
+          kind: "approval",
+          receiptNo: booked.receiptNo,
+          processInstanceId: booked.processInstanceId ?? "",
+        });
+        return;
+      }
       await finish(booked, sentInput, target);
     } catch (error) {
       setPhase({ kind: "form", error: describeError(error) });
@@ -189,6 +199,17 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
           status="warning"
           title={t("counter.meterTimeout")}
           subTitle={t("counter.meterTimeoutHint", { receiptNo: phase.receiptNo })}
+        />
+      )}
+      {phase.kind === "approval" && (
+        <Result
+          status="info"
+          title={t("counter.approval")}
+          subTitle={t("counter.approvalHint", {
+            receiptNo: phase.receiptNo,
+            processInstanceId: phase.processInstanceId,
+          })}
+          data-testid="counter-approval"
         />
       )}
       {inForm && phase.error && (

@@ -67,6 +67,8 @@ export interface BookedRecharge extends Booked {
   amount: string;
   balanceAfter: string;
   replayed: boolean;
+  /** Set when the operation waits for approval (state 3): the approval's process instance. */
+  processInstanceId?: string;
 }
 
 /** A recharge, refund or correction booked by the server (remote-control accounts). */
