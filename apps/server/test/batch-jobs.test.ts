@@ -13,7 +13,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.ts";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { type EmbeddedMetering, startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
-import { provisionTenant } from "./fixtures.ts";
+import { addRole, addUser, provisionTenant } from "./fixtures.ts";
 import { BASIC, freePort, startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
@@ -257,6 +257,19 @@ describe("batch jobs: a 1,000-meter switch batch runs as one durable job", () =>
     for (const verb of ["cancel", "retryFailed"]) {
       const res = await call("POST", `batchjob/${verb}?id=${firstJob}`, undefined, other.token);
       assert.equal(res.statusCode, 404, `${verb}: ${res.body}`);
+    }
+    // Without the job menu's buttons a user of the tenant may neither read nor act on jobs.
+    const role = await addRole(server.db, "000000", "no-jobs");
+    await addUser(server.db, { tenantId: "000000", account: "no-jobs", password: "pw-nj", roleIds: [role] });
+    const stranger = (await server.login("no-jobs", "pw-nj")).access_token;
+    for (const [method, path] of [
+      ["GET", "batchjob/page"],
+      ["GET", `batchjob/detail?id=${firstJob}`],
+      ["POST", `batchjob/cancel?id=${firstJob}`],
+      ["POST", `batchjob/retryFailed?id=${firstJob}`],
+    ] as const) {
+      const res = await call(method, path, undefined, stranger);
+      assert.equal(res.statusCode, 403, `${path}: ${res.body}`);
     }
     const mine = await call("GET", "batchjob/page?current=1&size=10&kind=switch");
     assert.equal(mine.json().data.total, 3, "the batch, its retry and the cancelled one");
