@@ -11,6 +11,7 @@ import type { Queryable } from "../../../db/client.ts";
 import { nextId } from "../../../db/ids.ts";
 import type { QueuedCommand } from "../../pms/command-queue.ts";
 import { roomLabelSql } from "../../pms/room-label.ts";
+import { spreadOverBuses } from "./bus-order.ts";
 
 /** One meter of a new job and the commands it will get, in the order they are sent. */
 export interface PlannedItem {
@@ -32,9 +33,32 @@ export interface NewJob {
 
 const ITEM_CHUNK = 1000;
 
-/** Stores a job and its items (pending, plus the skipped meters for the record). Nothing is queued here. */
-export async function insertJob(db: Queryable, job: NewJob, items: readonly PlannedItem[]): Promise<string> {
+/** The collector (the bus the gateway serves one frame at a time) of each planned meter. */
+async function busesOf(db: Queryable, tenantId: string, items: readonly PlannedItem[]) {
+  const ids = (energyType: 1 | 2) => items.filter((i) => i.energyType === energyType).map((i) => i.meterId);
+  const rows = await db.query<{ energy_type: number; id: string; collector_id: string | null }>(
+    `select 1 as energy_type, id::text as id, collector_id::text as collector_id from pms_meter
+      where tenant_id = $1 and id = any($2::bigint[])
+     union all
+     select 2, id::text, collector_id::text from pms_water where tenant_id = $1 and id = any($3::bigint[])`,
+    [tenantId, ids(1), ids(2)],
+  );
+  return new Map(rows.map((row) => [`${row.energy_type}:${row.id}`, row.collector_id]));
+}
+
+/**
+ * Stores a job and its items (pending, plus the skipped meters for the record). Nothing is queued
+ * here. The items are numbered one bus after another (spreadOverBuses), so that the runner's
+ * window, taken in that order, keeps every bus of the job busy.
+ */
+export async function insertJob(
+  db: Queryable,
+  job: NewJob,
+  planned: readonly PlannedItem[],
+): Promise<string> {
   const id = nextId();
+  const buses = await busesOf(db, job.tenantId, planned);
+  const items = spreadOverBuses(planned, (item) => buses.get(`${item.energyType}:${item.meterId}`) ?? null);
   await db.query(
     `insert into pms_batch_job (id, tenant_id, kind, state, action, params, source, retry_of, skipped, create_user, finish_time)
      values ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10)`,
