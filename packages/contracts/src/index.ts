@@ -1,5 +1,6 @@
 export * from "./alarm-rules.ts";
 export * from "./auth.ts";
+export * from "./batch-job.ts";
 export * from "./detail.ts";
 export * from "./envelope.ts";
 export * from "./i18n/catalog.ts";

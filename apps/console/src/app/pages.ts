@@ -42,6 +42,10 @@ export const pages = {
     () => import("../pages/operation/alarm/CheckRecordPage.tsx"),
     "pages/operation/alarm/CheckRecordPage.tsx",
   ),
+  batchJobs: page(
+    () => import("../pages/operation/batch-job/BatchJobPage.tsx"),
+    "pages/operation/batch-job/BatchJobPage.tsx",
+  ),
 } satisfies Record<string, PageEntry>;
 
 /** A console path with a page of its own, its tab label and whether its tab is kept alive. */
@@ -74,6 +78,7 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
   "/base/region": { entry: pages.region, titleKey: "menu.region", keepAlive: true },
   "/operation/checkrecord": { entry: pages.checkRecords, titleKey: "menu.checkRecord", keepAlive: true },
+  "/operation/batchjob": { entry: pages.batchJobs, titleKey: "menu.batch_job", keepAlive: true },
 };
 
 const detailPages: Record<DetailKind, RegisteredPage> = {
