@@ -84,7 +84,8 @@ export function SupplySwitchDialog({ energy, meters, tenantId, onClose }: Props)
     }
   };
 
-  const jobId = result?.outcome.jobId;
+  // Nothing queued, nothing to follow: the answer and the meters left out stay in this dialog.
+  const jobId = result && result.outcome.queued > 0 ? result.outcome.jobId : null;
   if (result && jobId)
     return (
       <JobProgressDialog
