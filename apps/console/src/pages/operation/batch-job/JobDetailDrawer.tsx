@@ -49,7 +49,7 @@ export function JobDetailDrawer({ id, tenantId, actions, onOpenJob, onClose }: P
   const items = usePaged(loader);
   const { load } = items;
   // The items follow the counts while the job runs (quietly: no spinner every second).
-  const settled = job ? job.total - job.remaining + job.cancelled : 0;
+  const settled = job ? job.total - job.remaining : 0;
   useEffect(() => {
     if (settled > 0) void load(undefined, undefined, true);
   }, [settled, load]);
