@@ -20,7 +20,7 @@ export function JobProgressBar({ job, compact = false }: { job: BatchJobSummary;
     fail: token.colorError,
     timeout: token.colorWarning,
     cancelled: token.colorTextQuaternary,
-    remaining: token.colorFillSecondary,
+    remaining: token.colorBorder,
   };
   const whole = Math.max(job.total, 1);
   const label = t("batchJob.countsLabel", {
