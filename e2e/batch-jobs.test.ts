@@ -107,7 +107,7 @@ test("a price write to 200 meters shows its progress, and 重试失败 makes a j
   // The openings' own writes settle before the batch (a pending price write would leave a meter out).
   await eventually(async () => {
     for (const state of ["queued", "sent"]) {
-      const pending = await get<Page<unknown>>("metercommand/page", { state, size: "1" });
+      const pending = await get<Page<unknown>>("metercommand/list", { state, size: "1" });
       assert.equal(pending.total, 0, `${state} commands`);
     }
   }, 90_000);

@@ -1,45 +1,65 @@
 /**
- * Batches on meters as durable jobs (pms batchjob): one job of up to 10,000 meters per batch call,
- * followed, cancelled and retried from 批量任务.
+ * Batch jobs: every batch on meters (switching, price and alarm writes, valve status, account
+ * opening/closing) runs as one durable job of up to BATCH_JOB_MAX_METERS meters. The server's
+ * runner and the console's job list both read these shapes.
  */
-export type BatchJobKind =
-  | "switch"
-  | "valve"
-  | "writePrice"
-  | "writeAlarm"
-  | "waterPrice"
-  | "waterAlarm"
-  | "valveStatus"
-  | "openAccount"
-  | "closeAccount";
+export const BATCH_JOB_KINDS = [
+  "switch",
+  "valve",
+  "writePrice",
+  "writeAlarm",
+  "waterPrice",
+  "waterAlarm",
+  "valveStatus",
+  "openAccount",
+  "closeAccount",
+] as const;
+export type BatchJobKind = (typeof BATCH_JOB_KINDS)[number];
 
-export type BatchJobState = "running" | "cancelled" | "done";
+export const BATCH_JOB_STATES = ["running", "cancelled", "done"] as const;
+export type BatchJobState = (typeof BATCH_JOB_STATES)[number];
 
-export type BatchItemState =
-  | "pending"
-  | "queued"
-  | "sent"
-  | "success"
-  | "fail"
-  | "timeout"
-  | "cancelled"
-  | "skipped";
+export const BATCH_ITEM_STATES = [
+  "pending",
+  "queued",
+  "sent",
+  "success",
+  "fail",
+  "timeout",
+  "cancelled",
+  "skipped",
+] as const;
+export type BatchItemState = (typeof BATCH_ITEM_STATES)[number];
+
+/** The item filter of batchjob/items: "remaining" stands for pending + queued + sent. */
+export const BATCH_ITEM_FILTERS = [
+  "success",
+  "fail",
+  "timeout",
+  "remaining",
+  "cancelled",
+  "skipped",
+] as const;
+export type BatchItemFilter = (typeof BATCH_ITEM_FILTERS)[number];
+
+/** The most meters one job may hold. */
+export const BATCH_JOB_MAX_METERS = 10_000;
 
 export interface BatchJobSummary {
   id: string;
   tenantId: string;
   kind: BatchJobKind;
   state: BatchJobState;
-  /** What is done, e.g. '{"switchType":2}'; the console words it from kind and params. */
+  /** What is done, as JSON of the deciding parameters, e.g. '{"switchType":2}'. */
   action: string;
   params: Record<string, unknown>;
   /** Meters in the job (skipped excluded). */
   total: number;
   success: number;
   fail: number;
-  /** "To be confirmed": no reply, read-back undecided. */
+  /** "To be confirmed": no reply and the read-back could not decide. */
   timeout: number;
-  /** Pending + queued + sent (not settled yet). */
+  /** pending + queued + sent: not settled yet. */
   remaining: number;
   cancelled: number;
   skipped: number;
@@ -49,7 +69,7 @@ export interface BatchJobSummary {
   createUserName: string;
   createTime: string;
   finishTime: string | null;
-  /** Screen/path that started it. */
+  /** The screen/path that started the job. */
   source: string;
 }
 
@@ -62,4 +82,11 @@ export interface BatchJobItem {
   reason: string;
   commandId: string | null;
   updateTime: string;
+}
+
+/** What every batch endpoint answers: the meters accepted into the job and the ones left out. */
+export interface BatchJobSkip {
+  meterId: string;
+  productCode: string;
+  reason: string;
 }

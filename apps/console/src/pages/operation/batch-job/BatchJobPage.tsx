@@ -1,12 +1,18 @@
-import type { BatchJobKind, BatchJobState, BatchJobSummary } from "@meterline/contracts";
-import { website } from "@meterline/contracts";
+import {
+  BATCH_JOB_KINDS,
+  BATCH_JOB_STATES,
+  type BatchJobKind,
+  type BatchJobState,
+  type BatchJobSummary,
+  website,
+} from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import { Button, Card, Empty, Select, Space, Table } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { type MessageKey, useT } from "../../../i18n/index.tsx";
-import { BATCH_JOB_PATH, JOB_KINDS, JOB_STATES, type JobFilters, loadJobPage } from "./batch-job-calls.ts";
+import { BATCH_JOB_PATH, type JobFilters, loadJobPage } from "./batch-job-calls.ts";
 import { JobDetailDrawer } from "./JobDetailDrawer.tsx";
 import { JobProgressBar } from "./JobProgressBar.tsx";
 import { JobStateTag } from "./JobStateTag.tsx";
@@ -155,7 +161,7 @@ export default function BatchJobPage() {
             "job-filter-kind",
             "batchJob.kind",
             filters.kind,
-            JOB_KINDS,
+            BATCH_JOB_KINDS,
             (k) => t(`batchJob.kindName.${k}` as MessageKey),
             (kind) => setFilters((f) => ({ ...f, kind })),
           )}
@@ -163,7 +169,7 @@ export default function BatchJobPage() {
             "job-filter-state",
             "batchJob.state",
             filters.state,
-            JOB_STATES,
+            BATCH_JOB_STATES,
             (s) => t(`batchJob.jobState.${s}` as MessageKey),
             (state) => setFilters((f) => ({ ...f, state })),
           )}

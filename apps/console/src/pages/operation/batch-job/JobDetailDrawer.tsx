@@ -1,11 +1,11 @@
-import type { BatchJobItem, BatchJobSummary } from "@meterline/contracts";
+import type { BatchItemFilter, BatchJobItem, BatchJobSummary } from "@meterline/contracts";
 import { website } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import { Alert, Button, Descriptions, Drawer, Empty, Segmented, Space, Spin, Table, Tag } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { type MessageKey, useT } from "../../../i18n/index.tsx";
-import { ITEM_FILTERS, type ItemFilter, loadJobItems } from "./batch-job-calls.ts";
+import { ITEM_FILTERS, loadJobItems } from "./batch-job-calls.ts";
 import { JobProgressBar } from "./JobProgressBar.tsx";
 import { JobStateTag } from "./JobStateTag.tsx";
 import { actionWords } from "./job-words.ts";
@@ -31,7 +31,7 @@ interface Props {
 }
 
 /** How many items a filter shows, from the job's own counts. */
-const countOf = (job: BatchJobSummary, filter: ItemFilter) => job[filter];
+const countOf = (job: BatchJobSummary, filter: BatchItemFilter) => job[filter];
 
 /**
  * One job: what it does, who started it and when, its counts as they settle (read every second
@@ -40,7 +40,7 @@ const countOf = (job: BatchJobSummary, filter: ItemFilter) => job[filter];
 export function JobDetailDrawer({ id, tenantId, actions, onOpenJob, onClose }: Props) {
   const t = useT();
   const { job, error, refresh } = useJobProgress(id, tenantId);
-  const [filter, setFilter] = useState<ItemFilter | "all">("all");
+  const [filter, setFilter] = useState<BatchItemFilter | "all">("all");
   const loader = useCallback(
     (current: number, size: number) =>
       loadJobItems(id, filter === "all" ? undefined : filter, current, size, tenantId),
@@ -138,7 +138,7 @@ export function JobDetailDrawer({ id, tenantId, actions, onOpenJob, onClose }: P
             </Descriptions>
             <JobProgressBar job={job} />
             {job.timeout > 0 ? <Alert type="warning" showIcon title={t("batchJob.timeoutHint")} /> : null}
-            <Segmented<ItemFilter | "all">
+            <Segmented<BatchItemFilter | "all">
               value={filter}
               onChange={setFilter}
               data-testid="job-item-filter"

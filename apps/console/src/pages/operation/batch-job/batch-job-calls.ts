@@ -1,4 +1,11 @@
-import type { BatchJobItem, BatchJobKind, BatchJobState, BatchJobSummary, Page } from "@meterline/contracts";
+import type {
+  BatchItemFilter,
+  BatchJobItem,
+  BatchJobKind,
+  BatchJobState,
+  BatchJobSummary,
+  Page,
+} from "@meterline/contracts";
 import { api } from "../../../app/api.ts";
 
 const base = "/api/blade-pms/batchjob";
@@ -8,9 +15,8 @@ export const BATCH_JOB_PATH = "/operation/batchjob";
 export const batchJobHref = (id: string, tenantId?: string) =>
   `${BATCH_JOB_PATH}?${new URLSearchParams({ id, ...(tenantId ? { tenantId } : {}) })}`;
 
-/** The items filter of the detail: settled states, `remaining` for all not settled yet. */
-export type ItemFilter = "success" | "fail" | "timeout" | "remaining" | "cancelled" | "skipped";
-export const ITEM_FILTERS: readonly ItemFilter[] = [
+/** The items filters of the detail, the ones needing attention first. */
+export const ITEM_FILTERS: readonly BatchItemFilter[] = [
   "fail",
   "timeout",
   "remaining",
@@ -18,19 +24,6 @@ export const ITEM_FILTERS: readonly ItemFilter[] = [
   "cancelled",
   "skipped",
 ];
-
-export const JOB_KINDS: readonly BatchJobKind[] = [
-  "switch",
-  "valve",
-  "writePrice",
-  "writeAlarm",
-  "waterPrice",
-  "waterAlarm",
-  "valveStatus",
-  "openAccount",
-  "closeAccount",
-];
-export const JOB_STATES: readonly BatchJobState[] = ["running", "done", "cancelled"];
 
 export interface JobFilters {
   kind?: BatchJobKind;
@@ -51,7 +44,7 @@ export const loadJob = (id: string, tenantId?: string) =>
 
 export const loadJobItems = (
   id: string,
-  state: ItemFilter | undefined,
+  state: BatchItemFilter | undefined,
   current: number,
   size: number,
   tenantId?: string,
