@@ -1,10 +1,11 @@
-import type { BatchItemFilter, BatchJobItem, BatchJobSummary } from "@meterline/contracts";
+import type { BatchItemFilter, BatchJobItem, BatchJobSummary, FieldDef } from "@meterline/contracts";
 import { website } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import { Alert, Button, Descriptions, Drawer, Empty, Segmented, Space, Spin, Table, Tag } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
-import { type MessageKey, useT } from "../../../i18n/index.tsx";
+import { useDictionary } from "../../../crud/dictionary.ts";
+import { type MessageKey, useI18n } from "../../../i18n/index.tsx";
 import { ITEM_FILTERS, loadJobItems } from "./batch-job-calls.ts";
 import { JobProgressBar } from "./JobProgressBar.tsx";
 import { JobStateTag } from "./JobStateTag.tsx";
@@ -30,6 +31,9 @@ interface Props {
   onClose: () => void;
 }
 
+/** The screen a job came from, in words (the command log's own dictionary). */
+const sourceField: FieldDef = { type: "string", dict: "command_source" };
+
 /** How many items a filter shows, from the job's own counts. */
 const countOf = (job: BatchJobSummary, filter: BatchItemFilter) => job[filter];
 
@@ -38,7 +42,8 @@ const countOf = (job: BatchJobSummary, filter: BatchItemFilter) => job[filter];
  * while it runs), and its meters filtered by state with the full meter number, room and reason.
  */
 export function JobDetailDrawer({ id, tenantId, actions, onOpenJob, onClose }: Props) {
-  const t = useT();
+  const { t, language } = useI18n();
+  const sources = useDictionary(sourceField, language);
   const { job, error, refresh } = useJobProgress(id, tenantId);
   const [filter, setFilter] = useState<BatchItemFilter | "all">("all");
   const loader = useCallback(
@@ -125,7 +130,9 @@ export function JobDetailDrawer({ id, tenantId, actions, onOpenJob, onClose }: P
               <Descriptions.Item label={t("batchJob.total")}>{job.total}</Descriptions.Item>
               <Descriptions.Item label={t("batchJob.createTime")}>{job.createTime}</Descriptions.Item>
               <Descriptions.Item label={t("batchJob.finishTime")}>{job.finishTime ?? "—"}</Descriptions.Item>
-              <Descriptions.Item label={t("batchJob.source")}>{job.source || "—"}</Descriptions.Item>
+              <Descriptions.Item label={t("batchJob.source")}>
+                {sources.find((option) => option.value === job.source)?.label ?? (job.source || "—")}
+              </Descriptions.Item>
               <Descriptions.Item label={t("batchJob.retryOf")}>
                 {job.retryOf ? (
                   <Button type="link" size="small" onClick={() => onOpenJob(String(job.retryOf))}>
