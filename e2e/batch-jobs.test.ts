@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { after, test } from "node:test";
 import type { BatchJobItem, BatchJobSummary, Page } from "@meterline/contracts";
 import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
+import { expectAccessible } from "./axe.ts";
 import { openResource, settled } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import { call, eventually, newOperator, signInOperator } from "./registry-helpers.ts";
@@ -161,4 +162,5 @@ test("a price write to 200 meters shows its progress, and 重试失败 makes a j
   assert.equal(await detail.getAttribute("data-job-id"), retryJob);
   const shown = await detail.getByTestId("job-item-meter").allInnerTexts();
   assert.deepEqual(shown.map((s) => s.trim()).sort(), [...failing].sort());
+  await expectAccessible(page, "a batch job's detail");
 });
