@@ -27,6 +27,7 @@ import { paymentRoutes } from "./modules/money/payment.routes.ts";
 import { type NoticeQueue, startNoticeQueue } from "./modules/notices/notice-queue.ts";
 import { noticeRoutes } from "./modules/notices/notices.routes.ts";
 import type { Backoff } from "./modules/notices/owner-notice.service.ts";
+import { batchJobRoutes } from "./modules/operations/batch-jobs/batch-job.routes.ts";
 import { switchRoutes } from "./modules/operations/switch.routes.ts";
 import { waterWriteRoutes } from "./modules/operations/water-writes.routes.ts";
 import { paramRoutes } from "./modules/param/param.routes.ts";
@@ -195,6 +196,7 @@ export async function buildApp({
   await app.register(manualReadImportRoutes, { db, timeZone: config.timeZone });
   await app.register(homepageRoutes, { db, timeZone: config.timeZone });
   await app.register(switchRoutes, { db });
+  await app.register(batchJobRoutes, { db });
   await app.register(waterWriteRoutes, { db, timeZone: config.timeZone });
   await app.register(alarmRoutes, { db, timeZone: config.timeZone });
   await app.register(moneyRoutes, { db, timeZone: config.timeZone });

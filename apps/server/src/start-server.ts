@@ -8,6 +8,7 @@ import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
 import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
+import { BatchJobRunner } from "./modules/operations/batch-jobs/job-runner.ts";
 import type { StartPhases } from "./start-phases.ts";
 import { warmSheetReader } from "./xlsx/read-workbook.ts";
 
@@ -88,6 +89,12 @@ export async function startServer(
         host: config.host,
       })
     : undefined;
+  // Without the embedded gateway the server still feeds batch jobs into the command queue.
+  const batchJobs = metering
+    ? undefined
+    : new BatchJobRunner(db, {
+        log: (level, message, fields) => app.log[level](fields ?? {}, message),
+      }).start();
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -96,6 +103,7 @@ export async function startServer(
     app.log.info({ signal }, "shutting down: finishing in-flight requests");
     try {
       await metering?.close();
+      await batchJobs?.stop();
       await app.close();
       await db.close();
       process.exit(0);

@@ -123,8 +123,9 @@ describe("remote switching: relays and valves become queued commands, one per me
       ["message/waterSwitch", { meterIds: suite.site.water, type: 3 }, /^type: /],
       [
         "message/switchBatch",
-        { meterIds: Array.from({ length: 1001 }, (_, i) => String(i + 1)), switchType: 2 },
-        /一次最多 1000/,
+        // One batch job holds at most 10,000 meters.
+        { meterIds: Array.from({ length: 10_001 }, (_, i) => String(i + 1)), switchType: 2 },
+        /^meterIds: 一次最多 10000/,
       ],
     ];
     for (const [path, body, message] of cases) {

@@ -90,3 +90,11 @@ export interface BatchJobSkip {
   productCode: string;
   reason: string;
 }
+
+/** The answer of a batch endpoint: the commands queued, the meters left out, and the job. */
+export interface BatchJobOutcome {
+  batchId: string | null;
+  queued: number;
+  skipped: BatchJobSkip[];
+  jobId: string;
+}

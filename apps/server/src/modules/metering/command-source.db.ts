@@ -11,6 +11,7 @@ import type {
 import type { Db, Queryable } from "../../db/client.ts";
 import { settleClearing } from "../money/meter-clearing.ts";
 import { settlePurchase } from "../money/purchase-settlement.ts";
+import { followCommands } from "../operations/batch-jobs/item-states.ts";
 import { waterWriteAction } from "../operations/water-actions.ts";
 import { applyValveRead } from "../operations/water-valve-status.ts";
 
@@ -182,6 +183,7 @@ export class DbCommandSource implements CommandSource {
       energy_type: number;
       command_type: string;
       payload: string;
+      batch_id: string | null;
     }>(
       `update pms_meter_command
           set state = $2,
@@ -192,7 +194,7 @@ export class DbCommandSource implements CommandSource {
               reply = coalesce($7, reply),
               evidence = $8
         where id = $1 and state = any($9::text[])
-        returning tenant_id, meter_id::text as meter_id, energy_type, command_type, payload`,
+        returning tenant_id, meter_id::text as meter_id, energy_type, command_type, payload, batch_id::text as batch_id`,
       [
         id,
         state,
@@ -207,6 +209,9 @@ export class DbCommandSource implements CommandSource {
     );
     const [row] = rows;
     if (!row) throw new Error(`command ${id} cannot become ${state}`);
+    // The meter's item in its batch job follows the command (batch-jobs/item-states.ts).
+    if (row.batch_id)
+      await followCommands(q, row.batch_id, [{ energyType: row.energy_type, meterId: row.meter_id }]);
     if (state === "success") await this.applyOutcome(q, row);
     if (state === "success") await applyValveRead(q, row, evidence);
     // A purchase written to a local-prepaid meter is booked when, and only when, the meter has it.

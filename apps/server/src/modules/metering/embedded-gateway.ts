@@ -11,6 +11,7 @@ import { type FleetHandle, startFleet } from "@meterline/simulator";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
 import { DEMO_FLEET, DEMO_TENANT_ID, demoConditions, demoDtuSecrets } from "../../demo/demo-site.ts";
+import { BatchJobRunner, DEFAULT_LIMITS, type RunnerLimits } from "../operations/batch-jobs/job-runner.ts";
 import { DbCommandSource } from "./command-source.db.ts";
 import { DbMeterDirectory } from "./meter-directory.db.ts";
 import { sweepReadings } from "./reading-retention.ts";
@@ -42,6 +43,8 @@ export async function startEmbeddedMetering(options: {
    */
   host?: string;
   env?: NodeJS.ProcessEnv;
+  /** The batch job runner's pace and window (batch-jobs/job-runner.ts); false runs none here. */
+  batchJobs?: Partial<{ intervalMs: number; limits: RunnerLimits }> | false;
 }): Promise<EmbeddedMetering> {
   const { db, logger } = options;
   const settings = resolveSettings({
@@ -81,6 +84,14 @@ export async function startEmbeddedMetering(options: {
     });
     logger.log("info", "demo fleet started", { meters: DEMO_FLEET.meters, dtus: DEMO_FLEET.dtus });
   }
+  // Batch jobs feed the command queue a window at a time while the gateway drains it.
+  const runner =
+    options.batchJobs === false
+      ? undefined
+      : new BatchJobRunner(db, logger, {
+          intervalMs: options.batchJobs?.intervalMs ?? 500,
+          limits: options.batchJobs?.limits ?? DEFAULT_LIMITS,
+        }).start();
   // The reading log grows with every poll: move its old rows to history now and once a day.
   const sweep = () =>
     sweepReadings(db).catch((error: unknown) =>
@@ -94,6 +105,7 @@ export async function startEmbeddedMetering(options: {
     fleet,
     async close() {
       clearInterval(sweeper);
+      await runner?.stop();
       await fleet?.close();
       await gateway.close();
       await leases.close();

@@ -3,7 +3,8 @@ import { badRequest } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { type SchemePart, schemeWrites } from "../money/scheme-writes.ts";
-import { enqueueCommands, type QueuedCommand } from "../pms/command-queue.ts";
+import { type CommandSink, enqueueCommands, type QueuedCommand } from "../pms/command-queue.ts";
+import { pendingInJobSql } from "./batch-jobs/pending-items.ts";
 import { MAX_BATCH } from "./switching.ts";
 
 interface MeterRow {
@@ -43,6 +44,7 @@ export async function queueSchemeWriteBatch(
   source: string,
   /** Ids the caller may not see (outside the data scope): reported as absent. */
   hidden: readonly string[] = [],
+  sink: CommandSink = enqueueCommands,
 ): Promise<SwitchOutcome> {
   const all = [...new Set(meterIds)];
   if (all.length === 0) throw badRequest("meterIds: 请选择表计");
@@ -60,7 +62,8 @@ export async function queueSchemeWriteBatch(
             exists (select 1 from pms_meter_command c
                      where c.tenant_id = m.tenant_id and c.energy_type = 1 and c.meter_id = m.id
                        and c.command_type = 'write' and c.state in ('queued', 'sent')
-                       and c.payload::jsonb ->> 'di' like any($3::text[])) as pending
+                       and c.payload::jsonb ->> 'di' like any($3::text[]))
+            or ${pendingInJobSql("m", [part === "price" ? "writePrice" : "writeAlarm"], 1)} as pending
        from pms_meter m
        left join pms_account a on a.meter_id = m.id and a.energy_type = 1 and a.status = 1
                               and a.tenant_id = m.tenant_id
@@ -104,8 +107,8 @@ export async function queueSchemeWriteBatch(
       });
   }
   if (commands.length === 0) return { batchId: null, queued: 0, skipped };
-  const batch = await enqueueCommands(db, user, tenantId, commands, source);
-  return { ...batch, skipped };
+  const batch = await sink(db, user, tenantId, commands, source);
+  return { batchId: batch.batchId, queued: batch.queued, skipped };
 }
 
 function skipReason(meter: MeterRow): string | undefined {

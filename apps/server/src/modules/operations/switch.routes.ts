@@ -8,6 +8,7 @@ import { requirePermission } from "../../crud/permissions.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Db } from "../../db/client.ts";
 import { registryTenant } from "../pms/registry-access.ts";
+import { runAsJob } from "./batch-jobs/job-service.ts";
 import { queueSchemeWriteBatch } from "./meter-writes.ts";
 import { batchProgress, outcomeMessage, queueSupplyCommands, SWITCH_LABELS } from "./switching.ts";
 
@@ -81,18 +82,19 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
     params: Record<string, unknown>,
     meterIds: string[],
     user: Parameters<typeof registryTenant>[0],
+    source: "message/switch" | "message/switchBatch",
   ) => {
     const switchType = switchTypeOf(params);
-    await assertInScope(db, request, resources.meter, "pms_meter", registryTenant(user, params), meterIds);
+    const tenantId = registryTenant(user, params);
+    await assertInScope(db, request, resources.meter, "pms_meter", tenantId, meterIds);
+    const targets = meterIds.map((meterId) => ({ energyType: 1 as const, meterId }));
+    // One meter is switched at once, as it always was; a batch becomes a job (batch-jobs/).
     const outcome = await db.transaction((tx) =>
-      queueSupplyCommands(
-        tx,
-        user,
-        registryTenant(user, params),
-        meterIds.map((meterId) => ({ energyType: 1 as const, meterId })),
-        { switchType },
-        "message/switch",
-      ),
+      source === "message/switch"
+        ? queueSupplyCommands(tx, user, tenantId, targets, { switchType }, source)
+        : runAsJob(tx, user, tenantId, { kind: "switch", params: { switchType }, source }, (sink) =>
+            queueSupplyCommands(tx, user, tenantId, targets, { switchType }, source, sink),
+          ),
     );
     return ok(outcome, outcomeMessage(outcome, SWITCH_LABELS[switchType]));
   };
@@ -104,7 +106,7 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
       const params = readParams(request);
       const meterId = optionalId(params, "meterId") ?? optionalId(params, "id");
       if (!meterId) throw badRequest("meterId: 请选择表计");
-      return electric(request, params, [meterId], user);
+      return electric(request, params, [meterId], user, "message/switch");
     },
   );
   app.post(
@@ -113,7 +115,7 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
     async (request) => {
       const user = await requirePermission(db, request, ["meter_switch"]);
       const params = readParams(request);
-      return electric(request, params, idList(params, "meterIds"), user);
+      return electric(request, params, idList(params, "meterIds"), user, "message/switchBatch");
     },
   );
 
@@ -134,15 +136,15 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
           registryTenant(user, params),
           meterIds,
         );
+        const tenantId = registryTenant(user, params);
+        const targets = meterIds.map((meterId) => ({ energyType: 2 as const, meterId }));
+        const source = `message/${verb}`;
         const outcome = await db.transaction((tx) =>
-          queueSupplyCommands(
-            tx,
-            user,
-            registryTenant(user, params),
-            meterIds.map((meterId) => ({ energyType: 2 as const, meterId })),
-            { open },
-            `message/${verb}`,
-          ),
+          verb === "waterSwitch"
+            ? queueSupplyCommands(tx, user, tenantId, targets, { open }, source)
+            : runAsJob(tx, user, tenantId, { kind: "valve", params: { open }, source }, (sink) =>
+                queueSupplyCommands(tx, user, tenantId, targets, { open }, source, sink),
+              ),
         );
         return ok(outcome, outcomeMessage(outcome, open ? "开阀" : "关阀"));
       },
@@ -164,8 +166,12 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
         const meterIds = idList(params, "meterIds");
         // A meter outside the caller's data scope is named as absent and left out, like an unknown one.
         const hidden = await outsideScope(db, request, resources.meter, "pms_meter", tenantId, meterIds);
+        const source = `message/${verb}`;
+        const kind = part === "price" ? "writePrice" : "writeAlarm";
         const outcome = await db.transaction((tx) =>
-          queueSchemeWriteBatch(tx, user, tenantId, meterIds, part, `message/${verb}`, hidden),
+          runAsJob(tx, user, tenantId, { kind, params: {}, source }, (sink) =>
+            queueSchemeWriteBatch(tx, user, tenantId, meterIds, part, source, hidden, sink),
+          ),
         );
         return ok(outcome, outcomeMessage(outcome, what));
       },

@@ -1,11 +1,12 @@
-import type { BatchProgress, SwitchOutcome } from "@meterline/contracts";
+import { BATCH_JOB_MAX_METERS, type BatchProgress, type SwitchOutcome } from "@meterline/contracts";
 import { badRequest } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
-import { enqueueCommands, type QueuedCommand, SWITCH_TYPE } from "../pms/command-queue.ts";
+import { type CommandSink, enqueueCommands, type QueuedCommand, SWITCH_TYPE } from "../pms/command-queue.ts";
+import { pendingInJobSql } from "./batch-jobs/pending-items.ts";
 
-/** At most this many meters in one request: a batch the gateway serves within minutes. */
-export const MAX_BATCH = 1000;
+/** At most this many meters in one request: one batch job (batch-jobs/). */
+export const MAX_BATCH = BATCH_JOB_MAX_METERS;
 
 /** Commands that move a relay or a valve: while one is unsettled, no other may be queued. */
 const SUPPLY_COMMANDS = ["switch", "relay", "valve"];
@@ -48,6 +49,7 @@ export async function queueSupplyCommands(
   targets: readonly SupplyTarget[],
   action: SupplyAction,
   source: string,
+  sink: CommandSink = enqueueCommands,
 ): Promise<SwitchOutcome> {
   if (targets.length === 0) throw badRequest("meterIds: 请选择表计");
   if (targets.length > MAX_BATCH) throw badRequest(`meterIds: 一次最多 ${MAX_BATCH} 块表`);
@@ -69,7 +71,8 @@ export async function queueSupplyCommands(
     `select m.energy_type, m.id::text as id, m.product_code, m.collector_id::text as collector_id,
             exists (select 1 from pms_meter_command c
                      where c.tenant_id = m.tenant_id and c.meter_id = m.id and c.energy_type = m.energy_type
-                       and c.state in ('queued', 'sent') and c.command_type = any($4)) as pending
+                       and c.state in ('queued', 'sent') and c.command_type = any($4))
+            or ${pendingInJobSql("m", ["switch", "valve"])} as pending
        from (select 1 as energy_type, id, tenant_id, product_code, collector_id from pms_meter
               where id = any($1::bigint[]) and tenant_id = $3 and is_deleted = 0
              union all
@@ -105,8 +108,8 @@ export async function queueSupplyCommands(
     }
   }
   if (commands.length === 0) return { batchId: null, queued: 0, skipped };
-  const batch = await enqueueCommands(db, user, tenantId, commands, source);
-  return { ...batch, skipped };
+  const batch = await sink(db, user, tenantId, commands, source);
+  return { batchId: batch.batchId, queued: batch.queued, skipped };
 }
 
 /** The envelope's message of a switching call: what was queued and how many meters were left out. */
@@ -133,6 +136,8 @@ export async function batchProgress(
     done: false,
   };
   for (const row of rows) {
+    // A cancelled job's commands never went out: they are not part of what the batch sent.
+    if (!(row.state in progress)) continue;
     progress[row.state] = row.n;
     progress.total += row.n;
   }

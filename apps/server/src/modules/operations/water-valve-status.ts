@@ -1,7 +1,7 @@
 import type { SwitchOutcome } from "@meterline/contracts";
 import type { Queryable } from "../../db/client.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
-import { enqueueCommands } from "../pms/command-queue.ts";
+import { type CommandSink, enqueueCommands } from "../pms/command-queue.ts";
 import { batchMeterIds } from "./water-batch.ts";
 
 /**
@@ -27,6 +27,7 @@ export async function queueValveStatusReads(
   meterIds: readonly string[],
   source: string,
   hidden: readonly string[] = [],
+  sink: CommandSink = enqueueCommands,
 ): Promise<SwitchOutcome> {
   const { all, wanted } = batchMeterIds(meterIds, hidden);
   const rows = await db.query<WaterRow>(
@@ -52,8 +53,8 @@ export async function queueValveStatusReads(
       payload: { di: METER_DATA_DI },
     }));
   if (commands.length === 0) return { batchId: null, queued: 0, skipped };
-  const batch = await enqueueCommands(db, user, tenantId, commands, source);
-  return { ...batch, skipped };
+  const batch = await sink(db, user, tenantId, commands, source);
+  return { batchId: batch.batchId, queued: batch.queued, skipped };
 }
 
 export type ValveState = "open" | "closed" | "abnormal" | "unknown";

@@ -7,6 +7,7 @@ import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { localDay } from "../metering/usage-periods.ts";
 import { registryTenant } from "../pms/registry-access.ts";
+import { runAsJob } from "./batch-jobs/job-service.ts";
 import { assertInScope, outsideScope } from "./switch.routes.ts";
 import { outcomeMessage, queueSupplyCommands } from "./switching.ts";
 import { awaitValveStatus, queueValveStatusReads } from "./water-valve-status.ts";
@@ -51,11 +52,12 @@ export async function waterWriteRoutes(app: FastifyInstance, opts: { db: Db; tim
         const hidden = await outsideScope(db, request, resources.water, "pms_water", tenantId, meterIds);
         // The table applies from today, the tenant's day (the start date byte of A010).
         const startDay = Number(localDay(new Date(), timeZone).slice(8, 10));
+        const source = `waterparam/${verb}`;
+        const kind = part === "price" ? "waterPrice" : "waterAlarm";
         const outcome = await db.transaction((tx) =>
-          queueWaterWriteBatch(tx, user, tenantId, meterIds, part, `waterparam/${verb}`, {
-            startDay,
-            hidden,
-          }),
+          runAsJob(tx, user, tenantId, { kind, params: {}, source }, (sink) =>
+            queueWaterWriteBatch(tx, user, tenantId, meterIds, part, source, { startDay, hidden }, sink),
+          ),
         );
         return ok(outcome, outcomeMessage(outcome, what));
       },
@@ -92,8 +94,11 @@ export async function waterWriteRoutes(app: FastifyInstance, opts: { db: Db; tim
       const tenantId = registryTenant(user, params);
       const meterIds = idList(params, "meterIds");
       const hidden = await outsideScope(db, request, resources.water, "pms_water", tenantId, meterIds);
+      const source = "message/waterSwitchStatusBatch";
       const outcome = await db.transaction((tx) =>
-        queueValveStatusReads(tx, user, tenantId, meterIds, "message/waterSwitchStatusBatch", hidden),
+        runAsJob(tx, user, tenantId, { kind: "valveStatus", params: {}, source }, (sink) =>
+          queueValveStatusReads(tx, user, tenantId, meterIds, source, hidden, sink),
+        ),
       );
       return ok(outcome, outcomeMessage(outcome, "读阀门状态"));
     },

@@ -4,7 +4,8 @@ import { badRequest } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { checkFits, ladderTiers } from "../money/scheme-writes.ts";
-import { enqueueCommands, type QueuedCommand } from "../pms/command-queue.ts";
+import { type CommandSink, enqueueCommands, type QueuedCommand } from "../pms/command-queue.ts";
+import { pendingInJobSql } from "./batch-jobs/pending-items.ts";
 import { batchMeterIds } from "./water-batch.ts";
 
 /** The command types of water meter parameter writes (their names put them in the price and alarm records). */
@@ -97,6 +98,7 @@ export async function queueWaterWriteBatch(
   part: WaterWritePart,
   source: string,
   options: { startDay: number; hidden?: readonly string[] },
+  sink: CommandSink = enqueueCommands,
 ): Promise<SwitchOutcome> {
   const { all, wanted } = batchMeterIds(meterIds, options.hidden);
   // Locked in id order so two batches on the same meters queue one after the other, never both.
@@ -110,7 +112,8 @@ export async function queueWaterWriteBatch(
             s.first_alarm::text as first_alarm, s.second_alarm::text as second_alarm,
             exists (select 1 from pms_meter_command c
                      where c.tenant_id = m.tenant_id and c.energy_type = 2 and c.meter_id = m.id
-                       and c.command_type = $3 and c.state in ('queued', 'sent')) as pending
+                       and c.command_type = $3 and c.state in ('queued', 'sent'))
+            or ${pendingInJobSql("m", [part === "price" ? "waterPrice" : "waterAlarm"], 2)} as pending
        from pms_water m
        left join pms_account a on a.meter_id = m.id and a.energy_type = 2 and a.status = 1
                               and a.tenant_id = m.tenant_id
@@ -142,8 +145,8 @@ export async function queueWaterWriteBatch(
     }
   }
   if (commands.length === 0) return { batchId: null, queued: 0, skipped };
-  const batch = await enqueueCommands(db, user, tenantId, commands, source);
-  return { ...batch, skipped };
+  const batch = await sink(db, user, tenantId, commands, source);
+  return { batchId: batch.batchId, queued: batch.queued, skipped };
 }
 
 function command(meter: WaterRow, part: WaterWritePart, payload: Record<string, unknown>): QueuedCommand {

@@ -5,6 +5,15 @@ import type { CurrentUser } from "../auth/current-user.ts";
 /** SWITCH_TYPE (spec §3): 1 close the relay (supply on), 2 open it (supply off), 3 prepaid mode. */
 export const SWITCH_TYPE = { close: 1, open: 2, prepaid: 3 } as const;
 
+/** What receives the commands a batch plans: the queue itself, or a batch job that queues them later. */
+export type CommandSink = (
+  db: Queryable,
+  user: CurrentUser,
+  tenantId: string,
+  commands: QueuedCommand[],
+  source: string,
+) => Promise<{ batchId: string; queued: number }>;
+
 export interface QueuedCommand {
   energyType: 1 | 2;
   meterId: string;
@@ -19,19 +28,24 @@ export interface QueuedCommand {
  */
 export async function enqueueCommands(
   db: Queryable,
-  user: CurrentUser,
+  user: Pick<CurrentUser, "userId">,
   tenantId: string,
   commands: QueuedCommand[],
   source: string,
-): Promise<{ batchId: string; queued: number }> {
-  const batchId = nextId();
+  /** A batch job queues its meters under its own id (batch-jobs/job-runner.ts). */
+  options: { batchId?: string } = {},
+): Promise<{ batchId: string; queued: number; ids: string[] }> {
+  const batchId = options.batchId ?? nextId();
+  const ids: string[] = [];
   const CHUNK = 500;
   for (let start = 0; start < commands.length; start += CHUNK) {
     const chunk = commands.slice(start, start + CHUNK);
     const values: unknown[] = [];
     const rows = chunk.map((c, i) => {
+      const id = nextId();
+      ids.push(id);
       values.push(
-        nextId(),
+        id,
         tenantId,
         c.energyType,
         c.meterId,
@@ -50,5 +64,5 @@ export async function enqueueCommands(
       values,
     );
   }
-  return { batchId, queued: commands.length };
+  return { batchId, queued: commands.length, ids };
 }

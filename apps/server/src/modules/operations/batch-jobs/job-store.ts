@@ -1,0 +1,231 @@
+import type {
+  BatchItemFilter,
+  BatchItemState,
+  BatchJobItem,
+  BatchJobKind,
+  BatchJobState,
+  BatchJobSummary,
+} from "@meterline/contracts";
+import { formatDateTime } from "../../../contract/dates.ts";
+import type { Queryable } from "../../../db/client.ts";
+import { nextId } from "../../../db/ids.ts";
+import type { QueuedCommand } from "../../pms/command-queue.ts";
+import { roomLabelSql } from "../../pms/room-label.ts";
+
+/** One meter of a new job and the commands it will get, in the order they are sent. */
+export interface PlannedItem {
+  energyType: 1 | 2;
+  meterId: string;
+  productCode: string;
+  commands: Pick<QueuedCommand, "commandType" | "payload">[];
+}
+
+export interface NewJob {
+  tenantId: string;
+  kind: BatchJobKind;
+  params: Record<string, unknown>;
+  source: string;
+  createUser: string | null;
+  retryOf?: string;
+  skipped: { meterId: string; productCode: string; reason: string }[];
+}
+
+const ITEM_CHUNK = 1000;
+
+/** Stores a job and its items (pending, plus the skipped meters for the record). Nothing is queued here. */
+export async function insertJob(db: Queryable, job: NewJob, items: readonly PlannedItem[]): Promise<string> {
+  const id = nextId();
+  await db.query(
+    `insert into pms_batch_job (id, tenant_id, kind, state, action, params, source, retry_of, skipped, create_user, finish_time)
+     values ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10)`,
+    [
+      id,
+      job.tenantId,
+      job.kind,
+      items.length === 0 ? "done" : "running",
+      JSON.stringify(job.params),
+      job.source,
+      job.retryOf ?? null,
+      JSON.stringify(job.skipped),
+      job.createUser,
+      items.length === 0 ? new Date() : null,
+    ],
+  );
+  const energyOfSkipped =
+    job.kind === "valve" || job.kind.startsWith("water") || job.kind === "valveStatus" ? 2 : 1;
+  const rows = [
+    ...items.map((item) => ({ ...item, state: "pending", reason: "" })),
+    ...job.skipped
+      .filter((skip) => /^\d+$/.test(skip.meterId))
+      .map((skip) => ({
+        energyType: energyOfSkipped as 1 | 2,
+        meterId: skip.meterId,
+        productCode: skip.productCode,
+        commands: [],
+        state: "skipped",
+        reason: skip.reason,
+      })),
+  ];
+  for (let start = 0; start < rows.length; start += ITEM_CHUNK) {
+    const chunk = rows.slice(start, start + ITEM_CHUNK);
+    await db.query(
+      `insert into pms_batch_job_item (job_id, seq, tenant_id, energy_type, meter_id, product_code, state, reason, commands)
+       select $1, start + n, $2, e, m, p, s, r, c
+         from unnest($3::int[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[])
+              with ordinality as u(e, m, p, s, r, c, n), (select $9::int as start) z`,
+      [
+        id,
+        job.tenantId,
+        chunk.map((row) => row.energyType),
+        chunk.map((row) => row.meterId),
+        chunk.map((row) => row.productCode),
+        chunk.map((row) => row.state),
+        chunk.map((row) => row.reason),
+        chunk.map((row) => JSON.stringify(row.commands)),
+        start,
+      ],
+    );
+  }
+  return id;
+}
+
+interface JobRow {
+  id: string;
+  tenant_id: string;
+  kind: BatchJobKind;
+  state: BatchJobState;
+  action: string;
+  params: string;
+  source: string;
+  retry_of: string | null;
+  create_user: string | null;
+  create_user_name: string | null;
+  create_time: Date;
+  finish_time: Date | null;
+  counts: Partial<Record<BatchItemState, number>> | null;
+}
+
+const JOB_COLUMNS = `j.id::text as id, j.tenant_id, j.kind, j.state, j.action, j.params, j.source,
+  j.retry_of::text as retry_of, j.create_user::text as create_user,
+  coalesce(nullif(u.real_name, ''), u.name) as create_user_name, j.create_time, j.finish_time,
+  (select json_object_agg(s.state, s.n) from (select i.state, count(*)::int as n from pms_batch_job_item i
+    where i.job_id = j.id group by i.state) s) as counts`;
+
+function summaryOf(row: JobRow): BatchJobSummary {
+  const n = (state: BatchItemState) => Number(row.counts?.[state] ?? 0);
+  const skipped = n("skipped");
+  const all = Object.values(row.counts ?? {}).reduce((sum, count) => sum + Number(count), 0);
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    kind: row.kind,
+    state: row.state,
+    action: row.action,
+    params: JSON.parse(row.params) as Record<string, unknown>,
+    total: all - skipped,
+    success: n("success"),
+    fail: n("fail"),
+    timeout: n("timeout"),
+    remaining: n("pending") + n("queued") + n("sent"),
+    cancelled: n("cancelled"),
+    skipped,
+    retryOf: row.retry_of,
+    createUser: row.create_user ?? "",
+    createUserName: row.create_user_name ?? "",
+    createTime: formatDateTime(new Date(row.create_time)),
+    finishTime: row.finish_time ? formatDateTime(new Date(row.finish_time)) : null,
+    source: row.source,
+  };
+}
+
+/** A job of the tenant (any tenant when null, for the platform administrator), or undefined. */
+export async function findJob(
+  db: Queryable,
+  tenantId: string | null,
+  id: string,
+): Promise<BatchJobSummary | undefined> {
+  const [row] = await db.query<JobRow>(
+    `select ${JOB_COLUMNS} from pms_batch_job j left join sys_user u on u.id = j.create_user
+      where j.id = $1 and ($2::text is null or j.tenant_id = $2)`,
+    [id, tenantId],
+  );
+  return row ? summaryOf(row) : undefined;
+}
+
+export async function pageJobs(
+  db: Queryable,
+  tenantId: string | null,
+  filter: { kind?: BatchJobKind; state?: BatchJobState },
+  paging: { offset: number; size: number },
+): Promise<{ records: BatchJobSummary[]; total: number }> {
+  const where = `($1::text is null or j.tenant_id = $1) and ($2::text is null or j.kind = $2)
+                 and ($3::text is null or j.state = $3)`;
+  const args = [tenantId, filter.kind ?? null, filter.state ?? null];
+  const [count] = await db.query<{ n: number }>(
+    `select count(*)::int as n from pms_batch_job j where ${where}`,
+    args,
+  );
+  const rows = await db.query<JobRow>(
+    `select ${JOB_COLUMNS} from pms_batch_job j left join sys_user u on u.id = j.create_user
+      where ${where} order by j.create_time desc, j.id desc limit $4 offset $5`,
+    [...args, paging.size, paging.offset],
+  );
+  return { records: rows.map(summaryOf), total: count?.n ?? 0 };
+}
+
+const FILTER_STATES: Record<BatchItemFilter, BatchItemState[]> = {
+  success: ["success"],
+  fail: ["fail"],
+  timeout: ["timeout"],
+  remaining: ["pending", "queued", "sent"],
+  cancelled: ["cancelled"],
+  skipped: ["skipped"],
+};
+
+interface ItemRow {
+  meter_id: string;
+  product_code: string;
+  energy_type: 1 | 2;
+  room_name: string | null;
+  state: BatchItemState;
+  reason: string;
+  command_id: string | null;
+  update_time: Date;
+}
+
+export async function pageItems(
+  db: Queryable,
+  jobId: string,
+  filter: BatchItemFilter | undefined,
+  paging: { offset: number; size: number },
+): Promise<{ records: BatchJobItem[]; total: number }> {
+  const states = filter ? FILTER_STATES[filter] : null;
+  const [count] = await db.query<{ n: number }>(
+    "select count(*)::int as n from pms_batch_job_item where job_id = $1 and ($2::text[] is null or state = any($2))",
+    [jobId, states],
+  );
+  const rows = await db.query<ItemRow>(
+    `select i.meter_id::text as meter_id, i.product_code, i.energy_type, i.state, i.reason,
+            i.command_id::text as command_id, i.update_time,
+            (select ${roomLabelSql("r")} from pms_room_meter rm join pms_room r on r.id = rm.room_id
+              where rm.meter_id = i.meter_id and rm.energy_type = i.energy_type and rm.is_deleted = 0
+              order by rm.id desc limit 1) as room_name
+       from pms_batch_job_item i
+      where i.job_id = $1 and ($2::text[] is null or i.state = any($2))
+      order by i.seq limit $3 offset $4`,
+    [jobId, states, paging.size, paging.offset],
+  );
+  return {
+    total: count?.n ?? 0,
+    records: rows.map((row) => ({
+      meterId: row.meter_id,
+      productCode: row.product_code,
+      energyType: row.energy_type,
+      roomName: row.room_name ?? "",
+      state: row.state,
+      reason: row.reason,
+      commandId: row.command_id,
+      updateTime: formatDateTime(new Date(row.update_time)),
+    })),
+  };
+}
