@@ -1,7 +1,7 @@
 import type { BatchItemFilter, BatchJobItem, BatchJobSummary, FieldDef } from "@meterline/contracts";
 import { website } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
-import { Alert, Button, Descriptions, Drawer, Empty, Segmented, Space, Spin, Table, Tag } from "antd";
+import { Alert, Badge, Button, Descriptions, Drawer, Empty, Segmented, Space, Spin, Table } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useDictionary } from "../../../crud/dictionary.ts";
@@ -14,7 +14,9 @@ import type { JobActions } from "./useJobActions.tsx";
 import { useJobProgress } from "./useJobProgress.ts";
 import { usePaged } from "./usePagedJobs.ts";
 
-const ITEM_COLORS: Partial<Record<BatchJobItem["state"], string>> = {
+type Status = "success" | "error" | "warning" | "processing" | "default";
+/** The dot beside an item's state; the words keep the text colour. */
+const ITEM_STATUS: Partial<Record<BatchJobItem["state"], Status>> = {
   success: "success",
   fail: "error",
   timeout: "warning",
@@ -79,9 +81,12 @@ export function JobDetailDrawer({ id, tenantId, actions, onOpenJob, onClose }: P
       title: t("batchJob.state"),
       dataIndex: "state",
       render: (state: BatchJobItem["state"]) => (
-        <Tag color={ITEM_COLORS[state]} data-testid="job-item-state" data-state={state}>
-          {t(`batchJob.itemState.${state}` as MessageKey)}
-        </Tag>
+        <span data-testid="job-item-state" data-state={state} className="ml-nowrap">
+          <Badge
+            status={ITEM_STATUS[state] ?? "default"}
+            text={t(`batchJob.itemState.${state}` as MessageKey)}
+          />
+        </span>
       ),
     },
     { key: "reason", title: t("batchJob.reason"), dataIndex: "reason" },

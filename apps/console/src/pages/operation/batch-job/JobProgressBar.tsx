@@ -35,6 +35,7 @@ export function JobProgressBar({ job, compact = false }: { job: BatchJobSummary;
     <Space orientation="vertical" size={2} style={{ width: "100%", minWidth: compact ? 220 : undefined }}>
       <div
         role="progressbar"
+        aria-label={t("batchJob.progress")}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={share}
