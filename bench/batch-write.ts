@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { resources } from "@meterline/contracts";
+import { type BatchJobSummary, resources } from "@meterline/contracts";
 import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
 import { FieldCipher } from "../apps/server/src/crud/field-cipher.ts";
 import { readInput } from "../apps/server/src/crud/input.ts";
@@ -224,6 +224,22 @@ async function settledCounts(db: Db): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
 }
 
+/**
+ * Whether the write has settled: a job when its runner has ended it (its items are queued in turn,
+ * so an empty command queue alone says nothing), else no command left queued or sent.
+ */
+async function settled(server: Server, headers: Record<string, string>, db: Db, jobIds: string[]) {
+  const commands = await settledCounts(db);
+  if (jobIds.length === 0) return { done: !commands.queued && !commands.sent, commands, jobs: [] };
+  const jobs = await Promise.all(
+    jobIds.map(async (id) => {
+      const res = await fetch(`${server.origin}/api/blade-pms/batchjob/detail?id=${id}`, { headers });
+      return ((await res.json()) as { data: BatchJobSummary }).data;
+    }),
+  );
+  return { done: jobs.every((job) => job.state !== "running"), commands, jobs };
+}
+
 async function main(): Promise<void> {
   console.log(machine());
   const database = await freshDatabase("postgres");
@@ -260,13 +276,13 @@ async function main(): Promise<void> {
     const submittedMs = performance.now() - started;
     const queued = calls.reduce((sum, c) => sum + c.queued, 0);
     const skipped = calls.reduce((sum, c) => sum + c.skipped.length, 0);
-    let counts: Record<string, number> = {};
+    const jobIds = calls.flatMap((c) => (c.jobId ? [c.jobId] : []));
+    let state = await settled(server, headers, database.db, jobIds);
     const deadline = Date.now() + 30 * 60_000;
-    for (;;) {
-      counts = await settledCounts(database.db);
-      if (!counts.queued && !counts.sent) break;
-      if (Date.now() > deadline) fail(`not settled after 30 minutes: ${JSON.stringify(counts)}`);
+    while (!state.done) {
+      if (Date.now() > deadline) fail(`not settled after 30 minutes: ${JSON.stringify(state.commands)}`);
       await sleep(200);
+      state = await settled(server, headers, database.db, jobIds);
     }
     const wallMs = performance.now() - started;
     clearInterval(sampler);
@@ -283,7 +299,11 @@ async function main(): Promise<void> {
     console.log(
       `submitted as ${mode} in ${s(submittedMs)}: ${queued} write commands queued, ${skipped} meters left out`,
     );
-    console.log(`commands settled: ${JSON.stringify(counts)}`);
+    console.log(`commands settled: ${JSON.stringify(state.commands)}`);
+    for (const job of state.jobs)
+      console.log(
+        `job ${job.id}: ${job.total} meters, ${job.success} succeeded, ${job.fail} failed, ${job.timeout} to be confirmed, ${job.cancelled} cancelled, ${job.skipped} left out`,
+      );
     console.log(
       `frames on the buses: ${frames.reduce((a, b) => a + b, 0)} (busiest bus ${Math.max(...frames)}, quietest ${Math.min(...frames)})`,
     );
