@@ -79,10 +79,12 @@ export function SchemeWriteButtons({ energy, selected, addressOf, reload }: Prop
     try {
       const answer = await api.request(call.path, { method: "POST", body: { meterIds: selected } });
       const outcome = (answer as { data: JobOutcome }).data;
-      if (outcome.jobId)
-        setJob({ id: outcome.jobId, said: serverMessageOf(answer), skipped: outcome.skipped });
+      // A job with meters in it is followed live; when every meter was left out there is nothing
+      // to follow, only the list of why.
+      const followed = outcome.jobId && outcome.queued > 0 ? outcome.jobId : null;
+      if (followed) setJob({ id: followed, said: serverMessageOf(answer), skipped: outcome.skipped });
       else void message.success(serverMessageOf(answer));
-      if (outcome.skipped.length > 0 && !outcome.jobId)
+      if (outcome.skipped.length > 0 && !followed)
         modal.info({
           title: t("meterWrite.skippedTitle", { count: outcome.skipped.length }),
           content: (
