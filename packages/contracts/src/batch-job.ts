@@ -98,3 +98,11 @@ export interface BatchJobOutcome {
   skipped: BatchJobSkip[];
   jobId: string;
 }
+
+/** The job screen's menu (运行控制 → 批量任务) and its buttons (seed 029). */
+export const BATCH_JOB_MENU = "batch_job";
+export const BATCH_JOB_BUTTONS = {
+  view: "batch_job_view",
+  cancel: "batch_job_cancel",
+  retry: "batch_job_retry",
+} as const;

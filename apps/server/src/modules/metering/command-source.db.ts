@@ -208,7 +208,15 @@ export class DbCommandSource implements CommandSource {
       ],
     );
     const [row] = rows;
-    if (!row) throw new Error(`command ${id} cannot become ${state}`);
+    if (!row) {
+      // A batch job cancelled while its command waited here: the gateway must not send it.
+      const [current] = await q.query<{ state: string }>(
+        "select state from pms_meter_command where id = $1",
+        [id],
+      );
+      if (current?.state === "cancelled") throw new Error(`command ${id} was cancelled before it was sent`);
+      throw new Error(`command ${id} cannot become ${state}`);
+    }
     // The meter's item in its batch job follows the command (batch-jobs/item-states.ts).
     if (row.batch_id)
       await followCommands(q, row.batch_id, [{ energyType: row.energy_type, meterId: row.meter_id }]);

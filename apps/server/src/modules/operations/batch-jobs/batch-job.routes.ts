@@ -1,6 +1,8 @@
 import {
   BATCH_ITEM_FILTERS,
+  BATCH_JOB_BUTTONS,
   BATCH_JOB_KINDS,
+  BATCH_JOB_MENU,
   BATCH_JOB_STATES,
   type BatchItemFilter,
   type BatchJobKind,
@@ -18,7 +20,7 @@ import { findJob, pageItems, pageJobs } from "./job-store.ts";
 
 const base = "/api/blade-pms/batchjob";
 const tags = ["batchjob"];
-const VIEW = ["batch_job", "batch_job_view", "batch_job_cancel", "batch_job_retry"];
+const VIEW = [BATCH_JOB_MENU, ...Object.values(BATCH_JOB_BUTTONS)];
 
 function oneOf<T extends string>(
   params: Record<string, unknown>,
@@ -96,7 +98,7 @@ export async function batchJobRoutes(app: FastifyInstance, opts: { db: Db }) {
     `${base}/cancel`,
     { schema: { tags, summary: "Cancel a running batch job: what is not sent is not sent" } },
     async (request) => {
-      const user = await requirePermission(db, request, ["batch_job_cancel"]);
+      const user = await requirePermission(db, request, [BATCH_JOB_BUTTONS.cancel]);
       const params = readParams(request);
       const id = idOf(params);
       const job = await db.transaction((tx) => cancelJob(tx, listTenant(user, params), id));
@@ -108,7 +110,7 @@ export async function batchJobRoutes(app: FastifyInstance, opts: { db: Db }) {
     `${base}/retryFailed`,
     { schema: { tags, summary: "A new job for exactly the failed meters of a job" } },
     async (request) => {
-      const user = await requirePermission(db, request, ["batch_job_retry"]);
+      const user = await requirePermission(db, request, [BATCH_JOB_BUTTONS.retry]);
       const params = readParams(request);
       const id = idOf(params);
       const answer = await db.transaction((tx) => retryFailed(tx, user, listTenant(user, params), id));
