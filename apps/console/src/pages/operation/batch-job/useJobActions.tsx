@@ -1,4 +1,4 @@
-import type { BatchJobSummary } from "@meterline/contracts";
+import { BATCH_JOB_BUTTONS, type BatchJobSummary } from "@meterline/contracts";
 import { reportNetworkError } from "../../../app/api.ts";
 import { useFeedback } from "../../../app/feedback.ts";
 import { useT } from "../../../i18n/index.tsx";
@@ -48,8 +48,9 @@ export function useJobActions(
 
   return {
     mayOpen,
-    mayCancel: (job) => permission.batch_job_cancel === true && job.state === "running",
-    mayRetry: (job) => permission.batch_job_retry === true && job.state !== "running" && job.fail > 0,
+    mayCancel: (job) => permission[BATCH_JOB_BUTTONS.cancel] === true && job.state === "running",
+    mayRetry: (job) =>
+      permission[BATCH_JOB_BUTTONS.retry] === true && job.state !== "running" && job.fail > 0,
     cancel: (job) =>
       confirmed(t("batchJob.cancelConfirm", { id: job.id }), async () => {
         const after = await cancelJob(job.id, tenantId);
