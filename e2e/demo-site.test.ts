@@ -125,15 +125,18 @@ test("an operator cuts two meters from the meter screen and watches the batch se
   assert.match(await textOf(dialog), /共 2 块表/);
   await page.getByTestId("switch-choice-2").click();
   await page.getByTestId("switch-ok").click();
-  await dialog.getByText("已下发 2 条拉闸命令").waitFor();
-  // The simulated meters answer over TCP: the batch settles with both relays open.
+  // The batch runs as one job, followed in the job dialog.
+  const job = page.getByTestId("job-dialog");
+  await job.getByText("已下发 2 条拉闸命令").waitFor();
+  // The simulated meters answer over TCP: the job settles with both relays open.
   await eventually(
-    async () => assert.match(await textOf(page.getByTestId("switch-counts")), /成功\s*2/),
+    async () => assert.match(await textOf(job.getByTestId("job-count-success")), /成功\s*2/),
     60_000,
   );
-  assert.match(await textOf(page.getByTestId("switch-progress")), /100%/);
-  assert.match(await textOf(page.getByTestId("switch-close")), /完\s*成/);
-  await page.getByTestId("switch-close").click();
+  assert.equal(await job.getByTestId("job-progress").getAttribute("aria-valuenow"), "100");
+  // The job ends once every meter has settled: the dialog then offers to close, not to run on.
+  await eventually(async () => assert.match(await textOf(page.getByTestId("job-dialog-close")), /关\s*闭/));
+  await page.getByTestId("job-dialog-close").click();
 
   // The command log tells the same story, and the meters now show their supply cut.
   const commands = await call<{ records: { productCode: string; stateName: string }[] }>(

@@ -189,7 +189,9 @@ test("a switch aimed at a building counts its meters, asks to confirm N 块表, 
   const switching = page.getByTestId("switch-dialog");
   assert.match(await textOf(switching), new RegExp(`共 ${expected.total} 块表`));
   await page.getByTestId("switch-ok").click();
-  await page.getByTestId("switch-progress").waitFor();
-  assert.match(await textOf(switching), /已下发 \d+ 条拉闸命令/);
-  await page.getByTestId("switch-close").click();
+  // The batch runs as one job, followed in the job dialog.
+  const job = page.getByTestId("job-dialog");
+  await job.getByTestId("job-progress").waitFor();
+  assert.match(await textOf(job), /已下发 \d+ 条拉闸命令/);
+  await page.getByTestId("job-dialog-close").click();
 });

@@ -79,6 +79,10 @@ export const pages = {
   flowDeploy: page(() => import("../pages/flow/DeployPage.tsx"), "pages/flow/DeployPage.tsx"),
   flowManager: page(() => import("../pages/flow/ManagerPage.tsx"), "pages/flow/ManagerPage.tsx"),
   flowFollow: page(() => import("../pages/flow/FollowPage.tsx"), "pages/flow/FollowPage.tsx"),
+  batchJobs: page(
+    () => import("../pages/operation/batch-job/BatchJobPage.tsx"),
+    "pages/operation/batch-job/BatchJobPage.tsx",
+  ),
 } satisfies Record<string, PageEntry>;
 
 /** A console path with a page of its own, its tab label and whether its tab is kept alive. */
@@ -111,6 +115,7 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
   "/base/region": { entry: pages.region, titleKey: "menu.region", keepAlive: true },
   "/operation/checkrecord": { entry: pages.checkRecords, titleKey: "menu.checkRecord", keepAlive: true },
+  "/operation/batchjob": { entry: pages.batchJobs, titleKey: "menu.batch_job", keepAlive: true },
   "/system/registration": {
     entry: pages.registrations,
     titleKey: "menu.social_registration",

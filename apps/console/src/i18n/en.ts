@@ -1,5 +1,6 @@
 import { alarmsEn } from "./alarms.en.ts";
 import { apiLogEn } from "./api-log.en.ts";
+import { batchJobsEn } from "./batch-jobs.en.ts";
 import { batchesEn } from "./batches.en.ts";
 import { commandLogEn } from "./command-log.en.ts";
 import { detailEn } from "./detail.en.ts";
@@ -561,6 +562,7 @@ export const en: Record<MessageKey, string> = {
   ...viewsEn,
   ...tablesEn,
   ...batchesEn,
+  ...batchJobsEn,
   ...meterWritesEn,
   ...waterWritesEn,
   ...moneyCounterEn,

@@ -1,5 +1,6 @@
 import { alarmsZh } from "./alarms.zh.ts";
 import { apiLogZh } from "./api-log.zh.ts";
+import { batchJobsZh } from "./batch-jobs.zh.ts";
 import { batchesZh } from "./batches.zh.ts";
 import { commandLogZh } from "./command-log.zh.ts";
 import { detailZh } from "./detail.zh.ts";
@@ -551,6 +552,7 @@ export const zh = {
   ...viewsZh,
   ...tablesZh,
   ...batchesZh,
+  ...batchJobsZh,
   ...meterWritesZh,
   ...waterWritesZh,
   ...moneyCounterZh,

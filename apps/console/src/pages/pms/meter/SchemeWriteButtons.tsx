@@ -1,10 +1,11 @@
 import { serverMessageOf } from "@meterline/api-client";
-import type { SwitchOutcome } from "@meterline/contracts";
 import { Button } from "antd";
+import { useState } from "react";
 import { api, reportNetworkError } from "../../../app/api.ts";
 import { useFeedback } from "../../../app/feedback.ts";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
+import { type JobOutcome, JobProgressDialog } from "../../operation/batch-job/JobProgressDialog.tsx";
 import type { Energy } from "./switch-calls.ts";
 
 type Part = "price" | "alarm" | "valve";
@@ -63,20 +64,27 @@ interface Props {
  * (electric: message/writePriceBatch, writeAlarmBatch; water: waterparam/modWaterPriceBatch,
  * modWaterAlarmBatch) and, for water meters, read their valve states now (waterSwitchStatusBatch),
  * each behind its own button code. The server names every meter it left out and why; they are
- * listed rather than lost.
+ * listed rather than lost. A batch the server runs as a job opens the shared job dialog, which
+ * follows it live and lists the meters left out.
  */
 export function SchemeWriteButtons({ energy, selected, addressOf, reload }: Props) {
   const t = useT();
   const permission = useConsole((state) => state.permission);
   const { message, modal } = useFeedback();
 
+  const [job, setJob] = useState<{ id: string; said: string; skipped: JobOutcome["skipped"] }>();
+
   const calls = CALLS[energy];
   const send = async (call: Call) => {
     try {
       const answer = await api.request(call.path, { method: "POST", body: { meterIds: selected } });
-      const outcome = (answer as { data: SwitchOutcome }).data;
-      void message.success(serverMessageOf(answer));
-      if (outcome.skipped.length > 0)
+      const outcome = (answer as { data: JobOutcome }).data;
+      // A job with meters in it is followed live; when every meter was left out there is nothing
+      // to follow, only the list of why.
+      const followed = outcome.jobId && outcome.queued > 0 ? outcome.jobId : null;
+      if (followed) setJob({ id: followed, said: serverMessageOf(answer), skipped: outcome.skipped });
+      else void message.success(serverMessageOf(answer));
+      if (outcome.skipped.length > 0 && !followed)
         modal.info({
           title: t("meterWrite.skippedTitle", { count: outcome.skipped.length }),
           content: (
@@ -126,6 +134,17 @@ export function SchemeWriteButtons({ energy, selected, addressOf, reload }: Prop
           </Button>
         ) : null;
       })}
+      {job ? (
+        <JobProgressDialog
+          jobId={job.id}
+          said={job.said}
+          skipped={job.skipped}
+          onClose={() => {
+            setJob(undefined);
+            void reload();
+          }}
+        />
+      ) : null}
     </>
   );
 }

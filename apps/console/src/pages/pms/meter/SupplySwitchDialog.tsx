@@ -1,8 +1,9 @@
-import type { BatchProgress, SwitchOutcome } from "@meterline/contracts";
+import type { BatchProgress } from "@meterline/contracts";
 import { Alert, Button, List, Modal, Progress, Radio, Space, Statistic, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { reportNetworkError } from "../../../app/api.ts";
 import { useT } from "../../../i18n/index.tsx";
+import { type JobOutcome, JobProgressDialog } from "../../operation/batch-job/JobProgressDialog.tsx";
 import {
   type Energy,
   loadBatchProgress,
@@ -49,15 +50,20 @@ function useBatchProgress(batchId: string | null, tenantId?: string) {
 
 /**
  * Remote switching of the chosen meters: pick what to do, confirm, then watch the batch settle
- * (sent, succeeded, failed, timed out to be confirmed by a read-back). Closing early leaves the
- * commands running; the command log keeps their outcome.
+ * (sent, succeeded, failed, timed out to be confirmed by a read-back). A batch the server runs as a
+ * job is followed in the shared job dialog (cancel, retry the failed, link to 批量任务); closing
+ * early leaves the commands running and the job keeps their outcome.
  */
 export function SupplySwitchDialog({ energy, meters, tenantId, onClose }: Props) {
   const t = useT();
   const [choice, setChoice] = useState<SupplyChoice>(2);
   const [sending, setSending] = useState(false);
-  const [result, setResult] = useState<{ outcome: SwitchOutcome; said: string }>();
-  const progress = useBatchProgress(result?.outcome.batchId ?? null, tenantId);
+  const [result, setResult] = useState<{ outcome: JobOutcome; said: string }>();
+  // A job is followed by its own dialog; the command batch only when the server made no job.
+  const progress = useBatchProgress(
+    result?.outcome.jobId ? null : (result?.outcome.batchId ?? null),
+    tenantId,
+  );
   const choices: SupplyChoice[] = energy === "electric" ? [1, 2, 3] : [1, 2];
 
   const send = async () => {
@@ -77,6 +83,19 @@ export function SupplySwitchDialog({ energy, meters, tenantId, onClose }: Props)
       setSending(false);
     }
   };
+
+  // Nothing queued, nothing to follow: the answer and the meters left out stay in this dialog.
+  const jobId = result && result.outcome.queued > 0 ? result.outcome.jobId : null;
+  if (result && jobId)
+    return (
+      <JobProgressDialog
+        jobId={jobId}
+        said={result.said}
+        skipped={result.outcome.skipped}
+        tenantId={tenantId}
+        onClose={onClose}
+      />
+    );
 
   const footer = result ? (
     <Button type="primary" onClick={onClose} data-testid="switch-close">
