@@ -57,6 +57,7 @@ export function UsageTrend({
       extra={
         <Segmented
           size="small"
+          aria-label={t("chart.periodLabel")}
           value={days}
           onChange={(value) => setDays(value)}
           options={RANGES.map((n) => ({ value: n, label: t("reading.lastDays", { days: n }) }))}

@@ -124,6 +124,7 @@ function MoneyPiesCard() {
       extra={
         <Segmented
           size="small"
+          aria-label={t("chart.periodLabel")}
           value={period}
           onChange={setPeriod}
           options={([1, 2, 3] as const).map((p) => ({ value: p, label: t(`home.overview.period${p}`) }))}
@@ -172,6 +173,7 @@ function OwnerPathCard() {
       extra={
         <Segmented
           size="small"
+          aria-label={t("chart.periodLabel")}
           value={days}
           onChange={setDays}
           options={OWNER_DAYS.map((d) => ({ value: d, label: t("homeMoney.days", { days: d }) }))}
