@@ -99,6 +99,23 @@ test("reads and daily usage of the demo fleet: tables by area, and the usage tre
   await page.getByTestId("usage-trend").getByText("近 7 天").click();
   await eventually(async () => assert.equal((await drawn()).length, 7));
 
+  // One meter searched in the table: the chart is that meter's usage, not the building's.
+  const meterCode = await textOf(daily.locator('[data-detail-link="productCode"]').first());
+  await daily.getByLabel("表号", { exact: true }).fill(meterCode);
+  await daily.getByTestId("crud-search-submit").click();
+  await settled(daily);
+  await eventually(async () => {
+    const own = await call<{ usage: string }[]>(
+      suite.server.baseUrl,
+      token,
+      `/api/blade-pms/datadailydd/trend?days=7&productCode=${meterCode}`,
+    );
+    assert.deepEqual(
+      (await drawn()).map(([, value]) => value),
+      own.map((d) => d.usage),
+    );
+  });
+
   // Water has its own screen with m³.
   await openResource(page, "/reading/waterdatadaily", "waterDataDaily");
   await eventually(async () =>

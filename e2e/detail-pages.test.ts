@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { expectAccessible } from "./axe.ts";
 import { openResource } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
-import { eventually, signInOperator, tokenOf } from "./registry-helpers.ts";
+import { call, eventually, signInOperator, tokenOf } from "./registry-helpers.ts";
 
 // The demo site: its history gives every meter a live reading and 60 days of usage from the start.
 const suite = useBrowserSuite({ env: { DEMO_DATA: "1" } });
@@ -64,4 +64,25 @@ test("a meter's page opens from the meter table, its room's and owner's pages fr
   // The pointer left where the owner link was would hover a link of this page (antd's hover colour).
   await page.mouse.move(0, 0);
   await expectAccessible(page, "owner detail");
+});
+
+test("a meter's page lists the alarms open on it, each rule named in the reader's language", async () => {
+  const { page } = suite.session;
+  const { baseUrl } = suite.server;
+  const token = await tokenOf(baseUrl, demo.tenantId, "admin", demo.password);
+  type OpenRecord = { energyType: number; meterId: string; ruleCode: string; checkRuleName: string };
+  // The demo's low balances and faulty meters raise records on the first start.
+  let open: OpenRecord | undefined;
+  await eventually(async () => {
+    const found = await call<{ records: OpenRecord[] }>(baseUrl, token, "/api/blade-pms/checkRecord/page", {
+      query: { alarmStatus: "1", size: "1" },
+    });
+    open = found.records[0];
+    assert.ok(open, "an open alarm in the demo");
+  }, 90_000);
+  await signInOperator(page, { ...demo, token });
+  await page.goto(`/pms/${open!.energyType === 2 ? "water" : "meter"}/detail/${open!.meterId}`);
+  const alarms = page.getByTestId("detail-alarms");
+  await eventually(async () => assert.match(await textOf(alarms), new RegExp(open!.checkRuleName)));
+  assert.match(await textOf(alarms), /自 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
 });

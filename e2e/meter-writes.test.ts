@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { expectAccessible } from "./axe.ts";
-import { openResource, rowsWith, settled } from "./crud-helpers.ts";
+import { clickRowAction, openResource, rowsWith, settled } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import { seedMoneySite } from "./money-helpers.ts";
 import { call, newOperator, signInOperator } from "./registry-helpers.ts";
@@ -59,4 +59,17 @@ test("the water meter screen writes prices, alarm amounts and reads valves, nami
   await skipped.waitFor();
   assert.equal((await textOf(skipped)).trim(), `${productCode}:表计未开户`);
   await expectAccessible(page, "water meters left out of a price write");
+  await page.keyboard.press("Escape");
+  await skipped.waitFor({ state: "detached" });
+
+  // A valve is spoken of as a valve: no 供电 or 合闸 in its dialog, and one meter is one meter.
+  await clickRowAction(rowsWith(waters, productCode), "row-switch");
+  const valve = page.getByTestId("switch-dialog");
+  await valve.getByTestId("switch-choice-2").click();
+  const words = await textOf(valve);
+  assert.match(words, /开阀[\s\S]*关阀[\s\S]*停止供水/);
+  assert.doesNotMatch(words, /供电|合闸|拉闸|等/);
+  assert.match(words, new RegExp(productCode));
+  await page.keyboard.press("Escape");
+  await valve.waitFor({ state: "detached" });
 });

@@ -4,8 +4,8 @@ import path from "node:path";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
 import { expectAccessible } from "./axe.ts";
-import { repoRoot, textOf, useBrowserSuite } from "./harness.ts";
-import { call, eventually, newOperator, signInOperator } from "./registry-helpers.ts";
+import { repoRoot, signIn, textOf, useBrowserSuite } from "./harness.ts";
+import { call, chooseOption, eventually, newOperator, signInOperator } from "./registry-helpers.ts";
 
 const suite = useBrowserSuite();
 
@@ -35,10 +35,14 @@ interface RechargeRow {
 const onReceipt = (page: Page, testId: string) =>
   textOf(page.getByTestId("counter-receipt").getByTestId(testId));
 
-test("the front desk finds an owner by phone, recharges by cash, corrects with a reason and prints receipts", async () => {
-  const { page, errors } = suite.session;
+/**
+ * A tenant whose owner 柜台业主 (`phone`) lives in room C-101 with a remote-control electric meter
+ * (`meterCode`) whose account opened with 40 元 (below its 50 元 alarm), and a second owner without
+ * an account, so a search has something to leave out.
+ */
+async function counterSite(tenantName: string, meterCode: string, phone: string) {
   const base = suite.server.baseUrl;
-  const operator = await newOperator(base, "收费柜台物业");
+  const operator = await newOperator(base, tenantName);
   const post = (path: string, body: unknown) =>
     call<{ id: string }>(base, operator.token, `/api/blade-pms/${path}`, { body });
   // An owner living in a room with a remote-control electric meter whose account opened with 40 元.
@@ -69,7 +73,7 @@ test("the front desk finds an owner by phone, recharges by cash, corrects with a
   ).id;
   const meter = (
     await post("meter/submit", {
-      productCode: METER,
+      productCode: meterCode,
       collectorId: collector,
       controlStatus: 1,
       chargingSchemeId: scheme,
@@ -77,11 +81,18 @@ test("the front desk finds an owner by phone, recharges by cash, corrects with a
     })
   ).id;
   await post("roommeter/submit", { roomId: room, energyType: 1, meterId: meter });
-  const owner = (await post("owner/submit", { ownerName: "柜台业主", phone: PHONE })).id;
+  const owner = (await post("owner/submit", { ownerName: "柜台业主", phone })).id;
   await post("ownerroom/submit", { ownerId: owner, roomId: room });
   await post("message/openAccount", { meterId: meter, deposit: "40.00" });
   // Someone else, so the search has something to leave out.
   await post("owner/submit", { ownerName: "旁人业主", phone: "13700000000" });
+  return { operator, owner, meter };
+}
+
+test("the front desk finds an owner by phone, recharges by cash, corrects with a reason and prints receipts", async () => {
+  const { page, errors } = suite.session;
+  const base = suite.server.baseUrl;
+  const { operator, owner } = await counterSite("收费柜台物业", METER, PHONE);
 
   // 充值收费 from the side menu.
   await signInOperator(page, operator);
@@ -238,5 +249,51 @@ test("the front desk finds an owner by phone, recharges by cash, corrects with a
       [4, 0, "30.00", correctionNo],
     ].sort(),
   );
+  assert.deepEqual(errors, []);
+});
+
+test("the platform administrator's counter names each owner's tenant, narrows to one, and books in that tenant", async () => {
+  const { page, errors } = suite.session;
+  const base = suite.server.baseUrl;
+  const tenantName = "柜台乙物业";
+  const { operator } = await counterSite(tenantName, "000000002002", "13900002002");
+  // Another tenant's owner of the same name, so a tenant filter has something to leave out.
+  await counterSite("柜台丙物业", "000000003003", "13900003003");
+
+  await signIn(page);
+  await page.getByTestId("sidebar").locator('[data-testid="menu-group"][data-code="money"]').click();
+  await page.getByTestId("sidebar").locator('[data-testid="menu-item"][data-code="ownerRecharge"]').click();
+  const counter = page.getByTestId("counter-page");
+  const results = counter.getByTestId("counter-owners");
+  const tenantCells = () =>
+    results.locator(".ant-table-row").evaluateAll((rows) => rows.map((row) => row.children[0]?.textContent));
+  await counter.getByLabel("查找业主").fill("柜台业主");
+  await counter.getByLabel("查找业主").press("Enter");
+  await eventually(async () => {
+    const tenants = await tenantCells();
+    assert.ok(tenants.includes(tenantName) && tenants.includes("柜台丙物业"), tenants.join("|"));
+  });
+  assert.match(await textOf(results.locator(".ant-table-thead")), /租户/);
+
+  await chooseOption(page, counter.getByTestId("search-tenantId"), tenantName);
+  await eventually(async () => assert.deepEqual(await tenantCells(), [tenantName]));
+  await counter.getByTestId("counter-owner").click();
+  assert.match(await textOf(counter.getByTestId("counter-owner-panel")), new RegExp(`租户\\s*${tenantName}`));
+  await counter.getByTestId("counter-accounts").getByTestId("counter-recharge").click();
+  await page.getByTestId("counter-form").getByLabel("金额").fill("5.00");
+  await page.getByTestId("counter-submit").click();
+  await page.getByTestId("counter-receipt").waitFor();
+  assert.equal(await onReceipt(page, "receipt-balance"), "45.00");
+
+  // Booked in the owner's own tenant: its operator reads the new balance.
+  const owners = await call<{ records: OwnerRow[] }>(
+    base,
+    operator.token,
+    "/api/blade-pms/ownerRecharge/page",
+    {
+      query: { keyword: "13900002002" },
+    },
+  );
+  assert.equal(owners.records[0]?.accounts[0]?.balance, "45.00");
   assert.deepEqual(errors, []);
 });

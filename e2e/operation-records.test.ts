@@ -6,7 +6,7 @@ import { call, newOperator, signInOperator } from "./registry-helpers.ts";
 
 const suite = useBrowserSuite();
 
-test("拉合闸记录 shows a cut by meter and room; removing it while still queued is refused with the reason", async () => {
+test("拉合闸记录 shows a cut by meter and room; removing it while still queued is refused with the reason; the command log tells 拉闸 from 合闸", async () => {
   const { page } = suite.session;
   const { baseUrl } = suite.server;
   const operator = await newOperator(baseUrl, "记录物业");
@@ -26,6 +26,11 @@ test("拉合闸记录 shows a cut by meter and room; removing it while still que
   ).id;
   await post("roommeter/submit", { roomId: room, energyType: 1, meterId: meter });
   await post("message/switch", { meterId: meter, switchType: 2 });
+  // A second meter switched on: the other direction, for the command log.
+  const second = (
+    await post("meter/save", { productCode: "300000000306", collectorId: collector, channel: 2 })
+  ).id;
+  await post("message/switch", { meterId: second, switchType: 1 });
 
   await signInOperator(page, operator);
   const records = await openResource(page, "/operation/dataswitch", "dataSwitch");
@@ -40,5 +45,15 @@ test("拉合闸记录 shows a cut by meter and room; removing it while still que
 
   const sent = await openResource(page, "/operation/message", "message");
   await rowsWith(sent, "300000000305").waitFor();
+
+  // The command log says each direction in words, not one 拉合闸 for both.
+  const commands = await openResource(page, "/operation/metercommand", "meterCommand");
+  const off = rowsWith(commands, "300000000305");
+  const on = rowsWith(commands, "300000000306");
+  await on.waitFor();
+  assert.match(await textOf(off), /拉闸/);
+  assert.doesNotMatch(await textOf(off), /合闸/);
+  assert.match(await textOf(on), /合闸/);
+  assert.doesNotMatch(await textOf(on), /拉闸/);
   assert.deepEqual(suite.session.errors, []);
 });

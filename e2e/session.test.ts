@@ -95,6 +95,10 @@ test("the dashboard shows the server's health and the session's token countdown"
     data: { version: string };
   };
   await dashboard.getByText(health.data.version, { exact: true }).waitFor();
+  // The server's start reads as a local date and time, never the raw UTC ISO text.
+  const shown = await textOf(dashboard);
+  assert.match(shown, /启动时间: \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+  assert.doesNotMatch(shown, /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
   const first = await textOf(page.getByTestId("token-countdown"));
   assert.match(first, /^\d+ 天 \d+ 小时 \d+ 分 \d+ 秒$/);
   await page.waitForFunction(

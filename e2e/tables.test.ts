@@ -26,7 +26,7 @@ const cutHeaders = (screen: Locator) =>
         .map((cell) => cell.textContent ?? ""),
     );
 
-test("the meter table at 1366 px: whole meter numbers, actions on one line, a remembered column choice, English headers whole", async () => {
+test("the meter table at 1366 px: whole meter numbers, actions on one line, a column choice and density remembered per user, English headers whole", async () => {
   const { page } = suite.session;
   await page.setViewportSize({ width: 1366, height: 768 });
   const token = await tokenOf(suite.server.baseUrl, demo.tenantId, "admin", demo.password);
@@ -86,16 +86,22 @@ test("the meter table at 1366 px: whole meter numbers, actions on one line, a re
   await confirm.getByRole("button", { name: /取\s*消/ }).click();
   await confirm.waitFor({ state: "detached" });
 
-  // Hide 电表名称: gone at once and after a reload.
+  // Hide 电表名称 and make the rows 紧凑: both at once and after a reload.
   await meters.getByTestId("table-columns").click();
   await page.getByTestId("table-column-meterName").click();
   const headers = () => meters.locator(".ant-table-thead th").allInnerTexts();
   await eventually(async () => assert.ok(!(await headers()).includes("电表名称")));
+  const table = meters.locator(".ant-table").first();
+  assert.doesNotMatch((await table.getAttribute("class")) ?? "", /ant-table-small/);
+  await meters.getByTestId("table-density").click();
+  await page.locator(".ant-dropdown-menu-item", { hasText: "紧凑" }).click();
+  await eventually(async () => assert.match((await table.getAttribute("class")) ?? "", /ant-table-small/));
   await page.reload();
   await meters.locator(".ant-table-row").first().waitFor();
   await settled(meters);
   assert.ok((await headers()).includes("表号"));
   assert.ok(!(await headers()).includes("电表名称"), "the choice is remembered");
+  assert.match((await table.getAttribute("class")) ?? "", /ant-table-small/, "the density is remembered");
 
   // In English no header is cut, "Actions" included.
   await page.getByTestId("language-switch").click();
@@ -110,6 +116,11 @@ test("the platform administrator's meter table names each row's tenant and narro
   const { page } = suite.session;
   await signIn(page);
   const meters = await openResource(page, "/pms/meter", "meter");
+  // The demo administrator's 紧凑 rows in this browser are theirs: another user keeps the default.
+  assert.doesNotMatch(
+    (await meters.locator(".ant-table").first().getAttribute("class")) ?? "",
+    /ant-table-small/,
+  );
   const tenants = await columnCells(meters, "租户");
   await eventually(async () => assert.ok((await tenants.count()) > 0));
   const filter = meters.getByTestId("search-tenantId");

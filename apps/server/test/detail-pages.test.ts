@@ -220,4 +220,33 @@ describe("detail pages: one answer per room, owner and meter", () => {
     const res = await server.call("GET", `${pms}/room/overview?id=${site.room101}`, "not-a-token");
     assert.equal(res.statusCode, 401);
   });
+
+  test("each page lists the alarms still open on its meters, and no other tenant's or restored one", async () => {
+    const record = (id: number, tenantId: string, rule: string, status: number) =>
+      server.db.query(
+        `insert into pms_check_record (id, tenant_id, energy_type, meter_id, product_code, rule_code, check_rule_name,
+                                       alarm_status, content, create_time, last_check_time)
+         values ($1, $2, 1, $3, '100000000101', $4, $4, $5, '表计自报', now(), now())`,
+        [id, tenantId, site.meter, rule, status],
+      );
+    await record(9401, tenant.tenantId, "battery_low", 1);
+    await record(9402, tenant.tenantId, "reverse_energy", 2);
+    await record(9403, other.tenantId, "cover_open", 1);
+    for (const path of [
+      `meter/overview?id=${site.meter}`,
+      `room/overview?id=${site.room101}`,
+      `owner/overview?id=${site.owner}`,
+    ]) {
+      const { data } = await counted<{ alarms: { id: string; ruleCode: string; productCode: string }[] }>(
+        path,
+      );
+      assert.deepEqual(
+        data.alarms.map((a) => [a.id, a.ruleCode, a.productCode]),
+        [["9401", "battery_low", "100000000101"]],
+        path,
+      );
+    }
+    const { data } = await counted<RoomOverview>(`room/overview?id=${site.room102}`);
+    assert.deepEqual(data.alarms, []);
+  });
 });

@@ -18,8 +18,8 @@ const LISTS = [
   "collector/page",
   "dataread/page",
 ];
-/** The money lists: their own statements, the same tenant column and filter. */
-const MONEY_LISTS = ["datarecharge/page", "payment/list", "dataopenaccount/page"];
+/** The money lists (the owners' recharge counter among them): their own statements, the same tenant column and filter. */
+const MONEY_LISTS = ["datarecharge/page", "payment/list", "dataopenaccount/page", "ownerRecharge/page"];
 
 type Row = Record<string, unknown>;
 
@@ -259,5 +259,38 @@ describe("the platform administrator's tenant column and filter", () => {
     const bad = await server.call("GET", `${pms}/area/tree?tenantId=%00`, admin);
     assert.equal(bad.statusCode, 400);
     assert.match(bad.json().msg, /tenantId/);
+  });
+
+  test("the counter's owner of another tenant is recharged and charted in that tenant, named by tenantId", async () => {
+    const [owner] = await rowsOf(`ownerRecharge/page?tenantId=${b.tenantId}&keyword=13800000001`, admin);
+    const account = (owner!.accounts as Row[])[0]!;
+    const balanceOf = async () =>
+      ((await rowsOf(`ownerRecharge/page?tenantId=${b.tenantId}`, b.token))[0]!.accounts as Row[])[0]!
+        .balance;
+    const before = await balanceOf();
+    // Without the row's tenant the platform administrator's own tenant is meant: no such account there.
+    const astray = await server.call("POST", `${pms}/datarecharge/submit`, admin, {
+      accountId: String(account.id),
+      amount: "12.34",
+      idempotencyKey: `counter-astray-${String(account.id)}`,
+    });
+    assert.notEqual(astray.statusCode, 200, astray.body);
+    assert.equal(await balanceOf(), before);
+    const booked = await server.call("POST", `${pms}/datarecharge/submit`, admin, {
+      accountId: String(account.id),
+      amount: "12.34",
+      tenantId: b.tenantId,
+      idempotencyKey: `counter-cross-${String(account.id)}`,
+    });
+    assert.equal(booked.statusCode, 200, booked.body);
+    assert.equal(Number(await balanceOf()) * 100 - Number(before) * 100, 1234);
+    const path = await server.call(
+      "GET",
+      `/api/blade-pms/homepage/getOwnerRechargePath?ownerId=${String(owner!.id)}&days=7&tenantId=${b.tenantId}`,
+      admin,
+    );
+    assert.equal(path.statusCode, 200, path.body);
+    // The opening's counter recharge (30.50) and this one, on the owner's day in tenant 乙.
+    assert.equal(path.json().data.at(-1).recharge, "42.84", path.body);
   });
 });

@@ -168,6 +168,12 @@ describe("reading log and daily usage, from the gateway's reads", () => {
       ["0.00", "0.00", "0.00", "0.00"],
     );
     assert.equal((await trend(`&meterId=${site.meter}`))[0]?.usage, "6.00");
+    // The table's own search beside the chart: one room, meter numbers containing a text (literally).
+    assert.equal((await trend(`&roomId=${site.room101}`))[0]?.usage, "6.00");
+    assert.equal((await trend(`&roomId=${site.room102}`))[0]?.usage, "0.00");
+    assert.equal((await trend("&productCode=00101"))[0]?.usage, "6.00");
+    assert.equal((await trend("&productCode=00102"))[0]?.usage, "0.00");
+    assert.equal((await trend("&productCode=%25"))[0]?.usage, "0.00");
     const water = await get(server, admin, "waterdatadaily/trend?from=2025-03-01&to=2025-03-02");
     assert.deepEqual(
       water.map((d: { usage: string }) => d.usage),

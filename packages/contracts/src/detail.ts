@@ -75,6 +75,24 @@ export interface DetailCommand {
   doneTime: string | null;
 }
 
+/**
+ * An alarm still open on one of the page's meters (a check record alarming): the rule by code, so
+ * the reader's language names it, and the name the tenant's record carries for rules it renamed.
+ */
+export interface DetailAlarm {
+  id: string;
+  meterId: string;
+  energyType: EnergyType;
+  productCode: string;
+  ruleCode: string;
+  ruleName: string;
+  /** ALARM_LEVEL for balance rules (1 low, 2 severely low, 3 arrears), 0 for meter checks. */
+  alarmLevel: number;
+  content: string;
+  createTime: string;
+  lastCheckTime: string;
+}
+
 /** One recharge, refund or correction booked for an owner (datarecharge). */
 export interface DetailRecharge {
   id: string;
@@ -114,6 +132,7 @@ export interface RoomOverview {
   meters: DetailMeter[];
   readings: DetailReading[];
   commands: DetailCommand[];
+  alarms: DetailAlarm[];
   usage: DetailUsage;
 }
 
@@ -122,6 +141,7 @@ export interface OwnerOverview {
   rooms: DetailRoomRef[];
   meters: DetailMeter[];
   recharges: DetailRecharge[];
+  alarms: DetailAlarm[];
   usage: DetailUsage;
 }
 
@@ -140,5 +160,6 @@ export interface MeterOverview {
   owners: DetailOwnerRef[];
   readings: DetailReading[];
   commands: DetailCommand[];
+  alarms: DetailAlarm[];
   usage: DetailUsage;
 }

@@ -18,9 +18,11 @@ import { valueWidth } from "./column-sizing.ts";
  * resources across tenants, and only for such resources. Everyone else sees their own tenant alone.
  */
 export function useShowsTenant(def: ResourceDef): boolean {
-  const platform = useConsole((state) => state.roles.includes(ROLE_ADMINISTRATOR));
-  return platform && crossesTenants(def);
+  return usePlatformAdministrator() && crossesTenants(def);
 }
+
+/** The platform administrator, whose lists span tenants and name each row's. */
+export const usePlatformAdministrator = () => useConsole((state) => state.roles.includes(ROLE_ADMINISTRATOR));
 
 interface TenantOption {
   value: string;
@@ -60,7 +62,10 @@ export function TenantFilter({
   shown: boolean;
   id?: string;
   value?: string;
-  onChange?: (value: string) => void;
+  /** Cleared, it answers undefined: every tenant again. */
+  onChange?: (value: string | undefined) => void;
+  /** Where no form label names it. */
+  "aria-label"?: string;
 }) {
   const { t } = useI18n();
   const options = useTenantOptions(shown);

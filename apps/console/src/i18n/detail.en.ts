@@ -67,9 +67,8 @@ export const detailEn: Record<keyof typeof detailZh, string> = {
   "detail.command.created": "Sent at",
   "detail.command.done": "Done at",
   "detail.alarms": "Alarms",
-  "detail.alarms.none": "Every account's balance is normal: no alarm",
-  "detail.alarms.note":
-    "Alarms are shown as each account's balance level (there is no separate alarm log yet)",
+  "detail.alarms.none": "No open alarm",
+  "detail.alarms.since": "since {time}",
   "detail.changes": "Change log",
   "detail.owner.code": "Owner code",
   "detail.owner.type": "Owner type",

@@ -10,7 +10,8 @@ const RESERVED = new Set(["current", "size", "ascs", "descs", "blade-auth", "ten
 
 type Operator = (column: string, value: string, sql: SqlParams) => string;
 
-const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A text as a LIKE pattern's literal part (its wildcards and the escape itself escaped). */
+export const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The query-suffix vocabulary of contract §3.1, each turned into a bound predicate. */
 const OPERATORS: Record<string, Operator> = {

@@ -1,16 +1,20 @@
-import type {
-  DetailAccount,
-  DetailCommand,
-  DetailMeter,
-  DetailReading,
-  DetailUsage,
+import {
+  ALARM_RULE_NAMES,
+  type DetailAccount,
+  type DetailAlarm,
+  type DetailCommand,
+  type DetailMeter,
+  type DetailReading,
+  type DetailUsage,
+  isAlarmRuleCode,
 } from "@meterline/contracts";
 import { Button, Card, Empty, Segmented, Space, Spin, Table, Typography, theme } from "antd";
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { PageLoading } from "../../components/PageLoading.tsx";
-import { type Translate, useT } from "../../i18n/index.tsx";
+import { type Translate, useI18n, useT } from "../../i18n/index.tsx";
+import type { Language } from "../../store/state.ts";
 import { LevelTag } from "../money/counter/LevelTag.tsx";
 import type { DetailLabels } from "./detail-labels.ts";
 import { detailPath, meterDetailPath } from "./detail-paths.ts";
@@ -334,29 +338,37 @@ export function CommandsCard({
   );
 }
 
+/** A rule's name in the reader's language; a rule the contracts do not know keeps the record's own name. */
+const ruleNameOf = (alarm: DetailAlarm, language: Language) =>
+  isAlarmRuleCode(alarm.ruleCode) ? ALARM_RULE_NAMES[alarm.ruleCode][language] : alarm.ruleName;
+
 /**
- * Alarms as the money module keeps them: each open account's balance level. There is no alarm log
- * of its own yet; the card says so.
+ * The alarms still open on the page's meters (check records alarming): the meter (when the page
+ * has several), the rule, the balance level for money rules, and since when. Restored and closed
+ * ones are in 告警记录.
  */
-export function AlarmsCard({ meters }: { meters: DetailMeter[] }) {
-  const t = useT();
-  const alarming = meters.filter((m) => m.account?.status === 1 && m.account.alarmLevel > 0);
+export function AlarmsCard({ alarms, showMeter }: { alarms: readonly DetailAlarm[]; showMeter: boolean }) {
+  const { t, language } = useI18n();
   return (
     <Card size="small" title={t("detail.alarms")} data-testid="detail-alarms">
-      <Space orientation="vertical" style={{ width: "100%" }}>
-        {alarming.length === 0 ? (
-          <Typography.Text>{t("detail.alarms.none")}</Typography.Text>
-        ) : (
-          alarming.map((m) => (
-            <Space key={`${m.energyType}-${m.id}`}>
-              <Link to={meterDetailPath(m.energyType, m.id)}>{m.productCode}</Link>
-              <LevelTag level={m.account?.alarmLevel ?? 0} />
-              <span>{m.account?.balance}</span>
+      {alarms.length === 0 ? (
+        <Typography.Text>{t("detail.alarms.none")}</Typography.Text>
+      ) : (
+        <Space orientation="vertical" style={{ width: "100%" }}>
+          {alarms.map((alarm) => (
+            <Space key={alarm.id} wrap data-testid="detail-alarm">
+              {showMeter ? (
+                <Link to={meterDetailPath(alarm.energyType, alarm.meterId)}>{alarm.productCode}</Link>
+              ) : null}
+              <Typography.Text strong>{ruleNameOf(alarm, language)}</Typography.Text>
+              {alarm.alarmLevel > 0 ? <LevelTag level={alarm.alarmLevel} /> : null}
+              <Typography.Text type="secondary">
+                {t("detail.alarms.since", { time: alarm.createTime })}
+              </Typography.Text>
             </Space>
-          ))
-        )}
-        <Typography.Text type="secondary">{t("detail.alarms.note")}</Typography.Text>
-      </Space>
+          ))}
+        </Space>
+      )}
     </Card>
   );
 }

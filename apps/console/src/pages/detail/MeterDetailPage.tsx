@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { useT } from "../../i18n/index.tsx";
 import {
   AccountCell,
+  AlarmsCard,
   CommandsCard,
   DetailHead,
   DetailState,
@@ -151,6 +152,7 @@ function MeterView({
         </Col>
       </Row>
       <ConfigCard meter={meter} labels={labels} />
+      <AlarmsCard alarms={data.alarms} showMeter={false} />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
           <ReadingsCard

@@ -125,7 +125,7 @@ function OwnerView({
           <UsageCard usage={data.usage} energies={energiesOf(meters)} />
         </Col>
         <Col xs={24} xl={8}>
-          <AlarmsCard meters={meters} />
+          <AlarmsCard alarms={data.alarms} showMeter />
         </Col>
       </Row>
       <RechargesCard recharges={data.recharges} labels={labels} />

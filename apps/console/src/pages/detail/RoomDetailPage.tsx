@@ -83,7 +83,7 @@ function RoomView({
           <UsageCard usage={data.usage} energies={energiesOf(meters)} />
         </Col>
         <Col xs={24} xl={8}>
-          <AlarmsCard meters={meters} />
+          <AlarmsCard alarms={data.alarms} showMeter />
         </Col>
       </Row>
       <Row gutter={[16, 16]}>

@@ -12,7 +12,7 @@ const kinds: DictKind[] = ["system", "biz"];
  * lives in the URL (`?kind=biz`), so a reload, a link or the tab keeps it.
  */
 export function DictKindLayout({ orientation }: { orientation: "horizontal" | "vertical" }) {
-  const { language } = useI18n();
+  const { language, t } = useI18n();
   const [params, setParams] = useSearchParams();
   const kind: DictKind = params.get("kind") === "biz" ? "biz" : "system";
 
@@ -30,6 +30,7 @@ export function DictKindLayout({ orientation }: { orientation: "horizontal" | "v
   return (
     <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
       <Segmented<DictKind>
+        aria-label={t("dict.kindLabel")}
         value={kind}
         onChange={choose}
         options={kinds.map((value) => ({ value, label: resourceTitle(dictDefs[value], language) }))}

@@ -15,13 +15,17 @@ interface Props {
   onChange?: (value: string | undefined) => void;
   /** The chosen account when it is not among the choices (opened from a link). */
   known?: AccountChoice;
+  /** The whole choice picked, whose tenant the statement's call names. */
+  onPick?: (choice: AccountChoice | undefined) => void;
+  /** The platform administrator's choices span tenants: each names its tenant. */
+  showTenant?: boolean;
 }
 
 /**
  * Picks an owner's open account: searching by owner name, phone, room or meter number (the recharge
  * counter's own search), each account shown with its owner, energy, meter number and room.
  */
-export function AccountPicker({ id, value, onChange, known }: Props) {
+export function AccountPicker({ id, value, onChange, known, onPick, showTenant = false }: Props) {
   const { t } = useI18n();
   const energy = useDictionaryLabel(moneyFilterDef.fields.energyType);
   const [keyword, setKeyword] = useState("");
@@ -45,24 +49,35 @@ export function AccountPicker({ id, value, onChange, known }: Props) {
     return () => clearTimeout(timer);
   }, [keyword]);
 
-  const options = useMemo(() => {
-    const all = known && !choices.some((c) => c.id === known.id) ? [known, ...choices] : choices;
-    return all.map((account) => ({
-      value: account.id,
-      label: t("statement.accountOption", {
-        owner: account.ownerName,
-        energy: energy(account.energyType),
-        meter: account.productCode,
-        room: account.roomName || "-",
+  const all = useMemo(
+    () => (known && !choices.some((c) => c.id === known.id) ? [known, ...choices] : choices),
+    [known, choices],
+  );
+  const options = useMemo(
+    () =>
+      all.map((account) => {
+        const label = t("statement.accountOption", {
+          owner: account.ownerName,
+          energy: energy(account.energyType),
+          meter: account.productCode,
+          room: account.roomName || "-",
+        });
+        return {
+          value: account.id,
+          label: showTenant && account.tenantName ? `${label} · ${account.tenantName}` : label,
+        };
       }),
-    }));
-  }, [known, choices, t, energy]);
+    [all, t, energy, showTenant],
+  );
 
   return (
     <Select
       id={id}
       value={value}
-      onChange={onChange}
+      onChange={(picked: string | undefined) => {
+        onPick?.(all.find((c) => c.id === picked));
+        onChange?.(picked);
+      }}
       options={options}
       showSearch={{ filterOption: false, onSearch: setKeyword }}
       notFoundContent={loading ? <Spin size="small" /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />}

@@ -6,6 +6,7 @@ import { startDownload } from "../../app/download.ts";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { useLoaded } from "../../components/useLoaded.ts";
 import { DateRangeInput } from "../../crud/DateRangeInput.tsx";
+import { usePlatformAdministrator } from "../../crud/tenant-column.tsx";
 import { useI18n } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
 import { AccountPicker } from "./AccountPicker.tsx";
@@ -44,10 +45,16 @@ export default function StatementPage() {
   const linked = params.get("accountId");
   // The platform administrator's link names the account's tenant; the server ignores it for others.
   const linkedTenant = params.get("tenantId") ?? undefined;
+  // So does the picker's account: the platform administrator picks from every tenant's.
+  const [picked, setPicked] = useState<AccountChoice>();
+  const platform = usePlatformAdministrator();
   const withTenant = useCallback(
-    (q: StatementQuery): StatementQuery =>
-      linkedTenant && q.accountId === linked ? { ...q, tenantId: linkedTenant } : q,
-    [linked, linkedTenant],
+    (q: StatementQuery): StatementQuery => {
+      const tenantId =
+        q.accountId === picked?.id ? picked.tenantId : q.accountId === linked ? linkedTenant : undefined;
+      return tenantId ? { ...q, tenantId } : q;
+    },
+    [linked, linkedTenant, picked],
   );
   const canExport = useConsole((state) => Boolean(state.permission.accountStatement_export));
   const [query, setQuery] = useState<StatementQuery | null>(null);
@@ -115,7 +122,7 @@ export default function StatementPage() {
             label={t("statement.account")}
             rules={[{ required: true, message: t("statement.accountRequired") }]}
           >
-            <AccountPicker known={known} />
+            <AccountPicker known={known} onPick={setPicked} showTenant={platform} />
           </Form.Item>
           <Form.Item
             name="period"

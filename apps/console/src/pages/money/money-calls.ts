@@ -71,10 +71,15 @@ export interface AccountChoice {
   energyType: number;
   productCode: string;
   roomName: string;
+  /** The account's tenant: the platform administrator's picker offers every tenant's accounts. */
+  tenantId?: string;
+  tenantName?: string;
 }
 
 interface OwnerWithAccounts {
   ownerName: string;
+  tenantId?: string;
+  tenantName?: string;
   accounts: { id: string; energyType: number; productCode: string; roomName: string }[];
 }
 
@@ -86,7 +91,12 @@ export async function searchAccounts(keyword: string): Promise<AccountChoice[]> 
     ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
   });
   return page.records.flatMap((owner) =>
-    owner.accounts.map((account) => ({ ...account, ownerName: owner.ownerName })),
+    owner.accounts.map((account) => ({
+      ...account,
+      ownerName: owner.ownerName,
+      tenantId: owner.tenantId,
+      tenantName: owner.tenantName,
+    })),
   );
 }
 

@@ -1,4 +1,6 @@
+import type { QueryParams } from "@meterline/api-client";
 import { type ResourceDef, resources } from "@meterline/contracts";
+import { useState } from "react";
 import { AreaScopedPage } from "../pms/area/AreaScopedPage.tsx";
 import { AreaTreeLayout } from "../pms/area/AreaTreeLayout.tsx";
 import { CorrectableLogPage } from "./CorrectableLogPage.tsx";
@@ -9,14 +11,18 @@ function ReadingLogPage({ def }: { def: ResourceDef }) {
   return <AreaTreeLayout>{({ areaId }) => <AreaScopedPage def={def} areaId={areaId} />}</AreaTreeLayout>;
 }
 
-/** Daily usage: areas on the left; the chosen area's usage per day as a chart above its table. */
+/**
+ * Daily usage: areas on the left; the chosen area's usage per day as a chart above its table,
+ * following the table's search too (one meter searched, the chart is that meter's).
+ */
 function DailyUsagePage({ def, unit }: { def: ResourceDef; unit: string }) {
+  const [search, setSearch] = useState<QueryParams>({});
   return (
     <AreaTreeLayout>
       {({ areaId }) => (
         <>
-          <UsageTrend def={def} unit={unit} areaId={areaId} />
-          <AreaScopedPage def={def} areaId={areaId} />
+          <UsageTrend def={def} unit={unit} areaId={areaId} search={search} />
+          <AreaScopedPage def={def} areaId={areaId} onSearch={setSearch} />
         </>
       )}
     </AreaTreeLayout>

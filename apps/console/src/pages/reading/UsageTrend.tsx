@@ -1,3 +1,4 @@
+import type { QueryParams } from "@meterline/api-client";
 import type { ResourceDef } from "@meterline/contracts";
 import { Card, Empty, Segmented, Spin, Typography, theme } from "antd";
 import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
@@ -9,12 +10,23 @@ import { loadTrend, trendTotal } from "./trend-calls.ts";
 const UsageBarsChart = lazy(() => import("../../components/charts/UsageBarsChart.tsx"));
 const RANGES = [7, 30, 90] as const;
 
-/** Usage per day above a daily usage table, for the area chosen beside it. */
-export function UsageTrend({ def, unit, areaId }: { def: ResourceDef; unit: string; areaId?: string }) {
+/** Usage per day above a daily usage table, for the area chosen beside it and the table's search. */
+export function UsageTrend({
+  def,
+  unit,
+  areaId,
+  search,
+}: {
+  def: ResourceDef;
+  unit: string;
+  areaId?: string;
+  /** The table's last search: one meter selected, the chart is that meter's. */
+  search?: QueryParams;
+}) {
   const t = useT();
   const { token } = theme.useToken();
   const [days, setDays] = useState<(typeof RANGES)[number]>(30);
-  const load = useCallback(() => loadTrend(def, days, areaId), [def, days, areaId]);
+  const load = useCallback(() => loadTrend(def, days, areaId, search), [def, days, areaId, search]);
   const state = useLoaded(load);
 
   const trend = state.data ?? [];
@@ -45,6 +57,7 @@ export function UsageTrend({ def, unit, areaId }: { def: ResourceDef; unit: stri
       extra={
         <Segmented
           size="small"
+          aria-label={t("chart.periodLabel")}
           value={days}
           onChange={(value) => setDays(value)}
           options={RANGES.map((n) => ({ value: n, label: t("reading.lastDays", { days: n }) }))}

@@ -25,8 +25,8 @@ function lastDays(params: Record<string, unknown>): number {
 
 /**
  * Usage per day for the daily usage screens' chart (electric `datadailydd/trend`, water
- * `waterdatadaily/trend`): the sum over the tenant's meters, or those of an area and below, or one
- * meter, for `from`–`to` (default the last `days`, 30, of the tenant's calendar; at most 366), every
+ * `waterdatadaily/trend`): the sum over the tenant's meters, or those of an area and below, one
+ * room, one meter or the meters whose number contains `productCode` (the table's search beside it), for `from`–`to` (default the last `days`, 30, of the tenant's calendar; at most 366), every
  * day listed, zero where nothing was used or read.
  */
 export async function dailyTrendRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
@@ -47,6 +47,8 @@ export async function dailyTrendRoutes(app: FastifyInstance, opts: { db: Db; tim
           tenantId: registryTenant(user, params),
           meterId: optionalId(params, "meterId"),
           areaId: optionalId(params, "areaId"),
+          roomId: optionalId(params, "roomId"),
+          productCode: optionalString(params, "productCode")?.trim() || undefined,
         };
         const table = def === resources.dataDaily ? "pms_data_daily" : "pms_water_data_daily";
         return ok(fillDays(from, to, await usagePerDay(db, table, scope, from, to)));

@@ -1,4 +1,5 @@
 import type { RankedMeter, UsageSum } from "@meterline/contracts";
+import { escapeLike } from "../../crud/filters.ts";
 import type { Queryable } from "../../db/client.ts";
 import { areaSubtree } from "../pms/registry.hooks.ts";
 
@@ -8,11 +9,16 @@ export interface UsageScope {
   tenantId: string;
   meterId?: string;
   areaId?: string;
+  /** The daily table's own search, which its chart follows: one room, meter numbers containing a text. */
+  roomId?: string;
+  productCode?: string;
 }
 
 const scoped = `d.tenant_id = $1
   and ($4::bigint is null or d.meter_id = $4::bigint)
-  and ($5::bigint is null or d.room_id in (select r.id from pms_room r where r.area_id in (${areaSubtree("$5")})))`;
+  and ($5::bigint is null or d.room_id in (select r.id from pms_room r where r.area_id in (${areaSubtree("$5")})))
+  and ($6::bigint is null or d.room_id = $6::bigint)
+  and ($7::text is null or d.product_code ilike $7::text)`;
 
 const scopeParams = (scope: UsageScope, from: string, to: string) => [
   scope.tenantId,
@@ -20,6 +26,9 @@ const scopeParams = (scope: UsageScope, from: string, to: string) => [
   to,
   scope.meterId ?? null,
   scope.areaId ?? null,
+  scope.roomId ?? null,
+  // Contains, as the table's own search on the meter number.
+  scope.productCode ? `%${escapeLike(scope.productCode)}%` : null,
 ];
 
 /** Usage per day from `from` to `to` (yyyy-MM-dd), days without rows left out. */

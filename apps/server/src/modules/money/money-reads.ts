@@ -220,6 +220,8 @@ export async function rechargeDetail(db: Queryable, tenantId: string, id: string
 
 interface OwnerAccountsRow {
   id: string;
+  tenant_id: string;
+  tenant_name: string | null;
   owner_name: string;
   owner_code: string | null;
   phone: string | null;
@@ -240,12 +242,13 @@ interface OwnerAccountsRow {
 /**
  * Owners with their open accounts (spec §7 ownerRecharge/page): the front desk's view of who holds
  * how much on which meter. Filters: ownerName, phone, roomName, productCode (each contains), one
- * search box `keyword` across all four, alarmLevel.
+ * search box `keyword` across all four, alarmLevel. A null tenant (the platform administrator naming
+ * none) reads every tenant's owners, each row saying whose it is, as the other money lists do.
  */
-export async function ownerAccountsPage(db: Queryable, tenantId: string, params: Params) {
+export async function ownerAccountsPage(db: Queryable, tenantId: string | null, params: Params) {
   const { current, size, offset } = paging(params);
   const sql = new SqlParams();
-  const where = [`o.tenant_id = ${sql.bind(tenantId)}`, "o.is_deleted = 0"];
+  const where = [tenantCondition(tenantId, sql, "o.tenant_id"), "o.is_deleted = 0"];
   const keyword = optionalString(params, "keyword")?.trim();
   const accountMatch = (condition: string) =>
     `exists (select 1 from pms_account a
@@ -277,7 +280,7 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string, params:
   const filter = `from pms_owner o where ${where.join(" and ")}`;
   const [count] = await db.query<{ n: string }>(`select count(*)::text as n ${filter}`, sql.values);
   const rows = await db.query<OwnerAccountsRow>(
-    `select o.id::text as id, o.owner_name, o.owner_code, o.phone, o.balance::text as balance,
+    `select o.id::text as id, o.owner_name, o.owner_code, o.phone, o.balance::text as balance, ${tenantNameOf("o")},
             coalesce((select json_agg(json_build_object(
                 'id', a.id::text, 'energy_type', a.energy_type, 'meter_id', a.meter_id::text,
                 'product_code', mm.product_code, 'room_name', ${roomLabelSql("rr")}, 'control_status', a.control_status,
@@ -292,6 +295,7 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string, params:
   );
   const records = rows.map((o) => ({
     id: o.id,
+    ...tenantOfRow(o),
     ownerName: o.owner_name,
     ownerCode: o.owner_code ?? "",
     phone: o.phone ?? "",

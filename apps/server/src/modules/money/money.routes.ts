@@ -169,7 +169,7 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     async (request) => {
       const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
       const params = readParams(request);
-      return ok(await ownerAccountsPage(db, registryTenant(user, params), params));
+      return ok(await ownerAccountsPage(db, listTenant(user, params), params));
     },
   );
 

@@ -1,4 +1,5 @@
 import type {
+  DetailAlarm,
   DetailCommand,
   DetailMeter,
   DetailReading,
@@ -234,6 +235,51 @@ export async function recentCommands(
     state: r.state,
     createTime: time(r.create_time, timeZone) ?? "",
     doneTime: time(r.done_time, timeZone),
+  }));
+}
+
+/**
+ * The alarms still open on the meters (check records alarming), newest first: what the page's
+ * subject needs looked at now. Restored and closed records stay in 告警记录.
+ */
+export async function openAlarms(
+  db: Queryable,
+  tenantId: string,
+  meters: readonly MeterKey[],
+  timeZone: string,
+): Promise<DetailAlarm[]> {
+  if (meters.length === 0) return [];
+  const rows = await db.query<{
+    id: string;
+    meter_id: string;
+    energy_type: number;
+    product_code: string;
+    rule_code: string;
+    check_rule_name: string;
+    alarm_level: number;
+    content: string;
+    create_time: Date;
+    last_check_time: Date;
+  }>(
+    `select id::text, meter_id::text, energy_type, product_code, rule_code, check_rule_name, alarm_level, content,
+            create_time, last_check_time
+       from pms_check_record
+      where tenant_id = $1 and alarm_status = 1 and is_deleted = 0
+        and ((energy_type = 1 and meter_id = any($2::bigint[])) or (energy_type = 2 and meter_id = any($3::bigint[])))
+      order by create_time desc, id desc limit $4`,
+    [tenantId, idsOf(meters, 1), idsOf(meters, 2), RECENT_ROWS],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    meterId: r.meter_id,
+    energyType: r.energy_type as EnergyType,
+    productCode: r.product_code,
+    ruleCode: r.rule_code,
+    ruleName: r.check_rule_name,
+    alarmLevel: r.alarm_level,
+    content: r.content,
+    createTime: time(r.create_time, timeZone) ?? "",
+    lastCheckTime: time(r.last_check_time, timeZone) ?? "",
   }));
 }
 

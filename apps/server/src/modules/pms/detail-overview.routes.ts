@@ -22,6 +22,7 @@ import {
   areaPathOf,
   type MeterKey,
   metersOf,
+  openAlarms,
   recentCommands,
   recentReadings,
   recentRecharges,
@@ -69,7 +70,7 @@ const withoutExtra = <M extends { extra: unknown }>({ extra: _, ...meter }: M) =
  * One page per room, owner and meter (issue 11): `room/overview`, `owner/overview`,
  * `meter/overview` and `water/overview`, each one answer with the labels joined and a fixed number
  * of queries whatever the number of meters: the subject, its meters with live readings and
- * accounts, the latest readings, commands (or recharges) and the usage per day and month.
+ * accounts, the latest readings, commands (or recharges), the open alarms and the usage per day and month.
  */
 export async function detailOverviewRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   const { db, timeZone } = opts;
@@ -122,6 +123,7 @@ export async function detailOverviewRoutes(app: FastifyInstance, opts: { db: Db;
         meters: meters.map(withoutExtra),
         readings: await recentReadings(db, tenantId, keys, timeZone),
         commands: await recentCommands(db, tenantId, keys, timeZone),
+        alarms: await openAlarms(db, tenantId, keys, timeZone),
         usage: await usageOf(db, tenantId, keys, timeZone),
       });
     },
@@ -179,6 +181,7 @@ export async function detailOverviewRoutes(app: FastifyInstance, opts: { db: Db;
         rooms: row.rooms.map((r) => ({ id: r.id, roomName: r.room_name, areaPath: r.area_path ?? "" })),
         meters: meters.map(withoutExtra),
         recharges: await recentRecharges(db, tenantId, row.id, timeZone),
+        alarms: await openAlarms(db, tenantId, keysOf(meters), timeZone),
         usage: await usageOf(db, tenantId, keysOf(meters), timeZone),
       });
     },
@@ -241,6 +244,7 @@ export async function detailOverviewRoutes(app: FastifyInstance, opts: { db: Db;
           owners: owners.map((o) => ({ id: o.id, ownerName: o.owner_name, phone: o.phone ?? "" })),
           readings: await recentReadings(db, tenantId, keys, timeZone),
           commands: await recentCommands(db, tenantId, keys, timeZone),
+          alarms: await openAlarms(db, tenantId, keys, timeZone),
           usage: await usageOf(db, tenantId, keys, timeZone),
         });
       },

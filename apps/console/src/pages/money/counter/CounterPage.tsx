@@ -2,6 +2,7 @@ import { Button, Card, Col, Empty, Input, Row, Select, Space } from "antd";
 import { useCallback, useState } from "react";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../components/useLoaded.ts";
+import { TenantFilter, usePlatformAdministrator } from "../../../crud/tenant-column.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
 import { type OwnerAccount, type OwnerWithAccounts, searchOwners } from "./counter-calls.ts";
@@ -16,27 +17,35 @@ import "./money-counter.css";
 interface Query {
   keyword: string;
   alarmLevel: string;
+  /** The platform administrator's one tenant; empty for every tenant. */
+  tenantId: string;
   current: number;
 }
 
 /**
  * The front desk's recharge counter (充值收费): one search box across name, phone, room and meter;
  * owners with their balances and levels at a glance; the chosen owner's accounts and usage; and
- * recharge, refund and correction with a printable receipt.
+ * recharge, refund and correction with a printable receipt. The platform administrator searches
+ * every tenant's owners, each named with its tenant, or narrows to one, as on the other money lists;
+ * what it books on an owner is booked in that owner's tenant.
  */
 export default function CounterPage() {
   const t = useT();
   const canGroup = useConsole((state) => state.permission.ownerRecharge_group === true);
+  const platform = usePlatformAdministrator();
   // A detail page's 充值 opens the counter with its owner or meter looked up (?keyword=).
   const [asked] = useState(() => new URLSearchParams(window.location.search).get("keyword") ?? "");
   const [text, setText] = useState(asked);
-  const [query, setQuery] = useState<Query>({ keyword: asked, alarmLevel: "", current: 1 });
+  const [query, setQuery] = useState<Query>({ keyword: asked, alarmLevel: "", tenantId: "", current: 1 });
   const [picked, setPicked] = useState<OwnerWithAccounts>();
   const [acting, setActing] = useState<{ action: CounterAction; account: OwnerAccount }>();
   const [receipt, setReceipt] = useState<ReceiptData>();
   const [grouping, setGrouping] = useState(false);
 
-  const load = useCallback(() => searchOwners(query.keyword, query.current, query.alarmLevel), [query]);
+  const load = useCallback(
+    () => searchOwners(query.keyword, query.current, query.alarmLevel, query.tenantId),
+    [query],
+  );
   const found = useLoaded(load);
   const reload = () => setQuery((q) => ({ ...q }));
   // The chosen owner stays on screen through a new search; a reload brings their fresh balances.
@@ -68,6 +77,14 @@ export default function CounterPage() {
               data-testid="counter-search"
             />
             <Space wrap>
+              {platform && (
+                <TenantFilter
+                  shown={platform}
+                  value={query.tenantId || undefined}
+                  onChange={(tenantId) => setQuery((q) => ({ ...q, tenantId: tenantId ?? "", current: 1 }))}
+                  aria-label={t("crud.tenant")}
+                />
+              )}
               <Select
                 value={query.alarmLevel}
                 onChange={(alarmLevel: string) => setQuery((q) => ({ ...q, alarmLevel, current: 1 }))}
@@ -95,6 +112,7 @@ export default function CounterPage() {
                 page={found.data}
                 loading={found.loading}
                 chosenId={chosen?.id}
+                showTenant={platform}
                 onChoose={setPicked}
                 onPage={(current) => setQuery((q) => ({ ...q, current }))}
               />
@@ -103,7 +121,11 @@ export default function CounterPage() {
         </Col>
         <Col xs={24} xl={15}>
           {chosen ? (
-            <OwnerPanel owner={chosen} onAction={(action, account) => setActing({ action, account })} />
+            <OwnerPanel
+              owner={chosen}
+              showTenant={platform}
+              onAction={(action, account) => setActing({ action, account })}
+            />
           ) : (
             <Empty description={t("counter.pickOwner")} data-testid="counter-pick-owner" />
           )}

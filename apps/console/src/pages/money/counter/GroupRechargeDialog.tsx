@@ -31,19 +31,25 @@ export function GroupRechargeDialog({ onClose }: { onClose: (booked: boolean) =>
   const [done, setDone] = useState<GroupRecharged>();
   const groups = useLoaded(useCallback(() => ownerGroups(), []));
 
+  // The platform administrator's groups span tenants: each is booked in its own tenant.
+  const groupOf = (id: string) => groups.data?.find((g) => g.id === id);
+
   const book = async (values: Values) => {
     setBusy(true);
     setError(undefined);
     try {
       setDone(
-        await submitGroupRecharge({
-          ownerGroupId: values.ownerGroupId,
-          energyType: values.energyType,
-          amount: values.amount.trim(),
-          paymentMethod: values.paymentMethod,
-          remark: (values.remark ?? "").trim(),
-          idempotencyKey: key,
-        }),
+        await submitGroupRecharge(
+          {
+            ownerGroupId: values.ownerGroupId,
+            energyType: values.energyType,
+            amount: values.amount.trim(),
+            paymentMethod: values.paymentMethod,
+            remark: (values.remark ?? "").trim(),
+            idempotencyKey: key,
+          },
+          groupOf(values.ownerGroupId)?.tenantId,
+        ),
       );
     } catch (failure) {
       setError(describeError(failure));
@@ -53,7 +59,7 @@ export function GroupRechargeDialog({ onClose }: { onClose: (booked: boolean) =>
   };
 
   const submit = (values: Values) => {
-    const group = groups.data?.find((g) => g.id === values.ownerGroupId)?.groupName ?? "";
+    const group = groupOf(values.ownerGroupId)?.groupName ?? "";
     modal.confirm({
       title: t("counter.groupTitle"),
       content: t("counter.groupConfirm", {
@@ -140,7 +146,10 @@ export function GroupRechargeDialog({ onClose }: { onClose: (booked: boolean) =>
             <Select
               loading={groups.loading}
               showSearch={{ optionFilterProp: "label" }}
-              options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.groupName }))}
+              options={(groups.data ?? []).map((g) => ({
+                value: g.id,
+                label: g.tenantName ? `${g.groupName} · ${g.tenantName}` : g.groupName,
+              }))}
             />
           </Form.Item>
           <Form.Item name="energyType" label={t("counter.groupEnergy")}>

@@ -11,11 +11,13 @@ export type CounterAction = "recharge" | "refund" | "correct";
 
 interface Props {
   owner: OwnerWithAccounts;
+  /** The platform administrator's owner may be any tenant's: say whose. */
+  showTenant?: boolean;
   onAction: (action: CounterAction, account: OwnerAccount) => void;
 }
 
 /** The chosen owner: who they are, each account with its balance and level, and 30 days of usage. */
-export function OwnerPanel({ owner, onAction }: Props) {
+export function OwnerPanel({ owner, showTenant = false, onAction }: Props) {
   const t = useT();
   const permission = useConsole((state) => state.permission);
   const allowed: { action: CounterAction; code: string; danger?: boolean }[] = [
@@ -88,6 +90,7 @@ export function OwnerPanel({ owner, onAction }: Props) {
         size="small"
         column={{ xs: 1, sm: 2, lg: 4 }}
         items={[
+          ...(showTenant ? [{ key: "tenant", label: t("crud.tenant"), children: owner.tenantName }] : []),
           { key: "owner", label: t("counter.owner"), children: owner.ownerName },
           {
             key: "phone",
@@ -121,7 +124,11 @@ export function OwnerPanel({ owner, onAction }: Props) {
         data-testid="counter-accounts"
       />
       <Card size="small" title={t("counter.usageTitle")}>
-        <OwnerUsage ownerId={owner.id} hasWater={owner.accounts.some((a) => a.energyType === 2)} />
+        <OwnerUsage
+          ownerId={owner.id}
+          tenantId={owner.tenantId}
+          hasWater={owner.accounts.some((a) => a.energyType === 2)}
+        />
       </Card>
     </Space>
   );

@@ -9,6 +9,8 @@ interface Props {
   page?: OwnerPage;
   loading: boolean;
   chosenId?: string;
+  /** The platform administrator's results span tenants: a first column says whose each owner is. */
+  showTenant?: boolean;
   onChoose: (owner: OwnerWithAccounts) => void;
   onPage: (current: number) => void;
 }
@@ -17,9 +19,13 @@ interface Props {
  * The owners a search found, each with the total of their balances and their worst level, so the
  * desk sees at a glance who is low. The name is a button: choosing works from the keyboard too.
  */
-export function OwnerResults({ page, loading, chosenId, onChoose, onPage }: Props) {
+export function OwnerResults({ page, loading, chosenId, showTenant = false, onChoose, onPage }: Props) {
   const t = useT();
+  const tenant: TableColumnsType<OwnerWithAccounts> = showTenant
+    ? [{ title: t("crud.tenant"), dataIndex: "tenantName", key: "tenantName", className: "ml-nowrap" }]
+    : [];
   const columns: TableColumnsType<OwnerWithAccounts> = [
+    ...tenant,
     {
       title: t("counter.owner"),
       dataIndex: "ownerName",

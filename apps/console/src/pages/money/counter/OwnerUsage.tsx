@@ -12,10 +12,18 @@ const DAYS = 30;
  * The owner's usage per day over the last 30 days: electricity, and water when the owner has a
  * water account or used any. A failed load says so here without hiding the rest of the counter.
  */
-export function OwnerUsage({ ownerId, hasWater }: { ownerId: string; hasWater: boolean }) {
+export function OwnerUsage({
+  ownerId,
+  tenantId,
+  hasWater,
+}: {
+  ownerId: string;
+  tenantId?: string;
+  hasWater: boolean;
+}) {
   const t = useT();
   const { token } = theme.useToken();
-  const load = useCallback(() => ownerUsage(ownerId, DAYS), [ownerId]);
+  const load = useCallback(() => ownerUsage(ownerId, DAYS, tenantId), [ownerId, tenantId]);
   const state = useLoaded(load);
   if (state.loading && !state.data) return <Spin />;
   if (state.error)

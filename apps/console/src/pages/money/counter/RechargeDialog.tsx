@@ -74,7 +74,7 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
   /** The receipt as the server holds the booking; if that read fails, the booking's own answer. */
   const finish = async (booked: BookedRecharge, input: RechargeInput, target: OwnerAccount) => {
     try {
-      onBooked(receiptOf(await rechargeDetail(booked.id), target, booked.replayed));
+      onBooked(receiptOf(await rechargeDetail(booked.id, owner.tenantId), target, booked.replayed));
     } catch {
       onBooked(receiptFromAnswer(booked, input, target, owner.ownerName));
     }
@@ -98,7 +98,7 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
       if (toMeter) {
         let sent: Awaited<ReturnType<typeof submitMeterRecharge>>;
         try {
-          sent = await submitMeterRecharge(input);
+          sent = await submitMeterRecharge(input, owner.tenantId);
         } catch (error) {
           setPhase({ kind: "form", error: describeError(error), unavailable: true });
           return;
@@ -106,7 +106,7 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
         setPhase({ kind: "waiting", receiptNo: sent.receiptNo });
         const controller = new AbortController();
         waiting.current = controller;
-        const outcome = await waitForMeter(() => rechargeDetail(sent.id), controller.signal);
+        const outcome = await waitForMeter(() => rechargeDetail(sent.id, owner.tenantId), controller.signal);
         if (controller.signal.aborted) return;
         if (outcome.state === "booked") onBooked(receiptOf(outcome.detail, target, false));
         else if (outcome.state === "failed") setPhase({ kind: "meterFailed", receiptNo: sent.receiptNo });
@@ -114,7 +114,7 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
         return;
       }
       const sentInput = { ...input, rechargeType };
-      const booked = await submitRecharge(sentInput);
+      const booked = await submitRecharge(sentInput, owner.tenantId);
       if (booked.state === 3) {
         setPhase({
           kind: "approval",

@@ -21,6 +21,9 @@ export interface OwnerAccount {
 
 export interface OwnerWithAccounts {
   id: string;
+  /** Whose owner this is: the platform administrator's counter lists every tenant's. */
+  tenantId: string;
+  tenantName: string;
   ownerName: string;
   ownerCode: string;
   phone: string;
@@ -32,15 +35,23 @@ export interface OwnerWithAccounts {
 export const PAGE_SIZE = 10;
 
 /**
- * Owners whose name, phone, room or meter number contains `keyword`, with their accounts; with
- * `alarmLevel`, only owners with an account at that level.
+ * The tenant a call acts in: the owner's or group's own. The server reads it for the platform
+ * administrator only (every other user stays in their own tenant), so it is always sent.
  */
-export const searchOwners = (keyword: string, current: number, alarmLevel = "") =>
+const inTenant = (tenantId?: string) => (tenantId ? { tenantId } : {});
+
+/**
+ * Owners whose name, phone, room or meter number contains `keyword`, with their accounts; with
+ * `alarmLevel`, only owners with an account at that level; with `tenantId`, the platform
+ * administrator's search narrowed to one tenant.
+ */
+export const searchOwners = (keyword: string, current: number, alarmLevel = "", tenantId = "") =>
   api.page<OwnerWithAccounts>("blade-pms", "ownerRecharge", {
     keyword: keyword.trim(),
     alarmLevel,
     current,
     size: PAGE_SIZE,
+    ...inTenant(tenantId),
   });
 
 /** RECHARGE_TYPE of the counter: 1 recharge, 2 refund, 3 correction plus, 4 correction minus. */
@@ -72,15 +83,15 @@ export interface BookedRecharge extends Booked {
 }
 
 /** A recharge, refund or correction booked by the server (remote-control accounts). */
-export const submitRecharge = (input: RechargeInput) =>
-  api.post<BookedRecharge>(`${pms}/datarecharge/submit`, input);
+export const submitRecharge = (input: RechargeInput, tenantId?: string) =>
+  api.post<BookedRecharge>(`${pms}/datarecharge/submit`, { ...input, ...inTenant(tenantId) });
 
 /**
  * A purchase written to a local-prepaid meter (the meter keeps the balance): the server answers at
  * once with state 0 and the recharge is done when the meter confirms it.
  */
-export const submitMeterRecharge = (input: Omit<RechargeInput, "rechargeType">) =>
-  api.post<Booked & { commandId?: string }>(`${pms}/message/recharge`, input);
+export const submitMeterRecharge = (input: Omit<RechargeInput, "rechargeType">, tenantId?: string) =>
+  api.post<Booked & { commandId?: string }>(`${pms}/message/recharge`, { ...input, ...inTenant(tenantId) });
 
 /** RECHARGE state: 1 booked, 0 waiting for the meter, 2 failed. */
 export interface RechargeDetail {
@@ -101,7 +112,8 @@ export interface RechargeDetail {
   createTime: string;
 }
 
-export const rechargeDetail = (id: string) => api.get<RechargeDetail>(`${pms}/datarecharge/detail`, { id });
+export const rechargeDetail = (id: string, tenantId?: string) =>
+  api.get<RechargeDetail>(`${pms}/datarecharge/detail`, { id, ...inTenant(tenantId) });
 
 export interface UsageDay {
   day: string;
@@ -110,12 +122,15 @@ export interface UsageDay {
 }
 
 /** The owner's usage per day over the last `days` days (electric kWh, water m³). */
-export const ownerUsage = (ownerId: string, days: number) =>
-  api.get<UsageDay[]>(`${pms}/homepage/getOwnerPath`, { ownerId, days: String(days) });
+export const ownerUsage = (ownerId: string, days: number, tenantId?: string) =>
+  api.get<UsageDay[]>(`${pms}/homepage/getOwnerPath`, { ownerId, days: String(days), ...inTenant(tenantId) });
 
 export interface OwnerGroup {
   id: string;
   groupName: string;
+  /** Named on the platform administrator's list, which spans tenants. */
+  tenantId?: string;
+  tenantName?: string;
 }
 
 export const ownerGroups = () => api.get<OwnerGroup[]>(`${pms}/ownerGroup/list`);
@@ -143,8 +158,8 @@ export interface GroupRecharged {
 }
 
 /** Every owner of a group recharged in one operation, all or nothing. */
-export const submitGroupRecharge = (input: GroupRechargeInput) =>
-  api.post<GroupRecharged>(`${pms}/ownerRecharge/rechargeGroup`, input);
+export const submitGroupRecharge = (input: GroupRechargeInput, tenantId?: string) =>
+  api.post<GroupRecharged>(`${pms}/ownerRecharge/rechargeGroup`, { ...input, ...inTenant(tenantId) });
 
 /**
  * A fresh key per opened form: a retry of the same submission reuses it, so it books once.

@@ -1,5 +1,5 @@
 import type { QueryParams } from "@meterline/api-client";
-import { useContext, useMemo } from "react";
+import { useCallback, useContext, useMemo } from "react";
 import { ResourcePage, type ResourcePageProps } from "../../../crud/ResourcePage.tsx";
 import { AreaTreeSearch } from "./AreaTreeLayout.tsx";
 
@@ -16,7 +16,7 @@ interface Props extends Omit<ResourcePageProps, "baseFilters" | "newRow"> {
  * A resource table narrowed to the area chosen beside it: its list and export calls carry
  * `areaId`, and a new row starts in that area when the resource has an area field.
  */
-export function AreaScopedPage({ areaId, newRow, searchOmit, filters, ...props }: Props) {
+export function AreaScopedPage({ areaId, newRow, searchOmit, filters, onSearch, ...props }: Props) {
   // Stable while the area stays, so the table reloads only when the choice changes.
   const baseFilters = useMemo(
     () => (areaId || filters ? { ...filters, ...(areaId ? { areaId } : {}) } : undefined),
@@ -29,7 +29,15 @@ export function AreaScopedPage({ areaId, newRow, searchOmit, filters, ...props }
   );
   // The tree is the area filter, also while "all areas" is chosen: no second one in the search.
   const omitted = useMemo(() => ["areaId", ...(searchOmit ?? [])], [searchOmit]);
-  const followSearch = useContext(AreaTreeSearch);
+  const followTree = useContext(AreaTreeSearch);
+  // The tree follows the search's tenant; the page's own listener (a chart above) the rest of it.
+  const followSearch = useCallback(
+    (next: QueryParams) => {
+      followTree?.(next);
+      onSearch?.(next);
+    },
+    [followTree, onSearch],
+  );
   return (
     <ResourcePage
       {...props}

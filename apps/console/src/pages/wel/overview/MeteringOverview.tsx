@@ -97,6 +97,7 @@ function EnergySwitch({ value, onChange }: { value: EnergyType; onChange: (value
   return (
     <Segmented
       size="small"
+      aria-label={t("home.overview.energyLabel")}
       value={value}
       onChange={onChange}
       options={[
@@ -153,6 +154,7 @@ function UsageChartCard({ showsMoney }: { showsMoney: boolean }) {
           <EnergySwitch value={energy} onChange={setEnergy} />
           <Segmented
             size="small"
+            aria-label={t("chart.periodLabel")}
             value={period}
             onChange={setPeriod}
             options={([1, 2, 3] as const).map((p) => ({ value: p, label: t(`home.overview.period${p}`) }))}

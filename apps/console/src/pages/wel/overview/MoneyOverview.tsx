@@ -1,4 +1,4 @@
-import type { ChartPeriod } from "@meterline/contracts";
+import { type ChartPeriod, ROLE_ADMINISTRATOR } from "@meterline/contracts";
 import { Card, Col, Empty, Row, Segmented, Select, Space, Spin, Typography, theme } from "antd";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { reportNetworkError } from "../../../app/api.ts";
@@ -6,6 +6,7 @@ import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../components/useLoaded.ts";
 import { dictionaryOptions, loadDictionary } from "../../../crud/dictionary.ts";
 import { useI18n, useT } from "../../../i18n/index.tsx";
+import { useConsole } from "../../../store/useConsole.ts";
 import {
   loadOwnerRecharges,
   loadOwnerUsage,
@@ -123,6 +124,7 @@ function MoneyPiesCard() {
       extra={
         <Segmented
           size="small"
+          aria-label={t("chart.periodLabel")}
           value={period}
           onChange={setPeriod}
           options={([1, 2, 3] as const).map((p) => ({ value: p, label: t(`home.overview.period${p}`) }))}
@@ -149,7 +151,9 @@ function OwnerPathCard() {
   const t = useT();
   const { token } = theme.useToken();
   const [keyword, setKeyword] = useState("");
-  const [owner, setOwner] = useState<string>();
+  const [owner, setOwner] = useState<OwnerChoice>();
+  // The platform administrator's choices span tenants: each is named with its tenant.
+  const platform = useConsole((state) => state.roles.includes(ROLE_ADMINISTRATOR));
   const [days, setDays] = useState<(typeof OWNER_DAYS)[number]>(30);
   const find = useCallback(() => searchOwners(keyword), [keyword]);
   const owners = useLoaded<OwnerChoice[]>(find);
@@ -169,6 +173,7 @@ function OwnerPathCard() {
       extra={
         <Segmented
           size="small"
+          aria-label={t("chart.periodLabel")}
           value={days}
           onChange={setDays}
           options={OWNER_DAYS.map((d) => ({ value: d, label: t("homeMoney.days", { days: d }) }))}
@@ -183,12 +188,14 @@ function OwnerPathCard() {
             id="money-owner"
             showSearch={{ filterOption: false, onSearch: setKeyword }}
             allowClear
-            value={owner}
-            onChange={(value: string | undefined) => setOwner(value)}
+            value={owner?.id}
+            onChange={(value: string | undefined) => setOwner(owners.data?.find((o) => o.id === value))}
             loading={owners.loading}
             options={(owners.data ?? []).map((o) => ({
               value: o.id,
-              label: o.phone ? `${o.ownerName} (${o.phone})` : o.ownerName,
+              label: [o.phone ? `${o.ownerName} (${o.phone})` : o.ownerName, platform ? o.tenantName : ""]
+                .filter(Boolean)
+                .join(" · "),
             }))}
             style={{ width: 320, maxWidth: "100%" }}
             data-testid="money-owner-select"

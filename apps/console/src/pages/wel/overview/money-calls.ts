@@ -44,15 +44,23 @@ export interface OwnerRechargeDay {
   refund: string;
 }
 
-export const loadOwnerUsage = (ownerId: string, days: number) =>
-  api.get<OwnerUsageDay[]>(`${base}/getOwnerPath`, { ownerId, days: String(days) });
-export const loadOwnerRecharges = (ownerId: string, days: number) =>
-  api.get<OwnerRechargeDay[]>(`${base}/getOwnerRechargePath`, { ownerId, days: String(days) });
+/** The owner's own tenant goes with the call: the platform administrator picks from every tenant's. */
+const ownerQuery = (owner: OwnerChoice, days: number) => ({
+  ownerId: owner.id,
+  days: String(days),
+  ...(owner.tenantId ? { tenantId: owner.tenantId } : {}),
+});
+export const loadOwnerUsage = (owner: OwnerChoice, days: number) =>
+  api.get<OwnerUsageDay[]>(`${base}/getOwnerPath`, ownerQuery(owner, days));
+export const loadOwnerRecharges = (owner: OwnerChoice, days: number) =>
+  api.get<OwnerRechargeDay[]>(`${base}/getOwnerRechargePath`, ownerQuery(owner, days));
 
 export interface OwnerChoice {
   id: string;
   ownerName: string;
   phone: string;
+  tenantId?: string;
+  tenantName?: string;
 }
 
 /** Owners whose name, phone, room or meter contains `keyword` (the recharge counter's search). */
