@@ -10,11 +10,10 @@ import {
   startFleet,
 } from "@meterline/simulator";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../src/app.ts";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { type EmbeddedMetering, startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
 import { addRole, addUser, provisionTenant } from "./fixtures.ts";
-import { BASIC, freePort, startTestServer, type TestServer } from "./helpers.ts";
+import { BASIC, freePort, reopenApp, startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
 // 1,000 remote-controlled electric meters on 25 DTUs.
@@ -306,16 +305,7 @@ describe("batch jobs: a 1,000-meter switch batch runs as one durable job", () =>
     await app.close();
     const stopped = await detail2(jobId);
     assert.ok(stopped.remaining > 0, "the job was cut off mid-way");
-    app = await buildApp({
-      db: server.db,
-      config: {
-        jwtSecret: server.jwtSecret,
-        dataKey: server.dataKey,
-        captchaEnabled: false,
-        production: false,
-        timeZone: "Asia/Shanghai",
-      },
-    });
+    app = await reopenApp(server);
     // Commands cut off between their frame and its reply are settled by reading the meter back.
     metering = await startMetering(1_000);
 

@@ -39,6 +39,22 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A new server on a test server's database and secrets: what a restart, or another process, sees. */
+export function reopenApp(
+  server: Pick<TestServer, "db" | "jwtSecret" | "dataKey">,
+): Promise<FastifyInstance> {
+  return buildApp({
+    db: server.db,
+    config: {
+      jwtSecret: server.jwtSecret,
+      dataKey: server.dataKey,
+      captchaEnabled: false,
+      production: false,
+      timeZone: "Asia/Shanghai",
+    },
+  });
+}
+
 /**
  * A migrated, seeded server on a database of its own: in-memory PGlite by default, or a fresh
  * database on the PostgreSQL server named by TEST_DATABASE_URL (dropped again on close).

@@ -2,10 +2,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance, InjectOptions } from "fastify";
-import { buildApp } from "../src/app.ts";
 import { runDueTimers } from "../src/modules/workflow/timer-runner.ts";
 import { addRole, addUser, provisionTenant } from "./fixtures.ts";
-import { BASIC, multipartFile, startTestServer, type TestServer } from "./helpers.ts";
+import { BASIC, multipartFile, reopenApp, startTestServer, type TestServer } from "./helpers.ts";
 
 const FLOW = "/api/blade-flow";
 const LEAVE = "/api/blade-desk/process/leave";
@@ -211,16 +210,7 @@ describe("workflow timers: escalation, waits, suspension and restarts", () => {
 
     // A restart: the first server is gone; a new one on the same database continues the instance.
     await server.app.close();
-    restarted = await buildApp({
-      db: server.db,
-      config: {
-        jwtSecret: server.jwtSecret,
-        dataKey: server.dataKey,
-        captchaEnabled: false,
-        production: false,
-        timeZone: "Asia/Shanghai",
-      },
-    });
+    restarted = await reopenApp(server);
     app = restarted;
     const activate = await call("POST", `${FLOW}/manager/change-state`, "admin", {
       state: "active",

@@ -2,9 +2,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance, InjectOptions } from "fastify";
-import { buildApp } from "../src/app.ts";
 import { addRole, addUser, provisionTenant } from "./fixtures.ts";
-import { BASIC, startTestServer, type TestServer } from "./helpers.ts";
+import { BASIC, reopenApp, startTestServer, type TestServer } from "./helpers.ts";
 
 const FLOW = "/api/blade-flow";
 const LEAVE = "/api/blade-desk/process/leave";
@@ -387,16 +386,7 @@ describe("workflow: deployments, work lists and the leave process", () => {
 
     // A restart: the first server is gone, a new one on the same database takes the next step.
     await server.app.close();
-    restarted = await buildApp({
-      db: server.db,
-      config: {
-        jwtSecret: server.jwtSecret,
-        dataKey: server.dataKey,
-        captchaEnabled: false,
-        production: false,
-        timeZone: "Asia/Shanghai",
-      },
-    });
+    restarted = await reopenApp(server);
     app = restarted;
     const afterRestart = await post("leader", `${FLOW}/work/complete-task`, {
       taskId: first!.taskId,
