@@ -107,5 +107,12 @@ test("a 2-day leave: applied from the form, approved by the department leader fr
   const diagram = page.getByTestId("leave-diagram");
   await diagram.locator(".djs-shape.ml-flow-done", { hasText: "部门审批" }).waitFor();
   assert.equal(await diagram.locator(".djs-shape.ml-flow-current").count(), 0);
+  // 跟踪 in the sent list opens the same instance's diagram page.
+  await page.goto("/work/send");
+  await page.locator('[data-list="send"] tr', { hasText: "请假流程" }).getByTestId("work-follow").click();
+  await page
+    .getByTestId("process-diagram")
+    .locator(".djs-shape.ml-flow-done", { hasText: "部门审批" })
+    .waitFor();
   assert.deepEqual(suite.session.errors, []);
 });

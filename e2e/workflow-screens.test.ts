@@ -54,6 +54,12 @@ test("流程部署 shows the parser's reason under the files; a deployed process
   await page.locator(".ant-message-notice", { hasText: "部署成功" }).waitFor();
   await page.goto("/flow/manager");
   const row = page.locator('[data-testid="flow-manager"] tr', { hasText: "两步复核" });
+  // 流程图 draws the deployed definition (resource-view's XML).
+  await row.getByTestId("manager-image").click();
+  const drawn = page.locator(".ant-modal .djs-shape", { hasText: "复核" });
+  await drawn.waitFor();
+  await page.keyboard.press("Escape");
+  await drawn.waitFor({ state: "detached" });
   await row.getByTestId("manager-state").click();
   await row.locator(".ant-tag", { hasText: "挂起" }).waitFor();
   await row.getByTestId("manager-remove").click();

@@ -17,6 +17,7 @@ export const workflowEn: Record<keyof typeof workflowZh, string> = {
   "work.claim": "Claim",
   "work.handle": "Handle",
   "work.detail": "Detail",
+  "work.follow": "Follow",
   "work.claimed": "Task claimed",
   "work.noRoute": "“{name}” has no form page",
   "work.finished": "Finished",

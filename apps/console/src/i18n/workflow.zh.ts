@@ -16,6 +16,7 @@ export const workflowZh = {
   "work.claim": "签收",
   "work.handle": "办理",
   "work.detail": "详情",
+  "work.follow": "跟踪",
   "work.claimed": "签收事务成功",
   "work.noRoute": "“{name}”没有可用的表单页面",
   "work.finished": "已办结",

@@ -1,12 +1,13 @@
 import type { Row } from "@meterline/api-client";
 import { Button, Card, Checkbox, Space, Table, type TableColumnsType } from "antd";
-import { useCallback, useRef } from "react";
+import { useCallback, useRef, useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import { type MessageKey, useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
-import { changeState, deleteDeployment, loadDefinitions } from "./flow-calls.ts";
+import { changeState, deleteDeployment, loadDefinitions, loadDefinitionXml } from "./flow-calls.ts";
 import { ListEmpty } from "./ListEmpty.tsx";
+import { ModelDiagramDialog } from "./model/ModelDiagramDialog.tsx";
 import { StateTag } from "./StateTag.tsx";
 import { usePagedRows } from "./usePagedRows.ts";
 
@@ -19,6 +20,7 @@ export default function ManagerPage() {
   const permission = useConsole((state) => state.permission);
   const { rows, loading, failed, reload, pagination } = usePagedRows(loadDefinitions);
   const cascade = useRef(false);
+  const [diagramOf, setDiagramOf] = useState<{ id: string; name: string } | null>(null);
 
   const toggle = useCallback(
     async (row: Row) => {
@@ -74,6 +76,16 @@ export default function ManagerPage() {
       title: t("work.col.actions"),
       render: (_: unknown, row: Row) => (
         <Space size={0}>
+          {permission.flow_manager_image && (
+            <Button
+              type="link"
+              size="small"
+              data-testid="manager-image"
+              onClick={() => setDiagramOf({ id: String(row.id), name: String(row.name) })}
+            >
+              {t("flow.model.diagram")}
+            </Button>
+          )}
           {permission.flow_manager_state && (
             <Button type="link" size="small" data-testid="manager-state" onClick={() => void toggle(row)}>
               {Number(row.suspensionState) === 2 ? t("flow.activate") : t("flow.suspend")}
@@ -104,6 +116,7 @@ export default function ManagerPage() {
           ),
         }}
       />
+      <ModelDiagramDialog model={diagramOf} onClose={() => setDiagramOf(null)} loadXml={loadDefinitionXml} />
     </Card>
   );
 }

@@ -97,3 +97,11 @@ export const deleteInstance = (processInstanceId: string, deleteReason: string) 
 
 /** The tenants a platform administrator may deploy to. */
 export const loadTenants = () => api.get<Row[]>(`${resourceBase(resources.tenant)}/select`);
+
+/** A deployed definition's BPMN XML (contract §13.3 resource-view; signed in, own tenant). */
+export const loadDefinitionXml = async (processDefinitionId: string) =>
+  String(
+    await api.request(
+      `${flow}/process/resource-view?${new URLSearchParams({ processDefinitionId, resourceType: "xml" })}`,
+    ),
+  );

@@ -1,12 +1,14 @@
 import type { Row } from "@meterline/api-client";
 import { Button, Card, Space, Table, type TableColumnsType } from "antd";
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import { type MessageKey, useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
+import { diagramPath, loadDefinitionXml } from "../flow/flow-calls.ts";
 import { ListEmpty } from "../flow/ListEmpty.tsx";
+import { ModelDiagramDialog } from "../flow/model/ModelDiagramDialog.tsx";
 import { type FlowState, StateTag } from "../flow/StateTag.tsx";
 import { usePagedRows } from "../flow/usePagedRows.ts";
 import { detailPath, formPath, handlePath } from "./leave-paths.ts";
@@ -60,6 +62,7 @@ function WorkListPage({ list }: { list: WorkList }) {
   );
   const { rows, loading, failed, reload, pagination } = usePagedRows(load);
   const routes = useFlowRoutes(rows.map((row) => String(row.category ?? "")));
+  const [diagramOf, setDiagramOf] = useState<{ id: string; name: string } | null>(null);
 
   const routeOf = useCallback(
     (row: Row) => {
@@ -104,20 +107,44 @@ function WorkListPage({ list }: { list: WorkList }) {
           {t("work.detail")}
         </Button>
       );
+    // 跟踪: the instance's diagram with the steps done and the one waiting now.
+    const follow = (row: Row) =>
+      may("follow") && (
+        <Button
+          type="link"
+          size="small"
+          data-testid="work-follow"
+          onClick={() => navigate(diagramPath(String(row.processInstanceId)))}
+        >
+          {t("work.follow")}
+        </Button>
+      );
     const actions = (row: Row) => {
       if (list === "start") {
         return (
-          may("flow") && (
-            <Button
-              type="link"
-              size="small"
-              data-testid="work-start"
-              disabled={Number(row.suspensionState) === 2}
-              onClick={() => open(row, (route) => formPath(route, String(row.id)))}
-            >
-              {t("work.start")}
-            </Button>
-          )
+          <Space size={0}>
+            {may("flow") && (
+              <Button
+                type="link"
+                size="small"
+                data-testid="work-start"
+                disabled={Number(row.suspensionState) === 2}
+                onClick={() => open(row, (route) => formPath(route, String(row.id)))}
+              >
+                {t("work.start")}
+              </Button>
+            )}
+            {may("image") && (
+              <Button
+                type="link"
+                size="small"
+                data-testid="work-image"
+                onClick={() => setDiagramOf({ id: String(row.id), name: String(row.name) })}
+              >
+                {t("flow.model.diagram")}
+              </Button>
+            )}
+          </Space>
         );
       }
       return (
@@ -147,6 +174,7 @@ function WorkListPage({ list }: { list: WorkList }) {
             </Button>
           )}
           {detail(row)}
+          {follow(row)}
         </Space>
       );
     };
@@ -183,6 +211,7 @@ function WorkListPage({ list }: { list: WorkList }) {
         }}
         pagination={PAGED[list] ? pagination : false}
       />
+      <ModelDiagramDialog model={diagramOf} onClose={() => setDiagramOf(null)} loadXml={loadDefinitionXml} />
     </Card>
   );
 }

@@ -1,9 +1,18 @@
+import { layoutProcess } from "bpmn-auto-layout";
 import NavigatedViewer from "bpmn-js/lib/NavigatedViewer";
 import { useEffect, useRef, useState } from "react";
 import "bpmn-js/dist/assets/diagram-js.css";
 import "bpmn-js/dist/assets/bpmn-js.css";
 import "./diagram.css";
 import { useT } from "../../../i18n/index.tsx";
+
+/**
+ * XML with a drawing as it is; XML without one (written by hand or by another tool: BPMN allows
+ * a process with no diagram interchange, as the shipped processes are) laid out first, so every
+ * definition can be shown.
+ */
+const drawable = (xml: string) =>
+  /<(\w+:)?BPMNDiagram[\s>]/.test(xml) ? Promise.resolve(xml) : layoutProcess(xml);
 
 interface Canvas {
   zoom(level: "fit-viewport" | number, center?: "auto"): void;
@@ -44,8 +53,8 @@ export default function DiagramCanvas({
     if (!box.current) return;
     const viewer = new NavigatedViewer({ container: box.current });
     let live = true;
-    viewer
-      .importXML(xml)
+    drawable(xml)
+      .then((drawn) => viewer.importXML(drawn))
       .then(() => {
         if (!live) return;
         setFailure(null);

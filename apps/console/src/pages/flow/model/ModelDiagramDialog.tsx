@@ -7,13 +7,21 @@ import { loadModel } from "../flow-calls.ts";
 
 const DiagramCanvas = lazy(() => import("../diagram/DiagramCanvas.tsx"));
 
-/** 流程图 of a model: its definition as drawn, nothing marked (no instance runs a model). */
+/** A model's XML, the default source of the dialog. */
+const modelXml = (id: string) => loadModel(id).then((detail) => detail.bpmnXml);
+
+/**
+ * 流程图 of a model or a deployed definition: drawn as designed, nothing marked (no instance is
+ * meant). `loadXml` reads the XML of the id given (a model's by default).
+ */
 export function ModelDiagramDialog({
   model,
   onClose,
+  loadXml = modelXml,
 }: {
   model: { id: string; name: string } | null;
   onClose: () => void;
+  loadXml?: (id: string) => Promise<string>;
 }) {
   const t = useT();
   const [xml, setXml] = useState<string | null>(null);
@@ -27,9 +35,9 @@ export function ModelDiagramDialog({
     setError(null);
     if (!id) return;
     let live = true;
-    loadModel(id)
-      .then((detail) => {
-        if (live) setXml(detail.bpmnXml);
+    loadXml(id)
+      .then((answer) => {
+        if (live) setXml(answer);
       })
       .catch((failure: unknown) => {
         reportNetworkError(failure);
@@ -38,7 +46,7 @@ export function ModelDiagramDialog({
     return () => {
       live = false;
     };
-  }, [id, attempt]);
+  }, [id, attempt, loadXml]);
 
   return (
     <Modal
