@@ -1,5 +1,5 @@
 import type { RegistrationRow } from "@meterline/contracts";
-import { Avatar, Button, Result, Select, Space, Table, Tag } from "antd";
+import { Avatar, Button, Empty, Result, Select, Space, Table, Tag } from "antd";
 import type { ColumnsType } from "antd/es/table";
 import { useCallback, useEffect, useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
@@ -159,7 +159,7 @@ export default function RegistrationPage() {
         loading={loading}
         columns={columns}
         dataSource={rows}
-        locale={{ emptyText: t("registration.empty") }}
+        locale={{ emptyText: <Empty description={t("registration.empty")} /> }}
         pagination={{ current, pageSize: PAGE_SIZE, total, onChange: setCurrent, showSizeChanger: false }}
         scroll={{ x: "max-content" }}
       />
