@@ -6,6 +6,7 @@ import type { CurrentUser } from "../../auth/current-user.ts";
 import type { CommandSink, QueuedCommand } from "../../pms/command-queue.ts";
 import type { ItemScope } from "./item-scope.ts";
 import { followCommands } from "./item-states.ts";
+import { isAccountJob } from "./job-kinds.ts";
 import { pumpJob } from "./job-runner.ts";
 import { findJob, insertJob, type PlannedItem } from "./job-store.ts";
 
@@ -82,7 +83,7 @@ async function jobOf(
  * Cancels a running job: its meters not yet queued and its commands still queued (not on the wire:
  * no gateway claims a cancelled command, and one claimed cannot become sent) are cancelled; sent
  * ones settle as usual. The job row is locked first, so a runner step in progress finishes before.
- * A job is cancelled whole, so a caller whose data scope misses some of its meters is refused.
+ * An account job stops at the meters not yet worked. A job is cancelled whole, so a caller whose data scope misses some of its meters is refused.
  */
 export async function cancelJob(
   tx: Queryable,
@@ -110,6 +111,8 @@ export async function cancelJob(
       where job_id = $1 and state = 'pending'`,
     [job.id],
   );
+  // An account job's meter writes are money writes with their own settlement: they go on.
+  if (isAccountJob(job.kind)) return jobOf(tx, tenantId, job.id, scope);
   const cancelled = await tx.query<{ energy_type: number; meter_id: string }>(
     `update pms_meter_command
         set state = 'cancelled', done_time = now(), evidence = '{"detail":"batch job cancelled before sending"}'
