@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { BatchJobItem, BatchJobSummary } from "@meterline/contracts";
 import { silentLogger } from "@meterline/gateway";
+import { DbCommandSource } from "../src/modules/metering/command-source.db.ts";
+import { pumpAccountJob } from "../src/modules/money/account-jobs.ts";
 import { rememberPurchaseCount } from "../src/modules/money/meter-purchase.ts";
 import { BatchJobRunner, DEFAULT_LIMITS } from "../src/modules/operations/batch-jobs/job-runner.ts";
 import { provisionTenant } from "./fixtures.ts";
@@ -172,7 +174,7 @@ describe("account opening and closing batches as jobs", () => {
     assert.equal(await accountStatus(site.meter), 1);
   });
 
-  test("a local-prepaid meter's writes join the job, and a cancel leaves them to the meter", async () => {
+  test("a local-prepaid meter's writes join the job, which follows them; a cancel leaves them to the meter", async () => {
     const prepaid = await created(server, tenant.token, "meter/submit", {
       productCode: "100000000501",
       collectorId: site.collector,
@@ -188,35 +190,77 @@ describe("account opening and closing batches as jobs", () => {
     await created(server, tenant.token, "ownerroom/submit", { ownerId: site.owner, roomId: site.room201 });
     // The purchase count the gateway read from the meter, which the deposit's write goes on from.
     await rememberPurchaseCount(server.db, tenant.tenantId, prepaid, 3, new Date());
+    const writesOf = () =>
+      server.db.query<{ id: string; batch_id: string; command_type: string; state: string }>(
+        `select id::text as id, batch_id::text as batch_id, command_type, state from pms_meter_command
+          where meter_id = $1 order by id`,
+        [prepaid],
+      );
+    /** What the gateway records as the meter confirms a command. */
+    const confirm = async (commandId: string) => {
+      const commands = new DbCommandSource(server.db);
+      await commands.update({ commandId, state: "sent", at: new Date(), evidence: { detail: "sent" } });
+      await commands.update({
+        commandId,
+        state: "success",
+        at: new Date(),
+        evidence: { detail: "acknowledged" },
+      });
+    };
+
     // site.meter is open already: refused; the local-prepaid meter opens and waits for its writes.
-    const jobId = await startJob("message/openAccount", {
+    const opening = await startJob("message/openAccount", {
       meterIds: [prepaid, site.meter].join(","),
       deposit: "20",
     });
     await runner.tick();
     await runner.tick();
-    const job = await detail(jobId);
+    let job = await detail(opening);
     assert.deepEqual([job.state, job.fail, job.remaining], ["running", 1, 1]);
-    const item = stateOf(await items(jobId), prepaid)!;
+    const item = stateOf(await items(opening), prepaid)!;
     assert.equal(item.state, "queued");
-    const writes = await server.db.query<{ id: string; batch_id: string; state: string }>(
-      "select id::text as id, batch_id::text as batch_id, state from pms_meter_command where meter_id = $1 order by id",
-      [prepaid],
-    );
+    const writes = await writesOf();
     assert.ok(writes.length >= 2, "the scheme's price and the deposit");
-    assert.ok(writes.every((w) => w.batch_id === jobId && w.state === "queued"));
+    assert.ok(writes.every((w) => w.batch_id === opening && w.state === "queued"));
     assert.equal(item.commandId, writes[0]!.id);
+    // The meter confirms every write: the item succeeds and the job is done.
+    for (const write of writes) await confirm(write.id);
+    assert.equal(stateOf(await items(opening), prepaid)!.state, "success");
+    await runner.tick();
+    job = await detail(opening);
+    assert.deepEqual([job.state, job.success, job.fail], ["done", 1, 1]);
 
-    const cancelled = await post(`batchjob/cancel?id=${jobId}`);
+    // Closing it clears the meter first: the item waits for the clearing, a cancel does not withdraw it.
+    const closing = await startJob("message/closeAccount", { meterIds: [prepaid, site.meter].join(",") });
+    // One meter worked so far (the runner's step, cut short): the other is still to be closed.
+    assert.equal(await pumpAccountJob(server.db, closing, 1, "Asia/Shanghai"), 1);
+    const clearing = (await writesOf()).find((w) => w.command_type === "clearing")!;
+    assert.deepEqual([clearing.batch_id, clearing.state], [closing, "queued"]);
+    const waiting = stateOf(await items(closing), prepaid)!;
+    assert.deepEqual([waiting.state, waiting.commandId], ["queued", clearing.id]);
+    const cancelled = await post(`batchjob/cancel?id=${closing}`);
     assert.equal(cancelled.statusCode, 200, cancelled.body);
     assert.equal(cancelled.json().data.state, "cancelled");
-    const after = await server.db.query<{ state: string }>(
-      "select state from pms_meter_command where meter_id = $1",
+    assert.equal(
+      stateOf(await items(closing), site.meter)?.state,
+      "cancelled",
+      "not worked yet: never closed",
+    );
+    assert.equal(await accountStatus(site.meter), 1);
+    assert.equal((await writesOf()).find((w) => w.id === clearing.id)!.state, "queued");
+    // The meter gives the money up: the item succeeds, the refund is booked and the account closed.
+    await confirm(clearing.id);
+    assert.equal(stateOf(await items(closing), prepaid)!.state, "success");
+    assert.equal(await accountStatus(prepaid), 0);
+    const refunds = await server.db.query<{ amount: string }>(
+      `select l.amount::text as amount from pms_ledger l join pms_account a on a.id = l.account_id
+        where a.meter_id = $1 and l.amount < 0`,
       [prepaid],
     );
-    assert.ok(
-      after.every((w) => w.state === "queued"),
-      "money writes are settled by the meter, never withdrawn",
+    assert.deepEqual(
+      refunds.map((r) => r.amount),
+      ["-2000"],
+      "the deposit of 20 yuan, paid back once",
     );
   });
 });
