@@ -84,7 +84,7 @@ test("a meter's account opens with a deposit from its row and closes with its fi
   assert.deepEqual(suite.session.errors, []);
 });
 
-test("a batch opening of three ticked meters shows its progress and result, and names a refused meter's reason", async () => {
+test("a batch opening of three ticked meters runs as a job, and a refused meter is retried alone", async () => {
   const { page } = suite.session;
   const base = suite.server.baseUrl;
   const operator = await newOperator(base, "批量公司");
@@ -95,6 +95,17 @@ test("a batch opening of three ticked meters shows its progress and result, and 
     phone: "13900000511",
   });
   const [a, b, c, d] = site.meters.map((m) => m.productCode);
+  const job = page.getByTestId("job-dialog");
+  /** Waits for the job's dialog to show every meter settled, with these counts. */
+  const jobSettles = async (total: number, success: number, fail: number) => {
+    const progress = job.getByTestId("job-progress");
+    await eventually(async () => {
+      assert.equal(await progress.getAttribute("data-total"), String(total));
+      assert.equal(await progress.getAttribute("data-settled"), String(total));
+    }, 30_000);
+    assert.match(await textOf(job.getByTestId("job-count-success")), new RegExp(`成功\\s*${success}\\b`));
+    assert.match(await textOf(job.getByTestId("job-count-fail")), new RegExp(`失败\\s*${fail}\\b`));
+  };
   await signInOperator(page, operator);
   const meters = await openResource(page, "/pms/meter", "meter");
   for (const code of [a, b, c]) await rowsWith(meters, code!).locator(".ant-checkbox-input").check();
@@ -104,16 +115,15 @@ test("a batch opening of three ticked meters shows its progress and result, and 
   await page.getByLabel("每块表的开户预存金额").fill("20");
   await expectAccessible(page, "batch opening dialog");
   await page.getByTestId("account-batch-start").click();
-  await page.getByTestId("account-batch-summary").waitFor();
-  assert.match(await textOf(page.getByTestId("account-batch-summary")), /开户完成：成功 3 块，失败 0 块/);
-  assert.equal(await page.getByTestId("account-batch-progress").getAttribute("aria-valuenow"), "100");
-  await expectAccessible(page, "batch opening result");
-  await page.getByTestId("account-batch-finish").click();
-  await batch.waitFor({ state: "detached" });
+  await job.waitFor();
+  await jobSettles(3, 3, 0);
+  await expectAccessible(page, "batch opening job");
+  await page.getByTestId("job-dialog-close").click();
+  await job.waitFor({ state: "detached" });
   for (const code of [a, b, c]) await statusIs(meters, code!, "已开户");
   await statusIs(meters, d!, "未开户");
 
-  // From the tree: a meter opened behind the screen's back is refused with the server's reason.
+  // From the tree: the four opened meters (one opened behind the screen's back) close as one job.
   await call(base, operator.token, "/api/blade-pms/message/openAccount", {
     body: { meterId: site.meters[3]!.id },
   });
@@ -122,24 +132,20 @@ test("a batch opening of three ticked meters shows its progress and result, and 
   await page.getByTestId("account-source-tree").click();
   const tree = page.getByTestId("account-tree");
   await tree.waitFor();
-  // The closing tree lists the four opened meters under their area and rooms; tick the area.
   for (const code of [a, b, c, d]) await tree.getByText(code!).waitFor();
   await tree
     .locator(".ant-tree-treenode", { hasText: "收费园区" })
     .first()
     .locator(".ant-tree-checkbox")
     .click();
-  await expectAccessible(page, "batch closing tree");
   await page.getByTestId("account-batch-start").click();
-  await page.getByTestId("account-batch-summary").waitFor();
-  assert.match(await textOf(page.getByTestId("account-batch-summary")), /销户完成：成功 4 块，失败 0 块/);
-  assert.equal(await page.getByTestId("account-batch-settlement").count(), 4);
-  await page.getByTestId("account-batch-finish").click();
-  await batch.waitFor({ state: "detached" });
+  await job.waitFor();
+  await jobSettles(4, 4, 0);
+  await page.getByTestId("job-dialog-close").click();
   for (const code of [a, b, c, d]) await statusIs(meters, code!, "未开户");
 
-  // A refused chunk: the server's reason beside the meters, the counts, and a retry that succeeds.
-  // The ticks stay across reloads: keep a and b.
+  // A meter opened meanwhile is refused alone: the other opens; once the cause is gone, the retry
+  // opens exactly the refused one. The ticks stay across reloads: keep a and b.
   await rowsWith(meters, c!).locator(".ant-checkbox-input").uncheck();
   for (const code of [a, b]) await rowsWith(meters, code!).locator(".ant-checkbox-input").check();
   await call(base, operator.token, "/api/blade-pms/message/openAccount", {
@@ -148,20 +154,17 @@ test("a batch opening of three ticked meters shows its progress and result, and 
   await meters.getByTestId("account-batch-open").click();
   await batch.waitFor();
   await page.getByTestId("account-batch-start").click();
-  await page.getByTestId("account-batch-summary").waitFor();
-  assert.match(await textOf(page.getByTestId("account-batch-summary")), /失败 2 块/);
-  assert.match(await textOf(page.getByTestId("account-batch-failure")), new RegExp(`${a}.*已开户`));
-  await expectAccessible(page, "batch failure list");
-  // Once the cause is gone, the retry sends the failed chunk again and it goes through.
+  await job.waitFor();
+  await jobSettles(2, 1, 1);
   await call(base, operator.token, "/api/blade-pms/message/closeAccount", {
     body: { meterId: site.meters[0]!.id },
   });
-  await page.getByTestId("account-batch-retry").click();
-  await eventually(async () =>
-    assert.match(await textOf(page.getByTestId("account-batch-summary")), /开户完成：成功 2 块，失败 0 块/),
-  );
-  assert.equal(await page.getByTestId("account-batch-failure").count(), 0);
-  await page.getByTestId("account-batch-finish").click();
+  const firstJob = String(await job.getAttribute("data-job-id"));
+  await page.getByTestId("job-dialog-retry").click();
+  await page.getByTestId("batch-job-confirm-ok").click();
+  await eventually(async () => assert.notEqual(await job.getAttribute("data-job-id"), firstJob));
+  await jobSettles(1, 1, 0);
+  await page.getByTestId("job-dialog-close").click();
   for (const code of [a, b]) await statusIs(meters, code!, "已开户");
   assert.deepEqual(suite.session.errors, []);
 });

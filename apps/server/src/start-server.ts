@@ -8,7 +8,7 @@ import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
 import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
-import { BatchJobRunner } from "./modules/operations/batch-jobs/job-runner.ts";
+import { BatchJobRunner, DEFAULT_LIMITS } from "./modules/operations/batch-jobs/job-runner.ts";
 import type { StartPhases } from "./start-phases.ts";
 import { warmSheetReader } from "./xlsx/read-workbook.ts";
 
@@ -92,9 +92,11 @@ export async function startServer(
   // Without the embedded gateway the server still feeds batch jobs into the command queue.
   const batchJobs = metering
     ? undefined
-    : new BatchJobRunner(db, {
-        log: (level, message, fields) => app.log[level](fields ?? {}, message),
-      }).start();
+    : new BatchJobRunner(
+        db,
+        { log: (level, message, fields) => app.log[level](fields ?? {}, message) },
+        { intervalMs: 500, limits: DEFAULT_LIMITS, timeZone: config.timeZone },
+      ).start();
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -36,24 +36,12 @@ export const moneyMetersEn: Record<keyof typeof moneyMetersZh, string> = {
   "meterAccount.batch.treeEmpty.open":
     "No meter can be opened (it must be installed in a room with an owner and not opened)",
   "meterAccount.batch.treeEmpty.close": "No meter has an opened account",
-  "meterAccount.batch.chunkRule":
-    "Meters are sent 20 at a time; if any meter of a batch fails, none of that batch takes effect, and failed batches can be retried.",
+  "meterAccount.batch.jobRule.open":
+    "The chosen meters are opened one by one on the server as a batch job: a meter that fails holds back no other; follow, stop or retry the failed in Batch jobs.",
+  "meterAccount.batch.jobRule.close":
+    "The chosen meters are closed one by one on the server as a batch job: a meter that fails holds back no other; follow, stop or retry the failed in Batch jobs.",
   "meterAccount.batch.start.open": "Open {count} meters",
   "meterAccount.batch.start.close": "Close {count} meters",
-  "meterAccount.batch.cancel": "Stop",
-  "meterAccount.batch.stopping": "Finishing the current batch…",
-  "meterAccount.batch.retry": "Retry failed batches",
-  "meterAccount.batch.resume": "Continue",
-  "meterAccount.batch.share": "Progress",
-  "meterAccount.batch.done": "Done",
-  "meterAccount.batch.failed": "Failed",
-  "meterAccount.batch.waiting": "Not sent",
-  "meterAccount.batch.finished.open": "Opening finished: {done} done, {failed} failed",
-  "meterAccount.batch.finished.close": "Closing finished: {done} done, {failed} failed",
-  "meterAccount.batch.stopped": "Stopped: {done} done, {failed} failed, {waiting} not sent",
-  "meterAccount.batch.failures": "Failed meters and why",
-  "meterAccount.batch.settlements": "Final settlement",
-  "meterAccount.batch.settlementLine": "{meter}: {refunded} yuan refunded, {debt} yuan debt",
   "homeMoney.pies": "Money taken",
   "homeMoney.paymentMethod": "By payment method",
   "homeMoney.rechargeType": "By recharge type",

@@ -91,6 +91,7 @@ export async function startEmbeddedMetering(options: {
       : new BatchJobRunner(db, logger, {
           intervalMs: options.batchJobs?.intervalMs ?? 500,
           limits: options.batchJobs?.limits ?? DEFAULT_LIMITS,
+          timeZone: settings.timeZone,
         }).start();
   // The reading log grows with every poll: move its old rows to history now and once a day.
   const sweep = () =>

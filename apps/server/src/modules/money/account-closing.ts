@@ -5,7 +5,7 @@ import { lockAccount, METER_TABLE, openAccountOf } from "./account.repository.ts
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
 import { queueClearing } from "./meter-clearing.ts";
 import { openPurchase } from "./meter-purchase.ts";
-import { priceReading } from "./usage-pricing.ts";
+import { type PricedReading, priceReading, priceReadingIn } from "./usage-pricing.ts";
 
 export interface ClosedAccount {
   accountId: string;
@@ -22,15 +22,14 @@ export interface ClosedAccount {
   commandId: string | null;
 }
 
-/** Prices the meter's latest registers first, so the close settles usage up to the last reading. */
-async function settleToLatestReading(
-  db: Db,
+/** The meter's latest registers as a reading to price, so a close settles usage up to it. */
+async function latestReading(
+  q: Queryable,
   tenantId: string,
   energyType: 1 | 2,
   meterId: string,
-  timeZone: string,
-) {
-  const [current] = await db.query<{
+): Promise<PricedReading | undefined> {
+  const [current] = await q.query<{
     read_time: Date;
     total_value: string | null;
     tip_value: string | null;
@@ -43,26 +42,22 @@ async function settleToLatestReading(
        from pms_meter_current_data where tenant_id = $1 and energy_type = $2 and meter_id = $3`,
     [tenantId, energyType, meterId],
   );
-  if (!current?.total_value) return;
-  await priceReading(
-    db,
-    {
-      tenantId,
-      energyType,
-      meterId,
-      at: current.read_time,
-      registers: {
-        total: current.total_value,
-        bands: {
-          tip: current.tip_value,
-          peak: current.peak_value,
-          peace: current.peace_value,
-          low: current.low_value,
-        },
+  if (!current?.total_value) return undefined;
+  return {
+    tenantId,
+    energyType,
+    meterId,
+    at: current.read_time,
+    registers: {
+      total: current.total_value,
+      bands: {
+        tip: current.tip_value,
+        peak: current.peak_value,
+        peace: current.peace_value,
+        low: current.low_value,
       },
     },
-    timeZone,
-  );
+  };
 }
 
 async function closeOne(tx: Queryable, tenantId: string, energyType: 1 | 2, meterId: string, actor: Actor) {
@@ -99,6 +94,23 @@ async function closeOne(tx: Queryable, tenantId: string, energyType: 1 | 2, mete
 }
 
 /**
+ * Closes one meter's account inside the caller's transaction (a meter of an account-closing job):
+ * usage priced up to the last reading, then closed as closeAccounts closes each of its meters.
+ */
+export async function closeAccountIn(
+  tx: Queryable,
+  tenantId: string,
+  energyType: 1 | 2,
+  meterId: string,
+  actor: Actor,
+  timeZone: string,
+): Promise<ClosedAccount> {
+  const reading = await latestReading(tx, tenantId, energyType, meterId);
+  if (reading) await priceReadingIn(tx, reading, timeZone);
+  return closeOne(tx, tenantId, energyType, meterId, actor);
+}
+
+/**
  * Closes meters' accounts (message/closeAccount, waterparam/overAccountBatch): usage priced up to
  * the last reading, the remaining balance paid back as a closing refund (or a debt recorded when it
  * is below zero), the account closed and the meter free to open again. All or nothing. A
@@ -112,7 +124,10 @@ export async function closeAccounts(
   actor: Actor,
   timeZone: string,
 ): Promise<ClosedAccount[]> {
-  for (const meterId of meterIds) await settleToLatestReading(db, tenantId, energyType, meterId, timeZone);
+  for (const meterId of meterIds) {
+    const reading = await latestReading(db, tenantId, energyType, meterId);
+    if (reading) await priceReading(db, reading, timeZone);
+  }
   return db.transaction(async (tx) => {
     const closed: ClosedAccount[] = [];
     for (const meterId of meterIds) closed.push(await closeOne(tx, tenantId, energyType, meterId, actor));

@@ -1,4 +1,4 @@
-import { moneyScreens, readCodesOf, resources } from "@meterline/contracts";
+import { BATCH_JOB_MAX_METERS, moneyScreens, readCodesOf, resources } from "@meterline/contracts";
 import type { FastifyInstance } from "fastify";
 import { done, ok } from "../../contract/envelope.ts";
 import { badRequest, notFound } from "../../contract/errors.ts";
@@ -10,6 +10,7 @@ import { dayParam } from "../metering/usage-periods.ts";
 import { listTenant, registryTenant } from "../pms/registry-access.ts";
 import type { Actor } from "./account-book.ts";
 import { closeAccounts } from "./account-closing.ts";
+import { startAccountJob } from "./account-jobs.ts";
 import { openAccounts } from "./account-opening.ts";
 import { runHeldCuts } from "./arrears.ts";
 import { closeDay, closeYesterdayIfDue } from "./daily-close.ts";
@@ -173,8 +174,8 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     },
   );
 
-  // Opening and closing accounts, one meter (meterId) or a batch (meterIds), all or nothing.
-  const MAX_METERS = 1000;
+  // Opening and closing accounts: one meter (meterId, or meterIds naming one) at once, all or
+  // nothing, as always; a batch (meterIds) is a job whose meters are worked one by one (account-jobs.ts).
   for (const [path, energyType, codes, verb] of [
     ["message/openAccount", 1, MONEY_CODES.openElectric, "open"],
     ["waterparam/openAccount", 2, MONEY_CODES.openWater, "open"],
@@ -188,8 +189,8 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
           tags,
           summary:
             verb === "open"
-              ? "Open the accounts of meters (meterId or meterIds) with an opening deposit"
-              : "Close the accounts of meters: settle, refund the balance or record the debt",
+              ? "Open the accounts of meters (meterId, or meterIds as a batch job) with an opening deposit"
+              : "Close the accounts of meters (meterId, or meterIds as a batch job): settle, refund or record the debt",
         },
       },
       async (request) => {
@@ -197,8 +198,19 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         const params = readParams(request);
         const single = optionalId(params, "meterId");
         const meterIds = single ? [single] : idList(params, "meterIds");
-        if (meterIds.length > MAX_METERS) throw badRequest(`meterIds: 一次最多 ${MAX_METERS} 块表`);
+        if (meterIds.length > BATCH_JOB_MAX_METERS)
+          throw badRequest(`meterIds: 一次最多 ${BATCH_JOB_MAX_METERS} 块表`);
         const tenantId = registryTenant(user, params);
+        const deposit =
+          verb === "close" || optionalString(params, "deposit") === undefined
+            ? 0n
+            : amountOf(params, "deposit");
+        if (meterIds.length > 1) {
+          const kind = verb === "open" ? "openAccount" : "closeAccount";
+          const job = { kind, energyType, meterIds, deposit, source: path } as const;
+          const outcome = await db.transaction((tx) => startAccountJob(tx, user, tenantId, job));
+          return ok(outcome, `已创建${verb === "open" ? "开户" : "销户"}任务,共 ${outcome.queued} 块表`);
+        }
         if (verb === "close") {
           const closed = await closeAccounts(db, tenantId, energyType, meterIds, actorOf(user), timeZone);
           const waiting = closed.filter((c) => c.state === 0).length;
@@ -209,7 +221,6 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
               : `销户成功 ${closed.length - waiting} 块表,${waiting} 块本地费控表待表计确认清零后退款销户`,
           );
         }
-        const deposit = optionalString(params, "deposit") === undefined ? 0n : amountOf(params, "deposit");
         const targets = meterIds.map((meterId) => ({ energyType, meterId, deposit }));
         const opened = await openAccounts(db, tenantId, targets, actorOf(user), timeZone);
         return ok(opened, `开户成功 ${opened.length} 块表`);

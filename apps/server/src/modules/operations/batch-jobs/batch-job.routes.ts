@@ -15,6 +15,7 @@ import { optionalId, optionalString, paging, readParams } from "../../../contrac
 import { requirePermission } from "../../../crud/permissions.ts";
 import type { Db } from "../../../db/client.ts";
 import { listTenant } from "../../pms/registry-access.ts";
+import { itemScopeOf } from "./item-scope.ts";
 import { cancelJob, retryFailed } from "./job-service.ts";
 import { findJob, pageItems, pageJobs } from "./job-store.ts";
 
@@ -43,7 +44,8 @@ function idOf(params: Record<string, unknown>): string {
 /**
  * Batch jobs (batch-jobs/): the list with each job's progress, one job, its meters, cancel and
  * "retry the failed". Tenant-isolated: another tenant's job reads as absent (404); the platform
- * administrator reads every tenant's, or the one it names with tenantId.
+ * administrator reads every tenant's, or the one it names with tenantId. A role's data scope on
+ * meters holds here too (item-scope.ts): a job shows, counts and acts on the meters it reaches.
  */
 export async function batchJobRoutes(app: FastifyInstance, opts: { db: Db }) {
   const { db } = opts;
@@ -62,6 +64,7 @@ export async function batchJobRoutes(app: FastifyInstance, opts: { db: Db }) {
         listTenant(user, params),
         { ...(kind ? { kind } : {}), ...(state ? { state } : {}) },
         { offset, size },
+        await itemScopeOf(db, request),
       );
       return ok(page(result.records, result.total, current, size));
     },
@@ -73,7 +76,7 @@ export async function batchJobRoutes(app: FastifyInstance, opts: { db: Db }) {
     async (request) => {
       const user = await requirePermission(db, request, VIEW);
       const params = readParams(request);
-      const job = await findJob(db, listTenant(user, params), idOf(params));
+      const job = await findJob(db, listTenant(user, params), idOf(params), await itemScopeOf(db, request));
       if (!job) throw notFound("id: 任务不存在");
       return ok(job);
     },
@@ -87,9 +90,10 @@ export async function batchJobRoutes(app: FastifyInstance, opts: { db: Db }) {
       const params = readParams(request);
       const { current, size, offset } = paging(params);
       const state = oneOf<BatchItemFilter>(params, "state", BATCH_ITEM_FILTERS);
-      const job = await findJob(db, listTenant(user, params), idOf(params));
+      const scope = await itemScopeOf(db, request);
+      const job = await findJob(db, listTenant(user, params), idOf(params), scope);
       if (!job) throw notFound("id: 任务不存在");
-      const result = await pageItems(db, job.id, state, { offset, size });
+      const result = await pageItems(db, job.id, state, { offset, size }, scope);
       return ok(page(result.records, result.total, current, size));
     },
   );
@@ -101,7 +105,8 @@ export async function batchJobRoutes(app: FastifyInstance, opts: { db: Db }) {
       const user = await requirePermission(db, request, [BATCH_JOB_BUTTONS.cancel]);
       const params = readParams(request);
       const id = idOf(params);
-      const job = await db.transaction((tx) => cancelJob(tx, listTenant(user, params), id));
+      const scope = await itemScopeOf(db, request);
+      const job = await db.transaction((tx) => cancelJob(tx, listTenant(user, params), id, scope));
       return ok(job, "任务已取消");
     },
   );
@@ -113,7 +118,8 @@ export async function batchJobRoutes(app: FastifyInstance, opts: { db: Db }) {
       const user = await requirePermission(db, request, [BATCH_JOB_BUTTONS.retry]);
       const params = readParams(request);
       const id = idOf(params);
-      const answer = await db.transaction((tx) => retryFailed(tx, user, listTenant(user, params), id));
+      const scope = await itemScopeOf(db, request);
+      const answer = await db.transaction((tx) => retryFailed(tx, user, listTenant(user, params), id, scope));
       return ok(answer, "已创建重试任务");
     },
   );

@@ -1,6 +1,8 @@
 import type { Logger } from "@meterline/gateway";
 import type { Db, Queryable } from "../../../db/client.ts";
+import { pumpAccountJob } from "../../money/account-jobs.ts";
 import { enqueueCommands, type QueuedCommand } from "../../pms/command-queue.ts";
+import { ACCOUNT_KINDS_SQL, isAccountJob } from "./job-kinds.ts";
 
 export interface RunnerLimits {
   /** At most this many of a job's meters unsettled (queued or sent) at once: a cancel stops the rest. */
@@ -10,6 +12,11 @@ export interface RunnerLimits {
 }
 
 export const DEFAULT_LIMITS: RunnerLimits = { window: 500, chunk: 250 };
+
+/** Account meters worked per job and pass: each is a transaction of its own, kept short. */
+const ACCOUNT_CHUNK = 50;
+
+export const DEFAULT_TIME_ZONE = "Asia/Shanghai";
 
 interface JobRow {
   id: string;
@@ -30,7 +37,8 @@ interface ItemRow {
  * One step of one running job, inside the caller's transaction: takes the job (skipped when another
  * process holds it), queues the commands of as many pending items as its window allows and writes
  * each item's first command id in the same transaction, so a restart never queues a meter twice.
- * A job with nothing left to settle is done. Answers how many items it queued.
+ * A job with nothing left to settle is done. Answers how many items it queued. Account jobs are
+ * not planned commands: pumpAccountJob works them.
  */
 export async function pumpJob(
   tx: Queryable,
@@ -39,7 +47,7 @@ export async function pumpJob(
 ): Promise<number> {
   const [job] = await tx.query<JobRow>(
     `select id::text as id, tenant_id, source, create_user::text as create_user from pms_batch_job
-      where id = $1 and state = 'running' for update skip locked`,
+      where id = $1 and state = 'running' and kind not in (${ACCOUNT_KINDS_SQL}) for update skip locked`,
     [jobId],
   );
   if (!job) return 0;
@@ -105,9 +113,10 @@ export class BatchJobRunner {
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
-    private readonly options: { intervalMs: number; limits: RunnerLimits } = {
+    private readonly options: { intervalMs: number; limits: RunnerLimits; timeZone: string } = {
       intervalMs: 500,
       limits: DEFAULT_LIMITS,
+      timeZone: DEFAULT_TIME_ZONE,
     },
   ) {}
 
@@ -132,12 +141,13 @@ export class BatchJobRunner {
 
   /** One pass over the running jobs, oldest first. */
   async tick(): Promise<void> {
-    const jobs = await this.db.query<{ id: string }>(
-      "select id::text as id from pms_batch_job where state = 'running' order by create_time, id limit 100",
+    const jobs = await this.db.query<{ id: string; kind: string }>(
+      "select id::text as id, kind from pms_batch_job where state = 'running' order by create_time, id limit 100",
     );
-    for (const { id } of jobs) {
+    for (const { id, kind } of jobs) {
       if (this.stopped) return;
-      await this.db.transaction((tx) => pumpJob(tx, id, this.options.limits));
+      if (isAccountJob(kind)) await pumpAccountJob(this.db, id, ACCOUNT_CHUNK, this.options.timeZone);
+      else await this.db.transaction((tx) => pumpJob(tx, id, this.options.limits));
     }
   }
 

@@ -1,9 +1,12 @@
 import type { BatchJobKind, BatchJobSummary, SwitchOutcome } from "@meterline/contracts";
-import { badRequest, notFound } from "../../../contract/errors.ts";
+import { badRequest, forbidden, notFound } from "../../../contract/errors.ts";
+import { SqlParams } from "../../../crud/sql.ts";
 import type { Queryable } from "../../../db/client.ts";
 import type { CurrentUser } from "../../auth/current-user.ts";
 import type { CommandSink, QueuedCommand } from "../../pms/command-queue.ts";
+import type { ItemScope } from "./item-scope.ts";
 import { followCommands } from "./item-states.ts";
+import { isAccountJob } from "./job-kinds.ts";
 import { pumpJob } from "./job-runner.ts";
 import { findJob, insertJob, type PlannedItem } from "./job-store.ts";
 
@@ -64,9 +67,14 @@ function itemsOf(commands: readonly QueuedCommand[]): PlannedItem[] {
   return [...items.values()];
 }
 
-async function jobOf(q: Queryable, tenantId: string | null, id: string): Promise<BatchJobSummary> {
-  const job = await findJob(q, tenantId, id);
-  // Another tenant's job reads as absent.
+async function jobOf(
+  q: Queryable,
+  tenantId: string | null,
+  id: string,
+  scope?: ItemScope,
+): Promise<BatchJobSummary> {
+  const job = await findJob(q, tenantId, id, scope);
+  // Another tenant's job, or one with no meter in the caller's data scope, reads as absent.
   if (!job) throw notFound("id: 任务不存在");
   return job;
 }
@@ -75,13 +83,23 @@ async function jobOf(q: Queryable, tenantId: string | null, id: string): Promise
  * Cancels a running job: its meters not yet queued and its commands still queued (not on the wire:
  * no gateway claims a cancelled command, and one claimed cannot become sent) are cancelled; sent
  * ones settle as usual. The job row is locked first, so a runner step in progress finishes before.
+ * An account job stops at the meters not yet worked. A job is cancelled whole, so a caller whose data scope misses some of its meters is refused.
  */
 export async function cancelJob(
   tx: Queryable,
   tenantId: string | null,
   id: string,
+  scope?: ItemScope,
 ): Promise<BatchJobSummary> {
-  const job = await jobOf(tx, tenantId, id);
+  const job = await jobOf(tx, tenantId, id, scope);
+  if (scope) {
+    const sql = new SqlParams();
+    const [hidden] = await tx.query(
+      `select 1 from pms_batch_job_item i where i.job_id = ${sql.bind(job.id)} and not ${scope(sql, "i")} limit 1`,
+      sql.values,
+    );
+    if (hidden) throw forbidden("id: 任务含有您的数据权限之外的表计，不能取消");
+  }
   const [locked] = await tx.query<{ state: string }>(
     "select state from pms_batch_job where id = $1 for update",
     [job.id],
@@ -93,6 +111,8 @@ export async function cancelJob(
       where job_id = $1 and state = 'pending'`,
     [job.id],
   );
+  // An account job's meter writes are money writes with their own settlement: they go on.
+  if (isAccountJob(job.kind)) return jobOf(tx, tenantId, job.id, scope);
   const cancelled = await tx.query<{ energy_type: number; meter_id: string }>(
     `update pms_meter_command
         set state = 'cancelled', done_time = now(), evidence = '{"detail":"batch job cancelled before sending"}'
@@ -105,29 +125,32 @@ export async function cancelJob(
     job.id,
     cancelled.map((row) => ({ energyType: row.energy_type, meterId: row.meter_id })),
   );
-  return jobOf(tx, tenantId, job.id);
+  return jobOf(tx, tenantId, job.id, scope);
 }
 
 /**
  * A new job for exactly the meters of `id` that failed, with the commands they were planned to
  * get. Timeouts are not retried: a write whose outcome is unknown is settled by reading it back.
+ * With a data scope, only the failed meters inside it are retried.
  */
 export async function retryFailed(
   tx: Queryable,
   user: CurrentUser,
   tenantId: string | null,
   id: string,
+  scope?: ItemScope,
 ): Promise<{ jobId: string }> {
-  const job = await jobOf(tx, tenantId, id);
+  const job = await jobOf(tx, tenantId, id, scope);
+  const sql = new SqlParams();
   const failed = await tx.query<{
     energy_type: 1 | 2;
     meter_id: string;
     product_code: string;
     commands: string;
   }>(
-    `select energy_type, meter_id::text as meter_id, product_code, commands from pms_batch_job_item
-      where job_id = $1 and state = 'fail' order by seq`,
-    [job.id],
+    `select i.energy_type, i.meter_id::text as meter_id, i.product_code, i.commands from pms_batch_job_item i
+      where i.job_id = ${sql.bind(job.id)} and i.state = 'fail' and ${scope ? scope(sql, "i") : "true"} order by i.seq`,
+    sql.values,
   );
   if (failed.length === 0) throw badRequest("id: 没有失败的表计");
   const jobId = await insertJob(

@@ -7,11 +7,13 @@ import type {
   BatchJobSummary,
 } from "@meterline/contracts";
 import { formatDateTime } from "../../../contract/dates.ts";
+import { SqlParams } from "../../../crud/sql.ts";
 import type { Queryable } from "../../../db/client.ts";
 import { nextId } from "../../../db/ids.ts";
 import type { QueuedCommand } from "../../pms/command-queue.ts";
 import { roomLabelSql } from "../../pms/room-label.ts";
 import { spreadOverBuses } from "./bus-order.ts";
+import type { ItemScope } from "./item-scope.ts";
 
 /** One meter of a new job and the commands it will get, in the order they are sent. */
 export interface PlannedItem {
@@ -129,11 +131,26 @@ interface JobRow {
   counts: Partial<Record<BatchItemState, number>> | null;
 }
 
-const JOB_COLUMNS = `j.id::text as id, j.tenant_id, j.kind, j.state, j.action, j.params, j.source,
+/** The job's columns and its item counts (only the items `inScope`, a predicate on alias i). */
+function jobColumns(inScope: string): string {
+  return `j.id::text as id, j.tenant_id, j.kind, j.state, j.action, j.params, j.source,
   j.retry_of::text as retry_of, j.create_user::text as create_user,
   coalesce(nullif(u.real_name, ''), u.name) as create_user_name, j.create_time, j.finish_time,
   (select json_object_agg(s.state, s.n) from (select i.state, count(*)::int as n from pms_batch_job_item i
-    where i.job_id = j.id group by i.state) s) as counts`;
+    where i.job_id = j.id and ${inScope} group by i.state) s) as counts`;
+}
+
+/** With a data scope, a job's items outside it are neither counted nor listed. */
+function itemsSeen(sql: SqlParams, scope: ItemScope | undefined, item: string): string {
+  return scope ? scope(sql, item) : "true";
+}
+
+/** With a data scope, a job without any item inside it reads as absent. */
+function jobSeen(sql: SqlParams, scope: ItemScope | undefined): string {
+  return scope
+    ? `exists (select 1 from pms_batch_job_item si where si.job_id = j.id and ${scope(sql, "si")})`
+    : "true";
+}
 
 function summaryOf(row: JobRow): BatchJobSummary {
   const n = (state: BatchItemState) => Number(row.counts?.[state] ?? 0);
@@ -167,11 +184,14 @@ export async function findJob(
   db: Queryable,
   tenantId: string | null,
   id: string,
+  scope?: ItemScope,
 ): Promise<BatchJobSummary | undefined> {
+  const sql = new SqlParams();
+  const tenant = sql.bind(tenantId);
   const [row] = await db.query<JobRow>(
-    `select ${JOB_COLUMNS} from pms_batch_job j left join sys_user u on u.id = j.create_user
-      where j.id = $1 and ($2::text is null or j.tenant_id = $2)`,
-    [id, tenantId],
+    `select ${jobColumns(itemsSeen(sql, scope, "i"))} from pms_batch_job j left join sys_user u on u.id = j.create_user
+      where j.id = ${sql.bind(id)} and (${tenant}::text is null or j.tenant_id = ${tenant}) and ${jobSeen(sql, scope)}`,
+    sql.values,
   );
   return row ? summaryOf(row) : undefined;
 }
@@ -181,18 +201,26 @@ export async function pageJobs(
   tenantId: string | null,
   filter: { kind?: BatchJobKind; state?: BatchJobState },
   paging: { offset: number; size: number },
+  scope?: ItemScope,
 ): Promise<{ records: BatchJobSummary[]; total: number }> {
-  const where = `($1::text is null or j.tenant_id = $1) and ($2::text is null or j.kind = $2)
-                 and ($3::text is null or j.state = $3)`;
-  const args = [tenantId, filter.kind ?? null, filter.state ?? null];
+  const whereOf = (sql: SqlParams) => {
+    const tenant = sql.bind(tenantId);
+    const kind = sql.bind(filter.kind ?? null);
+    const state = sql.bind(filter.state ?? null);
+    return `(${tenant}::text is null or j.tenant_id = ${tenant}) and (${kind}::text is null or j.kind = ${kind})
+            and (${state}::text is null or j.state = ${state}) and ${jobSeen(sql, scope)}`;
+  };
+  const counting = new SqlParams();
   const [count] = await db.query<{ n: number }>(
-    `select count(*)::int as n from pms_batch_job j where ${where}`,
-    args,
+    `select count(*)::int as n from pms_batch_job j where ${whereOf(counting)}`,
+    counting.values,
   );
+  const sql = new SqlParams();
   const rows = await db.query<JobRow>(
-    `select ${JOB_COLUMNS} from pms_batch_job j left join sys_user u on u.id = j.create_user
-      where ${where} order by j.create_time desc, j.id desc limit $4 offset $5`,
-    [...args, paging.size, paging.offset],
+    `select ${jobColumns(itemsSeen(sql, scope, "i"))} from pms_batch_job j left join sys_user u on u.id = j.create_user
+      where ${whereOf(sql)} order by j.create_time desc, j.id desc
+      limit ${sql.bind(paging.size)} offset ${sql.bind(paging.offset)}`,
+    sql.values,
   );
   return { records: rows.map(summaryOf), total: count?.n ?? 0 };
 }
@@ -222,12 +250,19 @@ export async function pageItems(
   jobId: string,
   filter: BatchItemFilter | undefined,
   paging: { offset: number; size: number },
+  scope?: ItemScope,
 ): Promise<{ records: BatchJobItem[]; total: number }> {
-  const states = filter ? FILTER_STATES[filter] : null;
+  const whereOf = (sql: SqlParams) => {
+    const states = sql.bind(filter ? FILTER_STATES[filter] : null);
+    return `i.job_id = ${sql.bind(jobId)} and (${states}::text[] is null or i.state = any(${states}::text[]))
+            and ${itemsSeen(sql, scope, "i")}`;
+  };
+  const counting = new SqlParams();
   const [count] = await db.query<{ n: number }>(
-    "select count(*)::int as n from pms_batch_job_item where job_id = $1 and ($2::text[] is null or state = any($2))",
-    [jobId, states],
+    `select count(*)::int as n from pms_batch_job_item i where ${whereOf(counting)}`,
+    counting.values,
   );
+  const sql = new SqlParams();
   const rows = await db.query<ItemRow>(
     `select i.meter_id::text as meter_id, i.product_code, i.energy_type, i.state, i.reason,
             i.command_id::text as command_id, i.update_time,
@@ -235,9 +270,9 @@ export async function pageItems(
               where rm.meter_id = i.meter_id and rm.energy_type = i.energy_type and rm.is_deleted = 0
               order by rm.id desc limit 1) as room_name
        from pms_batch_job_item i
-      where i.job_id = $1 and ($2::text[] is null or i.state = any($2))
-      order by i.seq limit $3 offset $4`,
-    [jobId, states, paging.size, paging.offset],
+      where ${whereOf(sql)}
+      order by i.seq limit ${sql.bind(paging.size)} offset ${sql.bind(paging.offset)}`,
+    sql.values,
   );
   return {
     total: count?.n ?? 0,

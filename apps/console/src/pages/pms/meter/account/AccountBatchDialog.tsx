@@ -1,41 +1,24 @@
 import type { QueryParams } from "@meterline/api-client";
 import type { ResourceDef } from "@meterline/contracts";
-import {
-  Alert,
-  Button,
-  Form,
-  Input,
-  List,
-  Modal,
-  Progress,
-  Radio,
-  Space,
-  Spin,
-  Statistic,
-  Tree,
-  Typography,
-} from "antd";
+import { Alert, Button, Form, Input, Modal, Radio, Space, Spin, Tree, Typography } from "antd";
 import type { Key } from "react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { describeError } from "../../../../app/api.ts";
 import { LoadFailed } from "../../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../../components/useLoaded.ts";
 import { loadMatching, matchingMeters } from "../../../../crud/matching.ts";
 import { useT } from "../../../../i18n/index.tsx";
+import { JobProgressDialog } from "../../../operation/batch-job/JobProgressDialog.tsx";
 import type { Energy } from "../switch-calls.ts";
-import { type Chunk, chunksOf, countsOf, retryFailed, runChunks } from "./account-batch.ts";
 import {
+  type AccountBatchAnswer,
   type AccountVerb,
-  type ClosedAccount,
-  closeAccounts,
   DEPOSIT_PATTERN,
   loadAccountTree,
-  type OpenedAccount,
-  openAccounts,
+  submitAccounts,
 } from "./account-calls.ts";
 import { meterLeaves, onlyMeters } from "./meter-tree.ts";
 
-type Settled = OpenedAccount | ClosedAccount;
 type Source = "rows" | "matching" | "tree";
 type Meter = { id: string; productCode: string };
 
@@ -118,10 +101,10 @@ function MatchingChoice({
 }
 
 /**
- * Opens or closes accounts in batches: the ticked rows or meters chosen from the opening / closing
- * tree go to the server 20 at a time, each chunk all or nothing, with a progress bar, counts of
- * meters done and failed, a cancel that stops after the chunk in flight, a retry of the failed
- * chunks, and each failure listed with the server's reason.
+ * Opens or closes accounts in a batch: the ticked rows, the table's matching meters or meters chosen
+ * from the opening / closing tree go to the server in one call, which runs them as a batch job (each
+ * meter on its own: one refused meter does not hold back the others). Its progress, cancel and
+ * retry of the failed follow in the job's dialog; one meter alone is answered at once.
  */
 export function AccountBatchDialog({ energy, verb, selected, matching, onClose }: Props) {
   const t = useT();
@@ -129,19 +112,12 @@ export function AccountBatchDialog({ energy, verb, selected, matching, onClose }
   const [matched, setMatched] = useState<Meter[]>([]);
   const [checked, setChecked] = useState<Key[]>([]);
   const [deposit, setDeposit] = useState("");
-  const [chunks, setChunks] = useState<Chunk<Settled>[] | null>(null);
-  const [running, setRunning] = useState(false);
-  const stop = useRef(false);
-  const [stopping, setStopping] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [answer, setAnswer] = useState<AccountBatchAnswer | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [treeTitles, setTreeTitles] = useState(new Map<string, string>());
   const noteTitles = useCallback((leaves: Map<string, string>) => setTreeTitles(leaves), []);
 
-  const labels = useMemo(() => {
-    const byId = new Map(treeTitles);
-    for (const m of [...selected, ...matched]) byId.set(m.id, m.productCode);
-    return byId;
-  }, [selected, matched, treeTitles]);
-  const label = (id: string) => labels.get(id) ?? id;
   const chosen =
     source === "rows"
       ? selected.map((m) => m.id)
@@ -150,54 +126,45 @@ export function AccountBatchDialog({ energy, verb, selected, matching, onClose }
         : checked.map(String).filter((id) => treeTitles.has(id));
   const depositValid = deposit.trim() === "" || DEPOSIT_PATTERN.test(deposit.trim());
 
-  const run = async (start: Chunk<Settled>[]) => {
-    stop.current = false;
-    setStopping(false);
-    setRunning(true);
-    setChunks(start);
-    const send = (ids: string[]): Promise<Settled[]> =>
-      verb === "open" ? openAccounts(energy, ids, deposit.trim()) : closeAccounts(energy, ids);
-    await runChunks(start, send, describeError, () => stop.current, setChunks);
-    setRunning(false);
-  };
-  const cancel = () => {
-    stop.current = true;
-    setStopping(true);
+  const start = async () => {
+    setSending(true);
+    setRefusal(null);
+    try {
+      setAnswer(await submitAccounts(verb, energy, chosen, deposit.trim()));
+    } catch (error) {
+      // The server names the field and the meter; the choice stays for a second try.
+      setRefusal(describeError(error));
+    } finally {
+      setSending(false);
+    }
   };
 
-  const counts = chunks ? countsOf(chunks) : null;
-  const changed = (chunks ?? []).some((c) => c.state === "done");
-  const failed = (chunks ?? []).filter((c) => c.state === "failed");
-  const closings = (chunks ?? []).flatMap((c) =>
-    verb === "close" ? ((c.results ?? []) as ClosedAccount[]) : [],
-  );
+  if (answer?.jobId)
+    return (
+      <JobProgressDialog
+        jobId={answer.jobId}
+        said={answer.said}
+        skipped={answer.skipped}
+        onClose={() => onClose(true)}
+      />
+    );
 
-  const footer = !chunks ? (
+  const footer = answer ? (
+    <Button type="primary" onClick={() => onClose(true)} data-testid="account-batch-finish">
+      {t("meterAccount.finish")}
+    </Button>
+  ) : (
     <Space>
       <Button onClick={() => onClose(false)}>{t("common.cancel")}</Button>
       <Button
         type="primary"
         danger={verb === "close"}
+        loading={sending}
         disabled={chosen.length === 0 || !depositValid}
-        onClick={() => void run(chunksOf<Settled>(chosen))}
+        onClick={() => void start()}
         data-testid="account-batch-start"
       >
         {t(`meterAccount.batch.start.${verb}`, { count: chosen.length })}
-      </Button>
-    </Space>
-  ) : running ? (
-    <Button onClick={cancel} disabled={stopping} data-testid="account-batch-cancel">
-      {stopping ? t("meterAccount.batch.stopping") : t("meterAccount.batch.cancel")}
-    </Button>
-  ) : (
-    <Space>
-      {failed.length > 0 || (counts?.waiting ?? 0) > 0 ? (
-        <Button onClick={() => void run(retryFailed(chunks))} data-testid="account-batch-retry">
-          {t(failed.length > 0 ? "meterAccount.batch.retry" : "meterAccount.batch.resume")}
-        </Button>
-      ) : null}
-      <Button type="primary" onClick={() => onClose(changed)} data-testid="account-batch-finish">
-        {t("meterAccount.finish")}
       </Button>
     </Space>
   );
@@ -208,12 +175,14 @@ export function AccountBatchDialog({ energy, verb, selected, matching, onClose }
       width={640}
       title={t(`meterAccount.batch.title.${verb}`)}
       footer={footer}
-      onCancel={() => (running ? cancel() : onClose(changed))}
+      onCancel={() => onClose(answer !== null)}
       maskClosable={false}
       destroyOnHidden
     >
       <Space orientation="vertical" style={{ width: "100%" }} data-testid="account-batch-dialog">
-        {!chunks ? (
+        {answer ? (
+          <Alert type="success" showIcon title={answer.said} data-testid="account-batch-summary" />
+        ) : (
           <>
             <Radio.Group value={source} onChange={(e) => setSource(e.target.value as Source)}>
               <Radio value="rows" disabled={selected.length === 0} data-testid="account-source-rows">
@@ -261,64 +230,9 @@ export function AccountBatchDialog({ energy, verb, selected, matching, onClose }
             ) : (
               <Alert type="warning" showIcon title={t("meterAccount.close.rule")} />
             )}
-            <Typography.Text type="secondary">{t("meterAccount.batch.chunkRule")}</Typography.Text>
-          </>
-        ) : (
-          <>
-            <Progress
-              percent={counts?.percent ?? 0}
-              // The share is written in the counts below: antd's own text turns a green too light to read.
-              showInfo={false}
-              status={!running && failed.length > 0 ? "exception" : "normal"}
-              aria-label={t(`meterAccount.batch.title.${verb}`)}
-              data-testid="account-batch-progress"
-            />
-            <Space size="large" data-testid="account-batch-counts">
-              <Statistic title={t("meterAccount.batch.share")} value={`${counts?.percent ?? 0}%`} />
-              <Statistic title={t("meterAccount.batch.done")} value={counts?.done ?? 0} />
-              <Statistic title={t("meterAccount.batch.failed")} value={counts?.failed ?? 0} />
-              <Statistic title={t("meterAccount.batch.waiting")} value={counts?.waiting ?? 0} />
-            </Space>
-            {!running && counts ? (
-              <Alert
-                type={failed.length > 0 ? "warning" : counts.waiting > 0 ? "info" : "success"}
-                showIcon
-                title={t(
-                  counts.waiting > 0 ? "meterAccount.batch.stopped" : `meterAccount.batch.finished.${verb}`,
-                  { done: counts.done, failed: counts.failed, waiting: counts.waiting },
-                )}
-                data-testid="account-batch-summary"
-              />
-            ) : null}
-            {failed.length > 0 ? (
-              <List
-                size="small"
-                header={t("meterAccount.batch.failures")}
-                dataSource={failed}
-                renderItem={(chunk) => (
-                  <List.Item data-testid="account-batch-failure">
-                    <Typography.Text>
-                      {chunk.meterIds.map(label).join("、")}: {chunk.reason}
-                    </Typography.Text>
-                  </List.Item>
-                )}
-              />
-            ) : null}
-            {closings.length > 0 ? (
-              <List
-                size="small"
-                header={t("meterAccount.batch.settlements")}
-                dataSource={closings}
-                renderItem={(closed) => (
-                  <List.Item data-testid="account-batch-settlement">
-                    {t("meterAccount.batch.settlementLine", {
-                      meter: label(closed.meterId),
-                      refunded: closed.refunded,
-                      debt: closed.debt,
-                    })}
-                  </List.Item>
-                )}
-              />
+            <Typography.Text type="secondary">{t(`meterAccount.batch.jobRule.${verb}`)}</Typography.Text>
+            {refusal ? (
+              <Alert type="error" showIcon title={refusal} data-testid="account-batch-refusal" />
             ) : null}
           </>
         )}

@@ -1,4 +1,5 @@
-import type { TreeNode } from "@meterline/contracts";
+import { serverMessageOf } from "@meterline/api-client";
+import type { SwitchOutcome, TreeNode } from "@meterline/contracts";
 import { api } from "../../../../app/api.ts";
 import type { Energy } from "../switch-calls.ts";
 
@@ -42,7 +43,7 @@ export const accountPermission: Record<AccountVerb, Record<Energy, string>> = {
 
 /**
  * Opens the meters' accounts with the same deposit each (none when empty: the server takes only
- * deposits above zero), all or nothing. Silent: the caller shows the server's reason beside the
+ * deposits above zero), all or nothing (a single meter: several would be a batch job). Silent: the caller shows the server's reason beside the
  * meters it concerns.
  */
 export const openAccounts = (energy: Energy, meterIds: readonly string[], deposit: string) =>
@@ -63,6 +64,40 @@ export const closeAccounts = (energy: Energy, meterIds: readonly string[]) =>
       silent: true,
     })
     .then((answer) => (answer as { data: ClosedAccount[] }).data);
+
+/** A batch's answer: the job that works its meters, or (one meter) the server's words once done. */
+export interface AccountBatchAnswer {
+  said: string;
+  jobId?: string;
+  skipped?: SwitchOutcome["skipped"];
+}
+
+/**
+ * Opens or closes a batch of meters' accounts (the same deposit each when opening). Several meters
+ * become a batch job on the server; one meter is opened or closed in the call, as from its row.
+ */
+export async function submitAccounts(
+  verb: AccountVerb,
+  energy: Energy,
+  meterIds: readonly string[],
+  deposit: string,
+): Promise<AccountBatchAnswer> {
+  const answer = await api.request(`${pms}/${paths[verb][energy]}`, {
+    method: "POST",
+    body: {
+      meterIds: meterIds.join(","),
+      ...(verb === "open" && !isZero(deposit) ? { deposit } : {}),
+    },
+    silent: true,
+  });
+  const data = (answer as { data: unknown }).data;
+  const said = serverMessageOf(answer);
+  if (data && typeof data === "object" && "jobId" in data) {
+    const job = data as SwitchOutcome & { jobId: string };
+    return { said, jobId: job.jobId, skipped: job.skipped };
+  }
+  return { said };
+}
 
 /** A registry tree node: `type` says what it stands for, `selectable` marks the meters. */
 export interface MeterTreeNode extends TreeNode {
