@@ -46,6 +46,10 @@ async function pickTime(page: Page, testId: string, value: string) {
   await input.click();
   await input.fill(value);
   await input.press("Enter");
+  // The picker commits on Enter and closes; the next field is touched only once it has.
+  await page.locator(".ant-picker-dropdown:visible").waitFor({ state: "hidden" });
+  const committed = await input.inputValue();
+  assert.equal(committed, value, `${testId} holds the time typed`);
 }
 
 test("a 2-day leave: applied from the form, approved by the department leader from 待办, steps in the detail", async () => {
@@ -60,7 +64,7 @@ test("a 2-day leave: applied from the form, approved by the department leader fr
   await page.getByTestId("leave-form").waitFor();
   await pickTime(page, "leave-start", "2026-12-01 09:00:00");
   await pickTime(page, "leave-end", "2026-12-03 09:00:00");
-  assert.equal(await textOf(page.getByTestId("leave-days")), "2");
+  await page.locator('[data-testid="leave-days"]', { hasText: /^2$/ }).waitFor();
   await page.getByTestId("leave-reason").fill("回家探亲");
   await page.getByTestId("leave-submit").click();
   await page.locator('[data-list="send"] tr', { hasText: "请假流程" }).waitFor();
