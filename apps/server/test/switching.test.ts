@@ -135,9 +135,15 @@ describe("remote switching: relays and valves become queued commands, one per me
     }
     const other = await provisionTenant(suite.server, suite.admin, "别家物业");
     // Their administrator holds the switch button (new tenants get the registry menus and below).
+    // In a batch another tenant's meter is named as absent and left out; nothing is queued for it.
     const absent = await suite.post("message/switchBatch", { meterIds: [meter], switchType: 2 }, other.token);
-    assert.equal(absent.statusCode, 400);
-    assert.match(absent.json().msg, /^meterIds: 表计不存在/);
+    assert.equal(absent.statusCode, 200, absent.body);
+    assert.equal(absent.json().data.queued, 0);
+    assert.deepEqual(absent.json().data.skipped, [{ meterId: meter, productCode: "", reason: "表计不存在" }]);
+    // One meter alone is refused.
+    const alone = await suite.post("message/switch", { meterId: meter, switchType: 2 }, other.token);
+    assert.equal(alone.statusCode, 400, alone.body);
+    assert.match(alone.json().msg, /^meterId(s)?: 表计不存在/);
   });
 
   test("switching needs its button", async () => {

@@ -86,15 +86,21 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
   ) => {
     const switchType = switchTypeOf(params);
     const tenantId = registryTenant(user, params);
-    await assertInScope(db, request, resources.meter, "pms_meter", tenantId, meterIds);
     const targets = meterIds.map((meterId) => ({ energyType: 1 as const, meterId }));
-    // One meter is switched at once, as it always was; a batch becomes a job (batch-jobs/).
+    // One meter is switched at once, as it always was, and refused if absent; a batch becomes a
+    // job (batch-jobs/) that names the meters it cannot reach and leaves them out.
+    if (source === "message/switch") {
+      await assertInScope(db, request, resources.meter, "pms_meter", tenantId, meterIds);
+      const outcome = await db.transaction((tx) =>
+        queueSupplyCommands(tx, user, tenantId, targets, { switchType }, source),
+      );
+      return ok(outcome, outcomeMessage(outcome, SWITCH_LABELS[switchType]));
+    }
+    const hidden = await outsideScope(db, request, resources.meter, "pms_meter", tenantId, meterIds);
     const outcome = await db.transaction((tx) =>
-      source === "message/switch"
-        ? queueSupplyCommands(tx, user, tenantId, targets, { switchType }, source)
-        : runAsJob(tx, user, tenantId, { kind: "switch", params: { switchType }, source }, (sink) =>
-            queueSupplyCommands(tx, user, tenantId, targets, { switchType }, source, sink),
-          ),
+      runAsJob(tx, user, tenantId, { kind: "switch", params: { switchType }, source }, (sink) =>
+        queueSupplyCommands(tx, user, tenantId, targets, { switchType }, source, sink, hidden),
+      ),
     );
     return ok(outcome, outcomeMessage(outcome, SWITCH_LABELS[switchType]));
   };
@@ -128,22 +134,18 @@ export async function switchRoutes(app: FastifyInstance, opts: { db: Db }) {
         const params = readParams(request);
         const open = valveOpenOf(params);
         const meterIds = idList(params, "meterIds");
-        await assertInScope(
-          db,
-          request,
-          resources.water,
-          "pms_water",
-          registryTenant(user, params),
-          meterIds,
-        );
         const tenantId = registryTenant(user, params);
         const targets = meterIds.map((meterId) => ({ energyType: 2 as const, meterId }));
         const source = `message/${verb}`;
+        // As for relays: the single call refuses an absent valve, the batch names and leaves it out.
+        const hidden = await outsideScope(db, request, resources.water, "pms_water", tenantId, meterIds);
+        if (verb === "waterSwitch" && hidden[0] !== undefined)
+          throw badRequest(`meterIds: 表计不存在 (${hidden[0]})`);
         const outcome = await db.transaction((tx) =>
           verb === "waterSwitch"
             ? queueSupplyCommands(tx, user, tenantId, targets, { open }, source)
             : runAsJob(tx, user, tenantId, { kind: "valve", params: { open }, source }, (sink) =>
-                queueSupplyCommands(tx, user, tenantId, targets, { open }, source, sink),
+                queueSupplyCommands(tx, user, tenantId, targets, { open }, source, sink, hidden),
               ),
         );
         return ok(outcome, outcomeMessage(outcome, open ? "开阀" : "关阀"));

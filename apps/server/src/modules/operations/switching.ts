@@ -41,6 +41,10 @@ const key = (energyType: number, meterId: string) => `${energyType}:${meterId}`;
  * by the reply or by reading back). Every target must name a live meter of the tenant; meters with
  * an unsettled supply command or no collector are skipped and reported, never queued twice. Run it
  * inside a transaction: the meters' rows are locked until then.
+ *
+ * `hidden` switches a batch to leaving out what it cannot act on: the ids given there (outside the
+ * caller's data scope) and ids of no meter of the tenant are named in `skipped` as absent, and the
+ * rest goes on. Without it (one meter) an absent meter refuses the call.
  */
 export async function queueSupplyCommands(
   db: Queryable,
@@ -50,6 +54,7 @@ export async function queueSupplyCommands(
   action: SupplyAction,
   source: string,
   sink: CommandSink = enqueueCommands,
+  hidden?: readonly string[],
 ): Promise<SwitchOutcome> {
   if (targets.length === 0) throw badRequest("meterIds: 请选择表计");
   if (targets.length > MAX_BATCH) throw badRequest(`meterIds: 一次最多 ${MAX_BATCH} 块表`);
@@ -80,12 +85,20 @@ export async function queueSupplyCommands(
               where id = any($2::bigint[]) and tenant_id = $3 and is_deleted = 0) m`,
     [ids(1), ids(2), tenantId, SUPPLY_COMMANDS],
   );
-  const found = new Map(rows.map((r) => [key(r.energy_type, r.id), r]));
-  const missing = targets.find((t) => !found.has(key(t.energyType, t.meterId)));
+  const outside = new Set(hidden);
+  const found = new Map(rows.filter((r) => !outside.has(r.id)).map((r) => [key(r.energy_type, r.id), r]));
+  const missing = [
+    ...new Set(targets.filter((t) => !found.has(key(t.energyType, t.meterId))).map((t) => t.meterId)),
+  ];
   // Another tenant's meter reads as absent, like any id the caller may not see.
-  if (missing) throw badRequest(`meterIds: 表计不存在 (${missing.meterId})`);
+  if (missing[0] !== undefined && hidden === undefined)
+    throw badRequest(`meterIds: 表计不存在 (${missing[0]})`);
 
-  const skipped: SwitchOutcome["skipped"] = [];
+  const skipped: SwitchOutcome["skipped"] = missing.map((meterId) => ({
+    meterId,
+    productCode: "",
+    reason: "表计不存在",
+  }));
   const commands: QueuedCommand[] = [];
   for (const meter of [...found.values()].sort((a, b) => a.product_code.localeCompare(b.product_code))) {
     const reason = meter.pending ? "仍有未完成的通断命令" : meter.collector_id ? undefined : "未绑定采集器";
