@@ -3,11 +3,11 @@ import { Button, Card, Form, Input, Modal, Table, type TableColumnsType } from "
 import { useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
-import { type MessageKey, useT } from "../../i18n/index.tsx";
+import { useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
 import { deleteInstance, loadRunning } from "./flow-calls.ts";
+import { flowColumns } from "./flow-columns.tsx";
 import { ListEmpty } from "./ListEmpty.tsx";
-import { StateTag } from "./StateTag.tsx";
 import { usePagedRows } from "./usePagedRows.ts";
 
 const TEXT_COLUMNS = [
@@ -46,19 +46,7 @@ export default function FollowPage() {
   };
 
   const columns: TableColumnsType<Row> = [
-    ...TEXT_COLUMNS.map((key) => ({
-      key,
-      dataIndex: key,
-      title: t(`flow.col.${key}` as MessageKey),
-      render: (value: unknown) => String(value ?? ""),
-    })),
-    {
-      key: "state",
-      title: t("work.col.state"),
-      render: (_: unknown, row: Row) => (
-        <StateTag state={Number(row.suspensionState) === 2 ? "suspended" : "running"} />
-      ),
-    },
+    ...flowColumns(t, TEXT_COLUMNS, "running"),
     {
       key: "actions",
       title: t("work.col.actions"),

@@ -3,12 +3,12 @@ import { Button, Card, Checkbox, Space, Table, type TableColumnsType } from "ant
 import { useCallback, useRef, useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
-import { type MessageKey, useT } from "../../i18n/index.tsx";
+import { useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
 import { changeState, deleteDeployment, loadDefinitions, loadDefinitionXml } from "./flow-calls.ts";
+import { flowColumns } from "./flow-columns.tsx";
 import { ListEmpty } from "./ListEmpty.tsx";
 import { ModelDiagramDialog } from "./model/ModelDiagramDialog.tsx";
-import { StateTag } from "./StateTag.tsx";
 import { usePagedRows } from "./usePagedRows.ts";
 
 const TEXT_COLUMNS = ["tenantId", "name", "key", "categoryName", "version", "deploymentTime"] as const;
@@ -58,19 +58,7 @@ export default function ManagerPage() {
   };
 
   const columns: TableColumnsType<Row> = [
-    ...TEXT_COLUMNS.map((key) => ({
-      key,
-      dataIndex: key,
-      title: t(`flow.col.${key}` as MessageKey),
-      render: (value: unknown) => String(value ?? ""),
-    })),
-    {
-      key: "state",
-      title: t("work.col.state"),
-      render: (_: unknown, row: Row) => (
-        <StateTag state={Number(row.suspensionState) === 2 ? "suspended" : "active"} />
-      ),
-    },
+    ...flowColumns(t, TEXT_COLUMNS, "active"),
     {
       key: "actions",
       title: t("work.col.actions"),
