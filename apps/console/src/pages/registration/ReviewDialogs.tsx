@@ -1,27 +1,34 @@
 import { type RegistrationRow, resources } from "@meterline/contracts";
-import { Form, Input, Modal } from "antd";
+import { Form, type FormInstance, Input, Modal } from "antd";
 import { useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import { RefPicker } from "../../crud/RefPicker.tsx";
-import { useT } from "../../i18n/index.tsx";
+import { type MessageKey, useT } from "../../i18n/index.tsx";
 import { approveRegistration, rejectRegistration } from "./registration-calls.ts";
 
 const csv = (value: unknown) => (Array.isArray(value) ? value.join(",") : String(value ?? ""));
 
-/** Approve: the roles and departments the new user gets (both required, of this tenant). */
-export function ApproveDialog({ row, onDone }: { row: RegistrationRow; onDone: (changed: boolean) => void }) {
+/**
+ * A review dialog's OK: validate the form, send the decision, say so and close; a refused call is
+ * reported and the dialog stays open.
+ */
+function useDecision<V>(
+  form: FormInstance<V>,
+  send: (values: V) => Promise<unknown>,
+  done: MessageKey,
+  onDone: (changed: boolean) => void,
+) {
   const t = useT();
   const { message } = useFeedback();
-  const [form] = Form.useForm<{ roleId: unknown; deptId: unknown }>();
   const [busy, setBusy] = useState(false);
   const submit = async () => {
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
     setBusy(true);
     try {
-      await approveRegistration(row.id, csv(values.roleId), csv(values.deptId));
-      message.success(t("registration.approved"));
+      await send(values);
+      message.success(t(done));
       onDone(true);
     } catch (error) {
       reportNetworkError(error);
@@ -29,6 +36,19 @@ export function ApproveDialog({ row, onDone }: { row: RegistrationRow; onDone: (
       setBusy(false);
     }
   };
+  return { busy, submit };
+}
+
+/** Approve: the roles and departments the new user gets (both required, of this tenant). */
+export function ApproveDialog({ row, onDone }: { row: RegistrationRow; onDone: (changed: boolean) => void }) {
+  const t = useT();
+  const [form] = Form.useForm<{ roleId: unknown; deptId: unknown }>();
+  const { busy, submit } = useDecision(
+    form,
+    (values) => approveRegistration(row.id, csv(values.roleId), csv(values.deptId)),
+    "registration.approved",
+    onDone,
+  );
   return (
     <Modal
       open
@@ -61,23 +81,13 @@ export function ApproveDialog({ row, onDone }: { row: RegistrationRow; onDone: (
 /** Reject: the reason is kept on the application and shown in the list. */
 export function RejectDialog({ row, onDone }: { row: RegistrationRow; onDone: (changed: boolean) => void }) {
   const t = useT();
-  const { message } = useFeedback();
   const [form] = Form.useForm<{ reason: string }>();
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    setBusy(true);
-    try {
-      await rejectRegistration(row.id, values.reason.trim());
-      message.success(t("registration.rejected"));
-      onDone(true);
-    } catch (error) {
-      reportNetworkError(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, submit } = useDecision(
+    form,
+    (values) => rejectRegistration(row.id, values.reason.trim()),
+    "registration.rejected",
+    onDone,
+  );
   return (
     <Modal
       open
