@@ -51,6 +51,15 @@ describe("roles, grants and data scopes", () => {
     assert.deepEqual(codes(routes), ["system", "post"]);
     const buttons = (await server.call("GET", "/api/blade-system/menu/buttons", clerk)).json().data;
     assert.deepEqual(codes(buttons[0].children), ["post_add", "post_view"]);
+    // The console's trimmed form: the same tree, each node its code alone.
+    const trimmed = (await server.call("GET", "/api/blade-system/menu/buttons?fields=code", clerk)).json()
+      .data;
+    assert.deepEqual(trimmed, [
+      { code: buttons[0].code, children: [{ code: "post_add" }, { code: "post_view" }] },
+    ]);
+    const unknownFields = await server.call("GET", "/api/blade-system/menu/buttons?fields=name", clerk);
+    assert.equal(unknownFields.statusCode, 400);
+    assert.match(unknownFields.json().msg, /fields/);
     // The server enforces the same: adding works, deleting does not.
     const added = await server.call("POST", "/api/blade-system/post/submit", clerk, {
       category: 1,

@@ -1,4 +1,4 @@
-import type { ButtonNode, MenuRoute, TopMenu } from "@meterline/contracts";
+import type { ButtonCode, ButtonNode, MenuRoute, TopMenu } from "@meterline/contracts";
 import type { Http } from "./http.ts";
 
 const MENU = "/api/blade-system/menu";
@@ -11,6 +11,10 @@ export function menuApi(http: Http) {
     },
     buttons(): Promise<ButtonNode[]> {
       return http.envelope<ButtonNode[]>(`${MENU}/buttons`);
+    },
+    /** The button tree's codes alone: what the console turns into permission flags. */
+    buttonCodes(): Promise<ButtonCode[]> {
+      return http.envelope<ButtonCode[]>(`${MENU}/buttons`, { query: { fields: "code" } });
     },
     topMenu(): Promise<TopMenu[]> {
       return http.envelope<TopMenu[]>(`${MENU}/top-menu`);

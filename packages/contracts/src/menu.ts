@@ -33,6 +33,12 @@ export interface ButtonNode {
   children?: ButtonNode[];
 }
 
+/** GET /api/blade-system/menu/buttons?fields=code: the same tree with the codes alone. */
+export interface ButtonCode {
+  code: string;
+  children?: ButtonCode[];
+}
+
 /** GET /api/blade-system/menu/top-menu (contract §7.4). */
 export interface TopMenu {
   id: string;

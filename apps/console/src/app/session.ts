@@ -34,7 +34,7 @@ export async function logout(): Promise<void> {
 
 /** Loads what the layout needs after login or reload: menus, top menus, buttons, then the profile. */
 export async function loadNavigation(): Promise<void> {
-  const [routes, topMenus, buttons] = await Promise.all([api.routes(), api.topMenu(), api.buttons()]);
+  const [routes, topMenus, buttons] = await Promise.all([api.routes(), api.topMenu(), api.buttonCodes()]);
   const menus = normalizeMenus(routes, store.getState().roles);
   store.setState({
     menus,

@@ -1,4 +1,4 @@
-import type { ButtonNode, MenuRoute } from "@meterline/contracts";
+import type { ButtonCode, MenuRoute } from "@meterline/contracts";
 
 /** How a menu leaf opens: a console route, the iframe route, or a new browser window. */
 export type MenuTarget = "route" | "iframe" | "window";
@@ -115,7 +115,7 @@ export function safeUrl(url: string): string | null {
 }
 
 /** Every leaf code of the buttons tree becomes a true flag (contract §7.3). */
-export function permissionFlags(nodes: readonly ButtonNode[]): Record<string, true> {
+export function permissionFlags(nodes: readonly ButtonCode[]): Record<string, true> {
   const flags: Record<string, true> = {};
   for (const node of nodes) {
     if (node.children?.length) Object.assign(flags, permissionFlags(node.children));
