@@ -119,6 +119,8 @@ test("every theme: header, top menu and logo text reach AA contrast; the picked 
   const { page } = suite.session;
   const dialog = page.getByTestId("theme-dialog");
   await page.getByTestId("theme-button").click();
+  // The dialog's code loads with the first press.
+  await dialog.waitFor();
   const options = await dialog
     .locator('[data-testid^="theme-option-"]')
     .evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-testid") ?? ""));

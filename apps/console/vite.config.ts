@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { bootLogin } from "./boot-login-plugin.ts";
 import { precompress } from "./precompress.ts";
 
 /**
@@ -17,7 +18,7 @@ const vendorGroups = [
 ];
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), bootLogin(), precompress()],
   // CLIENT_SECRET is the one server setting the console needs at build time (the Basic header).
   envPrefix: ["VITE_", "CLIENT_SECRET"],
   server: {

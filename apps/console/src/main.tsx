@@ -1,23 +1,14 @@
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { ConsoleApp } from "./app/ConsoleApp.tsx";
+import { bootFormPainted } from "./app/boot-login.ts";
 import { installErrorCapture } from "./app/error-capture.ts";
-import { loadLanguage } from "./i18n/index.tsx";
-import { store } from "./store/store.ts";
 import "./theme/shell.css";
 import "./theme/widgets.css";
 import "./theme/pages.css";
 
 installErrorCapture();
 
-const container = document.getElementById("root");
-if (!container) throw new Error("index.html has no #root element");
-const render = () =>
-  createRoot(container).render(
-    <StrictMode>
-      <ConsoleApp />
-    </StrictMode>,
-  );
-// English readers get their tables before the first render (zh is built in: no wait); should they
-// fail to load, the console still starts, in zh.
-loadLanguage(store.getState().language).then(render, render);
+// The console's code (React, antd, the shell) is loaded by index.html's preloads from the start,
+// but run only once the login form index.html brings (on /login) has been painted: running it
+// first would hold that paint back by the time it takes. Elsewhere it runs at once.
+bootFormPainted()
+  .then(() => import("./start.tsx"))
+  .catch((error: unknown) => console.error("the console failed to start", error));

@@ -1,12 +1,12 @@
 import type { ThemeName } from "@meterline/contracts";
 import { theme as antdTheme, ConfigProvider } from "antd";
 import { type CSSProperties, type ReactNode, useEffect, useMemo } from "react";
-import { RouterProvider } from "react-router";
+import { BrowserRouter } from "react-router";
 import { antdLocaleOf } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
 import { antdThemeFor, cssVariablesFor } from "../theme/themes.ts";
 import { FeedbackHost } from "./FeedbackHost.tsx";
-import { router } from "./router.tsx";
+import { ConsoleRoutes } from "./router.tsx";
 import { useReducedMotion } from "./useReducedMotion.ts";
 
 /**
@@ -57,7 +57,9 @@ export function ConsoleApp() {
     <ConfigProvider locale={antdLocaleOf(language)} theme={theme}>
       <Surface themeName={themeName} color={color}>
         <FeedbackHost />
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <ConsoleRoutes />
+        </BrowserRouter>
       </Surface>
     </ConfigProvider>
   );

@@ -1,18 +1,14 @@
 import { lazy, Suspense, useEffect } from "react";
-import { Navigate, Outlet, useLocation, useMatches } from "react-router";
+import { Navigate, Outlet, useLocation } from "react-router";
 import { clearSession } from "../store/session.ts";
 import { useConsole } from "../store/useConsole.ts";
-import { guardDecision } from "./guard-rules.ts";
+import { dropBootLogin } from "./boot-login.ts";
+import { guardDecision, isPublicPath } from "./guard-rules.ts";
 
 // Only a signed-in session has effects to run: the login page does not load them.
 const SessionEffects = lazy(() =>
   import("./SessionEffects.tsx").then((m) => ({ default: m.SessionEffects })),
 );
-
-/** Route `handle`: `auth: false` marks a page reachable without a token. */
-export interface RouteHandle {
-  auth?: boolean;
-}
 
 /**
  * The navigation guard, re-evaluated on every navigation and every session change (a 401 clears
@@ -22,14 +18,17 @@ export function Guard() {
   const token = useConsole((state) => state.token);
   const isLock = useConsole((state) => state.isLock);
   const { pathname, search } = useLocation();
-  const matches = useMatches();
-  const needsAuth = !matches.some((match) => (match.handle as RouteHandle | undefined)?.auth === false);
+  const needsAuth = !isPublicPath(pathname);
   const decision = guardDecision({ token, isLock, path: pathname, search, needsAuth });
   const logout = decision.kind === "redirect" && decision.logout === true;
 
   useEffect(() => {
     if (logout) clearSession();
   }, [logout]);
+  // The form index.html shows on /login belongs to the login page only (which takes it over).
+  useEffect(() => {
+    if (pathname !== "/login") dropBootLogin();
+  }, [pathname]);
 
   if (decision.kind === "redirect") return <Navigate to={decision.to} replace />;
   return (

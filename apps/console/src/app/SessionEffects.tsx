@@ -1,10 +1,14 @@
 import { website } from "@meterline/contracts";
-import { useEffect } from "react";
-import { RegistrationDialog } from "../components/RegistrationDialog.tsx";
+import { lazy, Suspense, useEffect } from "react";
 import { isGuest } from "../components/registration.ts";
 import { useConsole } from "../store/useConsole.ts";
 import { refreshTokenIfDue } from "./session.ts";
 import { useTenantExpiryNotice } from "./useTenantExpiryNotice.tsx";
+
+// Only a guest sees it: antd's Form and Modal stay out of every other session's load.
+const RegistrationDialog = lazy(() =>
+  import("../components/RegistrationDialog.tsx").then((m) => ({ default: m.RegistrationDialog })),
+);
 
 /** Session-wide background work while a token exists: refresh, expiry notice, guest registration. */
 export function SessionEffects() {
@@ -20,5 +24,9 @@ export function SessionEffects() {
 
   useTenantExpiryNotice();
 
-  return isGuest(userId) && !isLock ? <RegistrationDialog /> : null;
+  return isGuest(userId) && !isLock ? (
+    <Suspense fallback={null}>
+      <RegistrationDialog />
+    </Suspense>
+  ) : null;
 }

@@ -13,6 +13,13 @@ export interface GuardInput {
 /** What the guard does: let the page render, or redirect (optionally after a local logout). */
 export type GuardDecision = { kind: "render" } | { kind: "redirect"; to: string; logout?: boolean };
 
+/** The fixed routes of spec §2 reachable without a token. */
+const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/login", "/403", "/404", "/500"]);
+
+export function isPublicPath(path: string): boolean {
+  return PUBLIC_PATHS.has(path);
+}
+
 /** Only same-site paths may be a post-login destination. */
 export function safeRedirect(value: string | null): string {
   return value?.startsWith("/") && !value.startsWith("//") ? value : "/";

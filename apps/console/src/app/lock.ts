@@ -1,9 +1,11 @@
-import { md5 } from "js-md5";
 import { store } from "../store/store.ts";
 
+/** js-md5 loads with the first lock or unlock, not with every page (the top bar holds the button). */
+const hashOf = async (plain: string) => (await import("js-md5")).md5(plain);
+
 /** Only a hash is kept in localStorage, so the lock password cannot be read back from it. */
-export function setLockPassword(plain: string): void {
-  store.setState({ lockPassword: md5(plain) });
+export async function setLockPassword(plain: string): Promise<void> {
+  store.setState({ lockPassword: await hashOf(plain) });
 }
 
 export function hasLockPassword(): boolean {
@@ -16,8 +18,8 @@ export function lock(returnTo: string): void {
 }
 
 /** Unlocks when the password matches; the lock password stays set for the next lock. */
-export function unlock(plain: string): boolean {
-  if (md5(plain) !== store.getState().lockPassword) return false;
+export async function unlock(plain: string): Promise<boolean> {
+  if ((await hashOf(plain)) !== store.getState().lockPassword) return false;
   store.setState({ isLock: false });
   return true;
 }

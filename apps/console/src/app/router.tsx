@@ -1,12 +1,10 @@
 import { website } from "@meterline/contracts";
 import { lazy, Suspense } from "react";
-import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { Navigate, type RouteObject, useRoutes } from "react-router";
 import { LazyPage } from "../components/LazyPage.tsx";
 import { PageLoading } from "../components/PageLoading.tsx";
-import { Guard, type RouteHandle } from "./Guard.tsx";
+import { Guard } from "./Guard.tsx";
 import { pages } from "./pages.ts";
-
-const publicRoute: RouteHandle = { auth: false };
 
 // Inside the shell only: the resource pages' registry it reads stays out of the login page's load.
 const DynamicPage = lazy(() => import("../layout/DynamicPage.tsx").then((m) => ({ default: m.DynamicPage })));
@@ -29,11 +27,11 @@ const routes: RouteObject[] = [
   {
     element: <Guard />,
     children: [
-      { path: "/login", element: <LazyPage key="login" entry={pages.login} />, handle: publicRoute },
+      { path: "/login", element: <LazyPage key="login" entry={pages.login} /> },
       { path: website.lockPage, element: <LazyPage key="lock" entry={pages.lock} /> },
-      { path: "/403", element: errorPage(403), handle: publicRoute },
-      { path: "/404", element: errorPage(404), handle: publicRoute },
-      { path: "/500", element: errorPage(500), handle: publicRoute },
+      { path: "/403", element: errorPage(403) },
+      { path: "/404", element: errorPage(404) },
+      { path: "/500", element: errorPage(500) },
       { path: "/", element: <Navigate to="/wel" replace /> },
       { path: "/wel", element: <Navigate to={website.homePath} replace /> },
       {
@@ -54,4 +52,10 @@ const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * The routes, matched by the declarative router (BrowserRouter in ConsoleApp): the console loads no
+ * data through routes, and the data router's machinery would be a sixth of every first load.
+ */
+export function ConsoleRoutes() {
+  return useRoutes(routes);
+}

@@ -1,6 +1,6 @@
 import { CloseCircleFilled, WarningFilled } from "@ant-design/icons";
-import { Button } from "antd";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { dropBootLogin } from "../app/boot-login.ts";
 import { useT } from "../i18n/index.tsx";
 import { ChunkLoadError, loadChunk, type PageEntry } from "./chunk.ts";
 import { ErrorBoundary } from "./ErrorBoundary.tsx";
@@ -9,6 +9,8 @@ import { PageLoading } from "./PageLoading.tsx";
 function PageFailed({ error, onRetry }: { error: Error; onRetry: () => void }) {
   const t = useT();
   const chunk = error instanceof ChunkLoadError;
+  // A login page that failed to load must not leave the form index.html showed in its place.
+  useEffect(dropBootLogin, []);
   // Laid out like antd's Result, without it: Result carries its 403/404/500 illustrations, which
   // would otherwise travel with every page's first load (the login page's included).
   return (
@@ -24,9 +26,10 @@ function PageFailed({ error, onRetry }: { error: Error; onRetry: () => void }) {
           ? t("page.loadFailedSub", { file: error.file })
           : t("page.crashedSub", { message: error.message })}
       </div>
-      <Button type="primary" onClick={onRetry} data-testid="page-retry">
+      {/* A plain button styled as antd's primary one: this module is in every first load. */}
+      <button type="button" className="ml-plain-primary" onClick={onRetry} data-testid="page-retry">
         {t("common.retry")}
-      </Button>
+      </button>
     </div>
   );
 }

@@ -1,14 +1,25 @@
 import { Layout } from "antd";
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { useConsole } from "../store/useConsole.ts";
 import { KeepAliveOutlet } from "./KeepAliveOutlet.tsx";
-import { MenuSearch } from "./MenuSearch.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { TagBar } from "./TagBar.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { useCurrentTab } from "./useCurrentTab.ts";
 import { useNavigationLoader } from "./useNavigationLoader.ts";
 import { useScreenClass } from "./useScreenClass.ts";
+
+// The menu search (antd's Modal and Input) loads when it is first opened, not with every page.
+const MenuSearch = lazy(() => import("./MenuSearch.tsx").then((m) => ({ default: m.MenuSearch })));
+
+/** True from the first time `open` is true on. */
+function useWanted(open: boolean): boolean {
+  const [wanted, setWanted] = useState(open);
+  useEffect(() => {
+    if (open) setWanted(true);
+  }, [open]);
+  return wanted || open;
+}
 
 /** Ctrl+K / Cmd+K opens the menu search from anywhere in the layout. */
 function useSearchShortcut(open: () => void): void {
@@ -30,6 +41,8 @@ export default function Shell() {
   const screen = useConsole((state) => state.screen);
   const collapsed = useConsole((state) => state.collapsed);
   const [searchOpen, setSearchOpen] = useState(false);
+  // Mounted from the first opening on (then kept, so it closes with its animation).
+  const searchWanted = useWanted(searchOpen);
   useScreenClass();
   useNavigationLoader();
   const openSearch = useCallback(() => setSearchOpen(true), []);
@@ -49,7 +62,11 @@ export default function Shell() {
           <KeepAliveOutlet current={current} />
         </Layout.Content>
       </Layout>
-      <MenuSearch open={searchOpen} onClose={() => setSearchOpen(false)} />
+      {searchWanted ? (
+        <Suspense fallback={null}>
+          <MenuSearch open={searchOpen} onClose={() => setSearchOpen(false)} />
+        </Suspense>
+      ) : null}
     </Layout>
   );
 }

@@ -1,5 +1,5 @@
 import { SearchOutlined } from "@ant-design/icons";
-import { Tooltip } from "antd";
+import { Button, Tooltip } from "antd";
 import { useT } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
 import { CollapseButton } from "./top/CollapseButton.tsx";
@@ -41,6 +41,9 @@ export function TopBar({ onSearch }: { onSearch: () => void }) {
         <TodoBadge />
         <NoticeBell />
         <LanguageSwitch
+          renderButton={({ icon, ...props }) => (
+            <Button type="text" className="ml-top-button" icon={icon} {...props} />
+          )}
           tooltip={(button, menuOpen) => (
             <Tooltip title={t("top.language")} open={menuOpen ? false : undefined}>
               {button}

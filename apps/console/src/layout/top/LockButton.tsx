@@ -34,9 +34,11 @@ export function LockButton() {
             open={open}
             onClose={() => setOpen(false)}
             onSubmit={(password) => {
-              setLockPassword(password);
-              setOpen(false);
-              lockNow();
+              // Locked only once the password's hash is kept, so that it can be unlocked.
+              void setLockPassword(password).then(() => {
+                setOpen(false);
+                lockNow();
+              });
             }}
           />
         </Suspense>

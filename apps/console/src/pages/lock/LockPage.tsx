@@ -28,8 +28,8 @@ export default function LockPage() {
 
   if (!isLock) return <Navigate to={returnPath(lockReturn)} replace />;
 
-  const onFinish = ({ password }: { password: string }) => {
-    if (unlock(password ?? "")) navigate(returnPath(lockReturn), { replace: true });
+  const onFinish = async ({ password }: { password: string }) => {
+    if (await unlock(password ?? "")) navigate(returnPath(lockReturn), { replace: true });
     else setError(t("lock.wrongPassword"));
   };
 

@@ -8,9 +8,19 @@ import {
 } from "@ant-design/icons";
 import { isApiError } from "@meterline/api-client";
 import type { CaptchaResponse, LoginOptions } from "@meterline/contracts";
-import { Button, theme } from "antd";
-import { type CSSProperties, type FormEvent, type ReactNode, useCallback, useEffect, useState } from "react";
+import { theme } from "antd";
+import {
+  type CSSProperties,
+  type FormEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { api, describeError } from "../../app/api.ts";
+import { type BootLogin, dropBootLogin, readBootLogin } from "../../app/boot-login.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import { login } from "../../app/session.ts";
 import { type MessageKey, useT } from "../../i18n/index.tsx";
@@ -42,6 +52,19 @@ const required: Record<Field, { key: MessageKey; trim: boolean }> = {
   password: { key: "login.passwordRequired", trim: false },
   code: { key: "login.captchaRequired", trim: true },
 };
+
+/** Fields the visitor typed into in the boot form: kept as typed when the address's tenant arrives. */
+function typedInBoot(boot: BootLogin | null, tenantId: string): Partial<Record<Field, boolean>> {
+  if (!boot) return {};
+  return {
+    ...(boot.values.tenantId !== undefined && boot.values.tenantId !== tenantId ? { tenantId: true } : {}),
+    ...(boot.values.username ? { username: true } : {}),
+    ...(boot.values.password ? { password: true } : {}),
+  };
+}
+
+/** antd's spacing of a two-character Chinese button label ("登 录"), kept for the plain button. */
+const submitLabel = (text: string) => (/^[\u4e00-\u9fa5]{2}$/.test(text) ? `${text[0]} ${text[1]}` : text);
 
 const isEmpty = (field: Field, value: string) => (required[field].trim ? value.trim() : value) === "";
 
@@ -88,8 +111,17 @@ export function LoginForm({ options, tenantId, tenantDerived, onTenantChange }: 
   const t = useT();
   const { message } = useFeedback();
   const { token } = theme.useToken();
-  const [values, setValues] = useState<Values>({ tenantId, username: "", password: "", code: "" });
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [boot] = useState(readBootLogin);
+  const [values, setValues] = useState<Values>(() => ({
+    tenantId,
+    username: "",
+    password: "",
+    code: "",
+    ...boot?.values,
+  }));
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>(() => typedInBoot(boot, tenantId));
+  const [bootSubmitted, setBootSubmitted] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
   const [submitted, setSubmitted] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -111,6 +143,22 @@ export function LoginForm({ options, tenantId, tenantDerived, onTenantChange }: 
   }, [captchaMode, message]);
 
   useEffect(refreshCaptcha, [refreshCaptcha]);
+  // Take over from the form index.html showed: what was typed since the first render, the focus
+  // and a submit already asked for; then that form goes (before the browser paints this one).
+  useLayoutEffect(() => {
+    const latest = readBootLogin();
+    if (!latest) return;
+    setValues((current) => ({ ...current, ...latest.values }));
+    setTouched((current) => ({ ...current, ...typedInBoot(latest, tenantId) }));
+    dropBootLogin();
+    if (latest.focused) document.getElementById(`login-${latest.focused}`)?.focus();
+    if (latest.submitted) setBootSubmitted(true);
+  }, [tenantId]);
+  useEffect(() => {
+    if (!bootSubmitted) return;
+    setBootSubmitted(false);
+    formRef.current?.requestSubmit();
+  }, [bootSubmitted]);
   // The tenant may be known only after the form shows (the address's tenant): fill it in unless
   // the operator has typed one already.
   useEffect(() => {
@@ -181,7 +229,14 @@ export function LoginForm({ options, tenantId, tenantDerived, onTenantChange }: 
   } as CSSProperties;
 
   return (
-    <form className="ml-login-form" style={colours} onSubmit={submit} noValidate data-testid="login-form">
+    <form
+      ref={formRef}
+      className="ml-login-form"
+      style={colours}
+      onSubmit={submit}
+      noValidate
+      data-testid="login-form"
+    >
       {showTenant ? (
         <LoginField id="login-tenantId" error={errorOf("tenantId")} icon={<TeamOutlined />}>
           {input("tenantId", "login.tenantId", "login-tenant")}
@@ -221,9 +276,16 @@ export function LoginForm({ options, tenantId, tenantDerived, onTenantChange }: 
           <Captcha image={captcha.image} onRefresh={refreshCaptcha} />
         </div>
       ) : null}
-      <Button type="primary" htmlType="submit" size="large" block loading={busy} data-testid="login-submit">
-        {t("login.submit")}
-      </Button>
+      {/* Drawn as antd's large primary button (the boot form's is the same): antd's Button would be
+          a tenth of the login page's load. */}
+      <button
+        type="submit"
+        className="ml-login-submit"
+        aria-busy={busy || undefined}
+        data-testid="login-submit"
+      >
+        {submitLabel(t("login.submit"))}
+      </button>
     </form>
   );
 }

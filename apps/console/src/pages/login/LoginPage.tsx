@@ -40,7 +40,13 @@ export default function LoginPage() {
       >
         <div className="ml-login-card">
           <div className="ml-login-top">
-            <LanguageSwitch className="ml-login-language" />
+            <LanguageSwitch
+              renderButton={({ icon, ...props }) => (
+                <button type="button" className="ml-login-language ml-plain-icon-button" {...props}>
+                  {icon}
+                </button>
+              )}
+            />
           </div>
           <div className="ml-login-brand">
             <img src={logoUrl} alt="" />

@@ -1,5 +1,5 @@
 import type { ChartPeriod, DeviceCounts } from "@meterline/contracts";
-import { Card, Col, Empty, List, Row, Segmented, Spin, Statistic, Tag, Typography, theme } from "antd";
+import { Card, Col, Empty, Row, Segmented, Spin, Statistic, Tag, Typography, theme } from "antd";
 import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../components/useLoaded.ts";
@@ -191,11 +191,14 @@ function UsageRankCard() {
       extra={<EnergySwitch value={energy} onChange={setEnergy} />}
     >
       <Loaded loading={loading} error={error} empty={(data ?? []).length === 0}>
-        <List
-          size="small"
-          dataSource={data ?? []}
-          renderItem={(row, index) => (
-            <List.Item data-testid="overview-rank-row">
+        {/* A plain list drawn as antd's small List: its own module would bring the Pagination too. */}
+        <ol className="ml-rank-list">
+          {(data ?? []).map((row, index) => (
+            <li
+              key={`${row.productCode}-${row.roomName}`}
+              className="ml-rank-row"
+              data-testid="overview-rank-row"
+            >
               <span>
                 <Tag color={index < 3 ? "volcano" : "default"}>{index + 1}</Tag>
                 {[row.areaName, row.roomName].filter(Boolean).join(" ") || "—"}
@@ -206,9 +209,9 @@ function UsageRankCard() {
               <Typography.Text strong data-testid="overview-rank-usage">
                 {row.usage} {UNITS[energy]}
               </Typography.Text>
-            </List.Item>
-          )}
-        />
+            </li>
+          ))}
+        </ol>
       </Loaded>
     </Card>
   );

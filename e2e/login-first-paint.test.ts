@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Page, Route } from "playwright-core";
+import { admin, storedToken, textOf, useBrowserSuite } from "./harness.ts";
+
+const suite = useBrowserSuite();
+
+/**
+ * Holds back the console's own code (start.tsx's chunk) until `release`: what the visitor sees
+ * meanwhile is the login form index.html brought.
+ */
+async function holdConsole(page: Page) {
+  const held: Route[] = [];
+  let released = false;
+  await page.context().route(/\/assets\/start-[\w-]+\.js$/, (route) => {
+    if (released) void route.continue();
+    else held.push(route);
+  });
+  return {
+    release: async () => {
+      released = true;
+      await Promise.all(held.map((route) => route.continue()));
+    },
+  };
+}
+
+/** The form's texts as a person reads them: placeholders, names, the button. */
+async function formTexts(page: Page) {
+  const field = (testId: string) => page.getByTestId(testId);
+  return {
+    tenant: await field("login-tenant").getAttribute("placeholder"),
+    username: await field("login-username").getAttribute("placeholder"),
+    password: await field("login-password").getAttribute("aria-label"),
+    submit: await textOf(field("login-submit")),
+  };
+}
+
+test("the login form is there before the console's code runs; what is typed in it signs in", async () => {
+  const { page } = suite.session;
+  const consoleCode = await holdConsole(page);
+  await page.goto("/login", { waitUntil: "commit" });
+  const username = page.getByTestId("login-username");
+  await username.waitFor();
+  // index.html's form, and the console has not rendered anything yet.
+  assert.equal(await page.locator("#ml-boot-login").isVisible(), true);
+  assert.equal(await page.getByTestId("login-form").count(), 0);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "username");
+
+  await username.fill(admin.username);
+  await page.getByTestId("login-password").fill(admin.password);
+  await page.getByTestId("login-password").press("Enter");
+  // The visitor has asked to sign in; the console arrives, takes the form over and does it.
+  await consoleCode.release();
+  await page.waitForURL("**/wel/index");
+  assert.ok(await storedToken(page));
+  assert.equal(await page.locator("#ml-boot-login").count(), 0);
+});
+
+test("typing goes on in the console's form with the same text and focus", async () => {
+  const { page } = suite.session;
+  const consoleCode = await holdConsole(page);
+  await page.goto("/login", { waitUntil: "commit" });
+  await page.getByTestId("login-username").fill("adm");
+  await consoleCode.release();
+  await page.getByTestId("login-form").waitFor();
+  assert.equal(await page.locator("#ml-boot-login").count(), 0);
+  assert.equal(await page.getByTestId("login-username").inputValue(), "adm");
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "username");
+  // Nothing was submitted: no error under the fields, no token.
+  assert.equal(await page.locator(".ant-form-item-explain-error").count(), 0);
+  assert.equal(await storedToken(page), null);
+});
+
+test("an English reader's first form is in English, word for word the console's", async () => {
+  const { page } = suite.session;
+  await page.addInitScript(() => {
+    const record = { dataType: "string", content: "en", datetime: Date.now(), type: "local" };
+    localStorage.setItem("saber-language", JSON.stringify(record));
+  });
+  const consoleCode = await holdConsole(page);
+  await page.goto("/login", { waitUntil: "commit" });
+  await page.getByTestId("login-username").waitFor();
+  const first = await formTexts(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "en");
+  await consoleCode.release();
+  await page.getByTestId("login-form").waitFor();
+  assert.deepEqual(await formTexts(page), first);
+  assert.deepEqual(first, {
+    tenant: "Tenant ID",
+    username: "Account",
+    password: "Password",
+    submit: "Log in",
+  });
+});
+
+test("other addresses never show it", async () => {
+  const { page } = suite.session;
+  await page.goto("/404");
+  await page.getByTestId("error-404").waitFor();
+  assert.equal(await page.locator("#ml-boot-login").count(), 0);
+});
