@@ -27,6 +27,7 @@ export class TcpBalancer {
   readonly links: BalancedLink[] = [];
   private readonly server: net.Server;
   private next = 0;
+  private steered: number | undefined;
 
   constructor(private readonly upstreams: readonly { host: string; port: number }[]) {
     this.server = net.createServer((socket) => void this.accept(socket));
@@ -43,8 +44,10 @@ export class TcpBalancer {
   private async accept(downstream: net.Socket): Promise<void> {
     downstream.on("error", () => {});
     downstream.pause();
+    const first = this.steered;
+    this.steered = undefined;
     for (let tried = 0; tried < this.upstreams.length; tried++) {
-      const index = this.next++ % this.upstreams.length;
+      const index = tried === 0 && first !== undefined ? first : this.next++ % this.upstreams.length;
       const upstreamSocket = await this.dial(this.upstreams[index]!);
       if (!upstreamSocket) continue;
       if (downstream.destroyed) {
@@ -107,6 +110,11 @@ export class TcpBalancer {
     return this.links.filter(
       (link) => link.collectorId === collectorId && !link.silenced && link.upstreamClosedAt === undefined,
     );
+  }
+
+  /** The next connection goes to this gateway first (a DTU whose redial lands elsewhere). */
+  steerNext(upstream: number): void {
+    this.steered = upstream;
   }
 
   /** Kill a collector's link silently: the gateway hears nothing more and no FIN; the DTU redials. */
