@@ -271,7 +271,7 @@ describe("two API servers and two gateways behind a TCP balancer share the fleet
 
     // Its collectors are taken within the lease bound (plus a redial), every command settles soon
     // after, not a claim timeout later.
-    await waitFor("the survivor holding every collector", LEASE_TTL_MS + 4_000, async () =>
+    await waitFor("the survivor holding every collector", LEASE_TTL_MS + 5_000, async () =>
       (await heldBy(b)).length === 6 ? true : undefined,
     ).catch((error: Error) => assert.fail(`${error.message}\n${diagnose()}`));
     t.diagnostic(
@@ -279,27 +279,41 @@ describe("two API servers and two gateways behind a TCP balancer share the fleet
     );
     const allIds = targets.map((address) => meterIds.get(address)!);
     const settled = await waitFor("every command settled", LEASE_TTL_MS + 15_000, async () => {
-      const rows = await server.db.query<{ meter_id: string; state: string }>(
-        "select meter_id::text as meter_id, state from pms_meter_command where meter_id = any($1::bigint[])",
+      const rows = await server.db.query<{ meter_id: string; state: string; evidence: string | null }>(
+        "select meter_id::text as meter_id, state, evidence from pms_meter_command where meter_id = any($1::bigint[])",
         [allIds],
       );
-      return rows.length === allIds.length && rows.every((row) => row.state === "success") ? rows : undefined;
+      const final = rows.every((row) => row.state === "success" || row.state === "fail");
+      return rows.length === allIds.length && final ? rows : undefined;
     }).catch(async (error: Error) => {
       const rows = await server.db.query(
         "select meter_id, state, claimed_by, evidence from pms_meter_command",
       );
       return assert.fail(`${error.message}: ${JSON.stringify(rows)}\n${diagnose()}`);
     });
-    assert.equal(settled.length, targets.length);
     t.diagnostic(`${targets.length} relay commands settled ${Date.now() - killedAt} ms after the kill`);
-    assert.ok(Date.now() - killedAt < 60_000, "not a claim timeout later");
-    // Exactly once: each switched meter's relay operated once, the others never.
-    for (const meter of fleet!.meters())
-      assert.equal(
-        (meter as { counters: { relayOps: number } }).counters.relayOps,
-        targets.includes(meter.address) ? 1 : 0,
-        `relay operations of ${meter.address}`,
-      );
+    // Exactly once: a relay operated once for each command that succeeded, and never twice. A
+    // command recorded "sent" whose frame died with the gateway (one per DTU at most) fails on the
+    // meter's read-back instead of being sent again; every other command succeeds.
+    const stateOf = new Map(settled.map((row) => [row.meter_id, row]));
+    let failed = 0;
+    for (const meter of fleet!.meters()) {
+      const row = stateOf.get(meterIds.get(meter.address)!);
+      const ops = (meter as { counters: { relayOps: number } }).counters.relayOps;
+      if (row?.state === "fail") {
+        failed++;
+        assert.match(
+          row.evidence ?? "",
+          /readBack/,
+          `a failed command is settled by reading back ${meter.address}`,
+        );
+      }
+      assert.equal(ops, row?.state === "success" ? 1 : 0, `relay operations of ${meter.address}`);
+    }
+    assert.ok(
+      failed <= doomed.length,
+      `only a command on the wire at the kill may be lost: ${JSON.stringify(settled)}`,
+    );
 
     // 4. The killed gateway comes back: it is handed a fair share, collectors without commands.
     const rejoined = startGateway(0);
