@@ -3,6 +3,7 @@ import net from "node:net";
 import { test } from "node:test";
 import {
   type LeaseStore,
+  MemoryCommandQueue,
   MemoryLeaseStore,
   MemoryMeterDirectory,
   silentLogger,
@@ -127,8 +128,16 @@ test("an overloaded gateway hands idle collectors to one that joins, through the
   const shared = new MemoryLeaseStore();
   const ids = ["D1", "D2", "D3", "D4", "D5", "D6"];
   const directory = directoryOf(ids);
+  const commands = new MemoryCommandQueue((meterId) => directory.collectorOf(meterId));
   const settings = { ...FAST, heartbeatIntervalMs: 10_000, rebalanceIntervalMs: 300, rebalanceBatch: 2 };
-  const a = await startGateway({ directory, leases: shared, logger: silentLogger, settings, owner: "A" });
+  const a = await startGateway({
+    directory,
+    commands,
+    leases: shared,
+    logger: silentLogger,
+    settings,
+    owner: "A",
+  });
   // B's port is known before it starts: the balancer skips it while nothing listens there.
   const bPort = await new Promise<number>((resolve) => {
     const probe = net.createServer().listen(0, "127.0.0.1", () => {
@@ -142,8 +151,13 @@ test("an overloaded gateway hands idle collectors to one that joins, through the
   let b: Awaited<ReturnType<typeof startGateway>> | undefined;
   try {
     await waitUntil(() => a.collectors().length === 6, 3_000, "all DTUs on A");
+    // A cut on D1's meter that these bare DTUs never answer: its outcome stays open, to be read
+    // back on D1, so D1 is not one to hand over.
+    const cut = commands.enqueue("m0", { kind: "relay", action: "trip" });
+    await waitUntil(() => commands.get(cut.id)?.state === "timeout", 3_000, "the cut's outcome open");
     b = await startGateway({
       directory,
+      commands,
       leases: shared,
       logger: silentLogger,
       settings: { ...settings, port: bPort },
@@ -152,6 +166,7 @@ test("an overloaded gateway hands idle collectors to one that joins, through the
     await waitUntil(() => b!.collectors().length === 3 && a.collectors().length === 3, 5_000, "a fair share");
     const onBoth = a.collectors().filter((id) => b!.collectors().includes(id));
     assert.deepEqual(onBoth, [], "no collector is served by both");
+    assert.ok(a.collectors().includes("D1"), "the collector with an open command stays");
     assert.ok((a.stats().closed[HANDED_OVER] ?? 0) >= 3);
   } finally {
     for (const dtu of dtus) dtu.stop();
