@@ -16,6 +16,7 @@ export interface RegistryDeps extends Omit<CollectorDeps, "defer"> {
 
 /** How often a newcomer asks again for a lease whose holder was told to drop it. */
 const TAKEOVER_POLL_MS = 100;
+const TAKEOVER_ASK_AGAIN_MS = 1_000;
 
 /**
  * The collectors online on this gateway, by id, and the meters they reach. Attaching and detaching
@@ -117,8 +118,13 @@ export class CollectorRegistry {
     if (await leases.acquire(id, owner, settings.leaseTtlMs)) return true;
     if (link.transport !== "tcp" || !leases.requestRelease || settings.takeoverWaitMs <= 0) return false;
     const deadline = Date.now() + settings.takeoverWaitMs;
-    await leases.requestRelease(id, owner);
+    let askedAt = 0;
     while (!link.closed && Date.now() < deadline) {
+      // Asked again each second: a holder whose listening connection was being reopened hears it.
+      if (Date.now() - askedAt >= TAKEOVER_ASK_AGAIN_MS) {
+        askedAt = Date.now();
+        await leases.requestRelease(id, owner);
+      }
       await new Promise((resolve) => setTimeout(resolve, TAKEOVER_POLL_MS));
       if (await leases.acquire(id, owner, settings.leaseTtlMs)) {
         logger.log("info", "collector taken over from another gateway", { collector: id });
