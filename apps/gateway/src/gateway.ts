@@ -151,14 +151,18 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     async () => mqtt?.collectors.sync(),
   );
 
-  // A DTU that proved itself at another gateway is its newest session: drop the one here.
-  const stopHearingTakeovers = await leases.onReleaseRequested?.(owner, (collectorId) => {
-    registry
-      .handOver(collectorId, "taken over by another gateway")
-      .catch(failed("handing a collector over failed"));
-  });
-
   await listener.listen();
+  // A DTU that proved itself at another gateway is its newest session: drop the one here.
+  const stopHearingTakeovers = await leases
+    .onReleaseRequested?.(owner, (collectorId) => {
+      registry
+        .handOver(collectorId, "taken over by another gateway")
+        .catch(failed("handing a collector over failed"));
+    })
+    .catch(async (error: unknown) => {
+      await listener.close();
+      throw error;
+    });
   pump.start();
   keeper.start();
   balancer.start();
