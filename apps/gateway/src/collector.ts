@@ -102,6 +102,11 @@ export class Collector {
     return this.stopped ? 0 : this.work.room;
   }
 
+  /** A command of this collector is claimed, on the wire or awaiting its read-back. */
+  get busy(): boolean {
+    return this.work.busy;
+  }
+
   get inFlightCommands(): number {
     return this.work.inFlight;
   }

@@ -44,6 +44,7 @@ export class CommandWork {
   private readonly commands: { tracker: CommandTracker; meter: MeterInfo }[] = [];
   private readonly verifications: Verification[] = [];
   private readonly reconciliations: PendingReconciliation[] = [];
+  private running = 0;
 
   constructor(
     private readonly deps: CommandWorkDeps,
@@ -70,6 +71,11 @@ export class CommandWork {
     return this.commands.length + this.verifications.length;
   }
 
+  /** Any command claimed, running, awaiting verification or a read-back: not to be handed over now. */
+  get busy(): boolean {
+    return this.running > 0 || this.inFlight > 0 || this.reconciliations.length > 0;
+  }
+
   enqueue(command: MeterCommand): boolean {
     const meter = this.deps.meter(command.meterId);
     if (!meter) return false;
@@ -78,6 +84,19 @@ export class CommandWork {
   }
 
   next(now: number): Job | undefined {
+    const job = this.pick(now);
+    if (!job) return undefined;
+    return async () => {
+      this.running++;
+      try {
+        await job();
+      } finally {
+        this.running--;
+      }
+    };
+  }
+
+  private pick(now: number): Job | undefined {
     const reconciliation = this.reconciliations.shift();
     if (reconciliation)
       return () => this.settle(reconciliation.tracker, reconciliation.meterId, reconciliation.acknowledged);

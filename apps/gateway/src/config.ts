@@ -63,6 +63,15 @@ export interface GatewaySettings {
   /** Claimed-but-unsent commands held per collector. */
   commandQueuePerCollector: number;
   leaseTtlMs: number;
+  /**
+   * A DTU that proves itself here while another gateway holds its collector's lease (its old
+   * session is half-open there) waits this long for that gateway to drop it; 0 = refuse at once.
+   */
+  takeoverWaitMs: number;
+  /** How often a gateway compares its lease count with its fair share and hands the excess over; 0 = never. */
+  rebalanceIntervalMs: number;
+  /** Most collectors handed over per rebalance round. */
+  rebalanceBatch: number;
   /** Tenant time zone: decides the local day for daily frozen data and meter clocks. */
   timeZone: string;
   /** MQTT broker for 4G meters; MQTT is off when unset. */
@@ -106,6 +115,9 @@ export const DEFAULT_SETTINGS: GatewaySettings = {
   commandClaimIntervalMs: 1_000,
   commandQueuePerCollector: 100,
   leaseTtlMs: 30_000,
+  takeoverWaitMs: 5_000,
+  rebalanceIntervalMs: 10_000,
+  rebalanceBatch: 5,
   timeZone: "Asia/Shanghai",
   mqttTopicPrefix: "meterline",
   mqttRequestTimeoutMs: 10_000,
@@ -128,6 +140,9 @@ const NUMERIC_ENV: Partial<Record<keyof GatewaySettings, string>> = {
   maxPending: "GATEWAY_MAX_PENDING",
   maxPendingPerIp: "GATEWAY_MAX_PENDING_PER_IP",
   leaseTtlMs: "GATEWAY_LEASE_TTL_MS",
+  takeoverWaitMs: "GATEWAY_TAKEOVER_WAIT_MS",
+  rebalanceIntervalMs: "GATEWAY_REBALANCE_INTERVAL_MS",
+  rebalanceBatch: "GATEWAY_REBALANCE_BATCH",
   valveSettleMs: "GATEWAY_VALVE_SETTLE_MS",
   timeoutRecheckMs: "GATEWAY_TIMEOUT_RECHECK_MS",
   clockToleranceMs: "GATEWAY_CLOCK_TOLERANCE_MS",

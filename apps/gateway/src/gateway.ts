@@ -5,6 +5,7 @@ import { type GatewaySettings, resolveSettings } from "./config.ts";
 import { refusalOf } from "./dtu/authenticate.ts";
 import type { DtuConnection } from "./dtu/connection.ts";
 import { DtuListener } from "./dtu/listener.ts";
+import { LeaseBalancer } from "./lease/balancer.ts";
 import { LeaseKeeper } from "./lease/lease-keeper.ts";
 import { MemoryLeaseStore } from "./lease/memory-lease-store.ts";
 import { consoleLogger, RateLimitedLog } from "./log.ts";
@@ -63,6 +64,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const rateLimited = new RateLimitedLog(logger);
 
   let pump: CommandPump | undefined;
+  let balancer: LeaseBalancer | undefined;
   const registry = new CollectorRegistry({
     settings,
     source,
@@ -72,8 +74,10 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     leases,
     owner,
     onOnline: () => pump?.kick(),
+    holdOff: (collectorId) => balancer?.holdOff(collectorId),
   });
   pump = new CommandPump(source, registry, owner, settings.commandClaimIntervalMs, logger);
+  balancer = new LeaseBalancer(leases, owner, settings, registry, logger);
 
   const onRegistered = async (connection: DtuConnection) => {
     const id = connection.collectorId;
@@ -148,8 +152,20 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   );
 
   await listener.listen();
+  // A DTU that proved itself at another gateway is its newest session: drop the one here.
+  const stopHearingTakeovers = await leases
+    .onReleaseRequested?.(owner, (collectorId) => {
+      registry
+        .handOver(collectorId, "taken over by another gateway")
+        .catch(failed("handing a collector over failed"));
+    })
+    .catch(async (error: unknown) => {
+      await listener.close();
+      throw error;
+    });
   pump.start();
   keeper.start();
+  balancer.start();
   await mqtt?.collectors.sync();
   logger.log("info", "gateway listening", { ...listener.address(), owner, mqtt: mqtt !== undefined });
 
@@ -172,6 +188,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       closing ??= (async () => {
         pump?.stop();
         keeper.stop();
+        await balancer?.stop();
+        await stopHearingTakeovers?.();
         unsubscribeDirectory?.();
         await listener.close();
         await registry.stopAll("gateway closing");

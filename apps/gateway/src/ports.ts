@@ -81,6 +81,29 @@ export interface LeaseStore {
   renew(collectorIds: readonly string[], owner: string, ttlMs: number): Promise<Set<string>>;
   release(collectorIds: readonly string[], owner: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Optional, for several gateway processes: ask whoever holds this collector's lease (another
+   * owner than `by`) to drop its session, because the collector proved itself at `by`.
+   */
+  requestRelease?(collectorId: string, by: string): Promise<void>;
+  /** Optional: hear the requests to drop collectors held by `owner`; returns how to stop listening. */
+  onReleaseRequested?(owner: string, listener: (collectorId: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Optional: mark `owner` alive for `ttlMs` and count the live gateways and the collectors leased
+   * in all and to `owner`, so an overloaded gateway can hand some over (lease/balancer.ts).
+   */
+  share?(owner: string, ttlMs: number): Promise<LeaseShare>;
+  /** Optional: `owner` is closing; it no longer counts as a live gateway. */
+  leave?(owner: string): Promise<void>;
+}
+
+export interface LeaseShare {
+  /** Live gateway processes, `owner` included. */
+  members: number;
+  /** Unexpired leases, in all. */
+  collectors: number;
+  /** Of which `owner` holds these. */
+  mine: number;
 }
 
 export type LogLevel = "debug" | "info" | "warn" | "error";

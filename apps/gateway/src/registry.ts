@@ -10,7 +10,13 @@ export interface RegistryDeps extends Omit<CollectorDeps, "defer"> {
   owner: string;
   /** A collector came online: its queued commands can be claimed now. */
   onOnline(): void;
+  /** Why this gateway should not take a DTU's collector now (it just handed it over), or undefined. */
+  holdOff?(collectorId: string): string | undefined;
 }
+
+/** How often a newcomer asks again for a lease whose holder was told to drop it. */
+const TAKEOVER_POLL_MS = 100;
+const TAKEOVER_ASK_AGAIN_MS = 1_000;
 
 /**
  * The collectors online on this gateway, by id, and the meters they reach. Attaching and detaching
@@ -37,13 +43,24 @@ export class CollectorRegistry {
     return run;
   }
 
-  /** Take the lease and start serving the link; false (and the link closed) when another gateway holds it. */
+  /**
+   * Take the lease and start serving the link; false (and the link closed) when another gateway
+   * keeps it. A TCP link reaches this only once its DTU has proven its collector's secret
+   * (dtu/listener.ts), so it may take the collector over from a session elsewhere.
+   */
   attach(link: FrameLink, meters: readonly MeterInfo[]): Promise<boolean> {
     const id = link.collectorId;
     return this.exclusive(id, async () => {
-      const { leases, owner, settings, counters } = this.deps;
+      const { counters } = this.deps;
       if (link.closed) return false;
-      if (!(await leases.acquire(id, owner, settings.leaseTtlMs))) {
+      const heldOff =
+        link.transport === "tcp" && !this.collectors.has(id) ? this.deps.holdOff?.(id) : undefined;
+      if (heldOff) {
+        bump(counters.rejected, heldOff);
+        link.close(heldOff);
+        return false;
+      }
+      if (!(await this.takeLease(link))) {
         bump(counters.rejected, "lease held by another gateway");
         link.close("lease held by another gateway");
         return false;
@@ -55,7 +72,7 @@ export class CollectorRegistry {
         this.forget(old);
       }
       if (link.closed) {
-        await leases.release([id], owner);
+        await this.deps.leases.release([id], this.deps.owner);
         return false;
       }
       const carried = this.deferred.get(id) ?? [];
@@ -84,6 +101,53 @@ export class CollectorRegistry {
       this.deps.onOnline();
       return true;
     });
+  }
+
+  /**
+   * The lease, taken over if need be. A DTU that proved itself here is the collector's newest
+   * session, so one held by another gateway is stale there (a link that died without a FIN, or a
+   * DTU that redialled through the balancer): that gateway is told through the lease store
+   * (PostgreSQL NOTIFY) to drop its session, and lets the lease go once its current exchange has
+   * ended and its commands are handed back; this waits for that, up to takeoverWaitMs. A gateway
+   * that is gone hears nothing: its lease lapses after leaseTtlMs and the DTU's next dial takes it.
+   * MQTT collectors are never taken over (they are picked up when their lease is free).
+   */
+  private async takeLease(link: FrameLink): Promise<boolean> {
+    const { leases, owner, settings, logger } = this.deps;
+    const id = link.collectorId;
+    if (await leases.acquire(id, owner, settings.leaseTtlMs)) return true;
+    if (link.transport !== "tcp" || !leases.requestRelease || settings.takeoverWaitMs <= 0) return false;
+    const deadline = Date.now() + settings.takeoverWaitMs;
+    let askedAt = 0;
+    while (!link.closed && Date.now() < deadline) {
+      // Asked again each second: a holder whose listening connection was being reopened hears it.
+      if (Date.now() - askedAt >= TAKEOVER_ASK_AGAIN_MS) {
+        askedAt = Date.now();
+        await leases.requestRelease(id, owner);
+      }
+      await new Promise((resolve) => setTimeout(resolve, TAKEOVER_POLL_MS));
+      if (await leases.acquire(id, owner, settings.leaseTtlMs)) {
+        logger.log("info", "collector taken over from another gateway", { collector: id });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Another gateway took this collector over, or it is handed over for balance: end its session here. */
+  async handOver(collectorId: string, reason: string): Promise<boolean> {
+    const collector = this.collectors.get(collectorId);
+    if (collector?.link.transport !== "tcp") return false;
+    await collector.stop(reason);
+    return true;
+  }
+
+  /** TCP collectors with nothing of a command under way here: the ones that can move to another gateway. */
+  idleTcpCollectors(): Collector[] {
+    return this.all().filter(
+      (collector) =>
+        collector.link.transport === "tcp" && !collector.busy && !this.deferred.has(collector.id),
+    );
   }
 
   /**

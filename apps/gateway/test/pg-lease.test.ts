@@ -46,6 +46,25 @@ test("PostgreSQL leases: one winner, renewals, expiry by the database clock", {
     assert.equal(await store.acquire("DTU1", loser, 60_000), false, "only the owner releases");
     await store.release(["DTU1"], winner);
     assert.equal(await store.acquire("DTU1", loser, 60_000), true);
+
+    // The holder hears, through NOTIFY, that another gateway wants the collector; others do not.
+    const heard: string[] = [];
+    const other: string[] = [];
+    const stopHolder = await store.onReleaseRequested(loser, (id) => heard.push(id));
+    const stopOther = await store.onReleaseRequested(winner, (id) => other.push(id));
+    await store.requestRelease("DTU1", winner);
+    await store.requestRelease("DTU1", loser); // its own holder asking: nobody is told
+    for (let i = 0; i < 100 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(heard, ["DTU1"]);
+    assert.deepEqual(other, []);
+    await stopHolder();
+    await stopOther();
+
+    // Live gateways are counted with their leases, so a newcomer is seen before it holds any.
+    assert.deepEqual(await store.share(loser, 60_000), { members: 1, collectors: 2, mine: 2 });
+    assert.deepEqual(await store.share("newcomer", 60_000), { members: 2, collectors: 2, mine: 0 });
+    await store.leave("newcomer");
+    assert.deepEqual(await store.share(loser, 60_000), { members: 1, collectors: 2, mine: 2 });
   } finally {
     await store?.close();
     await admin.query(`drop database if exists ${name} with (force)`);

@@ -1,11 +1,14 @@
-import type { LeaseStore } from "../ports.ts";
+import type { LeaseShare, LeaseStore } from "../ports.ts";
 
 /**
  * Leases inside one process: the embedded default (one gateway) and the tests. Same rules as the
- * PostgreSQL store: the owner may renew, anyone may take an expired lease.
+ * PostgreSQL store: the owner may renew, anyone may take an expired lease, a holder hears the
+ * requests to drop a collector, and live gateways are counted for balancing.
  */
 export class MemoryLeaseStore implements LeaseStore {
   private readonly leases = new Map<string, { owner: string; expiresAt: number }>();
+  private readonly members = new Map<string, number>();
+  private readonly listeners = new Map<string, Set<(collectorId: string) => void>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -31,6 +34,45 @@ export class MemoryLeaseStore implements LeaseStore {
 
   async release(collectorIds: readonly string[], owner: string): Promise<void> {
     for (const id of collectorIds) if (this.leases.get(id)?.owner === owner) this.leases.delete(id);
+  }
+
+  async requestRelease(collectorId: string, by: string): Promise<void> {
+    const holder = this.ownerOf(collectorId);
+    if (!holder || holder === by) return;
+    for (const listener of this.listeners.get(holder) ?? []) queueMicrotask(() => listener(collectorId));
+  }
+
+  async onReleaseRequested(
+    owner: string,
+    listener: (collectorId: string) => void,
+  ): Promise<() => Promise<void>> {
+    const set = this.listeners.get(owner) ?? new Set();
+    set.add(listener);
+    this.listeners.set(owner, set);
+    return async () => {
+      set.delete(listener);
+    };
+  }
+
+  async share(owner: string, ttlMs: number): Promise<LeaseShare> {
+    const now = this.now();
+    this.members.set(owner, now + ttlMs);
+    let members = 0;
+    for (const [id, expiresAt] of this.members)
+      if (expiresAt > now) members++;
+      else this.members.delete(id);
+    let collectors = 0;
+    let mine = 0;
+    for (const lease of this.leases.values()) {
+      if (lease.expiresAt <= now) continue;
+      collectors++;
+      if (lease.owner === owner) mine++;
+    }
+    return { members, collectors, mine };
+  }
+
+  async leave(owner: string): Promise<void> {
+    this.members.delete(owner);
   }
 
   async close(): Promise<void> {}

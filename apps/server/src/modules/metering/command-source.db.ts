@@ -27,6 +27,10 @@ const MSG_RESULT: Partial<Record<CommandState, number>> = { success: 1, fail: 0,
 /** SWITCH_TYPE 1 supply on, 2 supply off, 3 back to the meter's own prepaid control. */
 const SWITCH_ACTIONS: Record<number, RelayAction> = { 1: "close-direct", 2: "trip", 3: "close-allowed" };
 
+/** The collector id the gateway knows a command's meter by (its lease key): see meter-directory.db.ts. */
+const COLLECTOR_KEY =
+  "(case when k.transport = 'mqtt' then 'mqtt:' || q.product_code else k.collector_code end)";
+
 interface CommandRow {
   id: string;
   meter_id: string;
@@ -82,10 +86,22 @@ export class DbCommandSource implements CommandSource {
     private readonly claimTtlSeconds = 60,
   ) {}
 
+  /**
+   * Queued commands nobody holds: never claimed, their claim lapsed, or claimed by a gateway that
+   * no longer holds the lease of the command's collector (it died or lost it), so they are adopted
+   * as soon as that lease is gone instead of after the claim's own lifetime. The caller holds the
+   * collector's lease. Never run twice all the same: "sent" is recorded from "queued" only, so of
+   * two gateways holding one command, only the first to record it sends it.
+   */
   async claim(request: ClaimRequest): Promise<MeterCommand[]> {
     const rows = await this.take(
       request,
-      "q.state = 'queued' and (q.claimed_until is null or q.claimed_until < now())",
+      `q.state = 'queued'
+       and (q.claimed_until is null or q.claimed_until < now()
+            or (q.claimed_by <> $1
+                and not exists (select 1 from gateway_lease l
+                                 where l.collector_id = ${COLLECTOR_KEY}
+                                   and l.owner = q.claimed_by and l.expires_at > now())))`,
     );
     return this.commandsOf(rows);
   }
@@ -124,7 +140,7 @@ export class DbCommandSource implements CommandSource {
             left join pms_water w on q.energy_type = 2 and w.id = q.meter_id and w.is_deleted = 0
             join pms_collector k on k.id = coalesce(e.collector_id, w.collector_id) and k.is_deleted = 0
            where ${condition}
-             and (case when k.transport = 'mqtt' then 'mqtt:' || q.product_code else k.collector_code end) = any($2::text[])
+             and ${COLLECTOR_KEY} = any($2::text[])
            order by q.create_time, q.id
            limit $3)
         returning c.id::text as id, c.meter_id::text as meter_id, c.command_type, c.payload, c.expires_at, c.state, c.evidence, c.sent_time`,
