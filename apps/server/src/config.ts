@@ -38,6 +38,11 @@ export interface ServerConfig {
   timeZone: string;
   /** Which API calls are written to the API log, and how it is buffered (API_LOG*). */
   apiLog: ApiLogPolicy;
+  /**
+   * `host:port` entries (comma separated) that data sources may connect to (DATASOURCE_ALLOWED_HOSTS);
+   * unset: only the host of DATABASE_URL.
+   */
+  datasourceAllowedHosts?: string;
 }
 
 const DEFAULT_CONSOLE_DIST = fileURLToPath(new URL("../../console/dist/", import.meta.url));
@@ -124,6 +129,7 @@ export async function loadConfig(
     port,
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
+    ...(env.DATASOURCE_ALLOWED_HOSTS ? { datasourceAllowedHosts: env.DATASOURCE_ALLOWED_HOSTS } : {}),
     production,
     jwtSecret: jwtSecret!,
     dataKey: dataKey!,
