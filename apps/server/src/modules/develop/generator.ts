@@ -207,9 +207,12 @@ export function generateResource(spec: CodeSpec, table: TableInfo): Record<strin
   const parentOf =
     "coalesce((select id from sys_menu where code = 'tool' and category = 1 and is_deleted = 0), 0)";
   const screenOf = `(select id from sys_menu where code = ${sqlText(menuCode)} and category = 1 and is_deleted = 0)`;
-  const seed = [
+  const header = [
     `-- ${title.zh} (${table.name}): its screen and its buttons (${menuCode}_add|_edit|_delete|_view), made by`,
     "-- the code generator. The screen sits under 研发工具 until moved in 菜单管理.",
+  ].join("\n");
+  const seed = [
+    header,
     menuInsert(
       `${parentOf}, ${sqlText(menuCode)}, ${sqlText(title.zh)}, 'menu', ${sqlText(screenPath)}, 'appstore', 90, 1, 0, 1`,
       "",
