@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { done, ok, page } from "../../contract/envelope.ts";
 import { badRequest, forbidden, unauthorized } from "../../contract/errors.ts";
 import { idList, optionalString, paging, readParams, requiredString } from "../../contract/params.ts";
@@ -117,23 +117,18 @@ export async function developRoutes(
       return ok(codeView(await codes.detail(id)));
     },
   );
-  app.post(
-    `${code}/gen-code`,
-    {
-      schema: {
-        tags,
-        summary: "Generate the resources of definitions, as a zip to unpack at the repository root",
-      },
-    },
-    async (request, reply) => {
-      const params = readParams(request);
-      const system = optionalString(params, "system") ?? "sword";
-      if (!SYSTEMS.has(system)) throw badRequest("system: 只能是 sword、saber 或 meterline");
-      const zip = await codes.generate(idList(params, "ids"));
-      return reply
-        .header("content-type", "application/zip")
-        .header("content-disposition", 'attachment; filename="meterline-code.zip"')
-        .send(Buffer.from(zip));
-    },
-  );
+  const genCode = async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = readParams(request);
+    const system = optionalString(params, "system") ?? "sword";
+    if (!SYSTEMS.has(system)) throw badRequest("system: 只能是 sword、saber 或 meterline");
+    const zip = await codes.generate(idList(params, "ids"));
+    return reply
+      .header("content-type", "application/zip")
+      .header("content-disposition", 'attachment; filename="meterline-code.zip"')
+      .send(Buffer.from(zip));
+  };
+  const summary = "Generate the resources of definitions, as a zip to unpack at the repository root";
+  app.post(`${code}/gen-code`, { schema: { tags, summary } }, genCode);
+  // The same for a browser download link (token in the query): generating changes nothing stored.
+  app.get(`${code}/gen-code`, { schema: { tags, summary } }, genCode);
 }
