@@ -2,7 +2,7 @@
 -- /tool/datasource) with their buttons, under the 系统管理 top menu; and the server's own database
 -- as the first data source (an empty url names it).
 insert into sys_menu (id, parent_id, code, name, alias, path, source, sort, category, action, is_open) values
-  (2000, 0, 'tool', '研发工具', 'menu', '/tool', 'tool', 86, 1, 0, 1),
+  (2000, 0, 'tool', '研发工具', 'menu', '/tool', 'tool', 87, 1, 0, 1),
   (2001, 2000, 'code', '代码生成', 'menu', '/tool/code', 'code', 1, 1, 0, 1),
   (2002, 2001, 'code_add', '新增', 'add', '/tool/code/add', 'plus', 1, 2, 1, 1),
   (2003, 2001, 'code_edit', '修改', 'edit', '/tool/code/edit', 'form', 2, 2, 2, 1),
