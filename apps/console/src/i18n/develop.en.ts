@@ -12,6 +12,7 @@ export const developEn: Record<keyof typeof developZh, string> = {
     "For example jdbc:postgresql://host:5432/database; empty means this server's database. Only hosts the administrator allowed in DATASOURCE_ALLOWED_HOSTS can be reached",
   "code.generate": "Generate code",
   "code.copy": "Copy",
+  "code.generated": "Generated: unpack the downloaded zip at the repository root",
   "code.copied": "Copied",
   "code.columnsHint": "Column names separated by commas; empty means every column",
   "code.resourceHint":

@@ -3,13 +3,12 @@ import { codeScreen } from "@meterline/contracts";
 import { Button, Select } from "antd";
 import { useEffect, useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
-import { startDownload } from "../../app/download.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import type { FieldEditorProps, FormCustomization } from "../../crud/form-customization.ts";
 import { ResourcePage } from "../../crud/ResourcePage.tsx";
 import { useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
-import { copyCode, type DatasourceOption, datasourceOptions, genCodeUrl } from "./develop-calls.ts";
+import { copyCode, type DatasourceOption, datasourceOptions, downloadGenerated } from "./develop-calls.ts";
 
 /** Picks the data source a definition reads its table from. */
 function DatasourceSelect({ value, onChange, disabled, id }: FieldEditorProps) {
@@ -49,6 +48,15 @@ export default function CodePage() {
   const { message } = useFeedback();
   const permission = useConsole((state) => state.permission);
 
+  const generate = async (ids: readonly string[]) => {
+    try {
+      await downloadGenerated(ids);
+      message.success(t("code.generated"));
+    } catch (error) {
+      message.error(error instanceof Error ? error.message : String(error));
+    }
+  };
+
   const copy = async (row: Row, reload: () => Promise<void>) => {
     try {
       await copyCode(String(row.id));
@@ -68,7 +76,7 @@ export default function CodePage() {
         permission.code_gen && (
           <Button
             disabled={selected.length === 0}
-            onClick={() => startDownload(genCodeUrl(selected))}
+            onClick={() => void generate(selected)}
             data-testid="code-gen-selected"
           >
             {t("code.generate")}
@@ -81,7 +89,7 @@ export default function CodePage() {
             <Button
               type="link"
               size="small"
-              onClick={() => startDownload(genCodeUrl([String(row.id)]))}
+              onClick={() => void generate([String(row.id)])}
               data-testid="row-code-gen"
             >
               {t("code.generate")}

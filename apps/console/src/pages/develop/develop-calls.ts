@@ -21,6 +21,23 @@ export const testConnection = (id: string) =>
 /** Duplicates a definition as `<codeName>-copy`. */
 export const copyCode = (id: string) => api.post<unknown>(`${code}/copy`, undefined, { id });
 
-/** The download address of the zip the definitions generate. */
-export const genCodeUrl = (ids: readonly string[]) =>
-  withToken(`${code}/gen-code`, { ids: ids.join(","), system: "saber" });
+/**
+ * Generates the definitions' code and hands the zip to the browser; a refusal (a clash with an
+ * existing resource, a missing table) is thrown with the server's reason.
+ */
+export async function downloadGenerated(ids: readonly string[]): Promise<void> {
+  const response = await fetch(withToken(`${code}/gen-code`, { ids: ids.join(","), system: "saber" }));
+  if (!response.ok || !response.headers.get("content-type")?.includes("zip")) {
+    const answer = (await response.json().catch(() => ({}))) as { msg?: string };
+    throw new Error(answer.msg || response.statusText);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = "meterline-code.zip";
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The click has started the download; the object URL is not needed afterwards.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
