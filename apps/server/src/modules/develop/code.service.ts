@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { generatedResources, type ResourceDef, resourceBase, resources } from "@meterline/contracts";
 import { strToU8, zipSync } from "fflate";
 import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { AFTER_RESOURCES_DIR, MIGRATIONS_DIR } from "../../db/migrate.ts";
 import { CodeRepository, type CodeRow, type CodeValues } from "./code.repository.ts";
 import { type DatasourceService, formText } from "./datasource.service.ts";
 import {
@@ -27,12 +27,10 @@ const PATH = /^[a-z][a-z0-9-]*$/;
  * whose rules live in modules, never to be handed to the generic engine.
  */
 function migrationTables(): Set<string> {
-  const dirs = ["../../db/migrations/", "../../db/migrations/after-resources/"];
   const tables = new Set<string>();
-  for (const dir of dirs) {
-    const path = fileURLToPath(new URL(dir, import.meta.url));
-    for (const file of readdirSync(path).filter((f) => f.endsWith(".sql"))) {
-      const sql = readFileSync(path + file, "utf8");
+  for (const dir of [MIGRATIONS_DIR, AFTER_RESOURCES_DIR]) {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".sql"))) {
+      const sql = readFileSync(dir + file, "utf8");
       for (const m of sql.matchAll(/create\s+table\s+(?:if\s+not\s+exists\s+)?([a-z_][a-z0-9_]*)/gi))
         tables.add(m[1]!.toLowerCase());
     }
