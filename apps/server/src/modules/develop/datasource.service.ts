@@ -125,7 +125,8 @@ export class DatasourceService {
 
   /** Opens the data source `id` for reading its catalogue. */
   async open(id: string): Promise<DatasourceSession> {
-    const row = await this.detail(id);
+    const row = await this.repository.find(id);
+    if (!row) throw badRequest("datasourceId: 数据源不存在");
     return this.connect({ url: row.url, username: row.username, password: this.storedPassword(row) });
   }
 
@@ -179,7 +180,11 @@ export class DatasourceService {
         try {
           return (await client.query(sql, params as unknown[])).rows as T[];
         } catch (error) {
-          throw connectFailure(error);
+          // Connected, but the catalogue could not be read (rights, a timeout): the reason, not the text.
+          const code = (error as { code?: string }).code;
+          throw badRequest(
+            code === "42501" ? "读取数据源失败: 该用户无权读取表结构" : "读取数据源失败: 数据库没有回答",
+          );
         }
       },
       close: () => client.end().catch(() => {}),
