@@ -51,14 +51,14 @@ function repositoryCopy(): string {
   return copy;
 }
 
-/** Runs one test file in the copy as `npm test` would, and answers its exit code and TAP output. */
-function runTest(cwd: string, file: string): Promise<{ code: number | null; output: string }> {
+/** Runs node in the copy, and answers its exit code and output. */
+function runNode(cwd: string, args: string[]): Promise<{ code: number | null; output: string }> {
   const env = { ...process.env };
   // The copy migrates its own database: the run's template lacks what the generated files add.
   delete env.TEST_DB_TEMPLATE;
   delete env.NODE_TEST_CONTEXT;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=tap", file], {
+    const child = spawn(process.execPath, args, {
       cwd,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -131,7 +131,20 @@ describe("a generated resource, once unpacked into the repository", () => {
       writeFileSync(target, strFromU8(bytes));
     }
     const testFile = Object.keys(files).find((f) => f.endsWith(".test.ts"))!;
-    const { code, output } = await runTest(copy, testFile);
+    // The definition and its words type-check with the rest of the contracts (a missing label would not).
+    const typed = await runNode(copy, [
+      path.join(ROOT, "node_modules/typescript/bin/tsc"),
+      "-p",
+      "packages/contracts",
+    ]);
+    assert.equal(typed.code, 0, typed.output.slice(-4000));
+    const { code, output } = await runNode(copy, [
+      "--import",
+      "tsx",
+      "--test",
+      "--test-reporter=tap",
+      testFile,
+    ]);
     assert.equal(code, 0, output.slice(-4000));
     assert.equal(count(output, "fail"), 0, output.slice(-4000));
     // Every check of a writable resource ran (only the server-written-rows case is skipped).
