@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { allowedEndpoints } from "./modules/develop/datasource-address.ts";
 import { type ApiLogPolicy, DEFAULT_API_LOG } from "./plugins/api-log-policy.ts";
 import { MIN_SECRET_LENGTH, weakSecretProblem } from "./secret-strength.ts";
 
@@ -116,6 +117,15 @@ export async function loadConfig(
       clientSecret,
     });
     if (weak) throw new ConfigError(weak);
+  }
+  if (env.DATASOURCE_ALLOWED_HOSTS) {
+    try {
+      allowedEndpoints(env.DATASOURCE_ALLOWED_HOSTS, undefined);
+    } catch {
+      throw new ConfigError(
+        `DATASOURCE_ALLOWED_HOSTS must be host:port entries separated by commas: ${env.DATASOURCE_ALLOWED_HOSTS}`,
+      );
+    }
   }
   const previousDataKeys = (env.DATA_ENCRYPTION_KEY_PREVIOUS ?? "").split(",").filter(Boolean);
   const consoleDist = env.CONSOLE_DIST ?? DEFAULT_CONSOLE_DIST;

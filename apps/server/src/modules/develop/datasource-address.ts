@@ -56,6 +56,6 @@ export function allowedEndpoints(list: string | undefined, databaseUrl: string |
 
 function ownEndpoint(databaseUrl: string): string {
   const url = new URL(databaseUrl);
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  return `${host || "localhost"}:${url.port || DEFAULT_PORT}`;
+  // An IPv6 host keeps its brackets, as the allow list spells it.
+  return `${url.hostname || "localhost"}:${url.port || DEFAULT_PORT}`;
 }
