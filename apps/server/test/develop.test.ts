@@ -292,6 +292,38 @@ describe("blade-develop: data sources and code generation", () => {
     assert.match(suite, /describePlainResources\(\[resources\.gadget\]\)/);
   });
 
+  test("gen-code reads the table through another PostgreSQL connection when the data source names one", {
+    skip: !pg,
+  }, async () => {
+    const own = new URL(server.databaseUrl!);
+    const ds = await submitDs({
+      name: "测试库",
+      url: `jdbc:postgresql://${own.hostname}:${own.port || 5432}${own.pathname}`,
+      username: decodeURIComponent(own.username),
+      password: decodeURIComponent(own.password) || "unused",
+    });
+    assert.equal(ds.statusCode, 200, ds.body);
+    const created = await server.call("POST", `${CODE}/submit`, admin, {
+      ...gadget,
+      datasourceId: ds.json().data.id,
+      resourceName: "gadgetRemote",
+    });
+    assert.equal(created.statusCode, 200, created.body);
+    const res = await server.call("POST", `${CODE}/gen-code?ids=${created.json().data.id}`, admin);
+    assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+    const files = unzipSync(new Uint8Array(res.rawPayload));
+    const def = strFromU8(files["packages/contracts/src/resources/generated/gadget-remote.ts"]!);
+    assert.match(def, /gadgetName: \{ type: "string", maxLength: 64, required: true, search: "like" \}/);
+    // Another database of the same server has no such table: the definition reads where it points.
+    const elsewhere = await submitDs({
+      ...ds.json().data,
+      url: `jdbc:postgresql://${pg!.hostname}:${pg!.port || 5432}${pg!.pathname}`,
+    });
+    assert.equal(elsewhere.statusCode, 200, elsewhere.body);
+    const missing = await server.call("POST", `${CODE}/gen-code?ids=${created.json().data.id}`, admin);
+    assert.equal(missing.json().msg, "tableName: 数据源中没有表 demo_gadget");
+  });
+
   test("gen-code refuses a missing table, an unknown system and unknown ids", async () => {
     const missing = await server.call("POST", `${CODE}/submit`, admin, {
       ...gadget,
