@@ -75,16 +75,16 @@ export class DatasourceService {
     const id = typeof input.id === "string" && input.id ? input.id : undefined;
     const existing = id ? await this.repository.find(id) : undefined;
     if (id && !existing) throw notFound("数据源不存在");
-    const name = text(input, "name", 100, true);
-    const url = text(input, "url", 500, false);
+    const name = formText(input, "name", 100, true);
+    const url = formText(input, "url", 500, false);
     if (url) this.addressOf(url);
-    const password = text(input, "password", 50, false);
+    const password = formText(input, "password", 50, false);
     const values: DatasourceValues = {
       name,
       url,
-      username: text(input, "username", 50, false),
+      username: formText(input, "username", 50, false),
       password: password && !isMask(password) ? this.cipher.encrypt(password) : (existing?.password ?? ""),
-      remark: text(input, "remark", 255, false) || null,
+      remark: formText(input, "remark", 255, false) || null,
     };
     if (existing) {
       await this.repository.update(existing.id, values, userId);
@@ -107,10 +107,10 @@ export class DatasourceService {
   async testConnection(input: Record<string, unknown>): Promise<string> {
     const id = typeof input.id === "string" && input.id ? input.id : undefined;
     const stored = id ? await this.detail(id) : undefined;
-    const url = input.url === undefined ? (stored?.url ?? "") : text(input, "url", 500, false);
+    const url = input.url === undefined ? (stored?.url ?? "") : formText(input, "url", 500, false);
     const username =
-      input.username === undefined ? (stored?.username ?? "") : text(input, "username", 50, false);
-    const given = input.password === undefined ? "" : text(input, "password", 50, false);
+      input.username === undefined ? (stored?.username ?? "") : formText(input, "username", 50, false);
+    const given = input.password === undefined ? "" : formText(input, "password", 50, false);
     const password = given && !isMask(given) ? given : this.storedPassword(stored);
     const session = await this.connect({ url, username, password });
     try {
@@ -193,7 +193,12 @@ export class DatasourceService {
 }
 
 /** A text field of a form, trimmed and bounded; the message names the field. */
-function text(input: Record<string, unknown>, name: string, max: number, required: boolean): string {
+export function formText(
+  input: Record<string, unknown>,
+  name: string,
+  max: number,
+  required: boolean,
+): string {
   const value = input[name];
   if (value !== undefined && value !== null && typeof value !== "string" && typeof value !== "number")
     throw badRequest(`${name}: 格式错误`);
@@ -202,5 +207,3 @@ function text(input: Record<string, unknown>, name: string, max: number, require
   if (trimmed.length > max) throw badRequest(`${name}: 长度不能超过 ${max}`);
   return trimmed;
 }
-
-export { text as formText };
