@@ -13,6 +13,8 @@ import { alarmRoutes } from "./modules/alarm/alarm.routes.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { allowedEndpoints } from "./modules/develop/datasource-address.ts";
+import { developRoutes } from "./modules/develop/develop.routes.ts";
 import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { fileRoutes } from "./modules/file/file.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
@@ -77,7 +79,12 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
 
 export interface AppOptions {
   config: Pick<ServerConfig, "jwtSecret" | "dataKey" | "captchaEnabled" | "consoleDist" | "timeZone"> &
-    Partial<Pick<ServerConfig, "production" | "previousDataKeys" | "apiLog" | "dataDir">>;
+    Partial<
+      Pick<
+        ServerConfig,
+        "production" | "previousDataKeys" | "apiLog" | "dataDir" | "databaseUrl" | "datasourceAllowedHosts"
+      >
+    >;
   db: Db;
   logger?: FastifyServerOptions["logger"];
   /**
@@ -237,6 +244,12 @@ export async function buildApp({
   await app.register(fileRoutes, { db, storage });
   await app.register(registryRoutes, { db, timeZone: config.timeZone });
   await app.register(workflowRoutes, { db, timeZone: config.timeZone });
+  await app.register(developRoutes, {
+    db,
+    cipher: fieldCipherOf(config),
+    allowed: allowedEndpoints(config.datasourceAllowedHosts, config.databaseUrl),
+    timeZone: config.timeZone,
+  });
   if (config.consoleDist) await app.register(consoleStatic, { root: config.consoleDist });
   if (notices) {
     noticeQueue = await startNoticeQueue({

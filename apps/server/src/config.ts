@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { allowedEndpoints } from "./modules/develop/datasource-address.ts";
 import { type ApiLogPolicy, DEFAULT_API_LOG } from "./plugins/api-log-policy.ts";
 import { MIN_SECRET_LENGTH, weakSecretProblem } from "./secret-strength.ts";
 
@@ -38,6 +39,11 @@ export interface ServerConfig {
   timeZone: string;
   /** Which API calls are written to the API log, and how it is buffered (API_LOG*). */
   apiLog: ApiLogPolicy;
+  /**
+   * `host:port` entries (comma separated) that data sources may connect to (DATASOURCE_ALLOWED_HOSTS);
+   * unset: only the host of DATABASE_URL.
+   */
+  datasourceAllowedHosts?: string;
 }
 
 const DEFAULT_CONSOLE_DIST = fileURLToPath(new URL("../../console/dist/", import.meta.url));
@@ -112,6 +118,15 @@ export async function loadConfig(
     });
     if (weak) throw new ConfigError(weak);
   }
+  if (env.DATASOURCE_ALLOWED_HOSTS) {
+    try {
+      allowedEndpoints(env.DATASOURCE_ALLOWED_HOSTS, undefined);
+    } catch {
+      throw new ConfigError(
+        `DATASOURCE_ALLOWED_HOSTS must be host:port entries separated by commas: ${env.DATASOURCE_ALLOWED_HOSTS}`,
+      );
+    }
+  }
   const previousDataKeys = (env.DATA_ENCRYPTION_KEY_PREVIOUS ?? "").split(",").filter(Boolean);
   const consoleDist = env.CONSOLE_DIST ?? DEFAULT_CONSOLE_DIST;
   const demoData = !production && (env.DEMO_DATA === undefined || truthy(env.DEMO_DATA));
@@ -124,6 +139,7 @@ export async function loadConfig(
     port,
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
+    ...(env.DATASOURCE_ALLOWED_HOSTS ? { datasourceAllowedHosts: env.DATASOURCE_ALLOWED_HOSTS } : {}),
     production,
     jwtSecret: jwtSecret!,
     dataKey: dataKey!,

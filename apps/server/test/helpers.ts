@@ -67,6 +67,8 @@ export async function startTestServer(
     /** Run the owner SMS job queue (off unless a test is about it). */
     notices?: { pollSeconds?: number; backoff?: Backoff };
     smsProviders?: Record<number, SmsProvider>;
+    /** `host:port` entries data sources may reach (DATASOURCE_ALLOWED_HOSTS); none by default. */
+    datasourceAllowedHosts?: string;
   } = {},
 ): Promise<TestServer> {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -106,6 +108,7 @@ export async function startTestServer(
       timeZone: "Asia/Shanghai",
       dataDir,
       ...(options.apiLog ? { apiLog: options.apiLog } : {}),
+      ...(options.datasourceAllowedHosts ? { datasourceAllowedHosts: options.datasourceAllowedHosts } : {}),
     },
     ...(options.notices ? { notices: options.notices } : {}),
     ...(options.smsProviders ? { smsProviders: options.smsProviders } : {}),

@@ -32,6 +32,7 @@ describe("menus: routes, buttons, top menus per role", () => {
         "authority",
         "base",
         "resource",
+        "tool",
         "flow",
         "monitor",
       ],

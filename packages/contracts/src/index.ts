@@ -2,6 +2,7 @@ export * from "./alarm-rules.ts";
 export * from "./auth.ts";
 export * from "./batch-job.ts";
 export * from "./detail.ts";
+export * from "./develop.ts";
 export * from "./envelope.ts";
 export * from "./i18n/catalog.ts";
 export * from "./i18n/resources.en.ts";

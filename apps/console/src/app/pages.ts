@@ -59,6 +59,8 @@ export const pages = {
     () => import("../pages/operation/alarm/CheckRecordPage.tsx"),
     "pages/operation/alarm/CheckRecordPage.tsx",
   ),
+  datasources: page(() => import("../pages/develop/DatasourcePage.tsx"), "pages/develop/DatasourcePage.tsx"),
+  codes: page(() => import("../pages/develop/CodePage.tsx"), "pages/develop/CodePage.tsx"),
   flowModels: page(() => import("../pages/flow/model/ModelPage.tsx"), "pages/flow/model/ModelPage.tsx"),
   flowDesigner: page(
     () => import("../pages/flow/designer/DesignerPage.tsx"),
@@ -121,6 +123,8 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
     titleKey: "menu.social_registration",
     keepAlive: true,
   },
+  "/tool/datasource": { entry: pages.datasources, titleKey: "menu.datasource", keepAlive: true },
+  "/tool/code": { entry: pages.codes, titleKey: "menu.code", keepAlive: true },
   "/flow/model": { entry: pages.flowModels, titleKey: "menu.flow_model", keepAlive: true },
   // The designer and the diagram read the model or instance from the address's query.
   "/flow/model/designer": { entry: pages.flowDesigner, titleKey: "route.flowDesigner", keepAlive: false },

@@ -1,6 +1,8 @@
 import {
   commonFieldsEn,
   commonFieldsZh,
+  developScreensEn,
+  developScreensZh,
   type ResourceDef,
   resourcesEn,
   resourcesZh,
@@ -9,7 +11,11 @@ import type { Language } from "../store/state.ts";
 
 type Catalog = Record<string, { title: string; fields: Record<string, string> }>;
 
-const catalogs: Record<Language, Catalog> = { zh: resourcesZh, en: resourcesEn };
+// The develop screens are not plain resources (their routes are a module's) but read their words alike.
+const catalogs: Record<Language, Catalog> = {
+  zh: { ...resourcesZh, ...developScreensZh },
+  en: { ...resourcesEn, ...developScreensEn },
+};
 const common: Record<Language, Record<string, string>> = { zh: commonFieldsZh, en: commonFieldsEn };
 
 /** The resource's title in the language, from the contracts catalogue (never a hard-coded word). */

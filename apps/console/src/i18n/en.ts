@@ -4,6 +4,7 @@ import { batchJobsEn } from "./batch-jobs.en.ts";
 import { batchesEn } from "./batches.en.ts";
 import { commandLogEn } from "./command-log.en.ts";
 import { detailEn } from "./detail.en.ts";
+import { developEn } from "./develop.en.ts";
 import { flowModelsEn } from "./flow-models.en.ts";
 import { globalSearchEn } from "./global-search.en.ts";
 import { menuOperationsEn } from "./menu-operations.en.ts";
@@ -562,6 +563,7 @@ export const en: Record<MessageKey, string> = {
   ...regionEn,
   ...socialEn,
   ...storageEn,
+  ...developEn,
   ...viewsEn,
   ...tablesEn,
   ...batchesEn,

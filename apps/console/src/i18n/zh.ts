@@ -4,6 +4,7 @@ import { batchJobsZh } from "./batch-jobs.zh.ts";
 import { batchesZh } from "./batches.zh.ts";
 import { commandLogZh } from "./command-log.zh.ts";
 import { detailZh } from "./detail.zh.ts";
+import { developZh } from "./develop.zh.ts";
 import { flowModelsZh } from "./flow-models.zh.ts";
 import { globalSearchZh } from "./global-search.zh.ts";
 import { menuOperationsZh } from "./menu-operations.zh.ts";
@@ -552,6 +553,7 @@ export const zh = {
   ...regionZh,
   ...socialZh,
   ...storageZh,
+  ...developZh,
   ...viewsZh,
   ...tablesZh,
   ...batchesZh,

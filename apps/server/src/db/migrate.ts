@@ -6,10 +6,10 @@ import { resourceTableStatements } from "../crud/schema-sync.ts";
 import type { Db, Queryable } from "./client.ts";
 import { seedStandardButtons } from "./standard-buttons.ts";
 
-const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
 const SEED_DIR = fileURLToPath(new URL("./migrations/seed/", import.meta.url));
 // Schema that needs the plain resources' tables (indexes on them): applied once those exist.
-const AFTER_RESOURCES_DIR = fileURLToPath(new URL("./migrations/after-resources/", import.meta.url));
+export const AFTER_RESOURCES_DIR = fileURLToPath(new URL("./migrations/after-resources/", import.meta.url));
 // Any constant works; it only has to be the same in every process that migrates this database.
 const MIGRATION_LOCK = 7_046_451;
 

@@ -1,3 +1,4 @@
+import { generatedResourcesEn } from "../resources/generated/index.ts";
 import type { CommonFieldLabels, ResourceCatalog } from "./catalog.ts";
 import { pmsResourcesEn } from "./resources.pms.en.ts";
 
@@ -229,4 +230,5 @@ export const resourcesEn: ResourceCatalog = {
     },
   },
   ...pmsResourcesEn,
+  ...generatedResourcesEn,
 };

@@ -1,3 +1,4 @@
+import { generatedResourcesZh } from "../resources/generated/index.ts";
 import type { CommonFieldLabels, ResourceCatalog } from "./catalog.ts";
 import { pmsResourcesZh } from "./resources.pms.zh.ts";
 
@@ -235,4 +236,5 @@ export const resourcesZh: ResourceCatalog = {
     },
   },
   ...pmsResourcesZh,
+  ...generatedResourcesZh,
 };

@@ -2,6 +2,7 @@ import type { ResourceDef } from "../resource/types.ts";
 import { apiScope, dataScope, dept, menu, role } from "./access.ts";
 import { logApi, logError, logUsual, notice } from "./desk.ts";
 import { dict, dictBiz } from "./dict.ts";
+import { generatedResources } from "./generated/index.ts";
 import {
   alarm,
   alarmScheme,
@@ -94,8 +95,10 @@ export const resources = {
   socialProvider,
   oss,
   attach,
+  ...generatedResources,
 } as const satisfies Record<string, ResourceDef>;
 
+export { generatedResources } from "./generated/index.ts";
 export { LOCAL_STORAGE_CATEGORY } from "./resource.ts";
 export type ResourceName = keyof typeof resources;
 export type { BatchProgress, SwitchOutcome } from "./pms/commands.ts";
