@@ -6,6 +6,7 @@ import {
   addMonths,
   defaultPartition,
   type Month,
+  monthOf,
   monthStart,
   PARTITION_LOCK,
   partitionName,
@@ -70,7 +71,8 @@ async function moveMonth(tx: Queryable, live: ResourceDef, archive: ResourceDef,
 }
 
 /**
- * Reads outside every month (in the live default partition) move row by row, a batch per statement:
+ * Reads outside every month (in the live default partition until the partition job gives them
+ * theirs) move row by row once before `before`, a batch per statement:
  * the delete and the insert of the same rows commit or fail together.
  */
 async function moveStrays(
@@ -116,7 +118,9 @@ export async function sweepReadings(db: Transactional, now = new Date()): Promis
       if (Date.UTC(end.year, end.month - 1, 1) > cutoff) continue;
       moved += await inTransaction(db, (tx) => moveMonth(tx, live, archive, m));
     }
-    moved += await moveStrays(db, live, archive, new Date(cutoff));
+    // Strays leave with the same rule: only once their whole month is past the cutoff.
+    const month = monthOf(new Date(cutoff));
+    moved += await moveStrays(db, live, archive, new Date(Date.UTC(month.year, month.month - 1, 1)));
   }
   return moved;
 }
