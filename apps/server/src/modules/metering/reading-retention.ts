@@ -43,6 +43,11 @@ async function moveMonth(tx: Queryable, live: ResourceDef, archive: ResourceDef,
   const from = monthStart(m, "read_time");
   const to = monthStart(addMonths(m, 1), "read_time");
   await tx.query("select pg_advisory_xact_lock($1)", [PARTITION_LOCK]);
+  // Another process (every gateway sweeps) may have moved it while this one waited for the lock.
+  const stillLive = (await partitionsOf(tx, live.table)).some(
+    (p) => p.year === m.year && p.month === m.month,
+  );
+  if (!stillLive) return 0;
   const part = ident(partitionName(live.table, m));
   const [{ rows } = { rows: "0" }] = await tx.query<{ rows: string }>(`select count(*) as rows from ${part}`);
   await tx.query(`alter table ${ident(live.table)} detach partition ${part}`);
