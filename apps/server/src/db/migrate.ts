@@ -118,9 +118,11 @@ export async function migrate(
     );
     const schema = await applyAll(tx, plan.schema, done);
     for (const statement of plan.resourceTables) await tx.query(statement);
+    // Every time, not once: a table the resource step has just made (a definition applied later
+    // than the others) is plain again until this runs; a partitioned one costs one catalogue query.
+    await partitionGrowingTables(tx, plain);
     const partitioned: string[] = [];
     if (!done.has(PARTITION_STEP)) {
-      await partitionGrowingTables(tx, plain);
       await tx.query("insert into schema_migration (version) values ($1)", [PARTITION_STEP]);
       partitioned.push(PARTITION_STEP);
     }
