@@ -56,6 +56,7 @@ import errorHandler from "./plugins/error-handler.ts";
 import fileLinks from "./plugins/file-links.ts";
 import inputGuard from "./plugins/input-guard.ts";
 import logRetention from "./plugins/log-retention.ts";
+import partitionUpkeep from "./plugins/partition-upkeep.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import { resourceRoutes } from "./resources/index.ts";
 
@@ -153,6 +154,7 @@ export async function buildApp({
   await app.register(authentication, { auth });
   await app.register(apiLog, { db, ...(config.apiLog ? { policy: config.apiLog } : {}) });
   await app.register(logRetention, { db });
+  await app.register(partitionUpkeep, { db });
   await app.register(apiScope, { db });
   await app.register(fileLinks, { serverSecret: config.jwtSecret });
   if (openApi) {

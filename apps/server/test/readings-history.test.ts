@@ -212,19 +212,19 @@ describe("reading log and daily usage, from the gateway's reads", () => {
     }
   });
 
-  test("the retention sweep moves old reads to history, where the history screens find them", async () => {
+  test("the retention sweep moves old months of reads to history, where the history screens find them", async () => {
     const before = (await get(server, admin, "dataread/page")).total as number;
     await server.db.query(
       `insert into pms_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value, balance)
-       values (1, '000000', $1, $2, '100000000101', now() - interval '45 days', 1.5, 9),
+       values (1, '000000', $1, $2, '100000000101', now() - interval '75 days', 1.5, 9),
               (2, '000000', $1, $2, '100000000101', now() - interval '20 days', 1, 9)`,
       [site.meter, site.room101],
     );
     await server.db.query(
       "update sys_param set param_value = '30' where param_key = 'reading.retentionDays'",
     );
-    // 30 is below the 31-day floor: the 20-day-old row stays; the 45-day-old one moves, and so do
-    // the electric and the three water reads of March 2025.
+    // 30 is below the 31-day floor: the 20-day-old row stays; the 75-day-old one moves with its
+    // month (wholly past the floor), and so do the electric and the three water reads of March 2025.
     const moved = await sweepReadings(server.db);
     assert.equal(moved, before + 1 + 3);
     const left = await get(server, admin, "dataread/page");

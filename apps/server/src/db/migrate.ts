@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { type ResourceDef, resources } from "@meterline/contracts";
 import { resourceTableStatements } from "../crud/schema-sync.ts";
 import type { Db, Queryable } from "./client.ts";
+import { partitionGrowingTables } from "./partitions.ts";
 import { seedStandardButtons } from "./standard-buttons.ts";
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
@@ -12,6 +13,12 @@ const SEED_DIR = fileURLToPath(new URL("./migrations/seed/", import.meta.url));
 export const AFTER_RESOURCES_DIR = fileURLToPath(new URL("./migrations/after-resources/", import.meta.url));
 // Any constant works; it only has to be the same in every process that migrates this database.
 const MIGRATION_LOCK = 7_046_451;
+/**
+ * The step that splits the tables growing with time by month: code rather than SQL, as it creates
+ * a partition for every month found in the rows. It runs once the resource tables exist, so a new
+ * database and an old one with years of readings take the same path.
+ */
+const PARTITION_STEP = "038_reading_partitions";
 
 interface Migration {
   version: string;
@@ -48,6 +55,7 @@ async function planOf(plain: readonly ResourceDef[]): Promise<Plan> {
   for (const m of [...schema, ...onResources, ...seeds]) hash.update(`${m.version}\0${m.sql}\0`);
   for (const statement of resourceTables) hash.update(`${statement}\0`);
   const versions = [...schema, ...onResources, ...seeds].map((m) => m.version);
+  versions.push(PARTITION_STEP);
   versions.push(...plain.map((def) => `buttons/${def.name}`));
   for (const version of versions) hash.update(`${version}\0`);
   return { schema, resourceTables, onResources, seeds, plain, versions, digest: hash.digest("hex") };
@@ -110,6 +118,14 @@ export async function migrate(
     );
     const schema = await applyAll(tx, plan.schema, done);
     for (const statement of plan.resourceTables) await tx.query(statement);
+    // Every time, not once: a table the resource step has just made (a definition applied later
+    // than the others) is plain again until this runs; a partitioned one costs one catalogue query.
+    await partitionGrowingTables(tx, plain);
+    const partitioned: string[] = [];
+    if (!done.has(PARTITION_STEP)) {
+      await tx.query("insert into schema_migration (version) values ($1)", [PARTITION_STEP]);
+      partitioned.push(PARTITION_STEP);
+    }
     const onResources = await applyAll(tx, plan.onResources, done);
     const seeds = await applyAll(tx, plan.seeds, done);
     const buttons = await seedStandardButtons(tx, plain, done);
@@ -119,7 +135,7 @@ export async function migrate(
     );
     // A comment takes no parameters; the digest is our own hex string.
     if (complete) await tx.query(`comment on table schema_migration is '${plan.digest}'`);
-    return [...schema, ...onResources, ...seeds, ...buttons];
+    return [...schema, ...partitioned, ...onResources, ...seeds, ...buttons];
   });
 }
 

@@ -48,7 +48,7 @@ on conflict (tenant_id, meter_id, day_date) do update set
   low_usage = excluded.end_low - d.start_low,
   room_id = coalesce(excluded.room_id, d.room_id), update_time = excluded.update_time
 where d.closed = 0 and d.update_time <= excluded.update_time
-returning (xmax = 0) as opened`;
+returning (d.id = $1) as opened`;
 
 const WATER_READ = `
 insert into pms_water_data_daily as d
@@ -63,7 +63,7 @@ on conflict (tenant_id, meter_id, day_date) do update set
   end_value = excluded.end_value, usage = excluded.end_value - d.start_value,
   room_id = coalesce(excluded.room_id, d.room_id), update_time = excluded.update_time
 where d.closed = 0 and d.update_time <= excluded.update_time
-returning (xmax = 0) as opened`;
+returning (d.id = $1) as opened`;
 
 const ELECTRIC_FREEZE_OPENS = `
 insert into pms_data_daily as d
@@ -108,7 +108,8 @@ const rowParams = (target: DailyTarget, day: string, at: Date, registers: readon
 
 /**
  * A read on local day `day` by one of the read upserts; the first read of a day (the row was
- * inserted, `xmax = 0`) also closes the days before it, as no later read can belong to them.
+ * inserted: it carries the new id, where an updated row keeps its own; `xmax` cannot be read from a
+ * partitioned table) also closes the days before it, as no later read can belong to them.
  */
 async function dayRead(
   db: Queryable,

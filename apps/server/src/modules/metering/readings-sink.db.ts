@@ -1,5 +1,5 @@
 import type { EnergyRegisters, MeterReading, PresenceEvent, ReadingsSink } from "@meterline/gateway";
-import type { Db, Queryable } from "../../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { evaluateTenant } from "../alarm/alarm.service.ts";
 import { shadowReading } from "../money/shadow-balance.ts";
@@ -12,6 +12,13 @@ import {
   electricDayRead,
   waterDayRead,
 } from "./daily-usage.db.ts";
+import {
+  type ElectricRead,
+  GroupInsert,
+  insertElectricReads,
+  insertWaterReads,
+  type WaterRead,
+} from "./reading-log.db.ts";
 import { localDay } from "./usage-periods.ts";
 
 /** The meter's supply as SWITCH_STATUS: 0 on (relay closed, valve open), 1 off. */
@@ -42,6 +49,10 @@ function registersOf(energy: EnergyRegisters): ElectricRegisters | undefined {
  * its meters online or offline.
  */
 export class DbReadingsSink implements ReadingsSink {
+  /** Reads that arrive together (many sessions, one turn of the event loop) share one insert. */
+  private readonly electricLog = new GroupInsert<ElectricRead>((rows) => insertElectricReads(this.db, rows));
+  private readonly waterLog = new GroupInsert<WaterRead>((rows) => insertWaterReads(this.db, rows));
+
   /** `timeZone`: the tenants' zone, whose midnights divide daily usage (design.md §5 "Time"). */
   constructor(
     private readonly db: Db,
@@ -205,64 +216,42 @@ export class DbReadingsSink implements ReadingsSink {
     const frozenDay = /^\d{4}-\d{2}-\d{2}/.exec(frozen?.time ?? "")?.[0];
     const frozenRegisters = frozen && registersOf(frozen.energy);
     const registers = reading.energy && registersOf(reading.energy);
+    // The log first: it is what daily usage is recomputed from (datadailydd/submit), should the
+    // daily step below fail.
+    if (registers)
+      await this.electricLog.add({
+        id: nextId(),
+        ...target,
+        readTime: reading.at,
+        registers,
+        balance: cents(reading.balance),
+        switchStatus: supply,
+        missing: reading.missing.join(",").slice(0, 255),
+      });
     // One transaction: a freeze moves the day's start, the read its end; a reader in between would
     // see a start above the end, a day of negative use.
     await this.db.transaction(async (tx) => {
       // The freeze first: it opens today and closes yesterday before today's read moves the end.
       if (frozenDay && frozenRegisters)
         await electricDayFreeze(tx, target, frozenDay, frozenRegisters, reading.at);
-      if (registers) await this.electricRead(tx, target, reading, registers, supply);
+      if (registers)
+        await electricDayRead(tx, target, localDay(reading.at, this.timeZone), registers, reading.at);
     });
-  }
-
-  private async electricRead(
-    tx: Queryable,
-    target: DailyTarget,
-    reading: MeterReading,
-    registers: ElectricRegisters,
-    supply: number | null,
-  ) {
-    await tx.query(
-      `insert into pms_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
-         tip_value, peak_value, peace_value, low_value, balance, switch_status, missing, source, voided)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'gateway', 0)`,
-      [
-        nextId(),
-        target.tenantId,
-        target.meterId,
-        target.roomId,
-        target.productCode,
-        reading.at,
-        ...registers,
-        cents(reading.balance),
-        supply,
-        reading.missing.join(",").slice(0, 255),
-      ],
-    );
-    await electricDayRead(tx, target, localDay(reading.at, this.timeZone), registers, reading.at);
   }
 
   /** The reading log row and the daily usage of a water meter's read. */
   private async waterHistory(target: DailyTarget, reading: MeterReading, supply: number | null) {
     const volume = cents(reading.volume);
     if (volume === null) return;
-    await this.db.query(
-      `insert into pms_water_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
-         switch_status, battery_low, missing, source, voided)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'gateway', 0)`,
-      [
-        nextId(),
-        target.tenantId,
-        target.meterId,
-        target.roomId,
-        target.productCode,
-        reading.at,
-        volume,
-        supply,
-        reading.batteryLow === undefined ? null : reading.batteryLow ? 1 : 0,
-        reading.missing.join(",").slice(0, 255),
-      ],
-    );
+    await this.waterLog.add({
+      id: nextId(),
+      ...target,
+      readTime: reading.at,
+      totalValue: volume,
+      switchStatus: supply,
+      batteryLow: reading.batteryLow === undefined ? null : reading.batteryLow ? 1 : 0,
+      missing: reading.missing.join(",").slice(0, 255),
+    });
     await waterDayRead(this.db, target, localDay(reading.at, this.timeZone), volume, reading.at);
   }
 

@@ -98,7 +98,9 @@ const readingsBase = { ...serverWrittenBase, listVerb: "page", count: LARGE_TABL
 
 /**
  * Every successful poll of an electric meter (spec §7 dataread): the reading log behind daily
- * usage and history. Old rows are swept after `reading.retentionDays`.
+ * usage and history. Old rows are swept after `reading.retentionDays`. The server partitions this
+ * table, its history and the daily usage tables by month (apps/server/src/db/partitions.ts): their
+ * primary key is (id, read time or day), and every unique key must hold that column.
  */
 export const dataRead = defineResource({
   ...readingsBase,

@@ -1,0 +1,219 @@
+import { type ResourceDef, resources } from "@meterline/contracts";
+import { columnsOf } from "../crud/columns.ts";
+import { resourceTableStatements } from "../crud/schema-sync.ts";
+import { ident } from "../crud/sql.ts";
+import type { Queryable } from "./client.ts";
+
+/**
+ * A table that grows with time and is split by month of one column. Reading logs grow by a row per
+ * poll and their archives by every month the retention moves; daily usage by a row per meter and
+ * day, kept for good (reports read it). Everything else either stays the size of the registry or
+ * is bounded by its own retention.
+ */
+export interface PartitionedTable {
+  def: ResourceDef;
+  /** The partition key: a read time (timestamptz, months in UTC) or a local day (date). */
+  key: "read_time" | "day_date";
+  /**
+   * Whether the next months are created before rows arrive. An archive only receives whole months
+   * from its live log (attached as they are): a month created there ahead would be in the way.
+   */
+  ahead: boolean;
+}
+
+export const PARTITIONED: readonly PartitionedTable[] = [
+  { def: resources.dataRead, key: "read_time", ahead: true },
+  { def: resources.waterDataRead, key: "read_time", ahead: true },
+  { def: resources.dataReadHistory, key: "read_time", ahead: false },
+  { def: resources.waterDataReadHistory, key: "read_time", ahead: false },
+  { def: resources.dataDaily, key: "day_date", ahead: true },
+  { def: resources.waterDataDaily, key: "day_date", ahead: true },
+];
+
+/** Taken by whoever changes the partitions, so that processes started together take turns. */
+export const PARTITION_LOCK = 7_046_452;
+
+/** Months created ahead of the current one, so a month's first reads never wait for DDL. */
+export const MONTHS_AHEAD = 3;
+
+/** A calendar month as a year and a month number (1–12), with what it is called and bounded by. */
+export interface Month {
+  year: number;
+  month: number;
+}
+
+export const monthOf = (at: Date): Month => ({ year: at.getUTCFullYear(), month: at.getUTCMonth() + 1 });
+
+export const addMonths = ({ year, month }: Month, n: number): Month => {
+  const index = year * 12 + (month - 1) + n;
+  return { year: Math.floor(index / 12), month: (index % 12) + 1 };
+};
+
+const pad = (n: number) => String(n).padStart(2, "0");
+/** `yyyyMM`: the suffix of a month's partition. */
+export const monthTag = (m: Month) => `${m.year}${pad(m.month)}`;
+export const partitionName = (table: string, m: Month) => `${table}_p${monthTag(m)}`;
+export const defaultPartition = (table: string) => `${table}_default`;
+
+/** A month from a partition's name, or undefined for the default partition and anything else. */
+export function monthOfPartition(table: string, name: string): Month | undefined {
+  const match = new RegExp(`^${table}_p(\\d{4})(\\d{2})$`).exec(name);
+  return match ? { year: Number(match[1]), month: Number(match[2]) } : undefined;
+}
+
+/**
+ * The first instant (or day) of a month as an SQL literal. DDL takes no parameters; the literal is
+ * built from two integers only, never from input.
+ */
+export function monthStart(m: Month, key: PartitionedTable["key"]): string {
+  const day = `${m.year}-${pad(m.month)}-01`;
+  return key === "read_time" ? `'${day} 00:00:00+00'` : `'${day}'`;
+}
+
+/** The key's month as `yyyyMM`, in UTC for read times (as the partition bounds are). */
+const monthExpr = (key: PartitionedTable["key"]) =>
+  key === "read_time" ? `to_char(${key} at time zone 'UTC', 'YYYYMM')` : `to_char(${key}, 'YYYYMM')`;
+
+const parseTag = (tag: string): Month => ({ year: Number(tag.slice(0, 4)), month: Number(tag.slice(4)) });
+
+async function relkind(db: Queryable, table: string): Promise<string | undefined> {
+  const [row] = await db.query<{ relkind: string }>(
+    "select relkind from pg_class where oid = to_regclass($1)",
+    [table],
+  );
+  return row?.relkind;
+}
+
+/** The monthly partitions a partitioned table has now (the default one left out). */
+export async function partitionsOf(db: Queryable, table: string): Promise<Month[]> {
+  const rows = await db.query<{ relname: string }>(
+    `select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = to_regclass($1) order by c.relname`,
+    [table],
+  );
+  return rows.flatMap((r) => monthOfPartition(table, r.relname) ?? []);
+}
+
+function createPartition(spec: PartitionedTable, parent: string, m: Month): string {
+  const table = spec.def.table;
+  return `create table if not exists ${ident(partitionName(table, m))} partition of ${ident(parent)}
+    for values from (${monthStart(m, spec.key)}) to (${monthStart(addMonths(m, 1), spec.key)})`;
+}
+
+/**
+ * Turns a plain table into one partitioned by month, keeping every row: a month per month found in
+ * the rows, the months ahead, and a default partition. The primary key becomes (id, key), as a
+ * partitioned table's unique keys must hold its partition key; the indexes are those of the
+ * definitions, made again on the new table. The writers always set the key; a row without one
+ * (a key cannot be null in a primary key) is kept in the current month rather than refused. Runs
+ * inside the migration's transaction; a table already partitioned, or absent, is left alone.
+ */
+export async function convertToPartitioned(
+  tx: Queryable,
+  spec: PartitionedTable,
+  plain: readonly ResourceDef[],
+  now = new Date(),
+): Promise<void> {
+  const table = spec.def.table;
+  if ((await relkind(tx, table)) !== "r") return;
+  const fallback = spec.key === "read_time" ? "now()" : "current_date";
+  await tx.query(`update ${ident(table)} set ${spec.key} = ${fallback} where ${spec.key} is null`);
+  const found = await tx.query<{ tag: string }>(
+    `select distinct ${monthExpr(spec.key)} as tag from ${ident(table)}`,
+  );
+  const months = new Map<string, Month>();
+  for (const { tag } of found) months.set(tag, parseTag(tag));
+  if (spec.ahead) {
+    for (let n = 0; n <= MONTHS_AHEAD; n++) {
+      const m = addMonths(monthOf(now), n);
+      months.set(monthTag(m), m);
+    }
+  }
+  const staging = `${table}_partitioned`;
+  await tx.query(
+    `create table ${ident(staging)} (like ${ident(table)} including defaults) partition by range (${spec.key})`,
+  );
+  for (const m of months.values()) await tx.query(createPartition(spec, staging, m));
+  await tx.query(`create table ${ident(defaultPartition(table))} partition of ${ident(staging)} default`);
+  // Same columns in the same order (LIKE): every row as it is.
+  await tx.query(`insert into ${ident(staging)} select * from ${ident(table)}`);
+  await tx.query(`drop table ${ident(table)}`);
+  await tx.query(`alter table ${ident(staging)} rename to ${ident(table)}`);
+  await tx.query(
+    `alter table ${ident(table)} add constraint ${ident(`${table}_pkey`)} primary key (id, ${spec.key})`,
+  );
+  // Every definition on this table (the manual-read screens share the live logs) has its indexes.
+  const defs = plain.filter((def) => def.table === table);
+  for (const statement of resourceTableStatements(defs)) await tx.query(statement);
+}
+
+/** The migration step: every growing table that exists and is still plain becomes partitioned. */
+export async function partitionGrowingTables(tx: Queryable, plain: readonly ResourceDef[]): Promise<void> {
+  for (const spec of PARTITIONED) {
+    if (plain.some((def) => def.table === spec.def.table)) await convertToPartitioned(tx, spec, plain);
+  }
+}
+
+/**
+ * Rows that landed in the default partition (a read time outside the months made so far: a meter
+ * clock far off, a manual read of long ago) get a month of their own, moved in one statement, and
+ * that month is attached. Answers the months made. Run inside a transaction.
+ */
+async function rehomeDefault(tx: Queryable, spec: PartitionedTable): Promise<Month[]> {
+  const table = spec.def.table;
+  const fallback = defaultPartition(table);
+  const found = await tx.query<{ tag: string }>(
+    `select distinct ${monthExpr(spec.key)} as tag from ${ident(fallback)}`,
+  );
+  const columns = columnsOf(spec.def)
+    .map((c) => ident(c.column))
+    .join(", ");
+  const made: Month[] = [];
+  for (const { tag } of found) {
+    const m = parseTag(tag);
+    const name = ident(partitionName(table, m));
+    const [from, to] = [monthStart(m, spec.key), monthStart(addMonths(m, 1), spec.key)];
+    await tx.query(`create table ${name} (like ${ident(table)} including defaults)`);
+    await tx.query(
+      `with moved as (delete from ${ident(fallback)} where ${spec.key} >= ${from} and ${spec.key} < ${to}
+         returning ${columns})
+       insert into ${name} (${columns}) select ${columns} from moved`,
+    );
+    await tx.query(
+      `alter table ${ident(table)} attach partition ${name} for values from (${from}) to (${to})`,
+    );
+    made.push(m);
+  }
+  return made;
+}
+
+/**
+ * The partition job: for each partitioned table, rows in the default partition get their month, and
+ * the current month and the next `MONTHS_AHEAD` exist (live tables). A default partition stays as a
+ * safety net: a read of an unexpected month is kept rather than refused, and the next run gives it
+ * its month. Idempotent; answers the partitions it made, as `table_pyyyyMM`.
+ */
+export async function ensurePartitions(
+  db: Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> },
+  now = new Date(),
+): Promise<string[]> {
+  const made: string[] = [];
+  for (const spec of PARTITIONED) {
+    const table = spec.def.table;
+    if ((await relkind(db, table)) !== "p") continue;
+    const run = async (tx: Queryable) => {
+      await tx.query("select pg_advisory_xact_lock($1)", [PARTITION_LOCK]);
+      for (const m of await rehomeDefault(tx, spec)) made.push(partitionName(table, m));
+      if (!spec.ahead) return;
+      const have = new Set((await partitionsOf(tx, table)).map(monthTag));
+      for (let n = 0; n <= MONTHS_AHEAD; n++) {
+        const m = addMonths(monthOf(now), n);
+        if (have.has(monthTag(m))) continue;
+        await tx.query(createPartition(spec, table, m));
+        made.push(partitionName(table, m));
+      }
+    };
+    await (db.transaction ? db.transaction(run) : run(db));
+  }
+  return made;
+}
