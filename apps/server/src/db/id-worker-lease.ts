@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Queryable } from "./client.ts";
+import type { Db, Queryable } from "./client.ts";
 import { adoptWorker, extendWorker, mintedUntil, suspendWorker } from "./ids.ts";
 
 export interface IdWorkerLeaseOptions {
@@ -41,10 +41,12 @@ export class IdWorkerLease {
     private readonly ttlMs: number,
     private readonly renewEveryMs: number,
     private readonly onProblem: (message: string, error?: unknown) => void,
+    /** The embedded database: one process opens it, so nobody can take the number over. */
+    private readonly soleProcess: boolean,
   ) {}
 
   /** Leases a free (or lapsed) worker number and starts renewing it. */
-  static async take(db: Queryable, options: IdWorkerLeaseOptions = {}): Promise<IdWorkerLease> {
+  static async take(db: Queryable | Db, options: IdWorkerLeaseOptions = {}): Promise<IdWorkerLease> {
     const ttlMs = options.ttlMs ?? DEFAULT_ID_WORKER_TTL_MS;
     if (ttlMs <= SAFETY_MS * 2) throw new Error(`id worker lease ttl must exceed ${SAFETY_MS * 2} ms`);
     const lease = new IdWorkerLease(
@@ -52,6 +54,7 @@ export class IdWorkerLease {
       ttlMs,
       options.renewEveryMs ?? Math.floor(ttlMs / 4),
       options.onProblem ?? (() => {}),
+      "kind" in db && db.kind === "pglite",
     );
     await lease.acquire();
     lease.timer = setInterval(() => void lease.renew(), lease.renewEveryMs);
@@ -65,6 +68,9 @@ export class IdWorkerLease {
   }
 
   private deadline(sentAt: number): number {
+    // A long write on the embedded database can hold its one connection past the ttl; with no other
+    // process there, ids must not stop for it.
+    if (this.soleProcess) return Number.POSITIVE_INFINITY;
     return sentAt + this.ttlMs - SAFETY_MS;
   }
 
