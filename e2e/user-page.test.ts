@@ -111,6 +111,40 @@ test("users are imported from the template through the dialog, refused rows come
   await rowsWith(screen, "导入用户改").waitFor();
 });
 
+test("a user is disabled in 用户管理, shows as 禁用, is found by the status filter, and is enabled again", async () => {
+  const { page } = suite.session;
+  const screen = await openResource(page, "/system/user", "user");
+  // The user the import above created: an ordinary account, never the one signed in.
+  const row = () => userRow(screen, "e2e_imp_ok");
+  await row()
+    .locator("td", { hasText: /^启用$/ })
+    .waitFor();
+
+  await clickRowAction(row(), "row-disable");
+  const confirm = page.locator(".ant-modal-confirm");
+  await confirm.locator(".ant-modal-confirm-title", { hasText: "禁用后该用户立即退出登录" }).waitFor();
+  // antd spaces a two-character label ("禁 用"): the confirm's own button, by its place.
+  await confirm.locator(".ant-modal-confirm-btns .ant-btn-primary").click();
+  await toast(page, "已禁用");
+  await settled(screen);
+  await row()
+    .locator("td", { hasText: /^禁用$/ })
+    .waitFor();
+
+  // The search form filters by status: the disabled user is among the disabled ones only.
+  await screen.locator("#search_status").click();
+  await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: "禁用" }).click();
+  await screen.getByTestId("crud-search-submit").click();
+  await settled(screen);
+  await row().waitFor();
+  assert.equal(await rowsWith(screen, "启用").count(), 0, "no enabled user among the disabled");
+
+  await clickRowAction(row(), "row-enable");
+  await toast(page, "已启用");
+  await settled(screen);
+  assert.equal(await row().count(), 0, "no longer disabled, so no longer in this filter");
+});
+
 test("the platform dialog loads a user's platform, checks the JSON and saves it", async () => {
   const { page } = suite.session;
   const screen = await openResource(page, "/system/user", "user");
