@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Locator, Page } from "playwright-core";
+import { expectAccessible } from "./axe.ts";
 import { clickRowAction, dialog, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import { downloadOf, sheetRows, workbookOf } from "./workbook-helpers.ts";
@@ -130,6 +131,8 @@ test("a user is disabled in 用户管理, shows as 禁用, is found by the statu
   await row()
     .locator("td", { hasText: /^禁用$/ })
     .waitFor();
+  // Both row buttons (禁用 on the others, 启用 on this one) and the status column are on screen.
+  await expectAccessible(page, "用户管理 with a disabled user");
 
   // The search form filters by status: the disabled user is among the disabled ones only.
   await screen.locator("#search_status").click();
