@@ -2,7 +2,7 @@ import { consoleLogger, type LogLevel } from "@meterline/gateway";
 import { ConfigError } from "./config.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
 import { openDb } from "./db/client.ts";
-import { IdWorkerLease } from "./db/id-worker-lease.ts";
+import { IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
 import { embeddedGatewaySettings, startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 import { checkPortsFree } from "./port-check.ts";
 
@@ -31,6 +31,11 @@ async function main(): Promise<void> {
   await checkPortsFree([{ setting: "GATEWAY_PORT", host, port, purpose: "the meter gateway's DTU port" }]);
   const db = await openDb({ databaseUrl });
   // Readings and command results carry ids minted here: a worker number no live process shares.
+  if (!(await idWorkerTableExists(db))) {
+    throw new ConfigError(
+      "the database has no id_worker table yet: start the server on it once, so it applies its migrations.",
+    );
+  }
   const idWorker = await IdWorkerLease.take(db, {
     onProblem: (message, error) => logger.log("warn", message, error ? { error: String(error) } : undefined),
   });

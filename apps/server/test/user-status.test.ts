@@ -68,6 +68,31 @@ describe("user status", () => {
     assert.equal((await info()).statusCode, 401, "the old token is refused");
     assert.equal((await refresh(session.refresh_token)).statusCode, 400, "refresh refused");
     await assert.rejects(server.login("paused", "Paused-pw1"), /login of paused failed/);
+    // The captcha grant, with the right code, is refused just the same.
+    const captcha = (await server.inject({ method: "GET", url: "/api/blade-auth/oauth/captcha" })).json();
+    const [stored] = await server.db.query<{ code: string }>(
+      "select code from auth_captcha where captcha_key = $1",
+      [captcha.key],
+    );
+    const byCaptcha = await server.inject({
+      method: "POST",
+      url: "/api/blade-auth/oauth/token",
+      query: {
+        tenantId: "000000",
+        username: "paused",
+        password: md5Hex("Paused-pw1"),
+        grant_type: "captcha",
+        scope: "all",
+      },
+      headers: {
+        authorization: BASIC,
+        "tenant-id": "000000",
+        "captcha-key": captcha.key,
+        "captcha-code": stored!.code,
+      },
+    });
+    assert.equal(byCaptcha.statusCode, 400, byCaptcha.body);
+    assert.match(byCaptcha.body, /账号已被停用/);
 
     const enable = await server.call("POST", "/api/blade-user/submit", admin, { id, status: 1 });
     assert.equal(enable.statusCode, 200, enable.body);
