@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Locator, Page } from "playwright-core";
+import { expectAccessible } from "./axe.ts";
 import { clickRowAction, dialog, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import { downloadOf, sheetRows, workbookOf } from "./workbook-helpers.ts";
@@ -109,6 +110,42 @@ test("users are imported from the template through the dialog, refused rows come
   assert.equal(await page.getByTestId("user-import-rejected-file").count(), 0);
   await page.getByTestId("user-import-close").click();
   await rowsWith(screen, "导入用户改").waitFor();
+});
+
+test("a user is disabled in 用户管理, shows as 禁用, is found by the status filter, and is enabled again", async () => {
+  const { page } = suite.session;
+  const screen = await openResource(page, "/system/user", "user");
+  // The user the import above created: an ordinary account, never the one signed in.
+  const row = () => userRow(screen, "e2e_imp_ok");
+  await row()
+    .locator("td", { hasText: /^启用$/ })
+    .waitFor();
+
+  await clickRowAction(row(), "row-disable");
+  const confirm = page.locator(".ant-modal-confirm");
+  await confirm.locator(".ant-modal-confirm-title", { hasText: "禁用后该用户立即退出登录" }).waitFor();
+  // antd spaces a two-character label ("禁 用"): the confirm's own button, by its place.
+  await confirm.locator(".ant-modal-confirm-btns .ant-btn-primary").click();
+  await toast(page, "已禁用");
+  await settled(screen);
+  await row()
+    .locator("td", { hasText: /^禁用$/ })
+    .waitFor();
+  // Both row buttons (禁用 on the others, 启用 on this one) and the status column are on screen.
+  await expectAccessible(page, "用户管理 with a disabled user");
+
+  // The search form filters by status: the disabled user is among the disabled ones only.
+  await screen.locator("#search_status").click();
+  await page.locator(".ant-select-dropdown:visible .ant-select-item-option", { hasText: "禁用" }).click();
+  await screen.getByTestId("crud-search-submit").click();
+  await settled(screen);
+  await row().waitFor();
+  assert.equal(await rowsWith(screen, "启用").count(), 0, "no enabled user among the disabled");
+
+  await clickRowAction(row(), "row-enable");
+  await toast(page, "已启用");
+  await settled(screen);
+  assert.equal(await row().count(), 0, "no longer disabled, so no longer in this filter");
 });
 
 test("the platform dialog loads a user's platform, checks the JSON and saves it", async () => {

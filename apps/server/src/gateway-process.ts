@@ -1,7 +1,10 @@
 import { consoleLogger, type LogLevel } from "@meterline/gateway";
+import { ConfigError } from "./config.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
 import { openDb } from "./db/client.ts";
-import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
+import { IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
+import { embeddedGatewaySettings, startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
+import { checkPortsFree } from "./port-check.ts";
 
 /**
  * The meter gateway as its own process on the registry (design.md §2, scale): meters from the
@@ -19,12 +22,23 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = consoleLogger((process.env.LOG_LEVEL as LogLevel | undefined) ?? "info");
-  const db = await openDb({ databaseUrl });
   const pollSeconds = Number(process.env.POLL_INTERVAL_SECONDS ?? 900);
   if (!Number.isInteger(pollSeconds) || pollSeconds < 10) {
     console.error(`POLL_INTERVAL_SECONDS must be a whole number ≥ 10: ${process.env.POLL_INTERVAL_SECONDS}`);
     process.exit(1);
   }
+  const { host, port } = embeddedGatewaySettings({});
+  await checkPortsFree([{ setting: "GATEWAY_PORT", host, port, purpose: "the meter gateway's DTU port" }]);
+  const db = await openDb({ databaseUrl });
+  // Readings and command results carry ids minted here: a worker number no live process shares.
+  if (!(await idWorkerTableExists(db))) {
+    throw new ConfigError(
+      "the database has no id_worker table yet: start the server on it once, so it applies its migrations.",
+    );
+  }
+  const idWorker = await IdWorkerLease.take(db, {
+    onProblem: (message, error) => logger.log("warn", message, error ? { error: String(error) } : undefined),
+  });
   const metering = await startEmbeddedMetering({
     db,
     databaseUrl,
@@ -45,6 +59,7 @@ async function main(): Promise<void> {
     closing = true;
     logger.log("info", "gateway stopping", { signal });
     await metering.close();
+    await idWorker.release();
     await db.close();
     process.exit(0);
   };
@@ -53,6 +68,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof ConfigError ? `The gateway cannot start: ${error.message}` : error);
   process.exit(1);
 });

@@ -4,11 +4,13 @@ import { redactUrl } from "./contract/redact.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
 import { reencryptStoredSecrets } from "./crud/reencrypt.ts";
 import { openDb } from "./db/client.ts";
+import { IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
 import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
-import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
+import { embeddedGatewaySettings, startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 import { BatchJobRunner, DEFAULT_LIMITS } from "./modules/operations/batch-jobs/job-runner.ts";
+import { checkPortsFree, type PortToCheck, portError } from "./port-check.ts";
 import type { StartPhases } from "./start-phases.ts";
 import { warmSheetReader } from "./xlsx/read-workbook.ts";
 
@@ -21,10 +23,30 @@ export async function startServer(
   weakSecret: Promise<string | undefined>,
   phases: StartPhases,
 ): Promise<void> {
+  const httpPort: PortToCheck = { setting: "PORT", host: config.host, port: config.port, purpose: "HTTP" };
+  const gatewayPorts: PortToCheck[] = [];
+  if (config.gatewayEmbedded) {
+    const gateway = embeddedGatewaySettings({ host: config.host });
+    gatewayPorts.push({
+      setting: "GATEWAY_PORT",
+      host: gateway.host,
+      port: gateway.port,
+      purpose: "the embedded meter gateway's DTU port",
+    });
+  }
+  // Before the database is touched: a port in use must not leave a half-done start behind.
+  await checkPortsFree([httpPort, ...gatewayPorts]);
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   phases.mark("database");
+  // Before anything mints an id (migrations do): this process's worker number, unique among the
+  // live processes. A database older than the id_worker table has no live process that leased
+  // one, and gets it from the migrations.
+  const leaseIdWorker = () =>
+    IdWorkerLease.take(db, { onProblem: (message, error) => console.warn(message, error ?? "") });
+  const earlyWorker = (await idWorkerTableExists(db)) ? await leaseIdWorker() : undefined;
   const applied = await migrate(db);
   phases.mark("migrations");
+  const idWorker = earlyWorker ?? (await leaseIdWorker());
   const app = await buildApp({
     config,
     db,
@@ -48,6 +70,7 @@ export async function startServer(
   const weak = await weakSecret;
   if (weak) {
     await app.close();
+    await idWorker.release();
     await db.close();
     throw new ConfigError(weak);
   }
@@ -107,6 +130,7 @@ export async function startServer(
       await metering?.close();
       await batchJobs?.stop();
       await app.close();
+      await idWorker.release();
       await db.close();
       process.exit(0);
     } catch (error) {
@@ -117,7 +141,12 @@ export async function startServer(
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
-  const address = await app.listen({ host: config.host, port: config.port });
+  // Taken between the check and now: the same message, not a stack.
+  const address = await app
+    .listen({ host: config.host, port: config.port })
+    .catch((error: NodeJS.ErrnoException) => {
+      throw error.code ? portError(httpPort, error.code) : error;
+    });
   phases.mark("listen");
   app.log.info(
     { startMs: phases.totalMs, phases: phases.ms },

@@ -35,7 +35,12 @@ export function columnsOf(def: ResourceDef): Column[] {
   for (const [name, field] of Object.entries(def.fields)) {
     columns.push({ name, column: columnOf(name, field), field, system: false });
   }
-  if (def.audit) for (const [name, field] of Object.entries(AUDIT)) columns.push(system(name, field));
+  if (def.audit) {
+    for (const [name, field] of Object.entries(AUDIT)) {
+      // A common column the resource declares itself (a user's status) is the caller's to set.
+      if (!(name in def.fields)) columns.push(system(name, field));
+    }
+  }
   if (def.softDelete) columns.push(system("isDeleted", { type: "int" }));
   cache.set(def, columns);
   return columns;

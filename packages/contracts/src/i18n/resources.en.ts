@@ -68,6 +68,7 @@ export const resourcesEn: ResourceCatalog = {
       deptId: "Departments",
       postId: "Posts",
       userExt: "Platform settings",
+      status: "Status",
     },
   },
   dept: {

@@ -68,6 +68,7 @@ export const resourcesZh: ResourceCatalog = {
       deptId: "所属部门",
       postId: "所属岗位",
       userExt: "平台扩展信息",
+      status: "用户状态",
     },
   },
   dept: {

@@ -36,6 +36,8 @@ export const user = defineResource({
     roleId: { type: "idList", required: true, ref: { resource: "role", label: "roleName", multiple: true } },
     deptId: { type: "idList", required: true, ref: { resource: "dept", label: "deptName", multiple: true } },
     postId: { type: "idList", ref: { resource: "post", label: "postName", multiple: true } },
+    /** 1 enabled, 0 disabled: a disabled user cannot sign in and its sessions end (user module). */
+    status: { type: "int", required: true, dict: "user_status", default: 1, search: "equal", width: 90 },
     /** Settings of the user on its platform (userType), a JSON object set through update-platform. */
     userExt: { type: "text", maxLength: 2000, list: false, form: false },
   },

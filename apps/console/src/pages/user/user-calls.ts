@@ -40,3 +40,7 @@ export const platformDetail = (id: string) => api.get<PlatformDetail>(`${base}/p
 
 export const updatePlatform = (change: { userId: string; userType: number; userExt: string }) =>
   api.post<unknown>(`${base}/update-platform`, change);
+
+/** 1 enables the user, 0 disables it: its sessions end at once and it cannot sign in. */
+export const setUserStatus = (id: string, status: 0 | 1) =>
+  api.post<unknown>(`${base}/update`, { id, status });

@@ -1,5 +1,6 @@
 import {
   type GatewayHandle,
+  type GatewaySettings,
   type Logger,
   MemoryLeaseStore,
   PgLeaseStore,
@@ -16,6 +17,20 @@ import { DbCommandSource } from "./command-source.db.ts";
 import { DbMeterDirectory } from "./meter-directory.db.ts";
 import { sweepReadings } from "./reading-retention.ts";
 import { DbReadingsSink } from "./readings-sink.db.ts";
+
+/** The gateway's settings in the server: GATEWAY_* over the HTTP host and the tenants' time zone. */
+export function embeddedGatewaySettings(options: {
+  host?: string;
+  timeZone?: string;
+  env?: NodeJS.ProcessEnv;
+}): GatewaySettings {
+  return resolveSettings({
+    ...(options.host ? { host: options.host } : {}),
+    ...settingsFromEnv(options.env),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    rejectUnknownCollectors: true,
+  });
+}
 
 export interface EmbeddedMetering {
   gateway: GatewayHandle;
@@ -47,12 +62,7 @@ export async function startEmbeddedMetering(options: {
   batchJobs?: Partial<{ intervalMs: number; limits: RunnerLimits }> | false;
 }): Promise<EmbeddedMetering> {
   const { db, logger } = options;
-  const settings = resolveSettings({
-    ...(options.host ? { host: options.host } : {}),
-    ...settingsFromEnv(options.env),
-    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
-    rejectUnknownCollectors: true,
-  });
+  const settings = embeddedGatewaySettings(options);
   const leases = options.databaseUrl
     ? await PgLeaseStore.connect(options.databaseUrl)
     : new MemoryLeaseStore();

@@ -15,6 +15,8 @@ import { paramValue } from "../param/param-values.ts";
 import { assertPlatformAdministratorRemains } from "./platform-administrator.ts";
 
 const def = resources.user;
+/** sys_user.status of a user who may sign in (dict user_status); anything else is disabled. */
+const ENABLED = 1;
 
 export type ScopeFilter = (sql: SqlParams, alias: string) => string | undefined;
 const column = (name: string) => columnByName(def, name)!;
@@ -110,12 +112,19 @@ export class UserService {
     const [target] = await this.visible(caller, [id]);
     const values = readInput(def, body, "update", this.timeZone);
     values.delete(column("password"));
+    const status = values.get(column("status"));
+    const disabling = status !== undefined && Number(status) !== ENABLED;
+    if (disabling && id === caller.userId) throw forbidden("不能禁用本账号!");
     await this.assertLinks(values, target!.tenant_id);
     await assertDictionaryValues(this.db, values, target!.tenant_id);
     await this.store.update(id, values, caller, (s) => visibleRows(def, caller, s));
-    if (values.has(column("roleId")) && target!.tenant_id === PLATFORM_TENANT_ID) {
+    const powersChanged = values.has(column("roleId")) || disabling;
+    if (powersChanged && target!.tenant_id === PLATFORM_TENANT_ID) {
       await assertPlatformAdministratorRemains(this.db);
     }
+    // Sessions end with the commit, in every process: the token rows' change is announced to all
+    // of them (LISTEN/NOTIFY), and re-enabling the user later does not bring these sessions back.
+    if (disabling) await this.revokeSessions([id]);
   }
 
   async remove(caller: CurrentUser, ids: string[]): Promise<void> {
