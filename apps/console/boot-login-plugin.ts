@@ -63,7 +63,8 @@ async function icon(name: string, className = ""): Promise<string> {
       focusable: "false",
     },
   });
-  return `<span role="img" class="anticon ${className}">${svg}</span>`;
+  // Decorative, as the fields and the button are named themselves.
+  return `<span class="anticon ${className}" aria-hidden="true">${svg}</span>`;
 }
 
 /**
