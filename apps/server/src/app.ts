@@ -46,6 +46,7 @@ import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
 import { userImportRoutes } from "./modules/user/user-import.routes.ts";
 import { workflowRoutes } from "./modules/workflow/workflow.routes.ts";
+import { wxpayRoutes } from "./modules/wxpay/wxpay.routes.ts";
 import apiLog from "./plugins/api-log.ts";
 import apiScope from "./plugins/api-scope.ts";
 import authentication from "./plugins/authentication.ts";
@@ -211,6 +212,7 @@ export async function buildApp({
   await app.register(paymentRoutes, { db, timeZone: config.timeZone });
   await app.register(ownerRechargeRoutes, { db, timeZone: config.timeZone });
   await app.register(moneyExportRoutes, { db, timeZone: config.timeZone });
+  await app.register(wxpayRoutes, { db, cipher: fieldCipherOf(config), timeZone: config.timeZone });
   // Files on the server's own disk (the default storage) live under DATA_DIR/files.
   const storage = new StorageService(db, fieldCipherOf(config), path.join(config.dataDir ?? "data", "files"));
   app.addHook("onClose", async () => storage.close());

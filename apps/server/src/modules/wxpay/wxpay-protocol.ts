@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createSign, createVerify, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSign,
+  createVerify,
+  randomBytes,
+  X509Certificate,
+} from "node:crypto";
 
 /**
  * WeChat Pay API v3, the protocol only (no I/O): request signing `WECHATPAY2-SHA256-RSA2048`,
@@ -247,3 +254,9 @@ export const verifyPaySign = (params: JsapiPayParams, merchantPublicKey: string)
     params.paySign,
     merchantPublicKey,
   );
+
+/** The public key of a PEM key or of a PEM certificate (WeChat Pay hands out either). */
+export function publicKeyPem(keyOrCertificate: string): string {
+  if (!keyOrCertificate.includes("BEGIN CERTIFICATE")) return keyOrCertificate;
+  return new X509Certificate(keyOrCertificate).publicKey.export({ type: "spki", format: "pem" }).toString();
+}
