@@ -7,6 +7,7 @@ import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
+import { startDemoWxpay } from "./demo/demo-wxpay.ts";
 import { startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 import { BatchJobRunner, DEFAULT_LIMITS } from "./modules/operations/batch-jobs/job-runner.ts";
 import type { StartPhases } from "./start-phases.ts";
@@ -59,6 +60,10 @@ export async function startServer(
   // key existed) move to the current key before anything reads them.
   const rekeyed = await reencryptStoredSecrets(db, cipher);
   const demoSeeded = config.demoData && (await seedDemoSite(db, { adminPassword: config.adminPassword }));
+  // The demo pays through a local WeChat Pay double (never the real one), started with the server.
+  const wxpayDouble = config.demoData
+    ? await startDemoWxpay(db, cipher, `http://127.0.0.1:${config.port}`)
+    : undefined;
   phases.mark("seed");
   app.log.info(
     {
@@ -106,6 +111,7 @@ export async function startServer(
     try {
       await metering?.close();
       await batchJobs?.stop();
+      await wxpayDouble?.close();
       await app.close();
       await db.close();
       process.exit(0);
