@@ -20,6 +20,7 @@ import { topologyZh } from "./topology.zh.ts";
 import { viewsZh } from "./views.zh.ts";
 import { waterWritesZh } from "./water-writes.zh.ts";
 import { workflowZh } from "./workflow.zh.ts";
+import { wxpayZh } from "./wxpay.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
@@ -551,6 +552,7 @@ export const zh = {
   ...moneyListsZh,
   ...regionZh,
   ...socialZh,
+  ...wxpayZh,
   ...storageZh,
   ...viewsZh,
   ...tablesZh,
