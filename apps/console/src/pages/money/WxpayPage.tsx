@@ -70,7 +70,13 @@ export default function WxpayPage() {
   ];
   const submitRefund = async () => {
     if (!refunding) return;
-    const values = await form.validateFields();
+    let values: { amount: string; reason?: string };
+    try {
+      values = await form.validateFields();
+    } catch {
+      // The form shows what is wrong next to the field.
+      return;
+    }
     setBusy(true);
     try {
       await refundWxpay(

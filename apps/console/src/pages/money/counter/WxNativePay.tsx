@@ -23,6 +23,12 @@ export function WxNativePay({ order, tenantId, onPaid }: Props) {
   // The latest callback, without restarting the follow when the dialog re-renders.
   const paid = useRef(onPaid);
   paid.current = onPaid;
+  // The drawn code is an image (role img) and gets its name here: the component takes none.
+  const drawing = useRef<HTMLDivElement>(null);
+  const codeName = `${t("wxpay.native.scan")}: ${order.outTradeNo}`;
+  useEffect(() => {
+    drawing.current?.querySelector("svg, canvas")?.setAttribute("aria-label", codeName);
+  });
   useEffect(() => {
     let live = true;
     const timer = setInterval(() => {
@@ -50,7 +56,9 @@ export function WxNativePay({ order, tenantId, onPaid }: Props) {
   return (
     <Space orientation="vertical" align="center" style={{ width: "100%" }} data-testid="wxpay-native">
       <Typography.Text strong>{t("wxpay.native.scan")}</Typography.Text>
-      <QRCode value={order.codeUrl} size={200} />
+      <div ref={drawing}>
+        <QRCode value={order.codeUrl} size={200} type="svg" bordered={false} />
+      </div>
       <Typography.Text>
         {order.amount} {t("counter.form.yuan")} · {order.outTradeNo}
       </Typography.Text>
