@@ -89,6 +89,11 @@ export interface AppOptions {
   /** SMS providers by dictionary `sms` key (tests give them short time limits). */
   smsProviders?: Record<number, SmsProvider>;
   /**
+   * How often this process asks WeChat Pay about unpaid orders past a minute (the query job); 0
+   * leaves it to the tests that run it themselves. Every 30 s by default.
+   */
+  wxpayQueryMs?: number;
+  /**
    * Build the OpenAPI document of the routes (app.swagger(), in-process; served only outside
    * production). On by default, for tests and tools; the production server leaves it out, which
    * spares its start the loading of the generator.
@@ -111,6 +116,7 @@ export async function buildApp({
   notices,
   smsProviders,
   openApi = true,
+  wxpayQueryMs = 30_000,
 }: AppOptions): Promise<FastifyInstance> {
   const startedAt = new Date();
   const app = Fastify({
@@ -212,7 +218,12 @@ export async function buildApp({
   await app.register(paymentRoutes, { db, timeZone: config.timeZone });
   await app.register(ownerRechargeRoutes, { db, timeZone: config.timeZone });
   await app.register(moneyExportRoutes, { db, timeZone: config.timeZone });
-  await app.register(wxpayRoutes, { db, cipher: fieldCipherOf(config), timeZone: config.timeZone });
+  await app.register(wxpayRoutes, {
+    db,
+    cipher: fieldCipherOf(config),
+    timeZone: config.timeZone,
+    sweepMs: wxpayQueryMs,
+  });
   // Files on the server's own disk (the default storage) live under DATA_DIR/files.
   const storage = new StorageService(db, fieldCipherOf(config), path.join(config.dataDir ?? "data", "files"));
   app.addHook("onClose", async () => storage.close());
