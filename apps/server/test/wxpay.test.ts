@@ -12,7 +12,14 @@ import {
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { type EmbeddedMetering, startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
 import { WxpayDouble } from "../src/modules/wxpay/double/wxpay-double.ts";
-import { createOrder, getOrder, sweepUnpaid, type WxpayDeps } from "../src/modules/wxpay/wxpay.service.ts";
+import {
+  createOrder,
+  getOrder,
+  loadMerchant,
+  sweepUnpaid,
+  type WxpayDeps,
+} from "../src/modules/wxpay/wxpay.service.ts";
+import { callWxpay, WxpayCallError } from "../src/modules/wxpay/wxpay-client.ts";
 import { verifyPaySign } from "../src/modules/wxpay/wxpay-protocol.ts";
 import { provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
@@ -469,6 +476,37 @@ describe("WeChat Pay v3 against the local double: orders, notifications, the que
     assert.match(refused.json().msg, /^id: 只有已支付的订单可以退款/);
     const detail = await get(`wxpay/detail?id=${made.id}`);
     assert.equal(detail.json().data.refunds[0].status, "SUCCESS");
+  });
+
+  test("the double refuses requests the merchant did not sign, and serves the day's trade bill", async () => {
+    const real = await loadMerchant(server.db, deps.cipher, "000000");
+    const forged = { ...real, privateKey: keyPair().privateKey };
+    await assert.rejects(
+      callWxpay(forged, "GET", `/v3/pay/transactions/out-trade-no/X123456?mchid=${real.mchid}`),
+      (error: unknown) =>
+        error instanceof WxpayCallError && error.status === 401 && error.code === "SIGN_ERROR",
+    );
+    // An answer signed by another platform key is not believed.
+    await assert.rejects(
+      callWxpay(
+        { ...real, platformPublicKey: keyPair().publicKey },
+        "GET",
+        "/v3/bill/tradebill?bill_date=2026-01-01",
+      ),
+      (error: unknown) => error instanceof WxpayCallError && error.code === "ANSWER_NOT_TRUSTED",
+    );
+    const [paid] = await server.db.query<{ out_trade_no: string; paid_time: Date }>(
+      "select out_trade_no, paid_time from pms_wx_pay where state = 1 order by paid_time limit 1",
+    );
+    const day = double.order(merchant.mchid, paid!.out_trade_no)!.success_time.slice(0, 10);
+    const bill = await callWxpay<{ hash_type: string; download_url: string }>(
+      real,
+      "GET",
+      `/v3/bill/tradebill?bill_date=${day}`,
+    );
+    assert.equal(bill.data.hash_type, "SHA1");
+    const csv = await (await fetch(bill.data.download_url)).text();
+    assert.ok(csv.includes(`\`${paid!.out_trade_no}`), csv);
   });
 
   test("another tenant sees none of these orders and can refund none", async () => {
