@@ -48,6 +48,7 @@ import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
 import { userImportRoutes } from "./modules/user/user-import.routes.ts";
 import { workflowRoutes } from "./modules/workflow/workflow.routes.ts";
+import { wxpayRoutes } from "./modules/wxpay/wxpay.routes.ts";
 import apiLog from "./plugins/api-log.ts";
 import apiScope from "./plugins/api-scope.ts";
 import authentication from "./plugins/authentication.ts";
@@ -96,6 +97,11 @@ export interface AppOptions {
   /** SMS providers by dictionary `sms` key (tests give them short time limits). */
   smsProviders?: Record<number, SmsProvider>;
   /**
+   * How often this process asks WeChat Pay about unpaid orders past a minute (the query job); 0
+   * leaves it to the tests that run it themselves. Every 30 s by default.
+   */
+  wxpayQueryMs?: number;
+  /**
    * Build the OpenAPI document of the routes (app.swagger(), in-process; served only outside
    * production). On by default, for tests and tools; the production server leaves it out, which
    * spares its start the loading of the generator.
@@ -118,6 +124,7 @@ export async function buildApp({
   notices,
   smsProviders,
   openApi = true,
+  wxpayQueryMs = 30_000,
 }: AppOptions): Promise<FastifyInstance> {
   const startedAt = new Date();
   const app = Fastify({
@@ -220,6 +227,12 @@ export async function buildApp({
   await app.register(paymentRoutes, { db, timeZone: config.timeZone });
   await app.register(ownerRechargeRoutes, { db, timeZone: config.timeZone });
   await app.register(moneyExportRoutes, { db, timeZone: config.timeZone });
+  await app.register(wxpayRoutes, {
+    db,
+    cipher: fieldCipherOf(config),
+    timeZone: config.timeZone,
+    sweepMs: wxpayQueryMs,
+  });
   // Files on the server's own disk (the default storage) live under DATA_DIR/files.
   const storage = new StorageService(db, fieldCipherOf(config), path.join(config.dataDir ?? "data", "files"));
   app.addHook("onClose", async () => storage.close());

@@ -8,6 +8,7 @@ import { IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
 import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
+import { startDemoWxpay } from "./demo/demo-wxpay.ts";
 import { embeddedGatewaySettings, startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 import { BatchJobRunner, DEFAULT_LIMITS } from "./modules/operations/batch-jobs/job-runner.ts";
 import { checkPortsFree, type PortToCheck, portError } from "./port-check.ts";
@@ -82,6 +83,10 @@ export async function startServer(
   // key existed) move to the current key before anything reads them.
   const rekeyed = await reencryptStoredSecrets(db, cipher);
   const demoSeeded = config.demoData && (await seedDemoSite(db, { adminPassword: config.adminPassword }));
+  // The demo pays through a local WeChat Pay double (never the real one), started with the server.
+  const wxpayDouble = config.demoData
+    ? await startDemoWxpay(db, cipher, `http://127.0.0.1:${config.port}`)
+    : undefined;
   phases.mark("seed");
   app.log.info(
     {
@@ -129,6 +134,7 @@ export async function startServer(
     try {
       await metering?.close();
       await batchJobs?.stop();
+      await wxpayDouble?.close();
       await app.close();
       await idWorker.release();
       await db.close();

@@ -52,6 +52,8 @@ export function reopenApp(
       production: false,
       timeZone: "Asia/Shanghai",
     },
+    // Tests that need the WeChat Pay query job run it themselves, at the moment they choose.
+    wxpayQueryMs: 0,
   });
 }
 
@@ -110,6 +112,7 @@ export async function startTestServer(
       ...(options.apiLog ? { apiLog: options.apiLog } : {}),
       ...(options.datasourceAllowedHosts ? { datasourceAllowedHosts: options.datasourceAllowedHosts } : {}),
     },
+    wxpayQueryMs: 0,
     ...(options.notices ? { notices: options.notices } : {}),
     ...(options.smsProviders ? { smsProviders: options.smsProviders } : {}),
   });

@@ -24,6 +24,7 @@ const OPEN: Record<string, string> = {
   "POST /api/blade-auth/oauth/link": "own sign-in accounts",
   "POST /api/blade-auth/oauth/unlink": "own sign-in accounts",
   "GET /api/blade-resource/oss/file/{*}": "public: stored file links",
+  "POST /api/blade-pms/wxpay/notify/{tenantId}": "public: WeChat Pay notifications, signed by WeChat Pay",
   "GET /api/blade-auth/oauth/user-info": "own session",
   "GET /api/blade-auth/oauth/clear-cache": "own session",
   "GET /api/blade-auth/oauth/logout": "own session",

@@ -21,6 +21,7 @@ import { topologyEn } from "./topology.en.ts";
 import { viewsEn } from "./views.en.ts";
 import { waterWritesEn } from "./water-writes.en.ts";
 import { workflowEn } from "./workflow.en.ts";
+import { wxpayEn } from "./wxpay.en.ts";
 import type { MessageKey } from "./zh.ts";
 
 /** English catalogue. Typed against the zh keys: a missing or extra key fails type-checking. */
@@ -567,6 +568,7 @@ export const en: Record<MessageKey, string> = {
   ...moneyListsEn,
   ...regionEn,
   ...socialEn,
+  ...wxpayEn,
   ...storageEn,
   ...developEn,
   ...viewsEn,

@@ -21,6 +21,7 @@ import { topologyZh } from "./topology.zh.ts";
 import { viewsZh } from "./views.zh.ts";
 import { waterWritesZh } from "./water-writes.zh.ts";
 import { workflowZh } from "./workflow.zh.ts";
+import { wxpayZh } from "./wxpay.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
 export const zh = {
@@ -557,6 +558,7 @@ export const zh = {
   ...moneyListsZh,
   ...regionZh,
   ...socialZh,
+  ...wxpayZh,
   ...storageZh,
   ...developZh,
   ...viewsZh,

@@ -135,7 +135,7 @@ export function registerWriteRoutes(r: ResourceContext) {
 }
 
 /** Encrypted fields are stored as cipher text; the plain value never reaches the table. */
-function encryptValues(values: Map<Column, unknown>, cipher: FieldCipher): Map<Column, unknown> {
+export function encryptValues(values: Map<Column, unknown>, cipher: FieldCipher): Map<Column, unknown> {
   for (const [column, value] of values) {
     if (column.field.encrypted && typeof value === "string" && value !== "")
       values.set(column, cipher.encrypt(value));

@@ -17,6 +17,8 @@ const labels: Record<MoneyFilter, MessageKey> = {
   phone: "moneyList.phone",
   productCode: "moneyList.meterNo",
   receiptNo: "moneyList.receiptNo",
+  outTradeNo: "wxpay.outTradeNo",
+  tradeType: "wxpay.tradeType",
   energyType: "moneyList.energyType",
   rechargeType: "moneyList.rechargeType",
   paymentMethod: "moneyList.paymentMethod",
@@ -43,16 +45,21 @@ interface Props {
   extra?: ReactNode;
   /** The platform administrator narrows to one tenant (`tenantId`); nobody else is offered it. */
   byTenant?: boolean;
+  /** The states the 状态 select offers, when the list's states are not payment states. */
+  stateOptions?: { value: string; label: string }[];
+  /** The trade types the 方式 select offers (WeChat Pay orders). */
+  tradeTypeOptions?: { value: string; label: string }[];
 }
 
 /**
  * The search bar of a money list, shaped like every resource screen's: area and room from the
  * registry's pickers, owner and meter number as texts, dictionary selects and a day range.
  */
-export function MoneyFilters({ fields, onSearch, extra, byTenant = false }: Props) {
+export function MoneyFilters({ fields, onSearch, extra, byTenant = false, ...choices }: Props) {
   const { t } = useI18n();
   const [form] = Form.useForm();
-  const stateOptions = useMemo(() => paymentStateOptions(t), [t]);
+  const paymentStates = useMemo(() => paymentStateOptions(t), [t]);
+  const stateOptions = choices.stateOptions ?? paymentStates;
   const channels = useMemo(() => channelOptions(t), [t]);
   const control = (name: MoneyFilter): ReactNode => {
     switch (name) {
@@ -69,6 +76,8 @@ export function MoneyFilters({ fields, onSearch, extra, byTenant = false }: Prop
         return <Select options={stateOptions} allowClear style={{ width: SELECT_WIDTH }} />;
       case "channel":
         return <Select options={channels} allowClear style={{ width: SELECT_WIDTH }} />;
+      case "tradeType":
+        return <Select options={choices.tradeTypeOptions ?? []} allowClear style={{ width: SELECT_WIDTH }} />;
       case "period":
         return (
           <DateRangeInput

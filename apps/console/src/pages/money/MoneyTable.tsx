@@ -1,7 +1,7 @@
 import type { QueryParams, Row } from "@meterline/api-client";
 import { ROLE_ADMINISTRATOR, website } from "@meterline/contracts";
 import { Button, Card, Empty, Pagination, Space, Table, type TableColumnsType, Typography } from "antd";
-import { type ReactNode, useMemo, useState } from "react";
+import { type ComponentProps, type ReactNode, useMemo, useState } from "react";
 import { startDownload } from "../../app/download.ts";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { indexColumn } from "../../crud/columns.tsx";
@@ -45,6 +45,8 @@ interface Props {
   totalsLine?: (totals: Totals) => string;
   /** Row buttons (details, remove, statement); `reload` refreshes the page shown. */
   rowActions?: (row: Row, reload: () => Promise<void>) => ReactNode;
+  /** Choices of the search's selects when they differ from the payment lists' (see MoneyFilters). */
+  choices?: Pick<ComponentProps<typeof MoneyFilters>, "stateOptions" | "tradeTypeOptions">;
 }
 
 const cellText = (value: unknown) => (value === null || value === undefined ? "" : String(value));
@@ -150,7 +152,7 @@ export function MoneyTable(props: Props) {
   return (
     <Card data-testid="money-list" data-list={name}>
       <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
-        <MoneyFilters fields={filters} onSearch={setQuery} byTenant={platform} />
+        <MoneyFilters fields={filters} onSearch={setQuery} byTenant={platform} {...props.choices} />
         <Space wrap size="large">
           {permission[calls.exportCode] && (
             <Button onClick={() => startDownload(moneyExportHref(calls, query))} data-testid="money-export">

@@ -146,3 +146,32 @@ export const loadStatement = (query: StatementQuery) =>
 /** The statement's Excel (account/statementExport, same parameters as the statement). */
 export const statementExportHref = (query: StatementQuery) =>
   withToken(`${pms}/account/statementExport`, { ...query });
+
+/** WeChat Pay orders (wxpay/list with descs; export with wxpay_export). */
+export const wxpayList: MoneyListCalls = {
+  page: `${pms}/wxpay/list`,
+  exportPath: `${pms}/wxpay/export`,
+  exportCode: "wxpay_export",
+};
+
+/** Refunds (part of) a paid WeChat Pay order through WeChat Pay; booked as a ledger refund. */
+export const refundWxpay = (id: string, amount: string, reason: string, tenantId?: string) =>
+  api.post<{ status: string }>(`${pms}/wxpay/refund`, { id, amount, reason, ...tenantOf(tenantId) });
+
+/** A WeChat Pay order as the counter follows it. */
+export interface WxpayOrder extends Record<string, unknown> {
+  id: string;
+  outTradeNo: string;
+  amount: string;
+  state: number;
+  codeUrl: string;
+  receiptNo: string;
+  rechargeId: string;
+}
+
+/** A Native (QR code) order for an account at the counter. */
+export const createNativeOrder = (accountId: string, amount: string, tenantId?: string) =>
+  api.post<WxpayOrder>(`${pms}/wxpay/native`, { accountId, amount, ...tenantOf(tenantId) });
+
+export const loadWxpayOrder = (id: string, tenantId?: string) =>
+  api.get<WxpayOrder>(`${pms}/wxpay/detail`, { id, ...tenantOf(tenantId) });

@@ -10,6 +10,8 @@ export type MoneyFilter =
   | "phone"
   | "productCode"
   | "receiptNo"
+  | "outTradeNo"
+  | "tradeType"
   | "energyType"
   | "rechargeType"
   | "paymentMethod"

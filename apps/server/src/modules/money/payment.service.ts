@@ -67,6 +67,41 @@ async function confirm(tx: Queryable, tenantId: string, row: PaymentRow, actor: 
   await updatePayment(tx, row, { at: "now" });
 }
 
+/**
+ * Confirms an unpaid (or failed) payment inside the caller's transaction, as an online channel's
+ * notification does: its recharge is booked once, and a payment already paid books nothing more.
+ * Answers the recharge it paid for (null when the payment does not exist).
+ */
+export async function confirmPaymentIn(
+  tx: Queryable,
+  tenantId: string,
+  paymentId: string,
+  transactionNo: string,
+  actor: Actor,
+  timeZone: string,
+): Promise<{ booked: boolean; rechargeId: string } | null> {
+  const row = await lockPayment(tx, tenantId, paymentId);
+  if (!row) return null;
+  const booked = row.state !== 1;
+  if (booked) {
+    row.transaction_no = transactionNo;
+    await confirm(tx, tenantId, row, actor, timeZone);
+  }
+  const [recharge] = await tx.query<{ id: string }>(
+    "select id::text as id from pms_recharge where tenant_id = $1 and idempotency_key = $2",
+    [tenantId, paymentKey(paymentId)],
+  );
+  return { booked, rechargeId: recharge?.id ?? "" };
+}
+
+/** Closes an unpaid payment whose order will never be paid (closed or failed at the channel). */
+export async function closePaymentIn(tx: Queryable, tenantId: string, paymentId: string): Promise<void> {
+  const row = await lockPayment(tx, tenantId, paymentId);
+  if (row?.state !== 0) return;
+  row.state = 2;
+  await updatePayment(tx, row, { at: "unchanged" });
+}
+
 /** payment/save: an order for an owner's account, unpaid until a confirmation (payment/submit) says it was paid. */
 export function savePayment(db: Db, tenantId: string, input: PaymentInput, actor: Actor, timeZone: string) {
   if (input.id) throw badRequest("id: 新增支付单不能带 id,修改请用 submit");

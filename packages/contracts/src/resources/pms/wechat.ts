@@ -16,6 +16,12 @@ export const wxConfig = defineResource({
     certSerialNo: { type: "string", maxLength: 64, list: false },
     privateKey: { type: "text", maxLength: 4000, encrypted: true, list: false, span: 24 },
     notifyUrl: { type: "string", maxLength: 255, list: false, span: 24 },
+    // WeChat Pay API v3 answers and notifications are verified with the platform public key (or
+    // certificate) of this serial; the base URL points at WeChat Pay or at a local double.
+    platformSerialNo: { type: "string", maxLength: 64, list: false },
+    platformPublicKey: { type: "text", maxLength: 4000, list: false, span: 24 },
+    apiBase: { type: "string", maxLength: 255, list: false, span: 24 },
+    maxAmount: { type: "decimal", scale: 2, list: false },
     enabled: { type: "int", required: true, dictBiz: "YES_NO", default: 1 },
     remark: remarkField,
   },

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { describeError } from "../../../app/api.ts";
 import { useFeedback } from "../../../app/feedback.ts";
 import { useT } from "../../../i18n/index.tsx";
+import { createNativeOrder, type WxpayOrder } from "../money-calls.ts";
 import {
   type BookedRecharge,
   newIdempotencyKey,
@@ -19,6 +20,7 @@ import { amountProblem, yuanToFen } from "./money-text.ts";
 import type { CounterAction } from "./OwnerPanel.tsx";
 import { usePaymentMethods } from "./payment-methods.ts";
 import { type ReceiptData, receiptFromAnswer, receiptOf } from "./receipt-data.ts";
+import { WxNativePay } from "./WxNativePay.tsx";
 
 interface Values {
   accountId: string;
@@ -42,7 +44,12 @@ type Phase =
   | { kind: "meterFailed"; receiptNo: string }
   | { kind: "meterTimeout"; receiptNo: string }
   /** Money leaving the account above the tenant's threshold: booked once someone else approves. */
-  | { kind: "approval"; receiptNo: string; processInstanceId: string };
+  | { kind: "approval"; receiptNo: string; processInstanceId: string }
+  /** The owner pays by scanning a WeChat Pay QR code; its notification books the recharge. */
+  | { kind: "wxNative"; order: WxpayOrder; target: OwnerAccount };
+
+/** The counter's own payment choice: a WeChat Pay Native order instead of money taken in hand. */
+const WX_NATIVE = "wxNative";
 
 const typeOf = (action: CounterAction, values: Values): RechargeType =>
   action === "recharge" ? 1 : action === "refund" ? 2 : (values.direction ?? 3);
@@ -95,6 +102,11 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
     // when the meter says so.
     const toMeter = target.controlStatus === 0 && rechargeType === 1;
     try {
+      if (values.paymentMethod === WX_NATIVE && rechargeType === 1 && !toMeter) {
+        const order = await createNativeOrder(target.id, input.amount, owner.tenantId);
+        setPhase({ kind: "wxNative", order, target });
+        return;
+      }
       if (toMeter) {
         let sent: Awaited<ReturnType<typeof submitMeterRecharge>>;
         try {
@@ -164,6 +176,17 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
       throw new Error(t("counter.amount.overBalance", { balance: account.balance }));
   };
 
+  // A recharge of a server-kept account may also be paid by the owner's phone (WeChat Pay QR code).
+  const offersWx = action === "recharge" && account?.controlStatus !== 0;
+  const methodOptions = offersWx ? [...methods, { value: WX_NATIVE, label: t("wxpay.native") }] : methods;
+  const paidByWx = async (order: WxpayOrder, target: OwnerAccount) => {
+    try {
+      onBooked(receiptOf(await rechargeDetail(order.rechargeId, owner.tenantId), target, false));
+    } catch (error) {
+      setPhase({ kind: "form", error: describeError(error) });
+    }
+  };
+
   const inForm = phase.kind === "form";
   return (
     <Modal
@@ -210,6 +233,13 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
             processInstanceId: phase.processInstanceId,
           })}
           data-testid="counter-approval"
+        />
+      )}
+      {phase.kind === "wxNative" && (
+        <WxNativePay
+          order={phase.order}
+          {...(owner.tenantId ? { tenantId: owner.tenantId } : {})}
+          onPaid={(order) => void paidByWx(order, phase.target)}
         />
       )}
       {inForm && phase.error && (
@@ -277,7 +307,7 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
             label={t("counter.form.method")}
             rules={[{ required: true, message: t("counter.form.methodRequired") }]}
           >
-            <Select options={methods} />
+            <Select options={methodOptions} />
           </Form.Item>
         )}
         <Form.Item

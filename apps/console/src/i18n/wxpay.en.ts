@@ -1,0 +1,30 @@
+import type { wxpayZh } from "./wxpay.zh.ts";
+
+/** Strings of WeChat Pay: the order list, its refund, and the counter's QR code payment. */
+export const wxpayEn: Record<keyof typeof wxpayZh, string> = {
+  "menu.wxpay": "WeChat Pay orders",
+  "wxpay.outTradeNo": "Order number",
+  "wxpay.transactionId": "WeChat Pay transaction",
+  "wxpay.tradeType": "Kind",
+  "wxpay.tradeType.jsapi": "In WeChat (JSAPI)",
+  "wxpay.tradeType.native": "QR code (Native)",
+  "wxpay.state.unpaid": "Unpaid",
+  "wxpay.state.paid": "Paid",
+  "wxpay.state.closed": "Closed",
+  "wxpay.state.failed": "Failed",
+  "wxpay.receiptNo": "Recharge receipt",
+  "wxpay.refundAmount": "Refunded (yuan)",
+  "wxpay.refunded": "Refunded",
+  "wxpay.refunded.done": "Refund submitted",
+  "wxpay.refund": "Refund",
+  "wxpay.refund.title": "WeChat refund: {no}",
+  "wxpay.refund.amount": "Refund amount (yuan, at most {max})",
+  "wxpay.refund.reason": "Reason",
+  "wxpay.refund.over": "The refund cannot exceed what is left to refund",
+  "wxpay.native": "WeChat QR code",
+  "wxpay.native.scan": "Ask the owner to scan the code with WeChat and pay",
+  "wxpay.native.link": "Payment link",
+  "wxpay.native.waiting": "Waiting for payment…",
+  "wxpay.native.paid": "Paid: the recharge is booked",
+  "wxpay.native.closed": "The order was closed or the payment failed",
+};

@@ -1,0 +1,457 @@
+import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { encryptResource, signAnswer, unixSeconds, verifyAuthorization } from "../wxpay-protocol.ts";
+
+/**
+ * A local WeChat Pay API v3 for tests and the demo, speaking the real protocol over HTTP: its own
+ * platform key pair and serial, merchant requests verified with the merchant's public key, every
+ * answer signed, notifications signed and AEAD-encrypted with the merchant's API v3 key. A control
+ * API plays the payer's phone (pay, fail) and the network (drop, repeat, delay a notification).
+ */
+export interface DoubleMerchant {
+  mchid: string;
+  appid: string;
+  publicKey: string;
+  apiV3Key: string;
+}
+
+type TradeState = "NOTPAY" | "SUCCESS" | "CLOSED" | "PAYERROR" | "REFUND";
+
+interface DoubleOrder {
+  appid: string;
+  mchid: string;
+  description: string;
+  out_trade_no: string;
+  notify_url: string;
+  trade_type: "JSAPI" | "NATIVE";
+  total: number;
+  openid: string;
+  trade_state: TradeState;
+  transaction_id: string;
+  success_time: string;
+  create_time: string;
+  refunded: number;
+}
+
+export interface Delivery {
+  out_trade_no: string;
+  status: number;
+  body: string;
+}
+
+/** What happens to the next notifications: delivered once, dropped, repeated, delayed, or tampered with. */
+export interface NotifyPlan {
+  mode: "deliver" | "drop";
+  /** How many times each notification is sent (a repeat is what WeChat Pay does when unsure). */
+  times?: number;
+  delayMs?: number;
+  /** Change the body after signing (what a forger on the way would send). */
+  tamper?: boolean;
+  /** Sign with a timestamp this many seconds in the past. */
+  ageSeconds?: number;
+}
+
+const iso = (at: Date) => {
+  // WeChat Pay writes RFC 3339 with the +08:00 offset.
+  const local = new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 19);
+  return `${local}+08:00`;
+};
+
+const readBody = (req: IncomingMessage, limit = 64 * 1024): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) req.destroy(new Error("body too large"));
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+
+export class WxpayDouble {
+  readonly platformSerial = `PUB_KEY_ID_${randomBytes(14).toString("hex").toUpperCase()}`;
+  readonly platformPublicKey: string;
+  private readonly platformPrivateKey: string;
+  private readonly merchants = new Map<string, DoubleMerchant>();
+  private readonly orders = new Map<string, DoubleOrder>();
+  private plan: NotifyPlan = { mode: "deliver" };
+  readonly deliveries: Delivery[] = [];
+  private server: Server | undefined;
+  private pending = new Set<Promise<unknown>>();
+  base = "";
+
+  constructor() {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    this.platformPrivateKey = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    this.platformPublicKey = publicKey.export({ type: "spki", format: "pem" }).toString();
+  }
+
+  addMerchant(merchant: DoubleMerchant) {
+    this.merchants.set(merchant.mchid, merchant);
+  }
+
+  async listen(port = 0, host = "127.0.0.1"): Promise<string> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(port, host, resolve));
+    const address = this.server.address() as { port: number };
+    this.base = `http://${host}:${address.port}`;
+    return this.base;
+  }
+
+  async close() {
+    await Promise.allSettled([...this.pending]);
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Sets what happens to the notifications of the next payments (until changed again). */
+  notifyPlan(plan: NotifyPlan) {
+    this.plan = plan;
+  }
+
+  order(mchid: string, outTradeNo: string): Readonly<DoubleOrder> | undefined {
+    return this.orders.get(`${mchid}:${outTradeNo}`);
+  }
+
+  /** The payer pays the order on the phone; the notification follows the current plan. */
+  async pay(mchid: string, outTradeNo: string, openid = "o-native-payer"): Promise<Delivery[]> {
+    const order = this.orders.get(`${mchid}:${outTradeNo}`);
+    if (!order) throw new Error(`no order ${outTradeNo}`);
+    if (order.trade_state !== "NOTPAY") throw new Error(`order ${outTradeNo} is ${order.trade_state}`);
+    order.trade_state = "SUCCESS";
+    order.transaction_id = `4200${Date.now()}${randomBytes(4).toString("hex")}`.slice(0, 28);
+    order.success_time = iso(new Date());
+    if (!order.openid) order.openid = openid;
+    return this.notify(order);
+  }
+
+  /** The payment fails on the phone (a declined card): the order stays unpaid for good. */
+  fail(mchid: string, outTradeNo: string) {
+    const order = this.orders.get(`${mchid}:${outTradeNo}`);
+    if (!order) throw new Error(`no order ${outTradeNo}`);
+    order.trade_state = "PAYERROR";
+  }
+
+  /** Sends the order's notification again, as WeChat Pay does until it is acknowledged. */
+  resend(mchid: string, outTradeNo: string): Promise<Delivery[]> {
+    const order = this.orders.get(`${mchid}:${outTradeNo}`);
+    if (!order) throw new Error(`no order ${outTradeNo}`);
+    return this.notify(order);
+  }
+
+  /**
+   * A notification as this platform would sign it, for a transaction the caller makes up (an order
+   * it never had, a different amount): what a test sends to see the merchant refuse it.
+   */
+  craftNotification(
+    apiV3Key: string,
+    transaction: Record<string, unknown>,
+  ): { headers: Record<string, string>; body: string } {
+    const resource = encryptResource(JSON.stringify(transaction), apiV3Key, "transaction");
+    const body = JSON.stringify({
+      id: randomBytes(16).toString("hex"),
+      create_time: iso(new Date()),
+      resource_type: "encrypt-resource",
+      event_type: "TRANSACTION.SUCCESS",
+      summary: "支付成功",
+      resource: { ...resource, original_type: "transaction" },
+    });
+    const headers = signAnswer(body, { serial: this.platformSerial, privateKey: this.platformPrivateKey });
+    return { headers: { ...headers, "content-type": "application/json" }, body };
+  }
+
+  private async notify(order: DoubleOrder): Promise<Delivery[]> {
+    const plan = this.plan;
+    if (plan.mode === "drop") return [];
+    const merchant = this.merchants.get(order.mchid);
+    if (!merchant) return [];
+    const send = async () => {
+      if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+      const resource = encryptResource(
+        JSON.stringify(this.transaction(order)),
+        merchant.apiV3Key,
+        "transaction",
+      );
+      const body = JSON.stringify({
+        id: randomBytes(16).toString("hex"),
+        create_time: iso(new Date()),
+        resource_type: "encrypt-resource",
+        event_type: "TRANSACTION.SUCCESS",
+        summary: "支付成功",
+        resource: { ...resource, original_type: "transaction" },
+      });
+      const headers = signAnswer(
+        body,
+        { serial: this.platformSerial, privateKey: this.platformPrivateKey },
+        { timestamp: unixSeconds() - (plan.ageSeconds ?? 0) },
+      );
+      const sent = plan.tamper ? body.replace('"summary":"支付成功"', '"summary":"支付成功 "') : body;
+      try {
+        const res = await fetch(order.notify_url, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: sent,
+        });
+        const delivery = { out_trade_no: order.out_trade_no, status: res.status, body: await res.text() };
+        this.deliveries.push(delivery);
+        return delivery;
+      } catch (error) {
+        const delivery = { out_trade_no: order.out_trade_no, status: 0, body: String(error) };
+        this.deliveries.push(delivery);
+        return delivery;
+      }
+    };
+    const results: Delivery[] = [];
+    const all = (async () => {
+      for (let i = 0; i < (plan.times ?? 1); i++) results.push(await send());
+      return results;
+    })();
+    this.pending.add(all);
+    void all.finally(() => this.pending.delete(all));
+    return all;
+  }
+
+  private transaction(order: DoubleOrder) {
+    const paid = order.trade_state === "SUCCESS" || order.trade_state === "REFUND";
+    return {
+      appid: order.appid,
+      mchid: order.mchid,
+      out_trade_no: order.out_trade_no,
+      transaction_id: order.transaction_id,
+      trade_type: order.trade_type,
+      trade_state: order.trade_state,
+      trade_state_desc: {
+        NOTPAY: "未支付",
+        SUCCESS: "支付成功",
+        CLOSED: "已关闭",
+        PAYERROR: "支付失败",
+        REFUND: "转入退款",
+      }[order.trade_state],
+      bank_type: "OTHERS",
+      attach: "",
+      ...(paid ? { success_time: order.success_time } : {}),
+      payer: { openid: order.openid },
+      amount: {
+        total: order.total,
+        payer_total: paid ? order.total : 0,
+        currency: "CNY",
+        payer_currency: "CNY",
+      },
+    };
+  }
+
+  private answer(res: ServerResponse, status: number, payload?: unknown) {
+    const body = payload === undefined ? "" : JSON.stringify(payload);
+    const headers = signAnswer(body, { serial: this.platformSerial, privateKey: this.platformPrivateKey });
+    res.writeHead(status, { ...headers, ...(body ? { "content-type": "application/json" } : {}) });
+    res.end(body);
+  }
+
+  private error(res: ServerResponse, status: number, code: string, message: string) {
+    this.answer(res, status, { code, message });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://double");
+    const method = req.method ?? "GET";
+    const body = await readBody(req);
+    if (url.pathname.startsWith("/control/")) return this.control(url, body, res);
+    if (url.pathname.startsWith("/bill-download/")) return this.download(url, res);
+    const mchid = /mchid="(\d+)"/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+    const merchant = this.merchants.get(mchid);
+    const signed =
+      merchant &&
+      verifyAuthorization(
+        req.headers.authorization,
+        { method, url: req.url ?? "/", body },
+        merchant.publicKey,
+      );
+    if (!merchant || !signed) return this.error(res, 401, "SIGN_ERROR", "签名错误");
+    const json = (): Record<string, unknown> => {
+      try {
+        return JSON.parse(body) as Record<string, unknown>;
+      } catch {
+        return {};
+      }
+    };
+    const path = url.pathname;
+    const create = /^\/v3\/pay\/transactions\/(jsapi|native)$/.exec(path);
+    if (method === "POST" && create)
+      return this.createOrder(merchant, create[1] as "jsapi" | "native", json(), res);
+    const query = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/.exec(path);
+    if (method === "GET" && query) {
+      const order = this.orders.get(
+        `${url.searchParams.get("mchid")}:${decodeURIComponent(query[1] as string)}`,
+      );
+      if (!order || order.mchid !== mchid) return this.error(res, 404, "ORDER_NOT_EXIST", "订单不存在");
+      return this.answer(res, 200, this.transaction(order));
+    }
+    const close = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)\/close$/.exec(path);
+    if (method === "POST" && close) {
+      const order = this.orders.get(`${mchid}:${decodeURIComponent(close[1] as string)}`);
+      if (!order) return this.error(res, 404, "ORDER_NOT_EXIST", "订单不存在");
+      if (order.trade_state === "SUCCESS") return this.error(res, 400, "ORDERPAID", "订单已支付");
+      order.trade_state = "CLOSED";
+      return this.answer(res, 204);
+    }
+    if (method === "POST" && path === "/v3/refund/domestic/refunds") return this.refund(mchid, json(), res);
+    if (method === "GET" && path === "/v3/bill/tradebill") return this.tradeBill(mchid, url, res);
+    return this.error(res, 404, "NOT_FOUND", "无此接口");
+  }
+
+  private createOrder(
+    merchant: DoubleMerchant,
+    kind: "jsapi" | "native",
+    input: Record<string, unknown>,
+    res: ServerResponse,
+  ) {
+    const amount = input.amount as { total?: unknown } | undefined;
+    const outTradeNo = String(input.out_trade_no ?? "");
+    const openid = String((input.payer as { openid?: unknown } | undefined)?.openid ?? "");
+    if (input.mchid !== merchant.mchid) return this.error(res, 400, "MCH_NOT_EXISTS", "商户号不一致");
+    if (input.appid !== merchant.appid)
+      return this.error(res, 400, "APPID_MCHID_NOT_MATCH", "appid和mch_id不匹配");
+    if (!/^[\w*|-]{6,32}$/.test(outTradeNo))
+      return this.error(res, 400, "PARAM_ERROR", "out_trade_no 格式错误");
+    if (!Number.isInteger(amount?.total) || (amount?.total as number) <= 0)
+      return this.error(res, 400, "PARAM_ERROR", "amount.total 必须为正整数");
+    if (kind === "jsapi" && !openid) return this.error(res, 400, "PARAM_ERROR", "payer.openid 必填");
+    if (typeof input.notify_url !== "string" || !/^https?:\/\//.test(input.notify_url))
+      return this.error(res, 400, "PARAM_ERROR", "notify_url 格式错误");
+    const key = `${merchant.mchid}:${outTradeNo}`;
+    if (this.orders.has(key)) return this.error(res, 400, "INVALID_REQUEST", "201 商户订单号重复");
+    const order: DoubleOrder = {
+      appid: merchant.appid,
+      mchid: merchant.mchid,
+      description: String(input.description ?? ""),
+      out_trade_no: outTradeNo,
+      notify_url: input.notify_url,
+      trade_type: kind === "jsapi" ? "JSAPI" : "NATIVE",
+      total: amount?.total as number,
+      openid,
+      trade_state: "NOTPAY",
+      transaction_id: "",
+      success_time: "",
+      create_time: iso(new Date()),
+      refunded: 0,
+    };
+    this.orders.set(key, order);
+    const token = createHash("sha256").update(key).digest("hex").slice(0, 24);
+    return kind === "jsapi"
+      ? this.answer(res, 200, { prepay_id: `wx${token}` })
+      : this.answer(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${token}` });
+  }
+
+  private refund(mchid: string, input: Record<string, unknown>, res: ServerResponse) {
+    const order = this.orders.get(`${mchid}:${String(input.out_trade_no ?? "")}`);
+    if (!order) return this.error(res, 404, "RESOURCE_NOT_EXISTS", "订单不存在");
+    const amount = input.amount as { refund?: unknown; total?: unknown } | undefined;
+    const refund = amount?.refund;
+    if (order.trade_state !== "SUCCESS" && order.trade_state !== "REFUND")
+      return this.error(res, 403, "TRADE_ERROR", "订单未支付");
+    if (!Number.isInteger(refund) || (refund as number) <= 0 || amount?.total !== order.total)
+      return this.error(res, 400, "PARAM_ERROR", "amount 不正确");
+    if (order.refunded + (refund as number) > order.total)
+      return this.error(res, 403, "NOT_ENOUGH", "退款金额超过订单可退金额");
+    order.refunded += refund as number;
+    order.trade_state = "REFUND";
+    return this.answer(res, 200, {
+      refund_id: `5030${Date.now()}`,
+      out_refund_no: input.out_refund_no,
+      transaction_id: order.transaction_id,
+      out_trade_no: order.out_trade_no,
+      channel: "ORIGINAL",
+      user_received_account: "支付用户零钱",
+      status: "SUCCESS",
+      success_time: iso(new Date()),
+      create_time: iso(new Date()),
+      amount: { total: order.total, refund, payer_total: order.total, payer_refund: refund, currency: "CNY" },
+    });
+  }
+
+  /** The day's trade bill: where to download it and its SHA-1 (downloads are served unsigned, as WeChat Pay does). */
+  private tradeBill(mchid: string, url: URL, res: ServerResponse) {
+    const day = url.searchParams.get("bill_date") ?? "";
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return this.error(res, 400, "PARAM_ERROR", "bill_date 格式错误");
+    const csv = this.billCsv(mchid, day);
+    return this.answer(res, 200, {
+      hash_type: "SHA1",
+      hash_value: createHash("sha1").update(csv).digest("hex"),
+      download_url: `${this.base}/bill-download/${mchid}/${day}`,
+    });
+  }
+
+  private billCsv(mchid: string, day: string): string {
+    const rows = [...this.orders.values()].filter(
+      (o) => o.mchid === mchid && o.success_time.startsWith(day) && o.trade_state !== "NOTPAY",
+    );
+    const lines = rows.map((o) =>
+      [
+        o.success_time,
+        o.appid,
+        o.mchid,
+        o.transaction_id,
+        o.out_trade_no,
+        o.openid,
+        o.trade_type,
+        "SUCCESS",
+        (o.total / 100).toFixed(2),
+      ]
+        .map((cell) => `\`${cell}`)
+        .join(","),
+    );
+    return [
+      "交易时间,公众账号ID,商户号,微信订单号,商户订单号,用户标识,交易类型,交易状态,应结订单金额",
+      ...lines,
+      "",
+    ].join("\n");
+  }
+
+  private download(url: URL, res: ServerResponse) {
+    const [, , mchid, day] = url.pathname.split("/");
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    res.end(this.billCsv(mchid ?? "", day ?? ""));
+  }
+
+  /** The control API the demo's "phone" uses: POST /control/pay|fail|resend {mchid, out_trade_no}, /control/plan {…}. */
+  private async control(url: URL, body: string, res: ServerResponse) {
+    let input: Record<string, unknown> = {};
+    try {
+      input = JSON.parse(body || "{}") as Record<string, unknown>;
+    } catch {
+      // an empty plan
+    }
+    const mchid = String(input.mchid ?? "");
+    const no = String(input.out_trade_no ?? "");
+    const reply = (status: number, payload: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(payload));
+    };
+    try {
+      switch (url.pathname) {
+        case "/control/pay":
+          return reply(200, {
+            deliveries: await this.pay(mchid, no, input.openid ? String(input.openid) : undefined),
+          });
+        case "/control/fail":
+          this.fail(mchid, no);
+          return reply(200, {});
+        case "/control/resend":
+          return reply(200, { deliveries: await this.resend(mchid, no) });
+        case "/control/plan":
+          this.notifyPlan(input as unknown as NotifyPlan);
+          return reply(200, {});
+        default:
+          return reply(404, { message: "no such control" });
+      }
+    } catch (error) {
+      return reply(400, { message: String(error) });
+    }
+  }
+}
