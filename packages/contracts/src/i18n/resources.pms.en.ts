@@ -248,6 +248,9 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       certSerialNo: "Certificate serial",
       privateKey: "Merchant private key",
       notifyUrl: "Notify URL",
+      appSecret: "Official account AppSecret",
+      oauthUrl: "Web authorization URL",
+      smsCode: "Verification SMS settings",
       enabled: "Enabled",
       remark: "Remark",
     },
@@ -257,6 +260,7 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
     fields: {
       ownerId: "Owner",
       openId: "OpenID",
+      phone: "Phone",
       appId: "AppID",
       nickname: "Nickname",
       bindTime: "Bound at",
