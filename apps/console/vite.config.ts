@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { precompress } from "./precompress.ts";
@@ -33,11 +32,6 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
-      // Two documents: the console, and the owner page (/h5/), which shares only React with it.
-      input: {
-        main: fileURLToPath(new URL("./index.html", import.meta.url)),
-        h5: fileURLToPath(new URL("./h5/index.html", import.meta.url)),
-      },
       output: {
         codeSplitting: { groups: vendorGroups },
       },
