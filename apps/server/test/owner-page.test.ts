@@ -24,6 +24,7 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
   let zhangAccount: string;
   let liAccount: string;
   let liRecharge: string;
+  let liMeter: string;
   let zhangRecharge: string;
 
   /** An owner-page call from an address (each test its own, so the address throttle stays apart). */
@@ -114,7 +115,7 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     });
     const li = await created(server, a, "owner/submit", { ownerName: "李四", ownerCode: "O2", phone: LI });
     await created(server, a, "ownerroom/submit", { ownerId: li, roomId: site.room102 });
-    const liMeter = await created(server, a, "meter/save", {
+    liMeter = await created(server, a, "meter/save", {
       productCode: "100000000102",
       collectorId: site.collector,
       channel: 2,
@@ -318,7 +319,18 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     assert.equal(back.status, 302);
     const callback = new URL(back.headers.get("location")!);
     assert.equal(callback.pathname, `${H5}/wechat/callback`);
-    const landed = await server.inject({ method: "GET", url: `${callback.pathname}${callback.search}` });
+    const cookie = String(start.headers["set-cookie"]).split(";")[0]!;
+    assert.match(String(start.headers["set-cookie"]), /HttpOnly; SameSite=Lax/);
+    // The return link opened in another browser (without the cookie) signs nobody in…
+    const elsewhere = await server.inject({ method: "GET", url: `${callback.pathname}${callback.search}` });
+    assert.equal(elsewhere.statusCode, 400);
+    assert.match(elsewhere.json().msg, /^state: /);
+    // …and leaves the state for the browser that started it.
+    const landed = await server.inject({
+      method: "GET",
+      url: `${callback.pathname}${callback.search}`,
+      headers: { cookie },
+    });
     assert.equal(landed.statusCode, 302, landed.body);
     const page = new URL(landed.headers.location as string, "http://owner.page");
     assert.equal(page.pathname, "/h5/");
@@ -326,7 +338,11 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     const li = new URLSearchParams(page.hash.slice(1)).get("session")!;
     assert.ok(li);
     // The state is single use: the same return again is refused.
-    const replay = await server.inject({ method: "GET", url: `${callback.pathname}${callback.search}` });
+    const replay = await server.inject({
+      method: "GET",
+      url: `${callback.pathname}${callback.search}`,
+      headers: { cookie },
+    });
     assert.equal(replay.statusCode, 400);
 
     assert.equal((await me(li)).bound, false);
@@ -374,8 +390,38 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     assert.equal(receipt.statusCode, 200, receipt.body);
     assert.equal(receipt.json().data.amountFen, "5000");
     assert.match(receipt.json().data.receiptNo, /^R\d{8}/);
+    // A low-balance alarm and an arrears cut on each owner's meter (as the alarm checks and the
+    // arrears rules write them): each owner hears of their own meter only.
+    for (const [meterId, code, at] of [
+      [site.meter, "100000000101", "2026-11-20 08:00:00+08"],
+      [liMeter, "100000000102", "2026-11-21 08:00:00+08"],
+    ] as const) {
+      await server.db.query(
+        `insert into pms_check_record (id, tenant_id, energy_type, meter_id, product_code, rule_code, check_rule_name,
+                                       alarm_level, alarm_status, create_time, last_check_time)
+         values ($1, $2, 1, $3, $4, 'balance_low', '余额不足', 1, 1, $5, $5)`,
+        [`9${meterId.slice(-12)}`, tenantA, meterId, code, at],
+      );
+      await server.db.query(
+        `insert into pms_meter_command (id, tenant_id, energy_type, meter_id, product_code, command_type, source, state)
+         values ($1, $2, 1, $3, $4, 'switch', 'arrears/cut', 'success')`,
+        [`8${meterId.slice(-12)}`, tenantA, meterId, code],
+      );
+    }
     const notices = await owner("GET", "notices", { token: zhang });
     assert.equal(notices.statusCode, 200, notices.body);
+    const seen = notices.json().data as {
+      alarms: { kind: string; productCode: string; time: string }[];
+      supply: { kind: string; state: string; productCode: string }[];
+    };
+    assert.deepEqual(
+      seen.alarms.map((x) => [x.kind, x.productCode, x.time]),
+      [["balance_low", "100000000101", "2026-11-20 08:00:00"]],
+    );
+    assert.deepEqual(
+      seen.supply.map((x) => [x.kind, x.state, x.productCode]),
+      [["cut", "success", "100000000101"]],
+    );
 
     // 李四's account and receipt, by id, from 张三's session: not found, as if they did not exist.
     const otherUsage = await owner("GET", `usage?accountId=${liAccount}&span=day`, { token: zhang });

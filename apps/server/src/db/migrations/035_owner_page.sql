@@ -33,10 +33,12 @@ create table pms_h5_session (
 create index pms_h5_session_expiry on pms_h5_session (expires_at);
 
 -- A WeChat authorization started from the owner page, remembered by its state until WeChat sends
--- the person back (single use, minutes long).
+-- the person back (single use, minutes long), and bound to the browser that started it by the
+-- sha256 of an HttpOnly cookie: a return link sent to someone else signs nobody in.
 create table pms_h5_oauth_state (
   state varchar(64) primary key,
   tenant_id varchar(12) not null,
   code_verifier varchar(128) not null,
+  browser_hash varchar(64) not null,
   expires_at timestamptz not null
 );

@@ -16,9 +16,26 @@ import {
   unbindIdentity,
 } from "./owner-session.ts";
 import { readPhone, SmsCodes } from "./sms-codes.ts";
-import { settingsOf, WechatAuthorize } from "./wechat-authorize.ts";
+import { STATE_SECONDS, settingsOf, WechatAuthorize } from "./wechat-authorize.ts";
 
 export const OWNER_BASE = "/api/blade-pms/h5";
+
+/** Ties a WeChat authorization to the browser that started it; sent to the WeChat routes only. */
+const BROWSER_COOKIE = "meterline_h5";
+
+function browserKeyOf(request: FastifyRequest): string {
+  for (const part of (request.headers.cookie ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === BROWSER_COOKIE) return part.slice(at + 1).trim();
+  }
+  return "";
+}
+
+function browserCookie(request: FastifyRequest, value: string, maxAge: number): string {
+  // Lax: WeChat sends the person back with a top-level GET, which must carry it.
+  const secure = request.protocol === "https" ? "; Secure" : "";
+  return `${BROWSER_COOKIE}=${value}; Path=${OWNER_BASE}/wechat; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+}
 
 /**
  * The owner page's API. None of it takes an operator token: the routes are outside the operator
@@ -102,7 +119,9 @@ export async function ownerPageRoutes(
       const tenantId = await tenantOf(request);
       const settings = await settingsOf(db, cipher, tenantId);
       if (!settings) throw badRequest("tenantId: 未配置微信公众号");
-      return reply.redirect(await wechat.start(tenantId, settings, callbackOf(request)));
+      const { url, browserKey } = await wechat.start(tenantId, settings, callbackOf(request));
+      reply.header("set-cookie", browserCookie(request, browserKey, STATE_SECONDS));
+      return reply.redirect(url);
     },
   );
 
@@ -113,7 +132,8 @@ export async function ownerPageRoutes(
       const params = readParams(request);
       const state = optionalString(params, "state") ?? "";
       const code = optionalString(params, "code");
-      const claimed = await wechat.claim(state);
+      const claimed = await wechat.claim(state, browserKeyOf(request));
+      reply.header("set-cookie", browserCookie(request, "", 0));
       // The person declined (WeChat sends no code): back to the page, which offers the SMS sign-in.
       if (!code) return reply.redirect(`/h5/?tenant=${claimed.tenantId}`);
       const settings = await settingsOf(db, cipher, claimed.tenantId);

@@ -1,10 +1,13 @@
+import { createHash, randomBytes } from "node:crypto";
 import { badRequest } from "../../contract/errors.ts";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
 import { ProviderClient, ProviderError, type ProviderSettings } from "../social/provider-client.ts";
 
 /** A WeChat authorization started from the owner page may take this long to come back. */
-const STATE_SECONDS = 10 * 60;
+export const STATE_SECONDS = 10 * 60;
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** What the owner page needs of the tenant's WeChat settings (pms_wx_config, the enabled row). */
 export interface OwnerPageSettings {
@@ -61,21 +64,31 @@ export class WechatAuthorize {
     };
   }
 
-  async start(tenantId: string, settings: OwnerPageSettings, redirectUri: string): Promise<string> {
+  /** WeChat's address for the person, and the key the browser keeps in a cookie until it returns. */
+  async start(
+    tenantId: string,
+    settings: OwnerPageSettings,
+    redirectUri: string,
+  ): Promise<{ url: string; browserKey: string }> {
     const { url, checks } = await this.client.start(this.provider(tenantId, settings, redirectUri));
+    const browserKey = randomBytes(24).toString("base64url");
     await this.db.query(
-      `insert into pms_h5_oauth_state (state, tenant_id, code_verifier, expires_at)
-       values ($1, $2, $3, now() + make_interval(secs => $4))`,
-      [checks.state, tenantId, checks.codeVerifier, STATE_SECONDS],
+      `insert into pms_h5_oauth_state (state, tenant_id, code_verifier, browser_hash, expires_at)
+       values ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+      [checks.state, tenantId, checks.codeVerifier, sha256(browserKey), STATE_SECONDS],
     );
-    return url;
+    return { url, browserKey };
   }
 
-  /** The tenant a returning state belongs to, spending the state (single use). */
-  async claim(state: string): Promise<{ tenantId: string; codeVerifier: string }> {
+  /**
+   * The tenant a returning state belongs to, spending the state (single use) when it comes back
+   * to the browser that started it; another browser's attempt leaves it for its owner.
+   */
+  async claim(state: string, browserKey: string): Promise<{ tenantId: string; codeVerifier: string }> {
     const [row] = await this.db.query<{ tenant_id: string; code_verifier: string }>(
-      "delete from pms_h5_oauth_state where state = $1 and expires_at > now() returning tenant_id, code_verifier",
-      [state],
+      `delete from pms_h5_oauth_state where state = $1 and browser_hash = $2 and expires_at > now()
+       returning tenant_id, code_verifier`,
+      [state, sha256(browserKey)],
     );
     if (!row) throw badRequest("state: 授权已过期,请重新进入");
     return { tenantId: row.tenant_id, codeVerifier: row.code_verifier };
