@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { type SmsDouble, startAliyunDouble } from "../apps/server/test/sms-doubles.ts";
 import { expectAccessible } from "./axe.ts";
+import { clickRowAction, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
 import { launchBrowser, type RunningServer, startServer, textOf } from "./harness.ts";
-import { call, newOperator, type Operator } from "./registry-helpers.ts";
+import { call, newOperator, type Operator, signInOperator } from "./registry-helpers.ts";
 
 const OWNER_PHONE = "13800000077";
+const SECOND_PHONE = "13800000078";
 
 /** The tenant's wall clock (Asia/Shanghai) some minutes ago, as the reading calls take it. */
 const minutesAgo = (minutes: number) =>
@@ -53,6 +55,10 @@ before(async () => {
   ).id;
   const owner = (await pms("owner/submit", { ownerName: "王五", phone: OWNER_PHONE })).id;
   await pms("ownerroom/submit", { ownerId: owner, roomId: room });
+  // 赵六 of A302, bound in the console test.
+  const second = (await pms("owner/submit", { ownerName: "赵六", phone: SECOND_PHONE })).id;
+  const room302 = (await pms("room/save", { areaId: area, roomName: "A302" })).id;
+  await pms("ownerroom/submit", { ownerId: second, roomId: room302 });
   const meter = (
     await pms("meter/submit", {
       productCode: "400000000301",
@@ -185,4 +191,50 @@ test("on a phone: sign in and bind with the SMS code, see the balance, the usage
   } finally {
     await context.close();
   }
+});
+
+/** An owner-page call as the page makes it. */
+async function ownerCall<T>(path: string, options: { token?: string; body?: unknown } = {}) {
+  const answer = await fetch(`${server.baseUrl}/api/blade-pms/h5/${path}`, {
+    method: options.body === undefined ? "GET" : "POST",
+    headers: {
+      ...(options.token ? { "H5-Auth": options.token } : {}),
+      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  const body = (await answer.json()) as { data: T; msg: string };
+  assert.equal(answer.status, 200, `${path}: ${body.msg}`);
+  return body.data;
+}
+
+test("the console's 微信绑定 screen lists a phone binding and removing it ends the owner's access", async () => {
+  const tenantId = operator.tenantId;
+  await ownerCall("code", { body: { tenantId, phone: SECOND_PHONE } });
+  const { token } = await ownerCall<{ token: string }>("sign-in", {
+    body: { tenantId, phone: SECOND_PHONE, code: lastCode(SECOND_PHONE) },
+  });
+  await ownerCall("bind", { token, body: { room: "A302", phone: SECOND_PHONE } });
+  assert.equal((await ownerCall<{ bound: boolean }>("me", { token })).bound, true);
+
+  const context = await browser.newContext({
+    baseURL: server.baseUrl,
+    viewport: { width: 1440, height: 900 },
+  });
+  context.setDefaultTimeout(15_000);
+  try {
+    const page = await context.newPage();
+    await signInOperator(page, operator);
+    const screen = await openResource(page, "/pms/wxbind", "wxBind");
+    const row = rowsWith(screen, SECOND_PHONE);
+    await row.filter({ hasText: "赵六" }).waitFor();
+    await clickRowAction(row, "row-remove");
+    await page.locator(".ant-modal-confirm").getByTestId("crud-remove-ok").click();
+    await toast(page, "删除成功");
+    await settled(screen);
+    assert.equal(await rowsWith(screen, SECOND_PHONE).count(), 0);
+  } finally {
+    await context.close();
+  }
+  assert.equal((await ownerCall<{ bound: boolean }>("me", { token })).bound, false);
 });
