@@ -491,6 +491,10 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     const removed = await server.call("POST", `/api/blade-pms/wxbind/remove?ids=${record!.id}`, a);
     assert.equal(removed.statusCode, 200, removed.body);
     assert.equal((await me(zhang)).bound, false);
+    // A binding that names nobody (neither openid nor phone) is refused on the screen's form.
+    const nobody = await server.call("POST", "/api/blade-pms/wxbind/submit", a, { ownerId: record!.ownerId });
+    assert.equal(nobody.statusCode, 400);
+    assert.match(nobody.json().msg, /^openId: /);
     // Tenant B's operator cannot remove tenant A's binding (the console's remove is tenant-bound).
     await owner("POST", "bind", { token: zhang, body: { room: "101", phone: ZHANG } });
     const again = (
