@@ -22,16 +22,23 @@ async function filesUnder(dir: string): Promise<string[]> {
  * file of the build, once, so that the server sends them as they are instead of compressing each
  * answer (the server's static plugin picks the copy the browser accepts).
  */
-export function precompress(): Plugin {
+export function precompress(options: { onlyThisBuild?: boolean } = {}): Plugin {
   let outDir = "dist";
+  // A second build into the same folder (the owner page) compresses only what it wrote itself.
+  const written = new Set<string>();
   return {
     name: "meterline-precompress",
     apply: "build",
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
+    writeBundle(_output, bundle) {
+      for (const name of Object.keys(bundle)) written.add(path.join(outDir, name));
+    },
     async closeBundle() {
-      const files = (await filesUnder(outDir)).filter((file) => COMPRESSIBLE.test(file));
+      const files = (await filesUnder(outDir)).filter(
+        (file) => COMPRESSIBLE.test(file) && (!options.onlyThisBuild || written.has(file)),
+      );
       await Promise.all(
         files.map(async (file) => {
           if ((await stat(file)).size < MIN_BYTES) return;

@@ -33,6 +33,7 @@ import type { Backoff } from "./modules/notices/owner-notice.service.ts";
 import { batchJobRoutes } from "./modules/operations/batch-jobs/batch-job.routes.ts";
 import { switchRoutes } from "./modules/operations/switch.routes.ts";
 import { waterWriteRoutes } from "./modules/operations/water-writes.routes.ts";
+import { ownerPageRoutes } from "./modules/owner-page/owner-page.routes.ts";
 import { paramRoutes } from "./modules/param/param.routes.ts";
 import { registryRoutes } from "./modules/pms/index.ts";
 import { registryImportRoutes } from "./modules/pms-import/registry-import.routes.ts";
@@ -251,6 +252,13 @@ export async function buildApp({
     cipher: fieldCipherOf(config),
     providers,
     queue: () => noticeQueue,
+  });
+  await app.register(ownerPageRoutes, {
+    db,
+    cipher: fieldCipherOf(config),
+    providers,
+    secret: config.jwtSecret,
+    timeZone: config.timeZone,
   });
   await app.register(dictRoutes, { db, timeZone: config.timeZone });
   await app.register(accessRoutes, { db });

@@ -40,6 +40,12 @@ describe("the console's files and the API's answers on the wire", () => {
     await writeFile(`${asset}.br`, brotliCompressSync(`${script}\n// br`));
     await writeFile(`${asset}.gz`, gzipSync(`${script}\n// gz`));
     await writeFile(path.join(consoleDist, IMAGE), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    // The owner page: a second document of the same build, with its own entry script.
+    await mkdir(path.join(consoleDist, "h5"));
+    await writeFile(
+      path.join(consoleDist, "h5", "index.html"),
+      '<!doctype html><div id="root" data-owner-page></div>',
+    );
     withConsole = await buildApp({
       db: server.db,
       config: {
@@ -122,6 +128,24 @@ describe("the console's files and the API's answers on the wire", () => {
       assert.equal(res.headers["cache-control"], "no-cache", url);
       assert.match(decoded(res), /id="root"/, url);
     }
+  });
+
+  test("the owner page is its own document under /h5/, revalidated at every load, its assets shared", async () => {
+    for (const url of ["/h5/", "/h5/?tenant=000000", "/h5/bills"]) {
+      const res = await get(url, "br, gzip");
+      assert.equal(res.statusCode, 200, url);
+      assert.equal(res.headers["cache-control"], "no-cache", url);
+      assert.match(decoded(res), /data-owner-page/, url);
+      assert.match(String(res.headers["content-security-policy"]), /default-src 'self'/, url);
+    }
+    const bare = await get("/h5?tenant=000000");
+    assert.equal(bare.statusCode, 302);
+    assert.equal(bare.headers.location, "/h5/?tenant=000000");
+    // The console's own routes still get the console.
+    assert.doesNotMatch(decoded(await get("/wel/index", "br")), /data-owner-page/);
+    const asset = await get(ASSET, "br");
+    assert.equal(asset.headers["content-encoding"], "br");
+    assert.equal(asset.headers["cache-control"], IMMUTABLE);
   });
 
   test("API answers above 1 KB are compressed, small ones are not", async () => {

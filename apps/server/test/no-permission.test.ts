@@ -25,6 +25,12 @@ const OPEN: Record<string, string> = {
   "POST /api/blade-auth/oauth/unlink": "own sign-in accounts",
   "GET /api/blade-resource/oss/file/{*}": "public: stored file links",
   "POST /api/blade-pms/wxpay/notify/{tenantId}": "public: WeChat Pay notifications, signed by WeChat Pay",
+  // The owner page's sign-in (owners have no operator token; its other routes refuse one).
+  "GET /api/blade-pms/h5/site": "public: owner page sign-in options",
+  "POST /api/blade-pms/h5/code": "public: owner page SMS code",
+  "POST /api/blade-pms/h5/sign-in": "public: owner page sign-in",
+  "GET /api/blade-pms/h5/wechat": "public: owner page WeChat authorization starts",
+  "GET /api/blade-pms/h5/wechat/callback": "public: owner page WeChat authorization returns",
   "GET /api/blade-auth/oauth/user-info": "own session",
   "GET /api/blade-auth/oauth/clear-cache": "own session",
   "GET /api/blade-auth/oauth/logout": "own session",

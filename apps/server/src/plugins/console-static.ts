@@ -8,6 +8,9 @@ import { failure } from "../contract/envelope.ts";
 const HASHED = /[^/]+-[\w-]{8,}\.[\w.]+$/;
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
+/** The owner page's document in the build (a second entry beside the console's index.html). */
+const OWNER_PAGE = "h5/index.html";
+
 /** Scripts and style sheets of the build: never shown as a page of their own. */
 const SUBRESOURCE = /\.(js|css)(\.br|\.gz)?$/;
 
@@ -77,12 +80,19 @@ export async function consoleStatic(app: FastifyInstance, opts: { root: string }
       reply.header("cache-control", "no-cache");
     },
   });
+  // The owner page is an entry of its own (h5/index.html), so owners never load the console.
+  const ownerPage = existsSync(path.join(opts.root, OWNER_PAGE));
+  app.get("/h5", { schema: { hide: true } }, async (request, reply) => {
+    const query = request.url.indexOf("?");
+    return reply.redirect(`/h5/${query >= 0 ? request.url.slice(query) : ""}`);
+  });
   // Every other GET outside /api is a console route; the not-found handler stays the API's.
   app.get("/*", { schema: { hide: true } }, async (request, reply) => {
     const pathOnly = request.url.split("?")[0] ?? "";
     if (pathOnly.startsWith("/api/") || path.extname(pathOnly) !== "") {
       return reply.status(404).send(failure(404, `404 没找到请求: ${request.method} ${pathOnly}`));
     }
-    return reply.type("text/html").header("cache-control", "no-cache").sendFile("index.html");
+    const page = ownerPage && pathOnly.startsWith("/h5/") ? OWNER_PAGE : "index.html";
+    return reply.type("text/html").header("cache-control", "no-cache").sendFile(page);
   });
 }

@@ -7,6 +7,7 @@ import type { Db } from "../db/client.ts";
 import { currentDataHooks } from "../modules/metering/current-data.hooks.ts";
 import { manualReadHooks } from "../modules/metering/manual-read.hooks.ts";
 import { commandRecordHooks, meterCommandHooks } from "../modules/operations/command-records.hooks.ts";
+import { wxBindHooks } from "../modules/owner-page/wxbind.hooks.ts";
 import { paramHooks } from "../modules/param/param.hooks.ts";
 import {
   byRoomAreaHooks,
@@ -59,6 +60,7 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   dataWriteAlarm: commandRecordHooks("alarm"),
   sms: smsHooks,
   oss: ossHooks,
+  wxBind: wxBindHooks,
 };
 
 /** Every plain resource's routes, from its definition alone. */

@@ -252,6 +252,9 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       platformPublicKey: "WeChat Pay platform public key or certificate",
       apiBase: "API base URL",
       maxAmount: "Limit per payment (yuan)",
+      appSecret: "Official account AppSecret",
+      oauthUrl: "Web authorization URL",
+      smsCode: "Verification SMS settings",
       enabled: "Enabled",
       remark: "Remark",
     },
@@ -261,6 +264,7 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
     fields: {
       ownerId: "Owner",
       openId: "OpenID",
+      phone: "Phone",
       appId: "AppID",
       nickname: "Nickname",
       bindTime: "Bound at",

@@ -71,6 +71,8 @@ export async function sendMessage(
     messageId?: string;
     /** Which attempt of that message this is. */
     attempt?: number;
+    /** What the send record keeps of the params when it must not keep them all (a sign-in code). */
+    recordParams?: Record<string, string>;
   },
 ): Promise<SentMessage> {
   const config = await configurationOf(db, caller.tenantId, input.code);
@@ -104,7 +106,7 @@ export async function sendMessage(
       config.category,
       config.template_id,
       input.phones.join(","),
-      JSON.stringify(input.params),
+      JSON.stringify({ ...input.params, ...input.recordParams }),
       outcome.result,
       outcome.retryable ? 1 : 0,
       outcome.error?.slice(0, 500) ?? null,

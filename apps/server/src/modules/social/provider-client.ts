@@ -262,6 +262,29 @@ export class ProviderClient {
     };
   }
 
+  /**
+   * WeChat's silent authorization (scope snsapi_base, the owner page inside WeChat): the code is
+   * exchanged for the openid alone. Its token may not read the user API, so none is asked for.
+   */
+  async wechatOpenid(p: ProviderSettings, code: string, checks: SignInChecks): Promise<string> {
+    const config = await this.configuration(p);
+    const current = new URL(p.redirectUri);
+    current.searchParams.set("code", code);
+    current.searchParams.set("state", checks.state);
+    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    try {
+      tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: checks.codeVerifier,
+        expectedState: checks.state,
+      });
+    } catch (error) {
+      throw new ProviderError(`微信授权失败: ${(error as Error).message}`);
+    }
+    const openid = typeof tokens.openid === "string" ? tokens.openid : "";
+    if (!openid) throw new ProviderError("微信授权失败: 缺少 openid");
+    return openid;
+  }
+
   /** WeChat's user API, keyed by the openid of the token answer. */
   private async wechatProfile(
     config: oidc.Configuration,

@@ -22,12 +22,21 @@ export const wxConfig = defineResource({
     platformPublicKey: { type: "text", maxLength: 4000, list: false, span: 24 },
     apiBase: { type: "string", maxLength: 255, list: false, span: 24 },
     maxAmount: { type: "decimal", scale: 2, list: false },
+    // The official account's web-page authorization (owner page inside WeChat): its secret, and
+    // the base that stands in for WeChat's two hosts (blank: the real ones; a test double otherwise).
+    appSecret: { type: "string", maxLength: 64, encrypted: true, list: false },
+    oauthUrl: { type: "string", maxLength: 255, list: false, span: 24 },
+    // The SMS configuration (its code) that sends the owner page's verification codes; blank: the enabled one.
+    smsCode: { type: "string", maxLength: 32, list: false },
     enabled: { type: "int", required: true, dictBiz: "YES_NO", default: 1 },
     remark: remarkField,
   },
 });
 
-/** Owners bound to a WeChat openid, so they can see balances and pay from the official account. */
+/**
+ * Owners bound to a WeChat openid, or to a phone number proven by an SMS code, so they can see
+ * balances and pay from the owner page. One row per openid or phone in a tenant.
+ */
 export const wxBind = defineResource({
   name: "wxBind",
   table: "pms_wx_bind",
@@ -36,7 +45,8 @@ export const wxBind = defineResource({
   listVerb: "page",
   fields: {
     ownerId: { type: "id", required: true, search: "equal", ref: { resource: "owner", label: "ownerName" } },
-    openId: { type: "string", required: true, maxLength: 64, search: "like", unique: true },
+    openId: { type: "string", maxLength: 64, search: "like", unique: true },
+    phone: { type: "string", maxLength: 20, search: "like", unique: true },
     appId: { type: "string", maxLength: 32 },
     nickname: { type: "string", maxLength: 64, search: "like" },
     bindTime: { type: "datetime" },

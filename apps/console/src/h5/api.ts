@@ -1,0 +1,139 @@
+/**
+ * The owner page's calls to /api/blade-pms/h5. The owner session travels in its own header
+ * (H5-Auth), never in the console's Blade-Auth, and is kept per tenant in this browser.
+ */
+const BASE = "/api/blade-pms/h5";
+
+export class OwnerApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const storageKey = (tenantId: string) => `meterline.h5.session.${tenantId}`;
+
+export function savedSession(tenantId: string): string | null {
+  try {
+    return localStorage.getItem(storageKey(tenantId));
+  } catch {
+    return null;
+  }
+}
+
+export function saveSession(tenantId: string, token: string | null) {
+  try {
+    if (token) localStorage.setItem(storageKey(tenantId), token);
+    else localStorage.removeItem(storageKey(tenantId));
+  } catch {
+    // Private modes without storage: the session lasts as long as the page.
+  }
+}
+
+/** The field a server message names ("phone: ..."), dropped for display: the form shows where. */
+const withoutField = (msg: string) => msg.replace(/^[A-Za-z]+: /, "");
+
+export async function call<T>(
+  method: "GET" | "POST",
+  path: string,
+  options: { token?: string | null; body?: Record<string, unknown> } = {},
+): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers["H5-Auth"] = options.token;
+  if (options.body) headers["content-type"] = "application/json";
+  const response = await fetch(`${BASE}/${path}`, {
+    method,
+    headers,
+    ...(options.body ? { body: JSON.stringify(options.body) } : {}),
+  });
+  let envelope: { success?: boolean; data?: T; msg?: string } = {};
+  try {
+    envelope = await response.json();
+  } catch {
+    // A proxy's error page: the status says enough.
+  }
+  if (!response.ok || envelope.success === false) {
+    throw new OwnerApiError(response.status, withoutField(envelope.msg ?? String(response.status)));
+  }
+  return envelope.data as T;
+}
+
+export interface Account {
+  id: string;
+  energyType: number;
+  meterId: string;
+  productCode: string;
+  meterName: string;
+  roomName: string;
+  areaName: string;
+  balanceFen: string;
+  alarmLevel: number;
+  switchStatus: number;
+  arrearsCut: number;
+}
+
+export interface Me {
+  tenantId: string;
+  kind: "wechat" | "phone";
+  phone: string;
+  bound: boolean;
+  ownerName: string;
+  accounts: Account[];
+}
+
+export interface UsagePoint {
+  period: string;
+  usage: string;
+}
+
+export interface Recharge {
+  id: string;
+  accountId: string;
+  energyType: number;
+  rechargeType: number;
+  paymentMethod: number;
+  amountFen: string;
+  balanceAfterFen: string | null;
+  receiptNo: string;
+  createTime: string;
+  productCode: string;
+}
+
+export interface Payment {
+  id: string;
+  amountFen: string;
+  paymentMethod: number;
+  state: number;
+  transactionNo: string;
+  time: string;
+}
+
+export interface Receipt extends Recharge {
+  ownerName: string;
+  roomName: string;
+  operator: string;
+  remark: string;
+}
+
+export interface Notices {
+  alarms: {
+    kind: string;
+    level: number;
+    status: number;
+    time: string;
+    restoreTime: string | null;
+    productCode: string;
+  }[];
+  supply: { kind: "cut" | "restore"; state: string; time: string; productCode: string }[];
+}
+
+/** Whole fen to yuan text, exactly (no floating point on money). */
+export function yuan(fen: string | null | undefined): string {
+  if (fen === null || fen === undefined || fen === "") return "-";
+  const value = BigInt(fen);
+  const sign = value < 0n ? "-" : "";
+  const abs = value < 0n ? -value : value;
+  return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, "0")}`;
+}
