@@ -161,7 +161,12 @@ export function LoginForm({ options, tenantId, tenantDerived, onTenantChange }: 
   }, [bootSubmitted]);
   // The tenant may be known only after the form shows (the address's tenant): fill it in unless
   // the operator has typed one already.
+  // Only on a change of that tenant: the first render already shows it (and a tenant typed into the
+  // boot form before the takeover must not be replaced by it).
+  const shownTenant = useRef(tenantId);
   useEffect(() => {
+    if (shownTenant.current === tenantId) return;
+    shownTenant.current = tenantId;
     if (!touched.tenantId) setValues((current) => ({ ...current, tenantId }));
   }, [tenantId, touched.tenantId]);
 
