@@ -81,7 +81,7 @@ describe("reports built from the catalogue", () => {
       4: "支付宝",
       5: "微信在线支付",
     };
-    const key = (day: string | null, method: string | null) => `${day}|${method}`;
+    const key = (day?: string | null, method?: string | null) => `${day}|${method}`;
     const want = new Map(expected.map((e) => [key(e.day, labels[e.method]!), [e.amount, e.count]]));
     assert.equal(rows.length, want.size);
     for (const r of rows) assert.deepEqual([r.m0, r.m1], want.get(key(r.g0, r.g1)), key(r.g0, r.g1));
