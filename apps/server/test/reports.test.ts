@@ -160,9 +160,9 @@ describe("reports built from the catalogue", () => {
         catalog.fns.map((fn: string) => ({ column: c.key, fn })),
       );
       for (const group of dataset.groups) {
-        const filters = dataset.filters.map((f: { key: string; values: string[] }) => ({
+        const filters = dataset.filters.map((f: { key: string; values: { value: string }[] }) => ({
           key: f.key,
-          value: f.values[0],
+          value: f.values[0]?.value,
         }));
         const { status, body } = await run(demo, {
           definition: { dataset: dataset.key, groupBy: [group.key], measures: measures.slice(0, 6), filters },

@@ -47,6 +47,8 @@ export interface FilterDef {
   /** The values a filter may take (compared as text); anything else is refused. */
   values: readonly string[];
   label: { zh: string; en: string };
+  /** How the console names each value. */
+  valueLabels: Record<string, { zh: string; en: string }>;
 }
 
 export interface Dataset {
@@ -60,16 +62,37 @@ export interface Dataset {
 }
 
 const RECORDS: NumericColumn = { expr: "1", label: { zh: "记录", en: "Records" } };
-const ENERGY: FilterDef = {
-  expr: "d.energy_type::text",
-  values: ["1", "2"],
-  label: { zh: "能源类型", en: "Energy" },
-};
-const PAYMENT_METHOD: FilterDef = {
-  expr: "d.payment_method::text",
-  values: ["0", "1", "2", "3", "4", "5"],
-  label: { zh: "支付方式", en: "Payment method" },
-};
+/** A filter whose values are the keys of `labels` ([zh, en] each). */
+function coded(
+  expr: string,
+  label: { zh: string; en: string },
+  labels: Record<string, [string, string]>,
+): FilterDef {
+  return {
+    expr,
+    label,
+    values: Object.keys(labels),
+    valueLabels: Object.fromEntries(Object.entries(labels).map(([k, [zh, en]]) => [k, { zh, en }])),
+  };
+}
+
+const ENERGY = coded(
+  "d.energy_type::text",
+  { zh: "能源类型", en: "Energy" },
+  { "1": ["电", "Electricity"], "2": ["水", "Water"] },
+);
+const PAYMENT_METHOD = coded(
+  "d.payment_method::text",
+  { zh: "支付方式", en: "Payment method" },
+  {
+    "0": ["其他", "Other"],
+    "1": ["现金", "Cash"],
+    "2": ["银联", "UnionPay"],
+    "3": ["微信", "WeChat"],
+    "4": ["支付宝", "Alipay"],
+    "5": ["微信在线支付", "WeChat online"],
+  },
+);
 
 /** `column >= from and column <= to` on a date column, each bound. */
 function dayRange(c: SourceContext, column: string): string {
@@ -139,11 +162,16 @@ export const DATASETS: Record<string, Dataset> = {
     filters: {
       energy_type: ENERGY,
       payment_method: PAYMENT_METHOD,
-      recharge_type: {
-        expr: "d.recharge_type::text",
-        values: ["1", "2", "3", "4"],
-        label: { zh: "充值类型", en: "Type" },
-      },
+      recharge_type: coded(
+        "d.recharge_type::text",
+        { zh: "充值类型", en: "Type" },
+        {
+          "1": ["充值", "Recharge"],
+          "2": ["退费", "Refund"],
+          "3": ["冲正加", "Correction +"],
+          "4": ["冲正减", "Correction −"],
+        },
+      ),
     },
     source: (c) => {
       const z = c.sql.bind(c.timeZone);
@@ -181,11 +209,11 @@ export const DATASETS: Record<string, Dataset> = {
     },
     filters: {
       energy_type: ENERGY,
-      arrears: {
-        expr: "(case when d.balance < 0 then '1' else '0' end)",
-        values: ["0", "1"],
-        label: { zh: "欠费", en: "In arrears" },
-      },
+      arrears: coded(
+        "(case when d.balance < 0 then '1' else '0' end)",
+        { zh: "欠费", en: "In arrears" },
+        { "1": ["欠费", "In arrears"], "0": ["未欠费", "Not in arrears"] },
+      ),
     },
     source: (c) =>
       `(select a.tenant_id, a.meter_id, a.room_id, a.owner_id, a.energy_type, null::date as day, a.balance
@@ -198,11 +226,11 @@ export const DATASETS: Record<string, Dataset> = {
     columns: { records: RECORDS },
     filters: {
       energy_type: ENERGY,
-      alarm_status: {
-        expr: "d.alarm_status::text",
-        values: ["0", "1", "2", "3"],
-        label: { zh: "告警状态", en: "Status" },
-      },
+      alarm_status: coded(
+        "d.alarm_status::text",
+        { zh: "告警状态", en: "Status" },
+        { "1": ["告警中", "Alarming"], "2": ["已恢复", "Restored"], "3": ["已关闭", "Closed"] },
+      ),
     },
     source: (c) => {
       const z = c.sql.bind(c.timeZone);
@@ -219,11 +247,18 @@ export const DATASETS: Record<string, Dataset> = {
     columns: { records: RECORDS },
     filters: {
       energy_type: ENERGY,
-      state: {
-        expr: "d.state",
-        values: ["queued", "sent", "success", "fail", "timeout", "cancelled"],
-        label: { zh: "命令状态", en: "State" },
-      },
+      state: coded(
+        "d.state",
+        { zh: "命令状态", en: "State" },
+        {
+          queued: ["排队中", "Queued"],
+          sent: ["已发送", "Sent"],
+          success: ["成功", "Succeeded"],
+          fail: ["失败", "Failed"],
+          timeout: ["超时待确认", "Timed out"],
+          cancelled: ["已取消", "Cancelled"],
+        },
+      ),
     },
     source: (c) => {
       const z = c.sql.bind(c.timeZone);
@@ -240,11 +275,11 @@ export const DATASETS: Record<string, Dataset> = {
     columns: { records: RECORDS },
     filters: {
       energy_type: ENERGY,
-      online_status: {
-        expr: "d.online_status::text",
-        values: ["0", "1"],
-        label: { zh: "在线状态", en: "Online" },
-      },
+      online_status: coded(
+        "d.online_status::text",
+        { zh: "在线状态", en: "Online" },
+        { "1": ["在线", "Online"], "0": ["离线", "Offline"] },
+      ),
     },
     source: (c) => {
       const t = c.sql.bind(c.tenant);
