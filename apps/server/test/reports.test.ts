@@ -16,11 +16,12 @@ describe("reports built from the catalogue", () => {
   let server: TestServer;
   let demo: string;
   let other: { tenantId: string; token: string };
+  let platform: string;
   before(async () => {
     server = await startTestServer();
     assert.equal(await seedDemoSite(server.db, { adminPassword: ADMIN_PASSWORD }), true);
     demo = (await server.login("admin", ADMIN_PASSWORD, DEMO_TENANT_ID)).access_token;
-    const platform = (await server.login()).access_token;
+    platform = (await server.login()).access_token;
     other = await provisionTenant(server, platform, "报表隔离租户");
   });
   after(() => server.close());
@@ -256,5 +257,61 @@ describe("reports built from the catalogue", () => {
     const refused = await server.call("GET", `${base}/export?id=${RECHARGES_BY_METHOD}&format=csv`, demo);
     assert.equal(refused.statusCode, 400);
     assert.match(refused.json().msg, /^format:/);
+  });
+  // Last: it narrows the demo administrator's role for good.
+  test("a role's data scope narrows a report to the meters it may see", async () => {
+    const [user] = await server.db.query<{ id: string; role_id: string }>(
+      "select id::text as id, role_id from sys_user where tenant_id = $1 and account = 'admin'",
+      [DEMO_TENANT_ID],
+    );
+    for (const resource of ["meter", "water"]) {
+      const [menu] = await server.db.query<{ id: string }>("select id from sys_menu where code = $1", [
+        resource,
+      ]);
+      const rule = await server.call("POST", "/api/blade-system/data-scope/submit", platform, {
+        menuId: menu!.id,
+        resourceCode: resource,
+        scopeName: "本人表计",
+        scopeColumn: "createUser",
+        scopeType: 2,
+      });
+      assert.equal(rule.statusCode, 200, rule.body);
+      await server.db.query(
+        "insert into sys_role_scope (id, scope_category, scope_id, role_id) values ($1, 1, $2, $3)",
+        [`${Date.now()}${resource.length}`, rule.json().data.id, user!.role_id.split(",")[0]],
+      );
+    }
+    // The administrator "wrote" the electric meters of 1号楼 only.
+    await server.db.query("update pms_meter set create_user = null where tenant_id = $1", [DEMO_TENANT_ID]);
+    await server.db.query("update pms_water set create_user = null where tenant_id = $1", [DEMO_TENANT_ID]);
+    await server.db.query(
+      `update pms_meter m set create_user = $2 from pms_room_meter rm, pms_room r, pms_area a
+        where rm.meter_id = m.id and rm.energy_type = 1 and r.id = rm.room_id and a.id = r.area_id
+          and a.area_name = '1号楼' and m.tenant_id = $1`,
+      [DEMO_TENANT_ID, user!.id],
+    );
+    const token = (await server.login("admin", ADMIN_PASSWORD, DEMO_TENANT_ID)).access_token;
+    const rows = await rowsOf(token, { id: MONTHLY_BY_BUILDING });
+    const expected = await server.db.query<{ month: string; usage: string }>(
+      `select to_char(d.day_date, 'YYYY-MM') as month, sum(d.usage)::text as usage
+         from pms_data_daily d join pms_room r on r.id = d.room_id join pms_area a on a.id = r.area_id
+         join pms_meter m on m.id = d.meter_id
+        where d.tenant_id = $1 and m.create_user = $2 group by 1 order by 1`,
+      [DEMO_TENANT_ID, user!.id],
+    );
+    assert.ok(expected.length > 0);
+    assert.deepEqual(
+      rows.map((r) => [r.g0, r.g1, Number(r.m0)]),
+      expected.map((e) => ["1号楼", e.month, Number(e.usage)]),
+    );
+    // Water meters are all outside the scope: a water report is empty.
+    const water = await rowsOf(token, {
+      definition: {
+        dataset: "daily_usage",
+        measures: [{ column: "usage", fn: "sum" }],
+        filters: [{ key: "energy_type", value: "2" }],
+      },
+    });
+    assert.deepEqual(water, [{ m0: null }]);
   });
 });

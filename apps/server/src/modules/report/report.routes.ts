@@ -112,7 +112,7 @@ export async function reportRoutes(app: FastifyInstance, opts: { db: Db; timeZon
           filters: Object.entries(d.filters).map(([filter, f]) => ({
             key: filter,
             label: f.label,
-            values: f.values,
+            values: f.values.map((value) => ({ value, label: f.valueLabels[value] })),
           })),
         })),
         fns: MEASURE_FNS,
