@@ -55,7 +55,7 @@ test("a report is designed, run as chart and table, and exported as Excel and PD
     "/api/blade-report/report/rest/list",
     { query: { name: "各支付方式充值" } },
   );
-  const id = list.records[0]!.id;
+  const id = list.records.find((r) => r.name === "各支付方式充值")!.id;
   const run = await call<Run>(suite.server.baseUrl, token, "/api/blade-report/report/rest/run", {
     body: { id },
   });
@@ -72,7 +72,7 @@ test("a report is designed, run as chart and table, and exported as Excel and PD
   );
   const cells = await output
     .getByTestId("report-table")
-    .locator(".ant-table-tbody tr")
+    .locator(".ant-table-tbody tr.ant-table-row")
     .evaluateAll((rows) =>
       rows.map((row) => Array.from(row.querySelectorAll("td"), (td) => td.textContent ?? "")),
     );
@@ -103,6 +103,6 @@ test("a report is designed, run as chart and table, and exported as Excel and PD
   assert.equal(await shipped.getByTestId("report-remove").count(), 0);
   await shipped.getByTestId("report-run").click();
   await output.getByText("运行结果:各楼栋月用电量").waitFor();
-  await output.getByTestId("report-table").locator(".ant-table-tbody tr").first().waitFor();
+  await output.getByTestId("report-table").locator(".ant-table-tbody tr.ant-table-row").first().waitFor();
   assert.deepEqual(suite.session.errors, []);
 });
