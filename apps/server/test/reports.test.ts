@@ -146,6 +146,9 @@ describe("reports built from the catalogue", () => {
 
     // Shipped definitions cannot be changed or removed; the tenant's own can.
     assert.equal((await server.call("POST", `${base}/remove?ids=${ARREARS}`, demo)).statusCode, 400);
+    // All or nothing: with a shipped id beside it, its own definition stays.
+    assert.equal((await server.call("POST", `${base}/remove?ids=${id},${ARREARS}`, demo)).statusCode, 400);
+    assert.equal((await run(demo, { id })).status, 200);
     const edit = await server.call("POST", `${base}/submit`, demo, { id: ARREARS, name: "x", definition });
     assert.equal(edit.statusCode, 400);
     assert.match(edit.json().msg, /^id:/);

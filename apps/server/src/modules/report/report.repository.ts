@@ -1,5 +1,5 @@
 import { and, SqlParams } from "../../crud/sql.ts";
-import type { Queryable } from "../../db/client.ts";
+import type { Db, Queryable } from "../../db/client.ts";
 import type { ItemScope } from "../operations/batch-jobs/item-scope.ts";
 import { DATASETS, groupExpression, SHARED_JOINS } from "./report-catalog.ts";
 import type { ReportDefinition } from "./report-definition.ts";
@@ -140,12 +140,26 @@ export async function updateReportFile(
   return updated.length > 0;
 }
 
-/** Marks the tenant's own definitions deleted; templates and other tenants' rows stay. */
-export async function removeReportFiles(db: Queryable, tenantId: string, ids: string[]): Promise<number> {
-  const removed = await db.query(
-    `update blade_report_file set is_deleted = 1, update_time = now()
-      where id = any($1::bigint[]) and tenant_id = $2 and is_deleted = 0 returning id`,
-    [ids, tenantId],
-  );
-  return removed.length;
+/**
+ * Marks the tenant's own definitions deleted, all or none: false (nothing changed) when one of the
+ * ids is a template, another tenant's or absent.
+ */
+export async function removeReportFiles(db: Db, tenantId: string, ids: string[]): Promise<boolean> {
+  return db
+    .transaction(async (tx) => {
+      const removed = await tx.query(
+        `update blade_report_file set is_deleted = 1, update_time = now()
+        where id = any($1::bigint[]) and tenant_id = $2 and is_deleted = 0 returning id`,
+        [ids, tenantId],
+      );
+      if (removed.length === new Set(ids).size) return true;
+      throw new PartialRemoval();
+    })
+    .catch((error: unknown) => {
+      if (error instanceof PartialRemoval) return false;
+      throw error;
+    });
 }
+
+/** Rolls a removal back when it could not take every id. */
+class PartialRemoval extends Error {}

@@ -159,8 +159,8 @@ export async function reportRoutes(app: FastifyInstance, opts: { db: Db; timeZon
     async (request) => {
       const caller = await requirePermission(db, request, [DELETE]);
       const ids = idList(readParams(request), "ids");
-      const removed = await removeReportFiles(db, caller.tenantId, ids);
-      if (removed < ids.length) throw badRequest("ids: 内置报表或不存在的报表不能删除");
+      if (!(await removeReportFiles(db, caller.tenantId, ids)))
+        throw badRequest("ids: 内置报表或不存在的报表不能删除");
       return done();
     },
   );
