@@ -38,6 +38,7 @@ import { paramRoutes } from "./modules/param/param.routes.ts";
 import { registryRoutes } from "./modules/pms/index.ts";
 import { registryImportRoutes } from "./modules/pms-import/registry-import.routes.ts";
 import { regionRoutes } from "./modules/region/region.routes.ts";
+import { reportRoutes } from "./modules/report/report.routes.ts";
 import { defaultProviders, smsRoutes } from "./modules/sms/sms.routes.ts";
 import type { SmsProvider } from "./modules/sms/sms-provider.ts";
 import { linkedAccountRoutes } from "./modules/social/linked-accounts.routes.ts";
@@ -215,6 +216,7 @@ export async function buildApp({
   await app.register(userAdminRoutes, { db, timeZone: config.timeZone });
   await app.register(userImportRoutes, { db, timeZone: config.timeZone });
   await app.register(registryImportRoutes, { db, timeZone: config.timeZone });
+  await app.register(reportRoutes, { db, timeZone: config.timeZone });
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });
   await app.register(readingCorrectionRoutes, { db, timeZone: config.timeZone });
   await app.register(currentDataRoutes, { db });

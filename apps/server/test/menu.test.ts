@@ -31,6 +31,7 @@ describe("menus: routes, buttons, top menus per role", () => {
         "system",
         "authority",
         "base",
+        "report",
         "resource",
         "tool",
         "flow",

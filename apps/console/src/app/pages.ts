@@ -82,6 +82,7 @@ export const pages = {
   flowDeploy: page(() => import("../pages/flow/DeployPage.tsx"), "pages/flow/DeployPage.tsx"),
   flowManager: page(() => import("../pages/flow/ManagerPage.tsx"), "pages/flow/ManagerPage.tsx"),
   flowFollow: page(() => import("../pages/flow/FollowPage.tsx"), "pages/flow/FollowPage.tsx"),
+  reports: page(() => import("../pages/report/ReportPage.tsx"), "pages/report/ReportPage.tsx"),
   batchJobs: page(
     () => import("../pages/operation/batch-job/BatchJobPage.tsx"),
     "pages/operation/batch-job/BatchJobPage.tsx",
@@ -140,6 +141,7 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/flow/deploy": { entry: pages.flowDeploy, titleKey: "menu.flow_deploy", keepAlive: true },
   "/flow/manager": { entry: pages.flowManager, titleKey: "menu.flow_manager", keepAlive: false },
   "/flow/follow": { entry: pages.flowFollow, titleKey: "menu.flow_follow", keepAlive: false },
+  "/report/reportlist": { entry: pages.reports, titleKey: "menu.report_list", keepAlive: true },
 };
 
 const leavePages: Record<LeavePage, RegisteredPage> = {

@@ -14,6 +14,7 @@ import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
 import { readingCorrectionsEn } from "./reading-corrections.en.ts";
 import { regionEn } from "./region.en.ts";
+import { reportsEn } from "./reports.en.ts";
 import { socialEn } from "./social.en.ts";
 import { storageEn } from "./storage.en.ts";
 import { tablesEn } from "./tables.en.ts";
@@ -571,6 +572,7 @@ export const en: Record<MessageKey, string> = {
   ...wxpayEn,
   ...storageEn,
   ...developEn,
+  ...reportsEn,
   ...viewsEn,
   ...tablesEn,
   ...batchesEn,

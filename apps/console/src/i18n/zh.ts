@@ -14,6 +14,7 @@ import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
 import { readingCorrectionsZh } from "./reading-corrections.zh.ts";
 import { regionZh } from "./region.zh.ts";
+import { reportsZh } from "./reports.zh.ts";
 import { socialZh } from "./social.zh.ts";
 import { storageZh } from "./storage.zh.ts";
 import { tablesZh } from "./tables.zh.ts";
@@ -561,6 +562,7 @@ export const zh = {
   ...wxpayZh,
   ...storageZh,
   ...developZh,
+  ...reportsZh,
   ...viewsZh,
   ...tablesZh,
   ...batchesZh,
