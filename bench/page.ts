@@ -13,11 +13,13 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import Fastify, { type FastifyInstance } from "fastify";
 import pg from "pg";
 import { buildApp } from "../apps/server/src/app.ts";
 import type { Db } from "../apps/server/src/db/client.ts";
+import { ensurePartitions } from "../apps/server/src/db/partitions.ts";
 import { hashPassword, md5Hex } from "../apps/server/src/modules/auth/password.ts";
 import type { LoadRequest, LoadResult } from "./http-load.ts";
 import {
@@ -32,7 +34,7 @@ import {
   timed,
 } from "./money-common.ts";
 
-const options = settings({ rows: "1000000", meters: "1000", connections: "20", seconds: "4" });
+const options = settings({ rows: "1000000", meters: "1000", connections: "20", seconds: "4", explain: "no" });
 const ROWS = count(options.rows, "rows");
 const METERS = count(options.meters, "meters");
 const CONNECTIONS = count(options.connections, "connections");
@@ -97,6 +99,8 @@ async function fill(db: Db): Promise<void> {
        from generate_series(0, $4::int - 1) g, lateral (select 1 + g % $3::int as m) k`,
     [METER, ROOM, METERS, ROWS, TENANT],
   );
+  // As a site's daily partition job leaves them: each month of reads in its own partition.
+  await ensurePartitions(db);
   await db.query("vacuum analyze pms_data_read");
   await db.query("analyze");
 }
@@ -240,6 +244,19 @@ async function main() {
       `one statement alone (median of 7): count(*) of all ${ROWS} rows ${fullCount.toFixed(1)} ms; ` +
         `the bounded count the page runs ${boundedCount.toFixed(2)} ms`,
     );
+    // --explain yes: the plans of the unfiltered page's statements, to see where its time goes.
+    if (options.explain === "yes") {
+      for (const statement of unfiltered.statements) {
+        const plan = await db.query<{ "QUERY PLAN": string }>(
+          `explain (analyze, buffers) ${statement.text}`,
+          statement.values,
+        );
+        console.log(`${statement.text}\n${plan.map((row) => row["QUERY PLAN"]).join("\n")}`);
+        console.log(
+          `alone (median of 7): ${(await statementMs(db, statement.text, statement.values)).toFixed(2)} ms`,
+        );
+      }
+    }
     console.log(
       `load: ${CONNECTIONS} keep-alive connections from a child process, ${SECONDS} s per case in ${ROUNDS} rounds taking turns, after a 1 s warm-up each, page size 10, signed in as an operator of the readings' tenant (role granted the readings screen) unless said`,
     );
@@ -305,6 +322,16 @@ async function main() {
     const verdict = (what: string, met: boolean) => console.log(`${met ? "met    " : "NOT MET"}  ${what}`);
     verdict(`throughput ratio ≥ ${GOAL_RATIO}× (filtered page)`, ratio >= GOAL_RATIO);
     verdict(`p99 ≤ ${GOAL_P99_MS} ms (filtered page)`, mf.p99 <= GOAL_P99_MS);
+    // 20 connections kept busy answer at most 20 / throughput apart on average (Little's law): when
+    // the thin reference, on the same cores as its client and PostgreSQL, cannot reach the absolute
+    // p99 either, the machine hides that goal and the p99 against the reference is the figure.
+    if (rf.p99 > GOAL_P99_MS) {
+      console.log(
+        `         the reference itself: p99 ${rf.p99.toFixed(1)} ms at ${rf.perSecond.toFixed(0)} req/s on ` +
+          `${availableParallelism()} cores shared with its client and PostgreSQL; Meterline's p99 is ` +
+          `${(mf.p99 / rf.p99).toFixed(2)}× the reference's`,
+      );
+    }
     verdict(`unfiltered page ≤ ${GOAL_UNFILTERED}× the filtered page`, cost <= GOAL_UNFILTERED);
     verdict(
       `the platform administrator's unfiltered page ≤ ${GOAL_UNFILTERED}× the filtered page`,
