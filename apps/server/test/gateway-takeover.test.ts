@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
 import { type BalancedLink, TcpBalancer } from "../../gateway/test/tcp-balancer.ts";
 import { md5Hex } from "../src/modules/auth/password.ts";
+import { addUser } from "./fixtures.ts";
 import { ADMIN_PASSWORD, freePort, startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
@@ -204,6 +205,51 @@ describe("two API servers and two gateways behind a TCP balancer share the fleet
     await balancer?.close();
     await Promise.all([...apis, ...gateways].map((child) => stop(child)));
     await server.close();
+  });
+
+  test("a sign-out and a disabled user on one API server are refused at once by the other", async () => {
+    const account = "clerk";
+    const password = "Clerk-pw-2026";
+    const userId = await addUser(server.db, { tenantId: "000000", account, password, roleIds: ["2"] });
+    const signIn = (api: number) =>
+      fetch(
+        `${apiBases[api]}/api/blade-auth/oauth/token?tenantId=000000&username=${account}&password=${md5Hex(password)}&grant_type=password&scope=all`,
+        { method: "POST", headers: { authorization: CLIENT, "tenant-id": "000000" } },
+      );
+    const tokenAt = async (api: number) => {
+      const res = await signIn(api);
+      assert.equal(res.status, 200, await res.clone().text());
+      return ((await res.json()) as { access_token: string }).access_token;
+    };
+    const userInfo = (api: number, bearer: string) =>
+      fetch(`${apiBases[api]}/api/blade-auth/oauth/user-info`, {
+        headers: { authorization: CLIENT, "blade-auth": `bearer ${bearer}` },
+      }).then((res) => res.status);
+
+    // Signed in on server 0, seen by server 1; signed out on server 0, refused by server 1.
+    const first = await tokenAt(0);
+    assert.equal(await userInfo(1, first), 200);
+    const out = await fetch(`${apiBases[0]}/api/blade-auth/oauth/logout`, {
+      headers: { authorization: CLIENT, "blade-auth": `bearer ${first}` },
+    });
+    assert.equal(out.status, 200, await out.text());
+    await waitFor("the sign-out seen by server 1", 2_000, async () =>
+      (await userInfo(1, first)) === 401 ? true : undefined,
+    );
+
+    // Disabled through server 0: its session on server 1 ends, and server 1 refuses a new sign-in.
+    const second = await tokenAt(1);
+    assert.equal(await userInfo(1, second), 200);
+    const disable = await fetch(`${apiBases[0]}/api/blade-user/update`, {
+      method: "POST",
+      headers: { authorization: CLIENT, "blade-auth": `bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ id: userId, status: 0 }),
+    });
+    assert.equal(disable.status, 200, await disable.text());
+    await waitFor("the disabled user's session ended on server 1", 2_000, async () =>
+      (await userInfo(1, second)) === 401 ? true : undefined,
+    );
+    assert.notEqual((await signIn(1)).status, 200);
   });
 
   test("half-open session, kill -9 under commands, rejoin: taken over in bound, every command once", async (t) => {
