@@ -86,7 +86,13 @@ export interface AppOptions {
     Partial<
       Pick<
         ServerConfig,
-        "production" | "previousDataKeys" | "apiLog" | "dataDir" | "databaseUrl" | "datasourceAllowedHosts"
+        | "production"
+        | "previousDataKeys"
+        | "apiLog"
+        | "dataDir"
+        | "databaseUrl"
+        | "datasourceAllowedHosts"
+        | "trustProxy"
       >
     >;
   db: Db;
@@ -136,6 +142,9 @@ export async function buildApp({
     requestTimeout: 60_000,
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
+    // Behind balancers (TRUST_PROXY) the client's address is the one they forward: sign-in
+    // throttling, logs and the owner page's limits count per client, not per balancer.
+    trustProxy: config.trustProxy?.length ? config.trustProxy : false,
   });
   const shared = await startSharedCache(db);
   app.decorate("sharedCache", shared.cache);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { allowedEndpoints } from "./modules/develop/datasource-address.ts";
@@ -44,6 +45,36 @@ export interface ServerConfig {
    * unset: only the host of DATABASE_URL.
    */
   datasourceAllowedHosts?: string;
+  /**
+   * The balancers (addresses, CIDR ranges or `loopback`) whose X-Forwarded-For is believed
+   * (TRUST_PROXY); unset: none, and the connection's address is the client's.
+   */
+  trustProxy?: string[];
+}
+
+/** proxy-addr's names of address ranges, besides addresses and CIDR ranges. */
+const PROXY_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** TRUST_PROXY as a list; anything that would believe every client (`true`, `*`) is refused. */
+export function trustedProxies(text: string): string[] {
+  const entries = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split("/");
+    const isRange = PROXY_RANGES.has(entry);
+    const isAddress =
+      address !== undefined &&
+      isIP(address) !== 0 &&
+      extra === undefined &&
+      (bits === undefined || /^\d{1,3}$/.test(bits));
+    if (!isRange && !isAddress)
+      throw new ConfigError(
+        `TRUST_PROXY must list the balancers' addresses or CIDR ranges (or loopback) separated by commas: ${entry}`,
+      );
+  }
+  return entries;
 }
 
 const DEFAULT_CONSOLE_DIST = fileURLToPath(new URL("../../console/dist/", import.meta.url));
@@ -140,6 +171,7 @@ export async function loadConfig(
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(env.DATASOURCE_ALLOWED_HOSTS ? { datasourceAllowedHosts: env.DATASOURCE_ALLOWED_HOSTS } : {}),
+    ...(env.TRUST_PROXY ? { trustProxy: trustedProxies(env.TRUST_PROXY) } : {}),
     production,
     jwtSecret: jwtSecret!,
     dataKey: dataKey!,

@@ -71,6 +71,8 @@ export async function startTestServer(
     smsProviders?: Record<number, SmsProvider>;
     /** `host:port` entries data sources may reach (DATASOURCE_ALLOWED_HOSTS); none by default. */
     datasourceAllowedHosts?: string;
+    /** Balancers whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
+    trustProxy?: string[];
   } = {},
 ): Promise<TestServer> {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -111,6 +113,7 @@ export async function startTestServer(
       dataDir,
       ...(options.apiLog ? { apiLog: options.apiLog } : {}),
       ...(options.datasourceAllowedHosts ? { datasourceAllowedHosts: options.datasourceAllowedHosts } : {}),
+      ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     },
     wxpayQueryMs: 0,
     ...(options.notices ? { notices: options.notices } : {}),
