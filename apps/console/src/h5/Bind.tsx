@@ -1,6 +1,7 @@
-import { type FormEvent, useState } from "react";
-import { call, OwnerApiError } from "./api.ts";
+import { useState } from "react";
+import { call } from "./api.ts";
 import { CodeField } from "./CodeField.tsx";
+import { FormMessage, PhoneField, useOwnerForm } from "./form-parts.tsx";
 import type { Translate } from "./i18n.ts";
 
 /**
@@ -23,24 +24,14 @@ export function Bind({
   const [room, setRoom] = useState("");
   const [phone, setPhone] = useState(sessionPhone);
   const [code, setCode] = useState("");
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
   const needsCode = !sessionPhone || phone !== sessionPhone;
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      await call("POST", "bind", {
-        token,
-        body: { room: room.trim(), phone, ...(needsCode ? { code } : {}) },
-      });
-      onBound();
-    } catch (error) {
-      setMessage({ text: error instanceof OwnerApiError ? error.message : t("failed"), error: true });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { submit, busy, note, codeNotes } = useOwnerForm(t, async () => {
+    await call("POST", "bind", {
+      token,
+      body: { room: room.trim(), phone, ...(needsCode ? { code } : {}) },
+    });
+    onBound();
+  });
   return (
     <form className="card" onSubmit={submit} data-testid="h5-bind">
       <h2>{t("bindTitle")}</h2>
@@ -55,34 +46,11 @@ export function Bind({
           onChange={(e) => setRoom(e.target.value)}
         />
       </div>
-      <div className="field">
-        <label htmlFor="h5-bind-phone">{t("phone")}</label>
-        <input
-          id="h5-bind-phone"
-          data-testid="h5-bind-phone"
-          type="tel"
-          inputMode="numeric"
-          maxLength={11}
-          value={phone}
-          onChange={(e) => setPhone(e.target.value.replace(/\D/g, ""))}
-        />
-      </div>
+      <PhoneField t={t} id="h5-bind-phone" value={phone} onChange={setPhone} />
       {needsCode && (
-        <CodeField
-          t={t}
-          tenantId={tenantId}
-          phone={phone}
-          value={code}
-          onChange={setCode}
-          onError={(text) => setMessage({ text, error: true })}
-          onSent={() => setMessage({ text: t("codeSent"), error: false })}
-        />
+        <CodeField t={t} tenantId={tenantId} phone={phone} value={code} onChange={setCode} {...codeNotes} />
       )}
-      {message && (
-        <p className={message.error ? "message error" : "message"} role={message.error ? "alert" : "status"}>
-          {message.text}
-        </p>
-      )}
+      <FormMessage note={note} />
       <button
         type="submit"
         data-testid="h5-bind-submit"

@@ -1,6 +1,7 @@
-import { type FormEvent, useState } from "react";
-import { call, OwnerApiError } from "./api.ts";
+import { useState } from "react";
+import { call } from "./api.ts";
 import { CodeField } from "./CodeField.tsx";
+import { FormMessage, PhoneField, useOwnerForm } from "./form-parts.tsx";
 import type { Translate } from "./i18n.ts";
 
 /** Outside WeChat (or when the tenant has no official account): phone number and SMS code. */
@@ -17,50 +18,16 @@ export function SignIn({
 }) {
   const [phone, setPhone] = useState("");
   const [code, setCode] = useState("");
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      const { token } = await call<{ token: string }>("POST", "sign-in", { body: { tenantId, phone, code } });
-      onSignedIn(token);
-    } catch (error) {
-      setMessage({ text: error instanceof OwnerApiError ? error.message : t("failed"), error: true });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { submit, busy, note, codeNotes } = useOwnerForm(t, async () => {
+    const { token } = await call<{ token: string }>("POST", "sign-in", { body: { tenantId, phone, code } });
+    onSignedIn(token);
+  });
   return (
     <form className="card" onSubmit={submit} data-testid="h5-sign-in">
       <h2>{t("signInTitle")}</h2>
-      <div className="field">
-        <label htmlFor="h5-phone">{t("phone")}</label>
-        <input
-          id="h5-phone"
-          data-testid="h5-phone"
-          type="tel"
-          inputMode="numeric"
-          autoComplete="tel"
-          maxLength={11}
-          value={phone}
-          onChange={(e) => setPhone(e.target.value.replace(/\D/g, ""))}
-        />
-      </div>
-      <CodeField
-        t={t}
-        tenantId={tenantId}
-        phone={phone}
-        value={code}
-        onChange={setCode}
-        onError={(text) => setMessage({ text, error: true })}
-        onSent={() => setMessage({ text: t("codeSent"), error: false })}
-      />
-      {message && (
-        <p className={message.error ? "message error" : "message"} role={message.error ? "alert" : "status"}>
-          {message.text}
-        </p>
-      )}
+      <PhoneField t={t} id="h5-phone" value={phone} onChange={setPhone} autoComplete="tel" />
+      <CodeField t={t} tenantId={tenantId} phone={phone} value={code} onChange={setCode} {...codeNotes} />
+      <FormMessage note={note} />
       <button
         type="submit"
         data-testid="h5-sign-in-submit"
