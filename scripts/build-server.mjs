@@ -37,6 +37,8 @@ const LOADED_AS_IS = [
   "@zxcvbn-ts/core",
   "@zxcvbn-ts/language-common",
   "exceljs",
+  // Reads its font metrics from files next to its code; loaded with the first PDF export.
+  "pdfkit",
   "pg-native",
   "tsx",
 ];

@@ -110,6 +110,12 @@ export interface AppOptions {
    */
   wxpayQueryMs?: number;
   /**
+   * Runs the partition upkeep (months ahead, strays out of the default partition) when ready and
+   * daily; tests turn it off and call ensurePartitions themselves, as they write whole past months
+   * after the server is ready (a server seeds its demo before it is).
+   */
+  partitionUpkeep?: boolean;
+  /**
    * Build the OpenAPI document of the routes (app.swagger(), in-process; served only outside
    * production). On by default, for tests and tools; the production server leaves it out, which
    * spares its start the loading of the generator.
@@ -133,6 +139,7 @@ export async function buildApp({
   smsProviders,
   openApi = true,
   wxpayQueryMs = 30_000,
+  partitionUpkeep: upkeepPartitions = true,
 }: AppOptions): Promise<FastifyInstance> {
   const startedAt = new Date();
   const app = Fastify({
@@ -172,7 +179,7 @@ export async function buildApp({
   await app.register(authentication, { auth });
   await app.register(apiLog, { db, ...(config.apiLog ? { policy: config.apiLog } : {}) });
   await app.register(logRetention, { db });
-  await app.register(partitionUpkeep, { db });
+  if (upkeepPartitions) await app.register(partitionUpkeep, { db });
   await app.register(apiScope, { db });
   await app.register(fileLinks, { serverSecret: config.jwtSecret });
   if (openApi) {

@@ -54,6 +54,7 @@ export function reopenApp(
     },
     // Tests that need the WeChat Pay query job run it themselves, at the moment they choose.
     wxpayQueryMs: 0,
+    partitionUpkeep: false,
   });
 }
 
@@ -116,6 +117,7 @@ export async function startTestServer(
       ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     },
     wxpayQueryMs: 0,
+    partitionUpkeep: false,
     ...(options.notices ? { notices: options.notices } : {}),
     ...(options.smsProviders ? { smsProviders: options.smsProviders } : {}),
   });

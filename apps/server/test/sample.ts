@@ -126,9 +126,19 @@ export function searchableText(def: ResourceDef): string | undefined {
 }
 
 /** Server-written rows whose table requires more than an id and a tenant (written by migrations). */
+/** The month partition key the reading and daily tables require (apps/server/src/db/partitions.ts). */
+const readNow = { read_time: new Date() };
+const today = { day_date: new Date().toISOString().slice(0, 10) };
+
 export const serverRowColumns: Record<string, Record<string, unknown>> = {
   meterCommand: { energy_type: 1, meter_id: 1, product_code: "000000000001", command_type: "switch" },
+  dataRead: readNow,
+  waterDataRead: readNow,
+  dataReadHistory: readNow,
+  waterDataReadHistory: readNow,
+  dataDaily: today,
+  waterDataDaily: today,
   // The manual-read screens show only the reading log's rows entered by hand.
-  dataReadOther: { source: "manual" },
-  dataReadOtherHis: { source: "manual" },
+  dataReadOther: { source: "manual", ...readNow },
+  dataReadOtherHis: { source: "manual", ...readNow },
 };

@@ -3,11 +3,12 @@ import type { TableColumnsType } from "antd";
 import { Alert, Button, Card, Empty, Input, Pagination, Space, Table, Tag, Typography, theme } from "antd";
 import type { Dayjs } from "dayjs";
 import dayjs from "dayjs";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { describeError, reportNetworkError } from "../../app/api.ts";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { reportNetworkError } from "../../app/api.ts";
 import { startDownload } from "../../app/download.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
+import { usePaged } from "../../components/usePaged.ts";
 import { DateRangeInput } from "../../crud/DateRangeInput.tsx";
 import { useI18n } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
@@ -29,13 +30,6 @@ const ReportChart = lazy(() => import("./ReportChart.tsx"));
 
 const DAY = "YYYY-MM-DD";
 const RUN_LIMIT = 1000;
-
-interface ListState {
-  rows: ReportItem[];
-  total: number;
-  loading: boolean;
-  error: string | null;
-}
 
 /** What is shown under the list: the run of a saved report (it can export) or a preview. */
 interface Shown {
@@ -63,31 +57,17 @@ export default function ReportPage() {
   const permission = useConsole((state) => state.permission);
   const [catalog, setCatalog] = useState<Catalog | null>(null);
   const [search, setSearch] = useState("");
-  const [paging, setPaging] = useState({ current: 1, size: website.pageSizes[0] as number });
-  const [list, setList] = useState<ListState>({ rows: [], total: 0, loading: true, error: null });
+  const loader = useCallback(
+    (current: number, size: number) => loadReports({ current, size, ...(search ? { name: search } : {}) }),
+    [search],
+  );
+  const list = usePaged(loader);
+  const load = () => list.load();
   const [designing, setDesigning] = useState<DesignerStart | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null]>([null, null]);
   const [running, setRunning] = useState(false);
-  const latest = useRef(0);
 
-  const load = useCallback(async () => {
-    const call = ++latest.current;
-    setList((s) => ({ ...s, loading: true }));
-    try {
-      const page = await loadReports({ ...paging, ...(search ? { name: search } : {}) });
-      if (call === latest.current)
-        setList({ rows: page.records, total: page.total, loading: false, error: null });
-    } catch (failure) {
-      reportNetworkError(failure);
-      if (call === latest.current)
-        setList({ rows: [], total: 0, loading: false, error: describeError(failure) });
-    }
-  }, [paging, search]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
   useEffect(() => {
     loadCatalog().then(setCatalog).catch(reportNetworkError);
   }, []);
@@ -238,7 +218,6 @@ export default function ReportPage() {
               aria-label={t("report.search")}
               onSearch={(value) => {
                 setSearch(value.trim());
-                setPaging((p) => ({ ...p, current: 1 }));
               }}
               style={{ width: 280 }}
             />
@@ -269,13 +248,13 @@ export default function ReportPage() {
               />
               <Pagination
                 align="end"
-                current={paging.current}
-                pageSize={paging.size}
+                current={list.current}
+                pageSize={list.size}
                 total={list.total}
                 pageSizeOptions={website.pageSizes.map(String)}
                 showSizeChanger
                 showTotal={(count) => t("crud.total", { total: count })}
-                onChange={(current, size) => setPaging({ current: size === paging.size ? current : 1, size })}
+                onChange={(current, size) => void list.load(size === list.size ? current : 1, size)}
               />
             </>
           )}

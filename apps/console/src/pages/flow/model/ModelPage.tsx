@@ -1,11 +1,12 @@
 import { ROLE_ADMINISTRATOR, website } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
 import { Button, Card, Empty, Input, Pagination, Space, Table } from "antd";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import { describeError, reportNetworkError } from "../../../app/api.ts";
+import { reportNetworkError } from "../../../app/api.ts";
 import { useFeedback } from "../../../app/feedback.ts";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
+import { usePaged } from "../../../components/usePaged.ts";
 import { dictionaryOptions, loadDictionary, type Option } from "../../../crud/dictionary.ts";
 import { useI18n } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
@@ -13,13 +14,6 @@ import { designerPath, loadModel, loadModels, type ModelItem, removeModels } fro
 import { DeployDialog } from "./DeployDialog.tsx";
 import { ModelDiagramDialog } from "./ModelDiagramDialog.tsx";
 import { saveXmlFile } from "./save-xml.ts";
-
-interface State {
-  rows: ModelItem[];
-  total: number;
-  loading: boolean;
-  error: string | null;
-}
 
 /**
  * 模型管理 (流程管理): the process models, searched by name or key and paged on the server; each
@@ -33,30 +27,15 @@ export default function ModelPage() {
   const permission = useConsole((state) => state.permission);
   const platform = useConsole((state) => state.roles.includes(ROLE_ADMINISTRATOR));
   const [search, setSearch] = useState("");
-  const [paging, setPaging] = useState({ current: 1, size: website.pageSizes[0] as number });
-  const [state, setState] = useState<State>({ rows: [], total: 0, loading: true, error: null });
+  const loader = useCallback(
+    (current: number, size: number) => loadModels({ current, size, ...(search ? { name: search } : {}) }),
+    [search],
+  );
+  const state = usePaged(loader);
+  const load = () => state.load();
   const [categories, setCategories] = useState<Option[]>([]);
   const [deploying, setDeploying] = useState<ModelItem | null>(null);
   const [showing, setShowing] = useState<ModelItem | null>(null);
-  const latest = useRef(0);
-
-  const load = useCallback(async () => {
-    const call = ++latest.current;
-    setState((s) => ({ ...s, loading: true }));
-    try {
-      const page = await loadModels({ ...paging, ...(search ? { name: search } : {}) });
-      if (call === latest.current)
-        setState({ rows: page.records, total: page.total, loading: false, error: null });
-    } catch (failure) {
-      reportNetworkError(failure);
-      if (call === latest.current)
-        setState({ rows: [], total: 0, loading: false, error: describeError(failure) });
-    }
-  }, [paging, search]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   useEffect(() => {
     loadDictionary("flow", false)
@@ -158,7 +137,6 @@ export default function ModelPage() {
             aria-label={t("flow.model.search")}
             onSearch={(value) => {
               setSearch(value.trim());
-              setPaging((p) => ({ ...p, current: 1 }));
             }}
             style={{ width: 280 }}
             data-testid="flow-model-search"
@@ -185,13 +163,13 @@ export default function ModelPage() {
             />
             <Pagination
               align="end"
-              current={paging.current}
-              pageSize={paging.size}
+              current={state.current}
+              pageSize={state.size}
               total={state.total}
               pageSizeOptions={website.pageSizes.map(String)}
               showSizeChanger
               showTotal={(count) => t("crud.total", { total: count })}
-              onChange={(current, size) => setPaging({ current: size === paging.size ? current : 1, size })}
+              onChange={(current, size) => void state.load(size === state.size ? current : 1, size)}
             />
           </>
         )}
