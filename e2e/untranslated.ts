@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 const DATA = [
   ".ant-table-tbody",
   ".ant-list-item",
+  ".ml-rank-row",
   ".ant-descriptions-item-content",
   ".ant-tree",
   ".ant-select-selection-item",
