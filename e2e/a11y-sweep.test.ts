@@ -109,6 +109,8 @@ for (const { language, theme, withDialogs } of variants) {
     await remember(page, "saber-language", language);
     await remember(page, "saber-theme", theme);
     await page.reload();
+    // The console's own form (index.html's is checked in login-first-paint), in this theme's colours.
+    await page.getByTestId("login-form").waitFor();
     await expectAccessible(page, `${language} ${theme} login`);
     await signInOperator(page, demo);
     const failures = await sweep(page, `${language} ${theme}`, withDialogs, language === "en");

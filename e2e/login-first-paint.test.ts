@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page, Route } from "playwright-core";
+import { expectAccessible } from "./axe.ts";
 import { admin, storedToken, textOf, useBrowserSuite } from "./harness.ts";
 
 const suite = useBrowserSuite();
@@ -45,6 +46,7 @@ test("the login form is there before the console's code runs; what is typed in i
   assert.equal(await page.locator("#ml-boot-login").isVisible(), true);
   assert.equal(await page.getByTestId("login-form").count(), 0);
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "username");
+  await expectAccessible(page, "index.html's login form");
 
   await username.fill(admin.username);
   await page.getByTestId("login-password").fill(admin.password);

@@ -226,6 +226,8 @@ export function LoginForm({ options, tenantId, tenantDerived, onTenantChange }: 
   const colours = {
     "--ml-login-primary": token.colorPrimary,
     "--ml-login-primary-hover": token.colorPrimaryHover,
+    // Text on the filled button: white, or dark where the theme's colour is light (the dark theme).
+    "--ml-login-on-primary": token.colorTextLightSolid,
     "--ml-login-focus": token.controlOutline,
     "--ml-login-error": token.colorError,
     "--ml-login-error-focus": token.colorErrorOutline,
