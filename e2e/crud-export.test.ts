@@ -14,10 +14,11 @@ test("the user table is exported as .xlsx with the labelled header and the rows 
 
   const all = await exportSheet(page, screen);
   const [header = [], ...rows] = all;
-  // The listed fields in definition order, framed by id / tenant and the audit columns; no password.
+  // The listed fields in definition order (the user's own status among them), framed by id / tenant
+  // and the audit columns; no password.
   assert.deepEqual(header, [
     ...["编号", "租户编号", "登录账号", "用户昵称", "用户姓名", "用户平台", "电子邮箱", "手机号码", "性别"],
-    ...["所属角色", "所属部门", "所属岗位", "创建人", "创建部门", "创建时间", "修改人", "修改时间", "状态"],
+    ...["所属角色", "所属部门", "所属岗位", "用户状态", "创建人", "创建部门", "创建时间", "修改人", "修改时间"],
   ]);
   assert.equal(rows.length, tableRows);
   const adminRow = rows.find((row) => row[2] === "admin");
