@@ -18,7 +18,17 @@ test("the user table is exported as .xlsx with the labelled header and the rows 
   // and the audit columns; no password.
   assert.deepEqual(header, [
     ...["编号", "租户编号", "登录账号", "用户昵称", "用户姓名", "用户平台", "电子邮箱", "手机号码", "性别"],
-    ...["所属角色", "所属部门", "所属岗位", "用户状态", "创建人", "创建部门", "创建时间", "修改人", "修改时间"],
+    ...[
+      "所属角色",
+      "所属部门",
+      "所属岗位",
+      "用户状态",
+      "创建人",
+      "创建部门",
+      "创建时间",
+      "修改人",
+      "修改时间",
+    ],
   ]);
   assert.equal(rows.length, tableRows);
   const adminRow = rows.find((row) => row[2] === "admin");
