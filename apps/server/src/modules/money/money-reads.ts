@@ -11,6 +11,19 @@ import { meterCodeJoin } from "./account.repository.ts";
 
 type Params = Record<string, unknown>;
 export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** "Contains" filters of a money search: each named parameter given narrows its column (escaped, bound). */
+export function containsFilters(
+  params: Params,
+  sql: SqlParams,
+  where: string[],
+  columns: readonly (readonly [name: string, column: string])[],
+) {
+  for (const [name, column] of columns) {
+    const value = optionalString(params, name)?.trim();
+    if (value) where.push(`${column} like ${sql.bind(like(value))}`);
+  }
+}
+
 export const yuan = (fen: string | null) => (fen === null ? null : fenToYuan(BigInt(fen)));
 
 export function smallInt(params: Params, name: string, max: number): number | undefined {
@@ -135,14 +148,12 @@ const RECHARGE_COLUMNS = `r.id::text as id, r.account_id::text as account_id, r.
 export function rechargeSearch(tenantId: string | null, params: Params, timeZone: string) {
   const sql = new SqlParams();
   const where = [tenantCondition(tenantId, sql, "r.tenant_id")];
-  const text = (name: string, column: string) => {
-    const value = optionalString(params, name)?.trim();
-    if (value) where.push(`${column} like ${sql.bind(like(value))}`);
-  };
-  text("ownerName", "o.owner_name");
-  text("phone", "o.phone");
-  text("productCode", "m.product_code");
-  text("receiptNo", "r.receipt_no");
+  containsFilters(params, sql, where, [
+    ["ownerName", "o.owner_name"],
+    ["phone", "o.phone"],
+    ["productCode", "m.product_code"],
+    ["receiptNo", "r.receipt_no"],
+  ]);
   for (const [name, column] of [
     ["ownerId", "r.owner_id"],
     ["meterId", "r.meter_id"],
@@ -261,13 +272,10 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string | null, 
       `(o.owner_name like ${k} or o.phone like ${k} or ${accountMatch(`(rr.room_name like ${k} or mm.product_code like ${k})`)})`,
     );
   }
-  for (const [name, column] of [
+  containsFilters(params, sql, where, [
     ["ownerName", "o.owner_name"],
     ["phone", "o.phone"],
-  ] as const) {
-    const value = optionalString(params, name)?.trim();
-    if (value) where.push(`${column} like ${sql.bind(like(value))}`);
-  }
+  ]);
   const roomName = optionalString(params, "roomName")?.trim();
   if (roomName) where.push(accountMatch(`rr.room_name like ${sql.bind(like(roomName))}`));
   const productCode = optionalString(params, "productCode")?.trim();

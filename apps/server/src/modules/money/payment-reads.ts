@@ -7,7 +7,7 @@ import type { Queryable } from "../../db/client.ts";
 import { roomLabelSql } from "../pms/room-label.ts";
 import { meterCodeJoin } from "./account.repository.ts";
 import {
-  like,
+  containsFilters,
   placeFilter,
   rechargeRows,
   rechargeSearch,
@@ -92,15 +92,12 @@ export const paymentView = (p: PaymentListRow, timeZone: string) => ({
 export function paymentSearch(tenantId: string | null, params: Params, timeZone: string) {
   const sql = new SqlParams();
   const where = [tenantCondition(tenantId, sql, "p.tenant_id")];
-  for (const [name, column] of [
+  containsFilters(params, sql, where, [
     ["ownerName", "o.owner_name"],
     ["phone", "o.phone"],
     ["productCode", "m.product_code"],
     ["transactionNo", "p.transaction_no"],
-  ] as const) {
-    const value = optionalString(params, name)?.trim();
-    if (value) where.push(`${column} like ${sql.bind(like(value))}`);
-  }
+  ]);
   for (const [name, column] of [
     ["ownerId", "p.owner_id"],
     ["accountId", "p.account_id"],

@@ -6,7 +6,7 @@ import { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
 import { meterCodeJoin } from "../money/account.repository.ts";
 import {
-  like,
+  containsFilters,
   placeFilter,
   smallInt,
   tenantCondition,
@@ -124,16 +124,13 @@ function orderBy(params: Params): string {
 export function wxpaySearch(tenantId: string | null, params: Params, timeZone: string) {
   const sql = new SqlParams();
   const where = [tenantCondition(tenantId, sql, "w.tenant_id")];
-  for (const [name, column] of [
+  containsFilters(params, sql, where, [
     ["outTradeNo", "w.out_trade_no"],
     ["transactionId", "w.transaction_id"],
     ["ownerName", "o.owner_name"],
     ["phone", "o.phone"],
     ["productCode", "m.product_code"],
-  ] as const) {
-    const value = optionalString(params, name)?.trim();
-    if (value) where.push(`${column} like ${sql.bind(like(value))}`);
-  }
+  ]);
   const ownerId = optionalId(params, "ownerId");
   if (ownerId) where.push(`w.owner_id = ${sql.bind(ownerId)}::bigint`);
   for (const [name, column, max] of [
