@@ -1,5 +1,6 @@
 /**
- * The embedded database under load: the real server (apps/server/src/main.ts, its own process) on a
+ * The embedded database under load: the real server (compiled, as `npm start` runs it: built here
+ * when apps/server/dist is missing; its own process) on a
  * file-backed PGlite with `--owners` registry owners, 20 connections of light console calls (the
  * menu routes, a filtered page of owners) while one client runs the heaviest calls in turn (the
  * unfiltered owner page with its total, the export of every owner). Prints the light calls'
@@ -8,8 +9,8 @@
  *   tsx bench/embedded.ts [--owners 50000] [--connections 20] [--seconds 15] [--compare yes]
  * `--compare yes` runs the same again with PGlite on the server's event loop (PGLITE_WORKER=0).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import { createServer } from "node:net";
@@ -29,6 +30,7 @@ const SECONDS = count(options.seconds, "seconds");
 const GOALS = { p99Ms: 100, idleMiB: 400, peakMiB: 700 };
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BASIC = `Basic ${Buffer.from("saber:saber_secret").toString("base64")}`;
+const COMPILED = path.join(ROOT, "apps/server/dist/main.mjs");
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 
 /** A data directory migrated, seeded and holding OWNERS owners of the platform tenant. */
@@ -94,7 +96,7 @@ async function startServer(
   worker: boolean,
 ): Promise<{ child: ChildProcess; origin: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "apps/server/src/main.ts")], {
+  const child = spawn(process.execPath, [COMPILED], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
@@ -239,9 +241,11 @@ async function measure(dataDir: string, worker: boolean) {
 }
 
 async function main() {
+  if (!existsSync(COMPILED))
+    execFileSync(process.execPath, [path.join(ROOT, "scripts/build-server.mjs")], { stdio: "inherit" });
   console.log(`embedded database under load: ${machine()}`);
   console.log(
-    `conditions: real server process, file-backed PGlite, ${OWNERS} owners, ${CONNECTIONS} connections of light calls (${LIGHT.join(", ")}), one heavy client (${PAGE_WITH_TOTAL}, ${EXPORT}), ${SECONDS} s per phase`,
+    `conditions: compiled server process (apps/server/dist), file-backed PGlite (PGLITE_SHARED_BUFFERS ${process.env.PGLITE_SHARED_BUFFERS ?? "32MB"}), ${OWNERS} owners, ${CONNECTIONS} connections of light calls (${LIGHT.join(", ")}), one heavy client (${PAGE_WITH_TOTAL}, ${EXPORT}), ${SECONDS} s per phase`,
   );
   const dir = await mkdtemp(path.join(tmpdir(), "meterline-bench-embedded-"));
   try {

@@ -4,6 +4,7 @@ import type { Queryable } from "../db/client.ts";
 import { nextId } from "../db/ids.ts";
 import type { CurrentUser } from "../modules/auth/current-user.ts";
 import { type Column, columnByName, columnsOf, uniqueKey } from "./columns.ts";
+import { keysetAfter, type OrderKey, orderText } from "./keyset.ts";
 import { referenceLabels } from "./reference-names.ts";
 import { type Row, selectList } from "./serialize.ts";
 import { and, ident, SqlParams } from "./sql.ts";
@@ -57,6 +58,18 @@ export class ResourceStore {
       .join(", ");
   }
 
+  /** The list order as keys ending in the id (the tie-breaker), each column once. */
+  private orderKeys(): OrderKey[] {
+    const keys: OrderKey[] = [];
+    for (const s of this.def.sort ?? [{ field: "id" }]) {
+      const expr = `t.${ident(columnByName(this.def, s.field)?.column ?? "id")}`;
+      if (!keys.some((k) => k.expr === expr)) keys.push({ expr, desc: Boolean(s.desc) });
+    }
+    if (!keys.some((k) => k.expr === "t.id" || k.expr === `t.${ident("id")}`))
+      keys.push({ expr: `t.${ident("id")}`, desc: false });
+    return keys;
+  }
+
   async list(query: ListQuery): Promise<Row[]> {
     const { sql } = query;
     const where = and(query.conditions);
@@ -72,14 +85,42 @@ export class ResourceStore {
     return this.db.query(`select ${this.rowsFrom(query, page)} order by ${this.orderBy()}`, sql.values);
   }
 
-  /** Ids of the rows in list order, at most `limit`: an export's plan, read before its rows. */
-  async listIds(query: ListQuery, limit: number): Promise<string[]> {
-    const { sql } = query;
-    const rows = await this.db.query<{ id: string }>(
-      `select t.id from ${this.table} where ${and(query.conditions)} order by ${this.orderBy()} limit ${sql.bind(limit)}`,
+  /**
+   * The next `limit` ids in list order after `cursor` (none: from the start), and the cursor of the
+   * last one. An export reads its rows this way, chunk by chunk, so no statement reads more than a
+   * chunk: on the embedded database every other request waits while one statement runs.
+   */
+  async idsAfter(
+    query: ListQuery,
+    cursor: (string | null)[] | undefined,
+    limit: number,
+  ): Promise<{ ids: string[]; cursor: (string | null)[] | undefined }> {
+    const keys = this.orderKeys();
+    // The query's own parameters, copied: each chunk binds its cursor afresh.
+    const sql = new SqlParams();
+    sql.values.push(...query.sql.values);
+    const conditions = cursor ? [...query.conditions, keysetAfter(keys, cursor, sql)] : query.conditions;
+    const rows = await this.db.query<Record<string, string | null>>(
+      `select t.id::text as id, ${keys.map((k, i) => `${k.expr}::text as k${i}`).join(", ")}
+         from ${this.table} where ${and(conditions)} order by ${orderText(keys)} limit ${sql.bind(limit)}`,
       sql.values,
     );
-    return rows.map((r) => String(r.id));
+    const last = rows.at(-1);
+    return {
+      ids: rows.map((r) => String(r.id)),
+      cursor: last ? keys.map((_, i) => last[`k${i}`] ?? null) : cursor,
+    };
+  }
+
+  /** Whether more than `limit` rows match: a scan of at most that many rows, in no order. */
+  async moreThan(query: ListQuery, limit: number): Promise<boolean> {
+    const sql = new SqlParams();
+    sql.values.push(...query.sql.values);
+    const rows = await this.db.query<{ more: boolean }>(
+      `select exists (select 1 from ${this.table} where ${and(query.conditions)} offset ${sql.bind(limit)}) as more`,
+      sql.values,
+    );
+    return Boolean(rows[0]?.more);
   }
 
   /** Ids and the values of one naming column of the rows in list order, at most `limit`. */

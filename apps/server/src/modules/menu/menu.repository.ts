@@ -1,3 +1,4 @@
+import { cachedRead } from "../../cache/shared-cache.ts";
 import type { Queryable } from "../../db/client.ts";
 
 export interface MenuRow {
@@ -27,21 +28,31 @@ export interface TopMenuRow {
 export class MenuRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Every live menu and button; a few hundred rows, so trees are built in memory. */
-  allMenus(): Promise<MenuRow[]> {
-    return this.db.query<MenuRow>(
-      `select id, parent_id, code, name, alias, path, source, sort, category, action, is_open, remark
-         from sys_menu where is_deleted = 0 order by sort, id`,
+  /**
+   * Every live menu and button; a few hundred rows, so trees are built in memory. Every sign-in and
+   * page load asks for them: they come from the shared cache (forgotten when sys_menu changes), and
+   * callers only read the rows they get.
+   */
+  allMenus(): Promise<readonly MenuRow[]> {
+    return cachedRead(this.db, "grants", "menus", () =>
+      this.db.query<MenuRow>(
+        `select id, parent_id, code, name, alias, path, source, sort, category, action, is_open, remark
+           from sys_menu where is_deleted = 0 order by sort, id`,
+      ),
     );
   }
 
-  async menuIdsOfRoles(roleIds: string[]): Promise<Set<string>> {
-    if (roleIds.length === 0) return new Set();
-    const rows = await this.db.query<{ menu_id: string }>(
-      "select distinct menu_id from sys_role_menu where role_id = any($1::bigint[])",
-      [roleIds],
-    );
-    return new Set(rows.map((r) => r.menu_id));
+  /** The menus granted to any of these roles (cached as the menus are; sys_role_menu changes forget it). */
+  menuIdsOfRoles(roleIds: string[]): Promise<ReadonlySet<string>> {
+    if (roleIds.length === 0) return Promise.resolve(new Set());
+    const key = `role-menus:${[...roleIds].sort().join(",")}`;
+    return cachedRead(this.db, "grants", key, async () => {
+      const rows = await this.db.query<{ menu_id: string }>(
+        "select distinct menu_id from sys_role_menu where role_id = any($1::bigint[])",
+        [roleIds],
+      );
+      return new Set(rows.map((r) => r.menu_id));
+    });
   }
 
   topMenus(tenantId: string): Promise<TopMenuRow[]> {

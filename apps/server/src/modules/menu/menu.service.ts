@@ -10,7 +10,7 @@ const BUTTON = 2;
 export class MenuService {
   constructor(private readonly repo: MenuRepository) {}
 
-  private async granted(user: CurrentUser, rows: MenuRow[]): Promise<Set<string>> {
+  private async granted(user: CurrentUser, rows: readonly MenuRow[]): Promise<ReadonlySet<string>> {
     return isAdministrator(user) ? new Set(rows.map((r) => r.id)) : this.repo.menuIdsOfRoles(user.roleIds);
   }
 

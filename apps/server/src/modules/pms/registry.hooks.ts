@@ -93,31 +93,33 @@ export const ownerHooks: ResourceHooks = {
   async decorate({ db }, rows) {
     const ids = rows.map((r) => String(r.id));
     if (ids.length === 0) return;
-    const groups = await db.query<{
+    // One statement for both (every statement of a page waits its turn on the embedded database).
+    const labels = await db.query<{
       owner_id: string;
-      relation_id: string;
-      group_id: string;
-      group_name: string;
+      relation_id: string | null;
+      group_id: string | null;
+      group_name: string | null;
+      rooms: string | null;
     }>(
-      `select r.owner_id::text as owner_id, r.id::text as relation_id, g.id::text as group_id, g.group_name
-         from pms_owner_group_rel r join pms_owner_group g on g.id = r.group_id
-        where r.owner_id = any($1::bigint[])`,
+      `select o.id::text as owner_id, g.relation_id, g.group_id, g.group_name, rm.rooms
+         from unnest($1::bigint[]) as o(id)
+         left join lateral (
+           select r.id::text as relation_id, g.id::text as group_id, g.group_name
+             from pms_owner_group_rel r join pms_owner_group g on g.id = r.group_id
+            where r.owner_id = o.id order by r.id limit 1) g on true
+         left join lateral (
+           select string_agg(${roomLabelSql("r")}, ',' order by r.room_name) as rooms
+             from pms_owner_room l join pms_room r on r.id = l.room_id and r.is_deleted = 0
+            where l.owner_id = o.id and l.is_deleted = 0) rm on true`,
       [ids],
     );
-    const rooms = await db.query<{ owner_id: string; rooms: string }>(
-      `select l.owner_id::text as owner_id, string_agg(${roomLabelSql("r")}, ',' order by r.room_name) as rooms
-         from pms_owner_room l join pms_room r on r.id = l.room_id and r.is_deleted = 0
-        where l.owner_id = any($1::bigint[]) and l.is_deleted = 0 group by l.owner_id`,
-      [ids],
-    );
-    const groupOf = new Map(groups.map((g) => [g.owner_id, g]));
-    const roomsOf = new Map(rooms.map((r) => [r.owner_id, r.rooms]));
+    const labelsOf = new Map(labels.map((l) => [l.owner_id, l]));
     for (const row of rows) {
-      const group = groupOf.get(String(row.id));
-      row.relationId = group?.relation_id ?? "";
-      row.ownerGroupId = group?.group_id ?? "";
-      row.ownerGroupName = group?.group_name ?? "";
-      row.roomNames = roomsOf.get(String(row.id)) ?? "";
+      const label = labelsOf.get(String(row.id));
+      row.relationId = label?.relation_id ?? "";
+      row.ownerGroupId = label?.group_id ?? "";
+      row.ownerGroupName = label?.group_name ?? "";
+      row.roomNames = label?.rooms ?? "";
     }
   },
   async beforeWrite(ctx, values, id) {
