@@ -465,6 +465,11 @@ export class WxpayDouble {
     }
   }
 
+  /** The cashier page of a Native order (what scanning its QR code opens in the simulated WeChat). */
+  cashierUrl(mchid: string, outTradeNo: string): string {
+    return `${this.base}/cashier?pr=${orderToken(`${mchid}:${outTradeNo}`)}`;
+  }
+
   /** The order a prepay_id or a code_url's pr token names (both are the order's token). */
   private orderByToken(token: string): DoubleOrder | undefined {
     for (const [key, order] of this.orders) if (orderToken(key) === token) return order;
