@@ -95,6 +95,7 @@ export function OwnerPage() {
   }, [load]);
 
   const ordered = (outTradeNo: string) => {
+    setNotice("");
     setOrderInAddress(outTradeNo);
     setView({ name: "result", outTradeNo });
   };
@@ -198,7 +199,10 @@ export function OwnerPage() {
                 t={t}
                 token={token}
                 account={account}
-                onRecharge={() => setView({ name: "recharge", account })}
+                onRecharge={() => {
+                  setNotice("");
+                  setView({ name: "recharge", account });
+                }}
               />
             ))}
             <NoticeList t={t} token={token} />

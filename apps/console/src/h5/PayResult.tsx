@@ -147,7 +147,11 @@ export function PayResult({
           </p>
         </div>
       )}
-      <button type="button" className={order?.booked || outcome ? "" : "secondary"} onClick={onDone}>
+      <button
+        type="button"
+        className={order?.booked || outcome ? "result-back" : "result-back secondary"}
+        onClick={onDone}
+      >
         {t("backHome")}
       </button>
     </section>
