@@ -269,21 +269,27 @@ describe("owner page WeChat Pay: owners' orders, following them to the booking, 
     try {
       const before = await balanceOf(wangAccount);
       const made = await order(wangPhone, { accountId: wangAccount, amount: "12.34" });
-      assert.equal(made.demoPayUrl, `${double.base}/cashier?pr=${made.codeUrl.split("pr=")[1]}`);
-      const page = await fetch(made.demoPayUrl);
-      assert.equal(page.status, 200);
-      const html = await page.text();
-      assert.match(html, /确认支付/);
-      assert.match(html, /¥12\.34/);
+      const pr = made.codeUrl.split("pr=")[1]!;
+      // On this server (the double listens on 127.0.0.1 only), passed on to the double's cashier.
+      assert.equal(made.demoPayUrl, `${H5}/demo/cashier?pr=${pr}`);
+      const page = await server.inject({ method: "GET", url: made.demoPayUrl });
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /确认支付/);
+      assert.match(page.body, /¥12\.34/);
+      assert.match(page.body, /action="cashier\/pay"/, "the form posts back through the same path");
       const unpaid = await follow(wangPhone, made.outTradeNo);
       assert.equal(unpaid.booked, false);
       assert.equal(unpaid.demoPayUrl, made.demoPayUrl, "a reloaded result page finds the link again");
-      const paid = await fetch(`${double.base}/cashier/pay`, {
+      const odd = await server.inject({ method: "GET", url: `${H5}/demo/cashier?pr=../control/pay` });
+      assert.equal(odd.statusCode, 400);
+      const paid = await server.inject({
         method: "POST",
+        url: `${H5}/demo/cashier/pay`,
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ pr: made.codeUrl.split("pr=")[1]! }).toString(),
+        payload: new URLSearchParams({ pr }).toString(),
       });
-      assert.match(await paid.text(), /支付成功/);
+      assert.equal(paid.statusCode, 200);
+      assert.match(paid.body, /支付成功/);
       const seen = await booked(wangPhone, made.outTradeNo);
       assert.equal(seen.state, 1);
       assert.equal(seen.amountFen, "1234");
@@ -296,6 +302,8 @@ describe("owner page WeChat Pay: owners' orders, following them to the booking, 
     } finally {
       forgetDemoDouble(double.base);
     }
+    const gone = await server.inject({ method: "GET", url: `${H5}/demo/cashier?pr=${"0".repeat(24)}` });
+    assert.equal(gone.statusCode, 404, "no demo double, no cashier");
   });
 
   test("inside WeChat a JSAPI order with the session's openid, paid through the double only with the merchant's pay-sign", async () => {

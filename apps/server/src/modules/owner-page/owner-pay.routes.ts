@@ -1,12 +1,13 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { ok } from "../../contract/envelope.ts";
-import { badRequest } from "../../contract/errors.ts";
-import { optionalId, readParams } from "../../contract/params.ts";
+import { badRequest, notFound } from "../../contract/errors.ts";
+import { optionalId, optionalString, readParams } from "../../contract/params.ts";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
 import { amountOf } from "../money/recharge-input.ts";
+import { demoDouble } from "../wxpay/demo-cashier.ts";
 import { createOrder, loadMerchant, type WxpayDeps } from "../wxpay/wxpay.service.ts";
-import { demoLinkOf, followOrder, payOptions } from "./owner-pay.ts";
+import { DEMO_CASHIER_PATH, demoLinkOf, followOrder, payOptions } from "./owner-pay.ts";
 import { boundOwner, sessionOf } from "./owner-session.ts";
 import { OWNER_BASE } from "./owner-sign-in.routes.ts";
 
@@ -82,6 +83,47 @@ export async function ownerPayRoutes(
       const session = await sessionOf(db, request);
       const ownerId = boundOwner(session);
       return ok(await followOrder(db, session.tenantId, ownerId, request.params.outTradeNo, timeZone));
+    },
+  );
+
+  // The demo's simulated WeChat cashier, passed on from the double (which listens on 127.0.0.1
+  // only) so that a browser on another machine can pay too. Without a demo double: not found.
+  const passOn = async (reply: FastifyReply, answer: Promise<Response>) => {
+    const res = await answer;
+    return reply
+      .code(res.status)
+      .type("text/html; charset=utf-8")
+      .send(await res.text());
+  };
+  const cashierPr = (params: Record<string, unknown>) => {
+    const pr = optionalString(params, "pr") ?? "";
+    if (!/^[0-9a-f]{24}$/.test(pr)) throw badRequest("pr: 订单不存在");
+    return pr;
+  };
+  app.get(
+    DEMO_CASHIER_PATH,
+    { config, schema: { tags, summary: "Demo only: the simulated WeChat's cashier page of a Native order" } },
+    async (request, reply) => {
+      const base = demoDouble();
+      if (!base) throw notFound();
+      return passOn(reply, fetch(`${base}/cashier?pr=${cashierPr(readParams(request))}`));
+    },
+  );
+  app.post(
+    `${DEMO_CASHIER_PATH}/pay`,
+    { config, schema: { tags, summary: "Demo only: pay a Native order in the simulated WeChat" } },
+    async (request, reply) => {
+      const base = demoDouble();
+      if (!base) throw notFound();
+      const body = new URLSearchParams({ pr: cashierPr(readParams(request)) }).toString();
+      return passOn(
+        reply,
+        fetch(`${base}/cashier/pay`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        }),
+      );
     },
   );
 }

@@ -5,6 +5,10 @@ import { demoPayUrl } from "../wxpay/demo-cashier.ts";
 import { storedMerchant, WXPAY_STATE } from "../wxpay/wxpay.repository.ts";
 import { getOrder, type OrderView } from "../wxpay/wxpay.service.ts";
 import { receiptOf } from "./owner-reads.ts";
+import { OWNER_BASE } from "./owner-sign-in.routes.ts";
+
+/** Where this server passes on the demo double's cashier page (see ownerPayRoutes). */
+export const DEMO_CASHIER_PATH = `${OWNER_BASE}/demo/cashier`;
 
 /** The amounts offered as buttons (yuan), within the tenant's limit. */
 export const PRESET_YUAN = ["20", "50", "100", "200"] as const;
@@ -23,7 +27,7 @@ export function payOptions(limitFen: bigint | undefined) {
 export async function demoLinkOf(db: Db, tenantId: string, order: Pick<OrderView, "codeUrl" | "state">) {
   if (order.state !== WXPAY_STATE.unpaid || !order.codeUrl) return undefined;
   const merchant = await storedMerchant(db, tenantId);
-  return merchant?.api_base ? demoPayUrl(merchant.api_base, order.codeUrl) : undefined;
+  return merchant?.api_base ? demoPayUrl(merchant.api_base, order.codeUrl, DEMO_CASHIER_PATH) : undefined;
 }
 
 export type RestoreState = "queued" | "sent" | "success" | "fail" | "timeout";

@@ -13,9 +13,17 @@ export function forgetDemoDouble(apiBase: string): void {
   demoDoubles.delete(apiBase.replace(/\/+$/, ""));
 }
 
-/** The cashier page of a Native order's code_url when the merchant's API is a demo double. */
-export function demoPayUrl(apiBase: string, codeUrl: string): string | undefined {
+/** The demo double whose cashier this server passes on (the demo starts one). */
+export function demoDouble(): string | undefined {
+  return demoDoubles.values().next().value;
+}
+
+/**
+ * The cashier page of a Native order's code_url when the merchant's API is a demo double: on this
+ * server (`path`, which passes it on), since the double itself listens on 127.0.0.1 only.
+ */
+export function demoPayUrl(apiBase: string, codeUrl: string, path: string): string | undefined {
   const base = apiBase.replace(/\/+$/, "");
   const pr = /[?&]pr=([0-9a-f]+)/.exec(codeUrl)?.[1];
-  return demoDoubles.has(base) && pr ? `${base}/cashier?pr=${pr}` : undefined;
+  return demoDoubles.has(base) && pr ? `${path}?pr=${pr}` : undefined;
 }

@@ -544,7 +544,7 @@ function cashierPage(order: Readonly<DoubleOrder> | undefined, pr: string, note:
 <p>商户订单号 / Order: ${escapeHtml(order.out_trade_no)}</p>
 ${
   order.trade_state === "NOTPAY"
-    ? `<form method="post" action="/cashier/pay"><input type="hidden" name="pr" value="${escapeHtml(pr)}">
+    ? `<form method="post" action="cashier/pay"><input type="hidden" name="pr" value="${escapeHtml(pr)}">
 <button type="submit">确认支付 / Pay</button></form>`
     : `<p role="status">${escapeHtml(note || `订单状态 / State: ${order.trade_state}`)}</p>`
 }`;
