@@ -8,6 +8,7 @@ import { amountOf } from "../money/recharge-input.ts";
 import { demoDouble } from "../wxpay/demo-cashier.ts";
 import { createOrder, loadMerchant, type WxpayDeps } from "../wxpay/wxpay.service.ts";
 import { DEMO_CASHIER_PATH, demoLinkOf, followOrder, payOptions } from "./owner-pay.ts";
+import { ownAccount } from "./owner-reads.ts";
 import { boundOwner, sessionOf } from "./owner-session.ts";
 import { OWNER_BASE } from "./owner-sign-in.routes.ts";
 
@@ -53,6 +54,8 @@ export async function ownerPayRoutes(
       const params = readParams(request);
       const accountId = optionalId(params, "accountId");
       if (!accountId) throw badRequest("accountId: 请选择账户");
+      // Another owner's account is not found, whatever else is wrong with the request.
+      await ownAccount(db, session.tenantId, ownerId, accountId);
       const amountFen = amountOf(params);
       const wechat = session.kind === "wechat";
       const order = await createOrder(deps, {
