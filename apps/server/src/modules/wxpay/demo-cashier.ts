@@ -13,9 +13,9 @@ export function forgetDemoDouble(apiBase: string): void {
   demoDoubles.delete(apiBase.replace(/\/+$/, ""));
 }
 
-/** The demo double whose cashier this server passes on (the demo starts one). */
+/** The demo double whose cashier this server passes on: the one started last (the demo starts one). */
 export function demoDouble(): string | undefined {
-  return demoDoubles.values().next().value;
+  return [...demoDoubles].at(-1);
 }
 
 /**
