@@ -8,6 +8,7 @@ import { IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
 import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
+import { startDemoSms } from "./demo/demo-sms.ts";
 import { startDemoWxpay } from "./demo/demo-wxpay.ts";
 import { embeddedGatewaySettings, startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 import { BatchJobRunner, DEFAULT_LIMITS } from "./modules/operations/batch-jobs/job-runner.ts";
@@ -87,6 +88,8 @@ export async function startServer(
   const wxpayDouble = config.demoData
     ? await startDemoWxpay(db, cipher, `http://127.0.0.1:${config.port}`)
     : undefined;
+  // And sends its SMS (the owner page's sign-in codes) to a local double that prints them in the log.
+  const demoSms = config.demoData ? await startDemoSms(db, cipher, (line) => app.log.info(line)) : undefined;
   phases.mark("seed");
   app.log.info(
     {
@@ -135,6 +138,7 @@ export async function startServer(
       await metering?.close();
       await batchJobs?.stop();
       await wxpayDouble?.close();
+      await demoSms?.close();
       await app.close();
       await idWorker.release();
       await db.close();

@@ -428,6 +428,20 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     assert.equal(otherUsage.statusCode, 404);
     const otherReceipt = await owner("GET", `receipt?id=${liRecharge}`, { token: zhang });
     assert.equal(otherReceipt.statusCode, 404);
+    // Nor can 张三 pay into 李四's account (found out before anything about WeChat Pay is asked).
+    const otherOrder = await owner("POST", "wxpay/order", {
+      token: zhang,
+      body: { accountId: liAccount, amount: "10" },
+    });
+    assert.equal(otherOrder.statusCode, 404, otherOrder.body);
+    assert.match(otherOrder.json().msg, /^accountId: /);
+    const ownOrder = await owner("POST", "wxpay/order", {
+      token: zhang,
+      body: { accountId: zhangAccount, amount: "10" },
+    });
+    assert.equal(ownOrder.statusCode, 400, "the tenant has no merchant set up for payments");
+    assert.match(ownOrder.json().msg, /^wxconfig: /);
+    assert.equal((await owner("GET", "wxpay/order/ML1", { token: zhang })).statusCode, 404);
     const badSpan = await owner("GET", `usage?accountId=${zhangAccount}&span=week`, { token: zhang });
     assert.equal(badSpan.statusCode, 400);
     assert.match(badSpan.json().msg, /^span: /);

@@ -10,7 +10,17 @@ function supplyWord(account: Account): WordKey {
 }
 
 /** One meter's account: balance, level, supply state, and its usage over 30 days or 12 months. */
-export function AccountCard({ t, token, account }: { t: Translate; token: string; account: Account }) {
+export function AccountCard({
+  t,
+  token,
+  account,
+  onRecharge,
+}: {
+  t: Translate;
+  token: string;
+  account: Account;
+  onRecharge: () => void;
+}) {
   const [span, setSpan] = useState<"day" | "month">("day");
   const [points, setPoints] = useState<UsagePoint[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -49,6 +59,9 @@ export function AccountCard({ t, token, account }: { t: Translate; token: string
           {t(supplyWord(account))}
         </span>
       </p>
+      <button type="button" className="small" onClick={onRecharge} data-testid="h5-recharge-open">
+        {t("recharge")}
+      </button>
       <fieldset className="tabs">
         <legend className="sr-only">{t("usage")}</legend>
         {(["day", "month"] as const).map((s) => (

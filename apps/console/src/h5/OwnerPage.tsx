@@ -1,10 +1,12 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
 import { AccountCard } from "./AccountCard.tsx";
-import { call, type Me, OwnerApiError, savedSession, saveSession } from "./api.ts";
+import { type Account, call, type Me, OwnerApiError, savedSession, saveSession } from "./api.ts";
 import { Bind } from "./Bind.tsx";
 import { History } from "./History.tsx";
 import { initialLanguage, type Language, saveLanguage, translator } from "./i18n.ts";
 import { NoticeList } from "./NoticeList.tsx";
+import { PayResult } from "./PayResult.tsx";
+import { Recharge } from "./Recharge.tsx";
 import { SignIn } from "./SignIn.tsx";
 
 const inWechat = () => /MicroMessenger/i.test(navigator.userAgent);
@@ -23,7 +25,19 @@ type View =
   | { name: "failed" }
   | { name: "sign-in"; wechat: boolean }
   | { name: "bind"; me: Me }
-  | { name: "home"; me: Me };
+  | { name: "home"; me: Me }
+  | { name: "recharge"; account: Account }
+  | { name: "result"; outTradeNo: string };
+
+/** The order the address names (?order=…): the result page, resumed after a reload. */
+const orderInAddress = () => new URLSearchParams(location.search).get("order") ?? "";
+
+function setOrderInAddress(outTradeNo: string) {
+  const params = new URLSearchParams(location.search);
+  if (outTradeNo) params.set("order", outTradeNo);
+  else params.delete("order");
+  history.pushState(null, "", `${location.pathname}?${params}`);
+}
 
 export function OwnerPage() {
   const tenantId = useMemo(() => new URLSearchParams(location.search).get("tenant") ?? "", []);
@@ -47,6 +61,7 @@ export function OwnerPage() {
     try {
       if (token) {
         const me = await call<Me>("GET", "me", { token });
+        if (me.bound && orderInAddress()) return setView({ name: "result", outTradeNo: orderInAddress() });
         return setView(me.bound ? { name: "home", me } : { name: "bind", me });
       }
       const site = await call<{ wechat: boolean }>("GET", `site?tenantId=${encodeURIComponent(tenantId)}`);
@@ -72,6 +87,22 @@ export function OwnerPage() {
   useEffect(() => {
     void load();
   }, [load]);
+  // The browser's back and forward buttons move between the result page and the accounts.
+  useEffect(() => {
+    const moved = () => void load();
+    window.addEventListener("popstate", moved);
+    return () => window.removeEventListener("popstate", moved);
+  }, [load]);
+
+  const ordered = (outTradeNo: string) => {
+    setNotice("");
+    setOrderInAddress(outTradeNo);
+    setView({ name: "result", outTradeNo });
+  };
+  const backHome = () => {
+    if (orderInAddress()) setOrderInAddress("");
+    void load();
+  };
 
   const signedIn = (next: string) => {
     saveSession(tenantId, next);
@@ -149,6 +180,12 @@ export function OwnerPage() {
             </button>
           </>
         )}
+        {view.name === "recharge" && token && (
+          <Recharge t={t} token={token} account={view.account} onOrdered={ordered} onBack={backHome} />
+        )}
+        {view.name === "result" && token && (
+          <PayResult t={t} token={token} outTradeNo={view.outTradeNo} onDone={backHome} />
+        )}
         {view.name === "home" && token && (
           <>
             <p className="hello" data-testid="h5-owner">
@@ -157,7 +194,16 @@ export function OwnerPage() {
             <h2 className="section-title">{t("accounts")}</h2>
             {view.me.accounts.length === 0 && <p className="hint">{t("noAccounts")}</p>}
             {view.me.accounts.map((account) => (
-              <AccountCard key={account.id} t={t} token={token} account={account} />
+              <AccountCard
+                key={account.id}
+                t={t}
+                token={token}
+                account={account}
+                onRecharge={() => {
+                  setNotice("");
+                  setView({ name: "recharge", account });
+                }}
+              />
             ))}
             <NoticeList t={t} token={token} />
             <History t={t} token={token} />

@@ -137,3 +137,57 @@ export function yuan(fen: string | null | undefined): string {
   const abs = value < 0n ? -value : value;
   return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, "0")}`;
 }
+
+export interface PayOptions {
+  enabled: boolean;
+  maxAmountFen: string;
+  presets: string[];
+  channel: "jsapi" | "native";
+}
+
+/** What WeixinJSBridge's getBrandWCPayRequest takes, signed by the server. */
+export interface PayParams {
+  appId: string;
+  timeStamp: string;
+  nonceStr: string;
+  package: string;
+  signType: string;
+  paySign: string;
+}
+
+export interface NewOrder {
+  outTradeNo: string;
+  tradeType: "jsapi" | "native";
+  amount: string;
+  codeUrl: string;
+  payParams?: PayParams;
+  /** Only when the tenant's merchant is the demo's simulated WeChat Pay. */
+  demoPayUrl: string;
+}
+
+/** WXPAY_STATE: 0 unpaid, 1 paid, 2 closed, 3 failed. */
+export interface FollowedOrder {
+  outTradeNo: string;
+  amountFen: string;
+  state: 0 | 1 | 2 | 3;
+  expireTime: string;
+  booked: boolean;
+  accountId: string;
+  balanceFen: string | null;
+  arrearsCut: number;
+  receipt: Receipt | null;
+  restore: { state: string; time: string } | null;
+  codeUrl: string;
+  demoPayUrl: string;
+}
+
+/**
+ * Yuan typed by a person to whole fen, exactly (digits, at most two decimals, above zero);
+ * undefined when it is not such an amount.
+ */
+export function fenOf(text: string): bigint | undefined {
+  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const fen = BigInt(match[1]!) * 100n + BigInt((match[2] ?? "").padEnd(2, "0"));
+  return fen > 0n ? fen : undefined;
+}

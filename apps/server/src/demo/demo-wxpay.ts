@@ -6,6 +6,7 @@ import { ResourceStore } from "../crud/store.ts";
 import { encryptValues } from "../crud/write-routes.ts";
 import type { Queryable } from "../db/client.ts";
 import { serviceUser } from "../modules/auth/current-user.ts";
+import { registerDemoDouble } from "../modules/wxpay/demo-cashier.ts";
 import { WxpayDouble } from "../modules/wxpay/double/wxpay-double.ts";
 import { DEMO_TENANT_ID } from "./demo-site.ts";
 
@@ -72,5 +73,7 @@ export async function startDemoWxpay(
     apiV3Key,
     publicKey: createPublicKey(privateKey).export({ type: "spki", format: "pem" }).toString(),
   });
+  // Its orders get a link to the double's cashier page (the demo pays in a desktop browser).
+  registerDemoDouble(double.base);
   return double;
 }

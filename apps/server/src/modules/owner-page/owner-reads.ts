@@ -77,7 +77,7 @@ export async function accountsOf(db: Db, tenantId: string, ownerId: string): Pro
 }
 
 /** The owner's open account by id, or 404 (also for another owner's or another tenant's account). */
-async function ownAccount(db: Db, tenantId: string, ownerId: string, accountId: string) {
+export async function ownAccount(db: Db, tenantId: string, ownerId: string, accountId: string) {
   if (!/^\d{1,19}$/.test(accountId)) throw notFound("accountId: 账户不存在");
   const [row] = await db.query<{ energy_type: number; meter_id: string; opened: string }>(
     `select energy_type, meter_id::text as meter_id, opened_time::text as opened

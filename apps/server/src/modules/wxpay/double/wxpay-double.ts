@@ -1,6 +1,13 @@
 import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { encryptResource, signAnswer, unixSeconds, verifyAuthorization } from "../wxpay-protocol.ts";
+import {
+  encryptResource,
+  type JsapiPayParams,
+  signAnswer,
+  unixSeconds,
+  verifyAuthorization,
+  verifyPaySign,
+} from "../wxpay-protocol.ts";
 
 /**
  * A local WeChat Pay API v3 for tests and the demo, speaking the real protocol over HTTP: its own
@@ -262,6 +269,7 @@ export class WxpayDouble {
     const method = req.method ?? "GET";
     const body = await readBody(req);
     if (url.pathname.startsWith("/control/")) return this.control(url, body, res);
+    if (url.pathname.startsWith("/cashier")) return this.cashier(method, url, body, res);
     if (url.pathname.startsWith("/bill-download/")) return this.download(url, res);
     const mchid = /mchid="(\d+)"/.exec(req.headers.authorization ?? "")?.[1] ?? "";
     const merchant = this.merchants.get(mchid);
@@ -342,7 +350,7 @@ export class WxpayDouble {
       refunded: 0,
     };
     this.orders.set(key, order);
-    const token = createHash("sha256").update(key).digest("hex").slice(0, 24);
+    const token = orderToken(key);
     return kind === "jsapi"
       ? this.answer(res, 200, { prepay_id: `wx${token}` })
       : this.answer(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${token}` });
@@ -444,6 +452,8 @@ export class WxpayDouble {
           return reply(200, {});
         case "/control/resend":
           return reply(200, { deliveries: await this.resend(mchid, no) });
+        case "/control/jsapi-pay":
+          return this.jsapiPay(input, reply);
         case "/control/plan":
           this.notifyPlan(input as unknown as NotifyPlan);
           return reply(200, {});
@@ -454,4 +464,94 @@ export class WxpayDouble {
       return reply(400, { message: String(error) });
     }
   }
+
+  /** The cashier page of a Native order (what scanning its QR code opens in the simulated WeChat). */
+  cashierUrl(mchid: string, outTradeNo: string): string {
+    return `${this.base}/cashier?pr=${orderToken(`${mchid}:${outTradeNo}`)}`;
+  }
+
+  /** The order a prepay_id or a code_url's pr token names (both are the order's token). */
+  private orderByToken(token: string): DoubleOrder | undefined {
+    for (const [key, order] of this.orders) if (orderToken(key) === token) return order;
+    return undefined;
+  }
+
+  /**
+   * What the WeChat client does with getBrandWCPayRequest: checks the pay-sign against the
+   * merchant's public key (the app id names the merchant), finds the order by its prepay_id and
+   * pays it; the notification follows the current plan.
+   */
+  private async jsapiPay(input: Record<string, unknown>, reply: (status: number, payload: unknown) => void) {
+    const params = {
+      appId: String(input.appId ?? ""),
+      timeStamp: String(input.timeStamp ?? ""),
+      nonceStr: String(input.nonceStr ?? ""),
+      package: String(input.package ?? ""),
+      signType: "RSA",
+      paySign: String(input.paySign ?? ""),
+    } as JsapiPayParams;
+    const merchant = [...this.merchants.values()].find((m) => m.appid === params.appId);
+    if (!merchant) return reply(400, { err_msg: "get_brand_wcpay_request:fail", message: "unknown appId" });
+    let signed = false;
+    try {
+      signed = verifyPaySign(params, merchant.publicKey);
+    } catch {
+      signed = false;
+    }
+    if (!signed) return reply(401, { err_msg: "get_brand_wcpay_request:fail", message: "paySign" });
+    const order = this.orderByToken(params.package.replace(/^prepay_id=wx/, ""));
+    if (!order || order.mchid !== merchant.mchid || order.trade_type !== "JSAPI")
+      return reply(404, { err_msg: "get_brand_wcpay_request:fail", message: "no such prepay_id" });
+    const deliveries = await this.pay(order.mchid, order.out_trade_no);
+    return reply(200, { err_msg: "get_brand_wcpay_request:ok", deliveries });
+  }
+
+  /**
+   * The demo's cashier: what scanning a Native order's QR code shows on the payer's phone, as a
+   * page a desktop browser can open (GET /cashier?pr=…) with one button that pays the order.
+   */
+  private async cashier(method: string, url: URL, body: string, res: ServerResponse) {
+    const pr = (method === "POST" ? new URLSearchParams(body).get("pr") : url.searchParams.get("pr")) ?? "";
+    const order = /^[0-9a-f]{24}$/.test(pr) ? this.orderByToken(pr) : undefined;
+    let note = "";
+    if (order && method === "POST" && url.pathname === "/cashier/pay") {
+      if (order.trade_state === "NOTPAY") await this.pay(order.mchid, order.out_trade_no);
+      note =
+        order.trade_state === "SUCCESS"
+          ? "支付成功,请回到业主页面查看结果。 Paid: go back to the owner page."
+          : "";
+    }
+    const page = cashierPage(order, pr, note);
+    res.writeHead(order ? 200 : 404, { "content-type": "text/html; charset=utf-8" });
+    res.end(page);
+  }
+}
+
+/** An order's token: the prepay_id (after "wx") and the code_url's pr of the order. */
+const orderToken = (key: string) => createHash("sha256").update(key).digest("hex").slice(0, 24);
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+
+function cashierPage(order: Readonly<DoubleOrder> | undefined, pr: string, note: string): string {
+  const body = !order
+    ? "<p>订单不存在 / No such order</p>"
+    : `<p>${escapeHtml(order.description)}</p>
+<p class="amount">¥${(order.total / 100).toFixed(2)}</p>
+<p>商户订单号 / Order: ${escapeHtml(order.out_trade_no)}</p>
+${
+  order.trade_state === "NOTPAY"
+    ? `<form method="post" action="cashier/pay"><input type="hidden" name="pr" value="${escapeHtml(pr)}">
+<button type="submit">确认支付 / Pay</button></form>`
+    : `<p role="status">${escapeHtml(note || `订单状态 / State: ${order.trade_state}`)}</p>`
+}`;
+  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>模拟微信支付 / Simulated WeChat Pay</title>
+<style>body{font-family:sans-serif;max-width:420px;margin:2rem auto;padding:0 1rem;text-align:center}
+.amount{font-size:2rem;font-weight:bold}button{background:#07c160;color:#fff;border:0;border-radius:6px;
+padding:.8rem 2rem;font-size:1.1rem;cursor:pointer}</style></head>
+<body><main><h1>模拟微信支付 / Simulated WeChat Pay</h1>${body}</main></body></html>`;
 }

@@ -1,0 +1,144 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { type Account, call, fenOf, type NewOrder, OwnerApiError, type PayOptions, yuan } from "./api.ts";
+import { FormMessage, type FormNote } from "./form-parts.tsx";
+import type { Translate } from "./i18n.ts";
+
+interface Bridge {
+  invoke(name: string, params: unknown, done: (answer: { err_msg?: string }) => void): void;
+}
+
+/** WeChat's in-app bridge, once it is ready (it may announce itself after the page loaded). */
+function wechatBridge(): Promise<Bridge | undefined> {
+  const found = (window as { WeixinJSBridge?: Bridge }).WeixinJSBridge;
+  if (found) return Promise.resolve(found);
+  return new Promise((resolve) => {
+    const ready = () => resolve((window as { WeixinJSBridge?: Bridge }).WeixinJSBridge);
+    document.addEventListener("WeixinJSBridgeReady", ready, { once: true });
+    setTimeout(ready, 3000);
+  });
+}
+
+/**
+ * Recharging one account with WeChat Pay: a preset or a free amount within the tenant's limit
+ * (checked here and again by the server). Inside WeChat the order is paid through WeixinJSBridge
+ * on this page; outside it the result page shows the order's QR code. Either way the result page
+ * follows the order afterwards.
+ */
+export function Recharge({
+  t,
+  token,
+  account,
+  onOrdered,
+  onBack,
+}: {
+  t: Translate;
+  token: string;
+  account: Account;
+  onOrdered: (outTradeNo: string) => void;
+  onBack: () => void;
+}) {
+  const [options, setOptions] = useState<PayOptions | null>(null);
+  const [amount, setAmount] = useState("");
+  const [note, setNote] = useState<FormNote>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    call<PayOptions>("GET", "wxpay/options", { token })
+      .then(setOptions)
+      .catch(() => setNote({ text: t("failed"), error: true }));
+  }, [token, t]);
+
+  const fen = fenOf(amount);
+  const over = options !== null && fen !== undefined && fen > BigInt(options.maxAmountFen);
+  const problem =
+    amount.trim() === ""
+      ? ""
+      : fen === undefined
+        ? t("amountInvalid")
+        : over
+          ? t("amountOver", { max: yuan(options?.maxAmountFen) })
+          : "";
+
+  const pay = async (event: FormEvent) => {
+    event.preventDefault();
+    if (fen === undefined || over) return;
+    setBusy(true);
+    setNote(null);
+    try {
+      const order = await call<NewOrder>("POST", "wxpay/order", {
+        token,
+        body: { accountId: account.id, amount: yuan(fen.toString()) },
+      });
+      if (order.payParams) {
+        const bridge = await wechatBridge();
+        if (bridge) {
+          const answer = await new Promise<{ err_msg?: string }>((resolve) =>
+            bridge.invoke("getBrandWCPayRequest", order.payParams, resolve),
+          );
+          if (answer.err_msg === "get_brand_wcpay_request:cancel") {
+            setNote({ text: t("payCancelled"), error: true });
+            return;
+          }
+        }
+      }
+      onOrdered(order.outTradeNo);
+    } catch (error) {
+      setNote({ text: error instanceof OwnerApiError ? error.message : t("failed"), error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const kind = account.energyType === 2 ? t("water") : t("electric");
+  return (
+    <form className="card" onSubmit={pay} noValidate data-testid="h5-recharge">
+      <h2>{t("rechargeTitle")}</h2>
+      <p className="hint">
+        {kind} {account.productCode} · {t("balance")} {yuan(account.balanceFen)}
+      </p>
+      {options && !options.enabled && <p className="message error">{t("wxpayOff")}</p>}
+      {options?.enabled && (
+        <>
+          <fieldset className="presets">
+            <legend>{t("presetAmounts")}</legend>
+            {options.presets.map((preset) => (
+              <button
+                key={preset}
+                type="button"
+                className={amount === preset ? "tab active" : "tab"}
+                aria-pressed={amount === preset}
+                onClick={() => setAmount(preset)}
+              >
+                {preset}
+              </button>
+            ))}
+          </fieldset>
+          <div className="field">
+            <label htmlFor="h5-amount">{t("otherAmount")}</label>
+            <input
+              id="h5-amount"
+              data-testid="h5-amount"
+              inputMode="decimal"
+              autoComplete="off"
+              value={amount}
+              aria-invalid={problem !== ""}
+              aria-describedby={problem ? "h5-amount-problem" : undefined}
+              onChange={(e) => setAmount(e.target.value)}
+            />
+            {problem && (
+              <p id="h5-amount-problem" className="message error">
+                {problem}
+              </p>
+            )}
+          </div>
+          <button type="submit" disabled={busy || fen === undefined || over} data-testid="h5-pay">
+            {t("payNow", { amount: fen === undefined ? "-" : yuan(fen.toString()) })}
+          </button>
+        </>
+      )}
+      <FormMessage note={note} />
+      <button type="button" className="link" onClick={onBack}>
+        {t("back")}
+      </button>
+    </form>
+  );
+}
