@@ -25,8 +25,7 @@ export function registerReadRoutes(r: ResourceContext) {
       return ok(forestOf(def, await r.out(request, await store.list(await r.query(request, params)))));
     const { current, size, offset } = paging(params);
     const q = await r.query(request, params);
-    const { total, exact } = await store.pageTotal(q, offset);
-    const rows = await store.list({ ...q, limit: size, offset });
+    const { rows, total, exact } = await store.pageWithTotal(q, size, offset);
     // Only resources with a bounded count say whether theirs is exact; the others always are.
     const totalExact = def.count && def.count !== "exact" ? exact : undefined;
     return ok(page(await r.out(request, rows), total, current, size, totalExact));

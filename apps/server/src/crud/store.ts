@@ -42,8 +42,12 @@ export class ResourceStore {
    * The select list and source of full rows, with the tenant's name and the links' labels when
    * asked. `source` replaces the table (a page's own rows), still under the alias `t`.
    */
-  private rowsFrom(options: { tenantName?: boolean; labels?: boolean }, source = this.table): string {
-    const columns = [selectList(this.def)];
+  private rowsFrom(
+    options: { tenantName?: boolean; labels?: boolean },
+    source = this.table,
+    extra: string[] = [],
+  ): string {
+    const columns = [selectList(this.def), ...extra];
     if (options.labels) columns.push(...referenceLabels(this.def).map((l) => l.sql));
     if (options.tenantName && this.def.tenantScoped) columns.push(TENANT_NAME);
     const join = options.tenantName && this.def.tenantScoped ? ` ${TENANT_JOIN}` : "";
@@ -154,6 +158,45 @@ export class ResourceStore {
     return Number(rows[0]?.n ?? 0);
   }
 
+  /** The statement counting the rows under the resource's count policy, and the bound it used. */
+  private countSql(query: ListQuery, offset: number): { text: string; bound?: number } {
+    const policy = this.def.count ?? "exact";
+    const where = and(query.conditions);
+    if (policy === "exact") return { text: `select count(*) from ${this.table} where ${where}` };
+    // A number of ours, written into the statement: a bound value would join the parameters the
+    // page's own statement shares, and leave it one it never uses.
+    const bound = Math.trunc(offset) + policy.bounded + 1;
+    return {
+      text: `select count(*) from (select 1 from ${this.table} where ${where} limit ${bound}) s`,
+      bound,
+    };
+  }
+
+  /**
+   * A page and its total (under the count policy) in one statement: the count rides along as a
+   * scalar subquery PostgreSQL runs once. Only a page past the last row (no row to carry the
+   * total) costs a second statement; an empty first page is a total of 0.
+   */
+  async pageWithTotal(query: ListQuery, limit: number, offset: number): Promise<{ rows: Row[] } & PageTotal> {
+    const before = new SqlParams();
+    before.values.push(...query.sql.values);
+    const { sql } = query;
+    const count = this.countSql(query, offset);
+    const page = `(select t.* from ${this.table} where ${and(query.conditions)} order by ${this.orderBy()}
+      limit ${sql.bind(limit)} offset ${sql.bind(offset)}) t`;
+    const rows = await this.db.query<Row>(
+      `select ${this.rowsFrom(query, page, [`(${count.text}) as "__total"`])} order by ${this.orderBy()}`,
+      sql.values,
+    );
+    if (rows.length === 0) {
+      if (offset === 0) return { rows, total: 0, exact: true };
+      return { rows, ...(await this.pageTotal({ ...query, sql: before }, offset)) };
+    }
+    const total = Number(rows[0]!.__total ?? 0);
+    for (const row of rows) delete row.__total;
+    return { rows, total, exact: count.bound === undefined || total < count.bound };
+  }
+
   /**
    * The total of a page starting at `offset`, under the resource's count policy. A bounded count
    * reads at most `cap` rows past the page (and one more, to know whether there are more): an
@@ -161,17 +204,10 @@ export class ResourceStore {
    * always reaches past the current page, so the pager can move on.
    */
   async pageTotal(query: ListQuery, offset: number): Promise<PageTotal> {
-    const policy = this.def.count ?? "exact";
-    if (policy === "exact") return { total: await this.count(query), exact: true };
-    // A number of ours, written into the statement: a bound value would join the parameters the
-    // page's own statement shares, and leave it one it never uses.
-    const limit = Math.trunc(offset) + policy.bounded + 1;
-    const rows = await this.db.query<{ n: string }>(
-      `select count(*) as n from (select 1 from ${this.table} where ${and(query.conditions)} limit ${limit}) s`,
-      query.sql.values,
-    );
-    const total = Number(rows[0]?.n ?? 0);
-    return { total, exact: total < limit };
+    const count = this.countSql(query, offset);
+    const rows = await this.db.query<{ count: string }>(count.text, query.sql.values);
+    const total = Number(rows[0]?.count ?? 0);
+    return { total, exact: count.bound === undefined || total < count.bound };
   }
 
   /** Ids among `ids` that satisfy the conditions (the caller's visibility). */
