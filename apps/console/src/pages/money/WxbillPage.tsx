@@ -1,0 +1,308 @@
+import {
+  Alert,
+  Button,
+  Card,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tag,
+} from "antd";
+import { useCallback, useEffect, useState } from "react";
+import { reportNetworkError } from "../../app/api.ts";
+import { useFeedback } from "../../app/feedback.ts";
+import { type MessageKey, useI18n } from "../../i18n/index.tsx";
+import { useConsole } from "../../store/useConsole.ts";
+import {
+  type Bill,
+  type BillDiff,
+  type DiffFilter,
+  KINDS,
+  reconcileDay,
+  settleDiff,
+  wxbillDiffs,
+  wxbillPage,
+} from "./wxbill-calls.ts";
+
+const STATE_COLOR: Record<string, string> = { balanced: "green", differences: "orange", failed: "red" };
+/** Which settlement fits which kind (the server checks the same). */
+const ACTIONS: Record<string, string[]> = {
+  wechat_only: ["book", "acknowledge"],
+  local_only: ["reverse", "acknowledge"],
+  amount: ["correct", "acknowledge"],
+};
+const REASON_MAX = 200;
+/** Yesterday in Beijing time: the day whose bill WeChat Pay has ready. */
+const yesterdayInChina = () =>
+  new Date(Date.now() + 8 * 3_600_000 - 24 * 3_600_000).toISOString().slice(0, 10);
+
+/** 微信对账 (issue 20): bills by day, their differences, reconciling a day and settling a difference. */
+export default function WxbillPage() {
+  const { t } = useI18n();
+  const { message } = useFeedback();
+  const canReconcile = useConsole((state) => Boolean(state.permission.wxbill_reconcile));
+  const canSettle = useConsole((state) => Boolean(state.permission.wxbill_settle));
+  const [day, setDay] = useState(yesterdayInChina);
+  const [bills, setBills] = useState<Bill[]>([]);
+  const [diffs, setDiffs] = useState<BillDiff[]>([]);
+  const [filter, setFilter] = useState<DiffFilter>({ state: "open" });
+  const [loading, setLoading] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [settling, setSettling] = useState<BillDiff | null>(null);
+  const [form] = Form.useForm<{ action: string; reason: string }>();
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      const [billPage, diffPage] = await Promise.all([wxbillPage(), wxbillDiffs(filter)]);
+      setBills(billPage.records);
+      setDiffs(diffPage.records);
+      setFailed(false);
+    } catch (failure) {
+      setFailed(true);
+      reportNetworkError(failure);
+    } finally {
+      setLoading(false);
+    }
+  }, [filter]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const reconcile = async () => {
+    setBusy(true);
+    try {
+      await reconcileDay(day);
+      message.success(t("wxbill.reconciled"));
+      setFilter((current) => ({ ...current, billDate: day }));
+    } catch (failure) {
+      // The server's refusal (a bill that could not be had or trusted) was shown; the day is listed as failed.
+      reportNetworkError(failure);
+    } finally {
+      setBusy(false);
+      await load();
+    }
+  };
+
+  const submitSettle = async () => {
+    if (!settling) return;
+    let values: { action: string; reason: string };
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setBusy(true);
+    try {
+      await settleDiff(settling.id, values.action, values.reason.trim());
+    } catch (failure) {
+      reportNetworkError(failure);
+      setBusy(false);
+      return;
+    }
+    setBusy(false);
+    setSettling(null);
+    message.success(t("wxbill.settled"));
+    await load();
+  };
+
+  const label = (prefix: string, value: string) => (value ? t(`${prefix}.${value}` as MessageKey) : "");
+  const billColumns: TableColumnsType<Bill> = [
+    {
+      title: t("wxbill.day"),
+      dataIndex: "billDate",
+      render: (value: string) => (
+        <Button
+          type="text"
+          size="small"
+          aria-label={t("wxbill.showDiffs", { day: value })}
+          onClick={() => setFilter((current) => ({ ...current, billDate: value }))}
+          data-testid="wxbill-day"
+        >
+          {value}
+        </Button>
+      ),
+    },
+    {
+      title: t("wxbill.state"),
+      dataIndex: "state",
+      render: (value: string) => <Tag color={STATE_COLOR[value]}>{label("wxbill.state", value)}</Tag>,
+    },
+    { title: t("wxbill.successCount"), dataIndex: "successCount", align: "right" },
+    { title: t("wxbill.settlementTotal"), dataIndex: "settlementTotal", align: "right" },
+    { title: t("wxbill.refundCount"), dataIndex: "refundCount", align: "right" },
+    { title: t("wxbill.refundTotal"), dataIndex: "refundTotal", align: "right" },
+    { title: t("wxbill.localCount"), dataIndex: "localCount", align: "right" },
+    { title: t("wxbill.localTotal"), dataIndex: "localTotal", align: "right" },
+    { title: t("wxbill.openCount"), dataIndex: "openCount", align: "right" },
+    { title: t("wxbill.downloadedTime"), dataIndex: "downloadedTime" },
+    { title: t("wxbill.error"), dataIndex: "error" },
+  ];
+  const diffColumns: TableColumnsType<BillDiff> = [
+    { title: t("wxbill.day"), dataIndex: "billDate" },
+    { title: t("wxbill.kind"), dataIndex: "kind", render: (value: string) => label("wxbill.kind", value) },
+    { title: t("wxbill.outTradeNo"), dataIndex: "outTradeNo" },
+    { title: t("wxbill.transactionId"), dataIndex: "transactionId" },
+    { title: t("wxbill.wechatAmount"), dataIndex: "wechatAmount", align: "right" },
+    { title: t("wxbill.localAmount"), dataIndex: "localAmount", align: "right" },
+    {
+      title: t("wxbill.diffState"),
+      dataIndex: "state",
+      render: (value: string) => label("wxbill.diffState", value),
+    },
+    {
+      title: t("wxbill.action"),
+      dataIndex: "action",
+      render: (value: string) => label("wxbill.action", value),
+    },
+    { title: t("wxbill.reason"), dataIndex: "reason" },
+    { title: t("wxbill.operator"), dataIndex: "operator" },
+    { title: t("wxbill.settleTime"), dataIndex: "settleTime" },
+    {
+      title: t("wxbill.settle"),
+      key: "settle",
+      render: (_: unknown, row) =>
+        canSettle && row.state === "open" ? (
+          <Button
+            type="link"
+            size="small"
+            data-testid="wxbill-settle"
+            onClick={() => {
+              form.setFieldsValue({ action: ACTIONS[row.kind]?.[0] ?? "acknowledge", reason: "" });
+              setSettling(row);
+            }}
+          >
+            {t("wxbill.settle")}
+          </Button>
+        ) : null,
+    },
+  ];
+
+  return (
+    <Space direction="vertical" size="middle" style={{ width: "100%" }} data-testid="wxbill-page">
+      <Card size="small" title={t("menu.wxbill")}>
+        <Space wrap>
+          <label htmlFor="wxbill-day">{t("wxbill.day")}</label>
+          <Input
+            id="wxbill-day"
+            type="date"
+            value={day}
+            onChange={(event) => setDay(event.target.value)}
+            style={{ width: 170 }}
+            data-testid="wxbill-date"
+          />
+          {canReconcile ? (
+            <Button
+              type="primary"
+              loading={busy}
+              disabled={!day}
+              onClick={() => void reconcile()}
+              data-testid="wxbill-reconcile"
+            >
+              {t("wxbill.reconcile")}
+            </Button>
+          ) : null}
+          <Button onClick={() => void load()}>{t("wxbill.refresh")}</Button>
+        </Space>
+      </Card>
+      {failed ? <Alert type="error" showIcon message={t("wxbill.loadFailed")} /> : null}
+      <Card size="small" title={t("wxbill.bills")}>
+        <Table<Bill>
+          rowKey="id"
+          size="small"
+          columns={billColumns}
+          dataSource={bills}
+          loading={loading}
+          scroll={{ x: true }}
+          pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }}
+          locale={{ emptyText: <Empty description={t("wxbill.noBills")} /> }}
+          data-testid="wxbill-bills"
+        />
+      </Card>
+      <Card
+        size="small"
+        title={filter.billDate ? t("wxbill.diffsOf", { day: filter.billDate }) : t("wxbill.diffs")}
+        extra={
+          <Space wrap>
+            <Select
+              aria-label={t("wxbill.kind")}
+              style={{ width: 170 }}
+              value={filter.kind ?? ""}
+              onChange={(kind: string) => setFilter((current) => ({ ...current, kind: kind || undefined }))}
+              options={[
+                { value: "", label: `${t("wxbill.kind")}: ${t("wxbill.any")}` },
+                ...KINDS.map((kind) => ({ value: kind, label: label("wxbill.kind", kind) })),
+              ]}
+            />
+            <Select
+              aria-label={t("wxbill.diffState")}
+              style={{ width: 130 }}
+              value={filter.state ?? ""}
+              onChange={(state: string) =>
+                setFilter((current) => ({ ...current, state: state || undefined }))
+              }
+              options={[
+                { value: "", label: `${t("wxbill.diffState")}: ${t("wxbill.any")}` },
+                { value: "open", label: t("wxbill.diffState.open") },
+                { value: "settled", label: t("wxbill.diffState.settled") },
+              ]}
+            />
+            {filter.billDate ? (
+              <Button onClick={() => setFilter((current) => ({ ...current, billDate: undefined }))}>
+                {t("wxbill.allDays")}
+              </Button>
+            ) : null}
+          </Space>
+        }
+      >
+        <Table<BillDiff>
+          rowKey="id"
+          size="small"
+          columns={diffColumns}
+          dataSource={diffs}
+          loading={loading}
+          scroll={{ x: true }}
+          pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
+          locale={{ emptyText: <Empty description={t("wxbill.noDiffs")} /> }}
+          data-testid="wxbill-diffs"
+        />
+      </Card>
+      <Modal
+        open={settling !== null}
+        title={t("wxbill.settle.title", { no: settling?.outTradeNo ?? "" })}
+        okText={t("wxbill.settle")}
+        okButtonProps={{ loading: busy, "data-testid": "wxbill-settle-ok" }}
+        onOk={() => void submitSettle()}
+        onCancel={() => setSettling(null)}
+        destroyOnHidden
+      >
+        <Form form={form} layout="vertical" name="wxbillSettle">
+          <Form.Item name="action" label={t("wxbill.action")} rules={[{ required: true }]}>
+            <Select
+              options={(ACTIONS[settling?.kind ?? ""] ?? []).map((action) => ({
+                value: action,
+                label: label("wxbill.action", action),
+              }))}
+              data-testid="wxbill-action"
+            />
+          </Form.Item>
+          <Form.Item
+            name="reason"
+            label={t("wxbill.reason")}
+            rules={[
+              { required: true, whitespace: true, message: t("wxbill.reasonRequired") },
+              { max: REASON_MAX },
+            ]}
+          >
+            <Input.TextArea maxLength={REASON_MAX} rows={3} data-testid="wxbill-reason" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Space>
+  );
+}
