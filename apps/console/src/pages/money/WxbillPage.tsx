@@ -10,7 +10,6 @@ import {
   Space,
   Table,
   type TableColumnsType,
-  Tag,
 } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
@@ -27,8 +26,14 @@ import {
   wxbillDiffs,
   wxbillPage,
 } from "./wxbill-calls.ts";
+import "./counter/money-counter.css";
 
-const STATE_COLOR: Record<string, string> = { balanced: "green", differences: "orange", failed: "red" };
+/** The counter's fixed dark-on-light level colours (money-counter.css): they meet 4.5:1 in every theme. */
+const STATE_CLASS: Record<string, string> = {
+  balanced: "counter-level-0",
+  differences: "counter-level-1",
+  failed: "counter-level-3",
+};
 /** Which settlement fits which kind (the server checks the same). */
 const ACTIONS: Record<string, string[]> = {
   wechat_only: ["book", "acknowledge"],
@@ -131,7 +136,9 @@ export default function WxbillPage() {
     {
       title: t("wxbill.state"),
       dataIndex: "state",
-      render: (value: string) => <Tag color={STATE_COLOR[value]}>{label("wxbill.state", value)}</Tag>,
+      render: (value: string) => (
+        <span className={`counter-level ${STATE_CLASS[value] ?? ""}`}>{label("wxbill.state", value)}</span>
+      ),
     },
     { title: t("wxbill.successCount"), dataIndex: "successCount", align: "right" },
     { title: t("wxbill.settlementTotal"), dataIndex: "settlementTotal", align: "right" },
