@@ -5,8 +5,10 @@ import { planFleet, plannedSecret } from "@meterline/simulator";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { WxpayDouble } from "../src/modules/wxpay/double/wxpay-double.ts";
 import { chinaDay } from "../src/modules/wxpay/wxbill.service.ts";
+import { downloadTradeBill } from "../src/modules/wxpay/wxbill-download.ts";
 import { reconcileYesterday } from "../src/modules/wxpay/wxbill-job.ts";
-import type { WxpayDeps } from "../src/modules/wxpay/wxpay.service.ts";
+import { loadMerchant, type WxpayDeps } from "../src/modules/wxpay/wxpay.service.ts";
+import { WxpayCallError } from "../src/modules/wxpay/wxpay-client.ts";
 import { provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
@@ -186,6 +188,15 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
     assert.equal(day?.refundCount, 1);
     assert.equal(day?.openCount, 0);
     assert.deepEqual(await diffs(), []);
+  });
+
+  test("a bill larger than the bound is refused before it is read", async () => {
+    const real = await loadMerchant(server.db, deps.cipher, "000000");
+    await assert.rejects(
+      downloadTradeBill(real, today, 200),
+      (error: unknown) => error instanceof WxpayCallError && error.code === "BILL_TOO_LARGE",
+    );
+    assert.equal((await downloadTradeBill(real, today)).trades.length, 3);
   });
 
   test("bad days are refused naming billDate", async () => {
