@@ -180,8 +180,15 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
     const refunded = await paidOrder("15");
     const refund = await post("wxpay/refund", { id: refunded.id, amount: "5", reason: "多充" });
     assert.equal(refund.statusCode, 200, refund.body);
+    // Its result never reached us (WeChat Pay unreachable when asked): the bill settles it.
+    await server.db.query("update pms_wx_refund set status = 'PROCESSING', refund_id = ''");
     const res = await post("wxbill/reconcile", { billDate: today });
     assert.equal(res.statusCode, 200, res.body);
+    const [settled] = await server.db.query<{ status: string; refund_id: string }>(
+      "select status, refund_id from pms_wx_refund",
+    );
+    assert.equal(settled?.status, "SUCCESS");
+    assert.match(settled?.refund_id ?? "", /^5030\d+/);
     const day = await bill(today);
     assert.equal(day?.state, "balanced");
     assert.equal(day?.successCount, 2);

@@ -117,6 +117,22 @@ async function localOrders(db: Queryable, tenantId: string, mchid: string, day: 
   );
 }
 
+/**
+ * Refunds left PROCESSING (WeChat Pay unreachable when asked, or its result not yet known) that the
+ * bill lists as refunded are SUCCESS: their ledger refund was booked when they were made, so only
+ * the status and WeChat Pay's refund id are written here.
+ */
+async function confirmRefunds(tx: Queryable, tenantId: string, bill: TradeBill) {
+  for (const trade of bill.trades) {
+    if (trade.tradeState !== "REFUND" || !trade.outRefundNo || trade.refundStatus !== "SUCCESS") continue;
+    await tx.query(
+      `update pms_wx_refund set status = 'SUCCESS', refund_id = $3, update_time = now()
+        where tenant_id = $1 and out_refund_no = $2 and status = 'PROCESSING' and amount = $4`,
+      [tenantId, trade.outRefundNo.slice(0, 64), trade.refundId.slice(0, 32), trade.refundFen.toString()],
+    );
+  }
+}
+
 /** Recounts a bill's open differences and its state from them. */
 async function restate(tx: Queryable, billId: string) {
   await tx.query(
@@ -177,6 +193,7 @@ export async function reconcileDay(deps: WxpayDeps, tenantId: string, day: strin
         ],
       );
     }
+    await confirmRefunds(tx, tenantId, bill);
     const paid = orders.filter((o) => o.in_day);
     const successes = bill.trades.filter((t) => t.tradeState === "SUCCESS");
     await tx.query(
