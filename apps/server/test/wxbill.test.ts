@@ -339,6 +339,20 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
     const before = await balance();
     const ledger = await ledgerCount();
     const local = await diffOf(hidden.outTradeNo);
+    // Money leaving the account passes the tenant's approval: above its threshold, with nobody
+    // else to approve, the reversal is refused and the difference stays open.
+    const threshold = (value: string) =>
+      server.db.query(
+        "update sys_param set param_value = $1 where tenant_id = '000000' and param_key = 'money.approval.threshold'",
+        [value],
+      );
+    await threshold("5");
+    const gated = await settle(local.id, "reverse", "微信支付无此笔");
+    assert.equal(gated.statusCode, 400, gated.body);
+    assert.match(gated.json().msg, /^amount: 超过审批金额/);
+    assert.equal((await diffOf(hidden.outTradeNo)).state, "open");
+    assert.equal(await ledgerCount(), ledger);
+    await threshold("");
     assert.equal((await settle(local.id, "reverse", "微信支付无此笔")).statusCode, 200);
     assert.equal(await balance(), before - 1200n);
     const reversed = await diffOf(hidden.outTradeNo);

@@ -51,5 +51,6 @@ export const wxbillEn: Record<keyof typeof wxbillZh, string> = {
   "wxbill.settle": "Settle",
   "wxbill.settle.title": "Settle difference: {no}",
   "wxbill.settled": "Settled",
+  "wxbill.held": "Sent for approval: booked once approved",
   "wxbill.any": "All",
 };

@@ -103,8 +103,9 @@ export default function WxbillPage() {
       return;
     }
     setBusy(true);
+    let held = false;
     try {
-      await settleDiff(settling.id, values.action, values.reason.trim());
+      held = (await settleDiff(settling.id, values.action, values.reason.trim())).held;
     } catch (failure) {
       reportNetworkError(failure);
       setBusy(false);
@@ -112,7 +113,7 @@ export default function WxbillPage() {
     }
     setBusy(false);
     setSettling(null);
-    message.success(t("wxbill.settled"));
+    message.success(t(held ? "wxbill.held" : "wxbill.settled"));
     await load();
   };
 

@@ -54,4 +54,4 @@ export const wxbillDiffs = (filter: DiffFilter) =>
 export const reconcileDay = (billDate: string) => api.post<Bill>(`${pms}/wxbill/reconcile`, { billDate });
 
 export const settleDiff = (id: string, action: string, reason: string) =>
-  api.post<{ id: string }>(`${pms}/wxbill/settle`, { id, action, reason });
+  api.post<{ id: string; held: boolean }>(`${pms}/wxbill/settle`, { id, action, reason });

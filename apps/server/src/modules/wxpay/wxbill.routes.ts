@@ -3,6 +3,7 @@ import { ok } from "../../contract/envelope.ts";
 import { badRequest } from "../../contract/errors.ts";
 import { optionalId, optionalString, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
+import { approvalGate } from "../money/money-approval.ts";
 import { registryTenant } from "../pms/registry-access.ts";
 import { checkBillDate, chinaDay, reconcileDay, settleDifference } from "./wxbill.service.ts";
 import { billPage, diffPage } from "./wxbill-reads.ts";
@@ -71,8 +72,9 @@ export function wxbillRoutes(app: FastifyInstance, deps: WxpayDeps) {
         action: optionalString(params, "action") ?? "",
         reason: optionalString(params, "reason") ?? "",
         actor: { userId: user.userId, name: user.realName || user.account },
+        approval: approvalGate(user),
       });
-      return ok(result, "已处理");
+      return ok(result, result.held ? "已提交审批" : "已处理");
     },
   );
 }

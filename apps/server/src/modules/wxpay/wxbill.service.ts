@@ -2,7 +2,7 @@ import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import type { Actor } from "../money/account-book.ts";
-import { takeRecharge, within } from "../money/recharge.service.ts";
+import { type ApprovalGate, takeRecharge, within } from "../money/recharge.service.ts";
 import { downloadTradeBill } from "./wxbill-download.ts";
 import { loadMerchant, settleTransaction, type WxpayDeps } from "./wxpay.service.ts";
 import type { TradeBill } from "./wxpay-bill.ts";
@@ -234,6 +234,8 @@ export interface SettleInput {
   action: string;
   reason: string;
   actor: Actor;
+  /** The tenant's approval of money leaving an account (money-approval.ts): reversals and corrections minus pass it. */
+  approval?: ApprovalGate;
 }
 
 /** A caller's transaction shaped as the Db settleTransaction opens its own transaction on. */
@@ -248,6 +250,8 @@ const joined = (db: Db, tx: Queryable): Db =>
  * book (wechat_only of a known order: settleTransaction, which books it at most once), reverse
  * (local_only: a correction minus of the booked amount), correct (amount: the difference as a
  * correction plus or minus), acknowledge (no money). The row lock makes a second settle a 400.
+ * Money leaving an account passes the tenant's approval like any correction minus: above its
+ * threshold the correction waits for approval (linked, not yet in the ledger) and the answer says so.
  */
 export async function settleDifference(deps: WxpayDeps, input: SettleInput) {
   const reason = input.reason.trim();
@@ -284,7 +288,13 @@ export async function settleDifference(deps: WxpayDeps, input: SettleInput) {
       ],
     );
     await restate(tx, diff.bill_id);
-    return { id: diff.id, action, rechargeId: money?.rechargeId ?? "" };
+    return {
+      id: diff.id,
+      action,
+      rechargeId: money?.rechargeId ?? "",
+      // Above the tenant's approval threshold the operation waits for a second person: nothing booked yet.
+      held: Boolean(money && !money.ledgerId),
+    };
   });
 }
 
@@ -354,6 +364,7 @@ async function moveMoney(
     },
     input.actor,
     deps.timeZone,
+    input.approval ? { approval: input.approval } : {},
   );
   return ledgerOf(tx, recharge.id);
 }
