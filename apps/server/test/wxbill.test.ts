@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { planFleet, plannedSecret } from "@meterline/simulator";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { WxpayDouble } from "../src/modules/wxpay/double/wxpay-double.ts";
-import { chinaDay } from "../src/modules/wxpay/wxbill.service.ts";
+import { chinaDay } from "../src/modules/wxpay/wxbill-compare.ts";
 import { downloadTradeBill } from "../src/modules/wxpay/wxbill-download.ts";
 import { reconcileYesterday } from "../src/modules/wxpay/wxbill-job.ts";
 import { loadMerchant, type WxpayDeps } from "../src/modules/wxpay/wxpay.service.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { checkBillDate, chinaDay, compareBill, type LocalOrder } from "./wxbill.service.ts";
+import { checkBillDate, chinaDay, compareBill, type LocalOrder } from "./wxbill-compare.ts";
 import { type BillTrade, blankTrade, totalsOf } from "./wxpay-bill.ts";
 
 const MCH = "1900000109";

@@ -1,4 +1,5 @@
-import { chinaDay, reconcileDay } from "./wxbill.service.ts";
+import { reconcileDay } from "./wxbill.service.ts";
+import { chinaDay } from "./wxbill-compare.ts";
 import type { WxpayDeps } from "./wxpay.service.ts";
 
 /** WeChat Pay's bills of a day are ready from 10:00 the next day, Beijing time. */

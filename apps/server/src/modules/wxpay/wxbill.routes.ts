@@ -5,8 +5,10 @@ import { optionalId, optionalString, readParams } from "../../contract/params.ts
 import { requirePermission } from "../../crud/permissions.ts";
 import { approvalGate } from "../money/money-approval.ts";
 import { registryTenant } from "../pms/registry-access.ts";
-import { checkBillDate, chinaDay, reconcileDay, settleDifference } from "./wxbill.service.ts";
+import { reconcileDay } from "./wxbill.service.ts";
+import { checkBillDate, chinaDay } from "./wxbill-compare.ts";
 import { billPage, diffPage } from "./wxbill-reads.ts";
+import { settleDifference } from "./wxbill-settle.ts";
 import type { WxpayDeps } from "./wxpay.service.ts";
 
 const pms = "/api/blade-pms";
