@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { planFleet, plannedSecret } from "@meterline/simulator";
+import ExcelJS from "exceljs";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { WxpayDouble } from "../src/modules/wxpay/double/wxpay-double.ts";
 import { chinaDay } from "../src/modules/wxpay/wxbill-compare.ts";
@@ -384,6 +385,27 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
     assert.ok(all.every((d) => d.state === "settled"));
     const day = await bill(today);
     assert.deepEqual([day?.state, day?.openCount], ["balanced", 0]);
+  });
+
+  test("the differences export as .xlsx with Chinese labels, the tenant's own only", async () => {
+    const res = await get("wxbill/diff-export?state=settled");
+    assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+    assert.match(String(res.headers["content-type"]), /spreadsheetml/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const rows: string[][] = [];
+    book.worksheets[0]!.eachRow((row) =>
+      rows.push((row.values as unknown[]).slice(1).map((v) => String(v ?? ""))),
+    );
+    assert.deepEqual(rows[0]?.slice(0, 3), ["对账日期", "类型", "商户订单号"]);
+    const amount = rows.find((r) => r[2] === changed.outTradeNo);
+    assert.deepEqual(amount?.slice(4, 8), ["41.5", "40", "已处理", "调整差额"]);
+    assert.equal(rows.length, 5);
+    const theirs = await get("wxbill/diff-export", other.token);
+    assert.equal(theirs.statusCode, 200);
+    const empty = new ExcelJS.Workbook();
+    await empty.xlsx.load(theirs.rawPayload as unknown as ArrayBuffer);
+    assert.equal(empty.worksheets[0]!.rowCount, 1);
   });
 
   test("a bill whose hash does not match is refused and nothing is listed", async () => {

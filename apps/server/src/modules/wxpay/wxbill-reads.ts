@@ -105,9 +105,8 @@ interface DiffListRow {
   ledger_id: string | null;
 }
 
-/** Differences of the tenant: billDate, billId, kind, state; open ones first, then newest day. */
-export async function diffPage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
-  const { current, size, offset } = paging(params, 500);
+/** The differences' filter: billDate, billId, kind, state; 400 naming a malformed one. */
+export function diffSearch(tenantId: string, params: Params) {
   const sql = new SqlParams();
   const where = [`tenant_id = ${sql.bind(tenantId)}`];
   const day = dayParam(params, "billDate");
@@ -121,22 +120,38 @@ export async function diffPage(db: Queryable, tenantId: string, params: Params, 
   if (kind) where.push(`kind = ${sql.bind(kind)}`);
   const state = oneOf(params, "state", ["open", "settled"] as const);
   if (state) where.push(`state = ${sql.bind(state)}`);
-  const filter = where.join(" and ");
+  return { where: where.join(" and "), values: sql.values };
+}
+export type DiffSearch = ReturnType<typeof diffSearch>;
+
+export async function diffCount(db: Queryable, search: DiffSearch): Promise<number> {
   const [count] = await db.query<{ n: string }>(
-    `select count(*)::text as n from pms_wx_bill_diff where ${filter}`,
-    sql.values,
+    `select count(*)::text as n from pms_wx_bill_diff where ${search.where}`,
+    search.values,
   );
+  return Number(count?.n ?? 0);
+}
+
+/** Differences of the search, open ones first, then newest day; amounts in yuan text. */
+export async function diffRows(
+  db: Queryable,
+  search: DiffSearch,
+  limit: number,
+  offset: number,
+  timeZone: string,
+) {
+  const n = search.values.length;
   const rows = await db.query<DiffListRow>(
     `select id::text as id, bill_id::text as bill_id, to_char(bill_date, 'YYYY-MM-DD') as bill_date, kind,
             out_trade_no, transaction_id, wx_pay_id::text as wx_pay_id, wechat_amount::text as wechat_amount,
             local_amount::text as local_amount, trade_time, state, action, reason, operator, settle_time,
             recharge_id::text as recharge_id, ledger_id::text as ledger_id
-       from pms_wx_bill_diff where ${filter}
+       from pms_wx_bill_diff where ${search.where}
       order by (state = 'open') desc, bill_date desc, id
-      limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
-    sql.values,
+      limit $${n + 1} offset $${n + 2}`,
+    [...search.values, limit, offset],
   );
-  const records = rows.map((r) => ({
+  return rows.map((r) => ({
     id: r.id,
     billId: r.bill_id,
     billDate: r.bill_date,
@@ -155,5 +170,13 @@ export async function diffPage(db: Queryable, tenantId: string, params: Params, 
     rechargeId: r.recharge_id ?? "",
     ledgerId: r.ledger_id ?? "",
   }));
-  return page(records, Number(count?.n ?? 0), current, size);
+}
+export type DiffView = Awaited<ReturnType<typeof diffRows>>[number];
+
+/** Differences of the tenant: billDate, billId, kind, state; open ones first, then newest day. */
+export async function diffPage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
+  const { current, size, offset } = paging(params, 500);
+  const search = diffSearch(tenantId, params);
+  const total = await diffCount(db, search);
+  return page(await diffRows(db, search, size, offset, timeZone), total, current, size);
 }

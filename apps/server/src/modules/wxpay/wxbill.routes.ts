@@ -4,9 +4,11 @@ import { badRequest } from "../../contract/errors.ts";
 import { optionalId, optionalString, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import { approvalGate } from "../money/money-approval.ts";
+import { sendMoneySheet } from "../money/money-sheet.ts";
 import { registryTenant } from "../pms/registry-access.ts";
 import { reconcileDay } from "./wxbill.service.ts";
 import { checkBillDate, chinaDay } from "./wxbill-compare.ts";
+import { diffSheet } from "./wxbill-export.ts";
 import { billPage, diffPage } from "./wxbill-reads.ts";
 import { settleDifference } from "./wxbill-settle.ts";
 import type { WxpayDeps } from "./wxpay.service.ts";
@@ -19,6 +21,7 @@ export const WXBILL_CODES = {
   read: ["wxbill"],
   reconcile: ["wxbill_reconcile"],
   settle: ["wxbill_settle"],
+  exportRows: ["wxbill_export"],
 };
 
 /**
@@ -45,6 +48,20 @@ export function wxbillRoutes(app: FastifyInstance, deps: WxpayDeps) {
       const user = await requirePermission(db, request, WXBILL_CODES.read);
       const params = readParams(request);
       return ok(await diffPage(db, registryTenant(user, params), params, timeZone));
+    },
+  );
+  app.get(
+    `${pms}/wxbill/diff-export`,
+    { schema: { tags, summary: "Differences of the search as .xlsx" } },
+    async (request, reply) => {
+      const user = await requirePermission(db, request, WXBILL_CODES.exportRows);
+      const params = readParams(request);
+      return sendMoneySheet(
+        db,
+        request,
+        reply,
+        await diffSheet(db, registryTenant(user, params), params, timeZone),
+      );
     },
   );
   app.post(
