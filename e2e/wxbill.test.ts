@@ -69,6 +69,7 @@ test("微信对账 reconciles a day with a planted payment, settles it with a re
   await diff.waitFor();
   assert.match(await textOf(diff), /微信有、本系统无/);
   assert.match(await textOf(diff), /12\.34/);
+  await screen.getByTestId("wxbill-export").waitFor();
   await expectAccessible(page, "wxbill differences");
 
   await diff.getByTestId("wxbill-settle").click();

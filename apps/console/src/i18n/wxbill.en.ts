@@ -52,5 +52,6 @@ export const wxbillEn: Record<keyof typeof wxbillZh, string> = {
   "wxbill.settle.title": "Settle difference: {no}",
   "wxbill.settled": "Settled",
   "wxbill.held": "Sent for approval: booked once approved",
+  "wxbill.export": "Export",
   "wxbill.any": "All",
 };

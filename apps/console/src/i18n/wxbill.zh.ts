@@ -50,5 +50,6 @@ export const wxbillZh = {
   "wxbill.settle.title": "处理差异:{no}",
   "wxbill.settled": "已处理",
   "wxbill.held": "已提交审批,审批通过后入账",
+  "wxbill.export": "导出",
   "wxbill.any": "全部",
 };

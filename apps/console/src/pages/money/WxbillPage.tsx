@@ -1,28 +1,17 @@
-import {
-  Alert,
-  Button,
-  Card,
-  Empty,
-  Form,
-  Input,
-  Modal,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-} from "antd";
+import { Alert, Button, Card, Empty, Input, Select, Space, Table, type TableColumnsType } from "antd";
 import { useCallback, useEffect, useState } from "react";
 import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import { type MessageKey, useI18n } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
+import { WxbillSettleDialog } from "./WxbillSettleDialog.tsx";
 import {
   type Bill,
   type BillDiff,
   type DiffFilter,
+  exportDiffs,
   KINDS,
   reconcileDay,
-  settleDiff,
   wxbillDiffs,
   wxbillPage,
 } from "./wxbill-calls.ts";
@@ -34,13 +23,6 @@ const STATE_CLASS: Record<string, string> = {
   differences: "counter-level-1",
   failed: "counter-level-3",
 };
-/** Which settlement fits which kind (the server checks the same). */
-const ACTIONS: Record<string, string[]> = {
-  wechat_only: ["book", "acknowledge"],
-  local_only: ["reverse", "acknowledge"],
-  amount: ["correct", "acknowledge"],
-};
-const REASON_MAX = 200;
 /** Yesterday in Beijing time: the day whose bill WeChat Pay has ready. */
 const yesterdayInChina = () =>
   new Date(Date.now() + 8 * 3_600_000 - 24 * 3_600_000).toISOString().slice(0, 10);
@@ -51,6 +33,7 @@ export default function WxbillPage() {
   const { message } = useFeedback();
   const canReconcile = useConsole((state) => Boolean(state.permission.wxbill_reconcile));
   const canSettle = useConsole((state) => Boolean(state.permission.wxbill_settle));
+  const canExport = useConsole((state) => Boolean(state.permission.wxbill_export));
   const [day, setDay] = useState(yesterdayInChina);
   const [bills, setBills] = useState<Bill[]>([]);
   const [diffs, setDiffs] = useState<BillDiff[]>([]);
@@ -59,7 +42,6 @@ export default function WxbillPage() {
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [settling, setSettling] = useState<BillDiff | null>(null);
-  const [form] = Form.useForm<{ action: string; reason: string }>();
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -92,29 +74,6 @@ export default function WxbillPage() {
       setBusy(false);
       await load();
     }
-  };
-
-  const submitSettle = async () => {
-    if (!settling) return;
-    let values: { action: string; reason: string };
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setBusy(true);
-    let held = false;
-    try {
-      held = (await settleDiff(settling.id, values.action, values.reason.trim())).held;
-    } catch (failure) {
-      reportNetworkError(failure);
-      setBusy(false);
-      return;
-    }
-    setBusy(false);
-    setSettling(null);
-    message.success(t(held ? "wxbill.held" : "wxbill.settled"));
-    await load();
   };
 
   const label = (prefix: string, value: string) => (value ? t(`${prefix}.${value}` as MessageKey) : "");
@@ -176,15 +135,7 @@ export default function WxbillPage() {
       key: "settle",
       render: (_: unknown, row) =>
         canSettle && row.state === "open" ? (
-          <Button
-            type="link"
-            size="small"
-            data-testid="wxbill-settle"
-            onClick={() => {
-              form.setFieldsValue({ action: ACTIONS[row.kind]?.[0] ?? "acknowledge", reason: "" });
-              setSettling(row);
-            }}
-          >
+          <Button type="link" size="small" data-testid="wxbill-settle" onClick={() => setSettling(row)}>
             {t("wxbill.settle")}
           </Button>
         ) : null,
@@ -260,6 +211,11 @@ export default function WxbillPage() {
                 { value: "settled", label: t("wxbill.diffState.settled") },
               ]}
             />
+            {canExport ? (
+              <Button onClick={() => exportDiffs(filter)} data-testid="wxbill-export">
+                {t("wxbill.export")}
+              </Button>
+            ) : null}
             {filter.billDate ? (
               <Button onClick={() => setFilter((current) => ({ ...current, billDate: undefined }))}>
                 {t("wxbill.allDays")}
@@ -280,37 +236,14 @@ export default function WxbillPage() {
           data-testid="wxbill-diffs"
         />
       </Card>
-      <Modal
-        open={settling !== null}
-        title={t("wxbill.settle.title", { no: settling?.outTradeNo ?? "" })}
-        okText={t("wxbill.settle")}
-        okButtonProps={{ loading: busy, "data-testid": "wxbill-settle-ok" }}
-        onOk={() => void submitSettle()}
-        onCancel={() => setSettling(null)}
-        destroyOnHidden
-      >
-        <Form form={form} layout="vertical" name="wxbillSettle">
-          <Form.Item name="action" label={t("wxbill.action")} rules={[{ required: true }]}>
-            <Select
-              options={(ACTIONS[settling?.kind ?? ""] ?? []).map((action) => ({
-                value: action,
-                label: label("wxbill.action", action),
-              }))}
-              data-testid="wxbill-action"
-            />
-          </Form.Item>
-          <Form.Item
-            name="reason"
-            label={t("wxbill.reason")}
-            rules={[
-              { required: true, whitespace: true, message: t("wxbill.reasonRequired") },
-              { max: REASON_MAX },
-            ]}
-          >
-            <Input.TextArea maxLength={REASON_MAX} rows={3} data-testid="wxbill-reason" />
-          </Form.Item>
-        </Form>
-      </Modal>
+      <WxbillSettleDialog
+        diff={settling}
+        onClose={() => setSettling(null)}
+        onSettled={async () => {
+          setSettling(null);
+          await load();
+        }}
+      />
     </Space>
   );
 }

@@ -1,5 +1,6 @@
 import type { Page } from "@meterline/contracts";
 import { api } from "../../app/api.ts";
+import { startDownload, withToken } from "../../app/download.ts";
 
 const pms = "/api/blade-pms";
 
@@ -55,3 +56,7 @@ export const reconcileDay = (billDate: string) => api.post<Bill>(`${pms}/wxbill/
 
 export const settleDiff = (id: string, action: string, reason: string) =>
   api.post<{ id: string; held: boolean }>(`${pms}/wxbill/settle`, { id, action, reason });
+
+/** The differences of the filter as .xlsx (wxbill_export). */
+export const exportDiffs = (filter: DiffFilter) =>
+  startDownload(withToken(`${pms}/wxbill/diff-export`, defined({ ...filter })));
