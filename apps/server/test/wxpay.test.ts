@@ -12,6 +12,7 @@ import {
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { type EmbeddedMetering, startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
 import { WxpayDouble } from "../src/modules/wxpay/double/wxpay-double.ts";
+import { downloadTradeBill } from "../src/modules/wxpay/wxbill-download.ts";
 import {
   createOrder,
   getOrder,
@@ -502,11 +503,13 @@ describe("WeChat Pay v3 against the local double: orders, notifications, the que
     const bill = await callWxpay<{ hash_type: string; download_url: string }>(
       real,
       "GET",
-      `/v3/bill/tradebill?bill_date=${day}`,
+      `/v3/bill/tradebill?bill_date=${day}&bill_type=ALL`,
     );
     assert.equal(bill.data.hash_type, "SHA1");
-    const csv = await (await fetch(bill.data.download_url)).text();
-    assert.ok(csv.includes(`\`${paid!.out_trade_no}`), csv);
+    // The file is the merchant's only: an unsigned download is refused.
+    assert.equal((await fetch(bill.data.download_url)).status, 401);
+    const trades = (await downloadTradeBill(real, day)).trades;
+    assert.ok(trades.some((t) => t.outTradeNo === paid!.out_trade_no && t.tradeState === "SUCCESS"));
   });
 
   test("another tenant sees none of these orders and can refund none", async () => {

@@ -22,6 +22,7 @@ import { topologyEn } from "./topology.en.ts";
 import { viewsEn } from "./views.en.ts";
 import { waterWritesEn } from "./water-writes.en.ts";
 import { workflowEn } from "./workflow.en.ts";
+import { wxbillEn } from "./wxbill.en.ts";
 import { wxpayEn } from "./wxpay.en.ts";
 import type { MessageKey } from "./zh.ts";
 
@@ -570,6 +571,7 @@ export const en: Record<MessageKey, string> = {
   ...regionEn,
   ...socialEn,
   ...wxpayEn,
+  ...wxbillEn,
   ...storageEn,
   ...developEn,
   ...reportsEn,

@@ -22,6 +22,7 @@ import { topologyZh } from "./topology.zh.ts";
 import { viewsZh } from "./views.zh.ts";
 import { waterWritesZh } from "./water-writes.zh.ts";
 import { workflowZh } from "./workflow.zh.ts";
+import { wxbillZh } from "./wxbill.zh.ts";
 import { wxpayZh } from "./wxpay.zh.ts";
 
 /** Chinese catalogue: the default language and the source of the key set (en.ts must match it). */
@@ -560,6 +561,7 @@ export const zh = {
   ...regionZh,
   ...socialZh,
   ...wxpayZh,
+  ...wxbillZh,
   ...storageZh,
   ...developZh,
   ...reportsZh,

@@ -12,6 +12,8 @@ import { MONEY_CODES } from "../money/money.routes.ts";
 import { sendMoneySheet } from "../money/money-sheet.ts";
 import { amountOf } from "../money/recharge-input.ts";
 import { listTenant, registryTenant } from "../pms/registry-access.ts";
+import { wxbillRoutes } from "./wxbill.routes.ts";
+import { reconcileYesterday } from "./wxbill-job.ts";
 import {
   createOrder,
   handleNotification,
@@ -59,8 +61,19 @@ export async function wxpayRoutes(
       sweepUnpaid(deps).catch((error: unknown) => app.log.warn({ err: error }, "wxpay query job failed"));
     }, opts.sweepMs ?? 30_000);
     sweeper.unref();
-    app.addHook("onClose", async () => clearInterval(sweeper));
+    // The daily bill: the job looks every ten minutes whether yesterday's bills are due (or due again).
+    const billJob = setInterval(() => {
+      reconcileYesterday(deps).catch((error: unknown) =>
+        app.log.warn({ err: error }, "wxpay bill job failed"),
+      );
+    }, 10 * 60_000);
+    billJob.unref();
+    app.addHook("onClose", async () => {
+      clearInterval(sweeper);
+      clearInterval(billJob);
+    });
   }
+  wxbillRoutes(app, deps);
 
   // The notification is read as the bytes signed: its own parser, bounded before anything is parsed.
   await app.register(async (notify) => {

@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { type BillTrade, blankTrade, formatTradeBill } from "../wxpay-bill.ts";
 import {
   encryptResource,
   type JsapiPayParams,
@@ -38,6 +39,24 @@ interface DoubleOrder {
   success_time: string;
   create_time: string;
   refunded: number;
+}
+
+/** A refund as the bill lists it (on the day it was made). */
+interface DoubleRefund {
+  mchid: string;
+  out_trade_no: string;
+  refund_id: string;
+  out_refund_no: string;
+  amount: number;
+  time: string;
+}
+
+/** What a test plants in the bills: a payment Meterline never saw, another amount, a missing row, a bad hash. */
+interface BillPlants {
+  extra: { mchid: string; day: string; trade: BillTrade }[];
+  amounts: Map<string, number>;
+  hidden: Set<string>;
+  tamperedHash: Set<string>;
 }
 
 export interface Delivery {
@@ -83,6 +102,13 @@ export class WxpayDouble {
   private readonly platformPrivateKey: string;
   private readonly merchants = new Map<string, DoubleMerchant>();
   private readonly orders = new Map<string, DoubleOrder>();
+  private readonly refunds: DoubleRefund[] = [];
+  private readonly plants: BillPlants = {
+    extra: [],
+    amounts: new Map(),
+    hidden: new Set(),
+    tamperedHash: new Set(),
+  };
   private plan: NotifyPlan = { mode: "deliver" };
   readonly deliveries: Delivery[] = [];
   private server: Server | undefined;
@@ -270,7 +296,6 @@ export class WxpayDouble {
     const body = await readBody(req);
     if (url.pathname.startsWith("/control/")) return this.control(url, body, res);
     if (url.pathname.startsWith("/cashier")) return this.cashier(method, url, body, res);
-    if (url.pathname.startsWith("/bill-download/")) return this.download(url, res);
     const mchid = /mchid="(\d+)"/.exec(req.headers.authorization ?? "")?.[1] ?? "";
     const merchant = this.merchants.get(mchid);
     const signed =
@@ -310,6 +335,7 @@ export class WxpayDouble {
     }
     if (method === "POST" && path === "/v3/refund/domestic/refunds") return this.refund(mchid, json(), res);
     if (method === "GET" && path === "/v3/bill/tradebill") return this.tradeBill(mchid, url, res);
+    if (method === "GET" && path === "/v3/billdownload/file") return this.download(mchid, url, res);
     return this.error(res, 404, "NOT_FOUND", "无此接口");
   }
 
@@ -369,8 +395,17 @@ export class WxpayDouble {
       return this.error(res, 403, "NOT_ENOUGH", "退款金额超过订单可退金额");
     order.refunded += refund as number;
     order.trade_state = "REFUND";
+    const refundId = `5030${Date.now()}${randomBytes(3).toString("hex")}`;
+    this.refunds.push({
+      mchid,
+      out_trade_no: order.out_trade_no,
+      refund_id: refundId,
+      out_refund_no: String(input.out_refund_no ?? ""),
+      amount: refund as number,
+      time: iso(new Date()),
+    });
     return this.answer(res, 200, {
-      refund_id: `5030${Date.now()}`,
+      refund_id: refundId,
       out_refund_no: input.out_refund_no,
       transaction_id: order.transaction_id,
       out_trade_no: order.out_trade_no,
@@ -383,51 +418,134 @@ export class WxpayDouble {
     });
   }
 
-  /** The day's trade bill: where to download it and its SHA-1 (downloads are served unsigned, as WeChat Pay does). */
-  private tradeBill(mchid: string, url: URL, res: ServerResponse) {
-    const day = url.searchParams.get("bill_date") ?? "";
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return this.error(res, 400, "PARAM_ERROR", "bill_date 格式错误");
-    const csv = this.billCsv(mchid, day);
-    return this.answer(res, 200, {
-      hash_type: "SHA1",
-      hash_value: createHash("sha1").update(csv).digest("hex"),
-      download_url: `${this.base}/bill-download/${mchid}/${day}`,
+  /**
+   * A payment only WeChat Pay has (Meterline never took the order, or never heard of it): it shows in
+   * the day's bill (China date `day`, default today) as a SUCCESS trade of `totalFen`.
+   */
+  plantPayment(mchid: string, outTradeNo: string, totalFen: number, day = iso(new Date()).slice(0, 10)) {
+    const merchant = this.merchants.get(mchid);
+    this.plants.extra.push({
+      mchid,
+      day,
+      trade: {
+        ...blankTrade(),
+        tradeTime: `${day} 12:00:00`,
+        appid: merchant?.appid ?? "",
+        mchid,
+        transactionId: `4200${Date.now()}${randomBytes(4).toString("hex")}`.slice(0, 28),
+        outTradeNo,
+        openid: "o-planted-payer",
+        tradeType: "NATIVE",
+        settlementFen: BigInt(totalFen),
+        orderFen: BigInt(totalFen),
+        body: "预付费充值",
+      },
     });
   }
 
-  private billCsv(mchid: string, day: string): string {
-    const rows = [...this.orders.values()].filter(
-      (o) => o.mchid === mchid && o.success_time.startsWith(day) && o.trade_state !== "NOTPAY",
-    );
-    const lines = rows.map((o) =>
-      [
-        o.success_time,
-        o.appid,
-        o.mchid,
-        o.transaction_id,
-        o.out_trade_no,
-        o.openid,
-        o.trade_type,
-        "SUCCESS",
-        (o.total / 100).toFixed(2),
-      ]
-        .map((cell) => `\`${cell}`)
-        .join(","),
-    );
-    return [
-      "交易时间,公众账号ID,商户号,微信订单号,商户订单号,用户标识,交易类型,交易状态,应结订单金额",
-      ...lines,
-      "",
-    ].join("\n");
+  /** The bill lists this order with another amount than was paid (what a mismatch looks like). */
+  plantAmount(mchid: string, outTradeNo: string, totalFen: number) {
+    this.plants.amounts.set(`${mchid}:${outTradeNo}`, totalFen);
   }
 
-  private download(url: URL, res: ServerResponse) {
-    const [, , mchid, day] = url.pathname.split("/");
-    res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-    res.end(this.billCsv(mchid ?? "", day ?? ""));
+  /** The bill leaves this paid order out (a payment Meterline booked that WeChat Pay does not have). */
+  hideFromBill(mchid: string, outTradeNo: string) {
+    this.plants.hidden.add(`${mchid}:${outTradeNo}`);
   }
 
-  /** The control API the demo's "phone" uses: POST /control/pay|fail|resend {mchid, out_trade_no}, /control/plan {…}. */
+  /** The merchant's bills are served with a hash that does not match the file (or fixed again). */
+  tamperBillHash(mchid: string, on = true) {
+    if (on) this.plants.tamperedHash.add(mchid);
+    else this.plants.tamperedHash.delete(mchid);
+  }
+
+  /** The trade bill's file for a merchant's China day: payments by success time, refunds by refund time. */
+  billText(mchid: string, day: string): string {
+    const paid: BillTrade[] = [...this.orders.values()]
+      .filter(
+        (o) =>
+          o.mchid === mchid &&
+          o.success_time.startsWith(day) &&
+          (o.trade_state === "SUCCESS" || o.trade_state === "REFUND") &&
+          !this.plants.hidden.has(`${mchid}:${o.out_trade_no}`),
+      )
+      .map((o) => {
+        const total = BigInt(this.plants.amounts.get(`${mchid}:${o.out_trade_no}`) ?? o.total);
+        return {
+          ...blankTrade(),
+          tradeTime: o.success_time.slice(0, 19).replace("T", " "),
+          appid: o.appid,
+          mchid: o.mchid,
+          transactionId: o.transaction_id,
+          outTradeNo: o.out_trade_no,
+          openid: o.openid,
+          tradeType: o.trade_type,
+          settlementFen: total,
+          orderFen: total,
+          body: o.description,
+          // 0.6% in 1/100000 yuan, rounded as WeChat Pay does to the fen.
+          feeMicro: ((total * 6n + 500n) / 1000n) * 1000n,
+        };
+      });
+    const refunded: BillTrade[] = this.refunds
+      .filter((r) => r.mchid === mchid && r.time.startsWith(day))
+      .map((r) => {
+        const order = this.orders.get(`${mchid}:${r.out_trade_no}`);
+        return {
+          ...blankTrade(),
+          tradeTime: r.time.slice(0, 19).replace("T", " "),
+          appid: order?.appid ?? "",
+          mchid,
+          transactionId: order?.transaction_id ?? "",
+          outTradeNo: r.out_trade_no,
+          openid: order?.openid ?? "",
+          tradeType: order?.trade_type ?? "",
+          tradeState: "REFUND",
+          refundId: r.refund_id,
+          outRefundNo: r.out_refund_no,
+          refundFen: BigInt(r.amount),
+          refundType: "ORIGINAL",
+          refundStatus: "SUCCESS",
+          body: order?.description ?? "",
+          requestedRefundFen: BigInt(r.amount),
+        };
+      });
+    const planted = this.plants.extra.filter((p) => p.mchid === mchid && p.day === day).map((p) => p.trade);
+    const trades = [...paid, ...planted, ...refunded].sort((a, b) => a.tradeTime.localeCompare(b.tradeTime));
+    return formatTradeBill(trades);
+  }
+
+  /** The day's trade bill: where to download it and the file's SHA-1 (the download itself is not signed). */
+  private tradeBill(mchid: string, url: URL, res: ServerResponse) {
+    const day = url.searchParams.get("bill_date") ?? "";
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return this.error(res, 400, "PARAM_ERROR", "bill_date 格式错误");
+    if (url.searchParams.get("bill_type") && url.searchParams.get("bill_type") !== "ALL")
+      return this.error(res, 400, "PARAM_ERROR", "bill_type 只支持 ALL");
+    const text = this.billText(mchid, day);
+    const hashed = this.plants.tamperedHash.has(mchid) ? `${text} ` : text;
+    const token = Buffer.from(`${mchid}:${day}`).toString("base64url");
+    return this.answer(res, 200, {
+      hash_type: "SHA1",
+      hash_value: createHash("sha1").update(hashed, "utf8").digest("hex"),
+      download_url: `${this.base}/v3/billdownload/file?token=${token}`,
+    });
+  }
+
+  /** The file, to the merchant whose signed request names it: plain bytes, no signature headers. */
+  private download(mchid: string, url: URL, res: ServerResponse) {
+    const [owner, day] = Buffer.from(url.searchParams.get("token") ?? "", "base64url")
+      .toString("utf8")
+      .split(":");
+    if (owner !== mchid || !day) return this.error(res, 404, "NO_STATEMENT_EXIST", "账单不存在");
+    res.writeHead(200, { "content-type": "application/octet-stream" });
+    res.end(this.billText(mchid, day));
+  }
+
+  /**
+   * The control API the demo's "phone" uses: POST /control/pay|fail|resend {mchid, out_trade_no},
+   * /control/plan {…}; and the bill's plants: /control/bill-plant {mchid, out_trade_no, total, day?},
+   * /control/bill-amount {mchid, out_trade_no, total}, /control/bill-hide {mchid, out_trade_no}.
+   */
   private async control(url: URL, body: string, res: ServerResponse) {
     let input: Record<string, unknown> = {};
     try {
@@ -454,6 +572,15 @@ export class WxpayDouble {
           return reply(200, { deliveries: await this.resend(mchid, no) });
         case "/control/jsapi-pay":
           return this.jsapiPay(input, reply);
+        case "/control/bill-plant":
+          this.plantPayment(mchid, no, Number(input.total), input.day ? String(input.day) : undefined);
+          return reply(200, {});
+        case "/control/bill-amount":
+          this.plantAmount(mchid, no, Number(input.total));
+          return reply(200, {});
+        case "/control/bill-hide":
+          this.hideFromBill(mchid, no);
+          return reply(200, {});
         case "/control/plan":
           this.notifyPlan(input as unknown as NotifyPlan);
           return reply(200, {});

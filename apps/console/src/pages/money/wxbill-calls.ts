@@ -1,0 +1,62 @@
+import type { Page } from "@meterline/contracts";
+import { api } from "../../app/api.ts";
+import { startDownload, withToken } from "../../app/download.ts";
+
+const pms = "/api/blade-pms";
+
+export const KINDS = ["wechat_only", "local_only", "amount"] as const;
+
+/** A reconciled day as wxbill/list answers it (amounts in yuan text). */
+export interface Bill extends Record<string, unknown> {
+  id: string;
+  billDate: string;
+  state: string;
+  successCount: number;
+  settlementTotal: string;
+  refundCount: number;
+  refundTotal: string;
+  localCount: number;
+  localTotal: string;
+  openCount: number;
+  downloadedTime: string;
+  error: string;
+}
+
+/** A difference as wxbill/diff-list answers it. */
+export interface BillDiff extends Record<string, unknown> {
+  id: string;
+  billDate: string;
+  kind: string;
+  outTradeNo: string;
+  transactionId: string;
+  wechatAmount: string | null;
+  localAmount: string | null;
+  state: string;
+  action: string;
+  reason: string;
+  operator: string;
+  settleTime: string;
+}
+
+export interface DiffFilter {
+  billDate?: string | undefined;
+  kind?: string | undefined;
+  state?: string | undefined;
+}
+
+const defined = (query: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(query).filter(([, value]) => value)) as Record<string, string>;
+
+export const wxbillPage = () => api.get<Page<Bill>>(`${pms}/wxbill/list`, { current: "1", size: "60" });
+
+export const wxbillDiffs = (filter: DiffFilter) =>
+  api.get<Page<BillDiff>>(`${pms}/wxbill/diff-list`, defined({ current: "1", size: "200", ...filter }));
+
+export const reconcileDay = (billDate: string) => api.post<Bill>(`${pms}/wxbill/reconcile`, { billDate });
+
+export const settleDiff = (id: string, action: string, reason: string) =>
+  api.post<{ id: string; held: boolean }>(`${pms}/wxbill/settle`, { id, action, reason });
+
+/** The differences of the filter as .xlsx (wxbill_export). */
+export const exportDiffs = (filter: DiffFilter) =>
+  startDownload(withToken(`${pms}/wxbill/diff-export`, defined({ ...filter })));

@@ -1,0 +1,47 @@
+import type { Queryable } from "../../db/client.ts";
+import type { MoneySheet, SheetColumn } from "../money/money-sheet.ts";
+import { type DiffView, diffCount, diffRows, diffSearch } from "./wxbill-reads.ts";
+
+type Params = Record<string, unknown>;
+
+const KIND: Record<string, string> = {
+  wechat_only: "微信有、本系统无",
+  local_only: "本系统有、微信无",
+  amount: "金额不一致",
+};
+const STATE: Record<string, string> = { open: "未处理", settled: "已处理" };
+const ACTION: Record<string, string> = {
+  book: "按账单入账",
+  reverse: "冲正本系统充值",
+  correct: "调整差额",
+  acknowledge: "确认,不动资金",
+};
+
+/** wxbill/diff-export: the differences of the search as the screen lists them. */
+export async function diffSheet(
+  db: Queryable,
+  tenantId: string,
+  params: Params,
+  timeZone: string,
+): Promise<MoneySheet<DiffView>> {
+  const search = diffSearch(tenantId, params);
+  const columns: SheetColumn<DiffView>[] = [
+    { header: "对账日期", value: (r) => r.billDate, width: 12 },
+    { header: "类型", value: (r) => KIND[r.kind] ?? r.kind, width: 16 },
+    { header: "商户订单号", value: (r) => r.outTradeNo, width: 26 },
+    { header: "微信订单号", value: (r) => r.transactionId, width: 30 },
+    { header: "微信金额(元)", value: (r) => r.wechatAmount, money: true },
+    { header: "本系统金额(元)", value: (r) => r.localAmount, money: true },
+    { header: "处理状态", value: (r) => STATE[r.state] ?? r.state, width: 10 },
+    { header: "处理方式", value: (r) => ACTION[r.action] ?? r.action, width: 16 },
+    { header: "原因", value: (r) => r.reason, width: 30 },
+    { header: "处理人", value: (r) => r.operator },
+    { header: "处理时间", value: (r) => r.settleTime, width: 20 },
+  ];
+  return {
+    title: "微信对账差异",
+    columns,
+    count: await diffCount(db, search),
+    rows: (limit, offset) => diffRows(db, search, limit, offset, timeZone),
+  };
+}

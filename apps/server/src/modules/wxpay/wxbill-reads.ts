@@ -1,0 +1,182 @@
+import { formatDateTime } from "../../contract/dates.ts";
+import { page } from "../../contract/envelope.ts";
+import { badParam } from "../../contract/errors.ts";
+import { optionalString, paging } from "../../contract/params.ts";
+import { SqlParams } from "../../crud/sql.ts";
+import type { Queryable } from "../../db/client.ts";
+import { yuan } from "../money/money-reads.ts";
+
+type Params = Record<string, unknown>;
+
+const dayParam = (params: Params, name: string) => {
+  const day = optionalString(params, name);
+  if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw badParam(name);
+  return day;
+};
+
+function oneOf<T extends string>(params: Params, name: string, allowed: readonly T[]): T | undefined {
+  const value = optionalString(params, name);
+  if (value !== undefined && !allowed.includes(value as T)) throw badParam(name);
+  return value as T | undefined;
+}
+
+interface BillRow {
+  id: string;
+  mchid: string;
+  bill_date: string;
+  state: string;
+  trade_count: number;
+  success_count: number;
+  refund_count: number;
+  settlement_total: string;
+  refund_total: string;
+  local_count: number;
+  local_total: string;
+  open_count: number;
+  attempts: number;
+  downloaded_time: Date | null;
+  error: string;
+}
+
+/** Bills of the tenant, newest day first: billDate (one day) or from/to, state. */
+export async function billPage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
+  const { current, size, offset } = paging(params, 200);
+  const sql = new SqlParams();
+  const where = [`tenant_id = ${sql.bind(tenantId)}`];
+  const day = dayParam(params, "billDate");
+  if (day) where.push(`bill_date = ${sql.bind(day)}::date`);
+  const from = dayParam(params, "from");
+  if (from) where.push(`bill_date >= ${sql.bind(from)}::date`);
+  const to = dayParam(params, "to");
+  if (to) where.push(`bill_date <= ${sql.bind(to)}::date`);
+  const state = oneOf(params, "state", ["balanced", "differences", "failed"] as const);
+  if (state) where.push(`state = ${sql.bind(state)}`);
+  const filter = where.join(" and ");
+  const [count] = await db.query<{ n: string }>(
+    `select count(*)::text as n from pms_wx_bill where ${filter}`,
+    sql.values,
+  );
+  const rows = await db.query<BillRow>(
+    `select id::text as id, mchid, to_char(bill_date, 'YYYY-MM-DD') as bill_date, state, trade_count,
+            success_count, refund_count, settlement_total::text as settlement_total,
+            refund_total::text as refund_total, local_count, local_total::text as local_total, open_count,
+            attempts, downloaded_time, error
+       from pms_wx_bill where ${filter}
+      order by bill_date desc, id desc limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
+    sql.values,
+  );
+  const records = rows.map((r) => ({
+    id: r.id,
+    mchid: r.mchid,
+    billDate: r.bill_date,
+    state: r.state,
+    tradeCount: r.trade_count,
+    successCount: r.success_count,
+    refundCount: r.refund_count,
+    settlementTotal: yuan(r.settlement_total),
+    refundTotal: yuan(r.refund_total),
+    localCount: r.local_count,
+    localTotal: yuan(r.local_total),
+    openCount: r.open_count,
+    attempts: r.attempts,
+    downloadedTime: r.downloaded_time ? formatDateTime(r.downloaded_time, timeZone) : "",
+    error: r.error,
+  }));
+  return page(records, Number(count?.n ?? 0), current, size);
+}
+
+interface DiffListRow {
+  id: string;
+  bill_id: string;
+  bill_date: string;
+  kind: string;
+  out_trade_no: string;
+  transaction_id: string;
+  wx_pay_id: string | null;
+  wechat_amount: string | null;
+  local_amount: string | null;
+  trade_time: string;
+  state: string;
+  action: string | null;
+  reason: string;
+  operator: string;
+  settle_time: Date | null;
+  recharge_id: string | null;
+  ledger_id: string | null;
+}
+
+/** The differences' filter: billDate, billId, kind, state; 400 naming a malformed one. */
+export function diffSearch(tenantId: string, params: Params) {
+  const sql = new SqlParams();
+  const where = [`tenant_id = ${sql.bind(tenantId)}`];
+  const day = dayParam(params, "billDate");
+  if (day) where.push(`bill_date = ${sql.bind(day)}::date`);
+  const billId = optionalString(params, "billId");
+  if (billId !== undefined) {
+    if (!/^\d{1,19}$/.test(billId)) throw badParam("billId");
+    where.push(`bill_id = ${sql.bind(billId)}`);
+  }
+  const kind = oneOf(params, "kind", ["wechat_only", "local_only", "amount"] as const);
+  if (kind) where.push(`kind = ${sql.bind(kind)}`);
+  const state = oneOf(params, "state", ["open", "settled"] as const);
+  if (state) where.push(`state = ${sql.bind(state)}`);
+  return { where: where.join(" and "), values: sql.values };
+}
+export type DiffSearch = ReturnType<typeof diffSearch>;
+
+export async function diffCount(db: Queryable, search: DiffSearch): Promise<number> {
+  const [count] = await db.query<{ n: string }>(
+    `select count(*)::text as n from pms_wx_bill_diff where ${search.where}`,
+    search.values,
+  );
+  return Number(count?.n ?? 0);
+}
+
+/** Differences of the search, open ones first, then newest day; amounts in yuan text. */
+export async function diffRows(
+  db: Queryable,
+  search: DiffSearch,
+  limit: number,
+  offset: number,
+  timeZone: string,
+) {
+  const n = search.values.length;
+  const rows = await db.query<DiffListRow>(
+    `select id::text as id, bill_id::text as bill_id, to_char(bill_date, 'YYYY-MM-DD') as bill_date, kind,
+            out_trade_no, transaction_id, wx_pay_id::text as wx_pay_id, wechat_amount::text as wechat_amount,
+            local_amount::text as local_amount, trade_time, state, action, reason, operator, settle_time,
+            recharge_id::text as recharge_id, ledger_id::text as ledger_id
+       from pms_wx_bill_diff where ${search.where}
+      order by (state = 'open') desc, bill_date desc, id
+      limit $${n + 1} offset $${n + 2}`,
+    [...search.values, limit, offset],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    billId: r.bill_id,
+    billDate: r.bill_date,
+    kind: r.kind,
+    outTradeNo: r.out_trade_no,
+    transactionId: r.transaction_id,
+    wxPayId: r.wx_pay_id ?? "",
+    wechatAmount: yuan(r.wechat_amount),
+    localAmount: yuan(r.local_amount),
+    tradeTime: r.trade_time,
+    state: r.state,
+    action: r.action ?? "",
+    reason: r.reason,
+    operator: r.operator,
+    settleTime: r.settle_time ? formatDateTime(r.settle_time, timeZone) : "",
+    rechargeId: r.recharge_id ?? "",
+    ledgerId: r.ledger_id ?? "",
+  }));
+}
+export type DiffView = Awaited<ReturnType<typeof diffRows>>[number];
+
+/** Differences of the tenant: billDate, billId, kind, state; open ones first, then newest day. */
+export async function diffPage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
+  const { current, size, offset } = paging(params, 500);
+  const search = diffSearch(tenantId, params);
+  const total = await diffCount(db, search);
+  return page(await diffRows(db, search, size, offset, timeZone), total, current, size);
+}

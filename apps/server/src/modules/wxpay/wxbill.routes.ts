@@ -1,0 +1,99 @@
+import type { FastifyInstance } from "fastify";
+import { ok } from "../../contract/envelope.ts";
+import { badRequest } from "../../contract/errors.ts";
+import { optionalId, optionalString, readParams } from "../../contract/params.ts";
+import { requirePermission } from "../../crud/permissions.ts";
+import { approvalGate } from "../money/money-approval.ts";
+import { sendMoneySheet } from "../money/money-sheet.ts";
+import { registryTenant } from "../pms/registry-access.ts";
+import { reconcileDay } from "./wxbill.service.ts";
+import { checkBillDate, chinaDay } from "./wxbill-compare.ts";
+import { diffSheet } from "./wxbill-export.ts";
+import { billPage, diffPage } from "./wxbill-reads.ts";
+import { settleDifference } from "./wxbill-settle.ts";
+import type { WxpayDeps } from "./wxpay.service.ts";
+
+const pms = "/api/blade-pms";
+const tags = ["wxbill"];
+
+/** Button codes of the reconciliation screen (seed 046). */
+export const WXBILL_CODES = {
+  read: ["wxbill"],
+  reconcile: ["wxbill_reconcile"],
+  settle: ["wxbill_settle"],
+  exportRows: ["wxbill_export"],
+};
+
+/**
+ * WeChat Pay reconciliation (issue 20): the day's bills and their differences, reconciling a day on
+ * demand, and settling a difference with a reason. Rules in wxbill.service.ts.
+ */
+export function wxbillRoutes(app: FastifyInstance, deps: WxpayDeps) {
+  const { db, timeZone } = deps;
+  app.get(
+    `${pms}/wxbill/list`,
+    { schema: { tags, summary: "Reconciled days (bills), newest first" } },
+    async (request) => {
+      const user = await requirePermission(db, request, WXBILL_CODES.read);
+      const params = readParams(request);
+      return ok(await billPage(db, registryTenant(user, params), params, timeZone));
+    },
+  );
+  app.get(
+    `${pms}/wxbill/diff-list`,
+    {
+      schema: { tags, summary: "Differences between the bills and Meterline: billDate, billId, kind, state" },
+    },
+    async (request) => {
+      const user = await requirePermission(db, request, WXBILL_CODES.read);
+      const params = readParams(request);
+      return ok(await diffPage(db, registryTenant(user, params), params, timeZone));
+    },
+  );
+  app.get(
+    `${pms}/wxbill/diff-export`,
+    { schema: { tags, summary: "Differences of the search as .xlsx" } },
+    async (request, reply) => {
+      const user = await requirePermission(db, request, WXBILL_CODES.exportRows);
+      const params = readParams(request);
+      return sendMoneySheet(
+        db,
+        request,
+        reply,
+        await diffSheet(db, registryTenant(user, params), params, timeZone),
+      );
+    },
+  );
+  app.post(
+    `${pms}/wxbill/reconcile`,
+    { schema: { tags, summary: "Download and compare the trade bill of a China day (billDate YYYY-MM-DD)" } },
+    async (request) => {
+      const user = await requirePermission(db, request, WXBILL_CODES.reconcile);
+      const params = readParams(request);
+      const tenantId = registryTenant(user, params);
+      const day = checkBillDate(optionalString(params, "billDate"), chinaDay(new Date()));
+      const billId = await reconcileDay(deps, tenantId, day);
+      const bills = await billPage(db, tenantId, { billDate: day, size: "10" }, timeZone);
+      return ok(bills.records.find((b) => b.id === billId) ?? null, "对账完成");
+    },
+  );
+  app.post(
+    `${pms}/wxbill/settle`,
+    { schema: { tags, summary: "Settle a difference: action book|reverse|correct|acknowledge, reason" } },
+    async (request) => {
+      const user = await requirePermission(db, request, WXBILL_CODES.settle);
+      const params = readParams(request);
+      const id = optionalId(params, "id");
+      if (!id) throw badRequest("id: 请选择差异");
+      const result = await settleDifference(deps, {
+        tenantId: registryTenant(user, params),
+        id,
+        action: optionalString(params, "action") ?? "",
+        reason: optionalString(params, "reason") ?? "",
+        actor: { userId: user.userId, name: user.realName || user.account },
+        approval: approvalGate(user),
+      });
+      return ok(result, result.held ? "已提交审批" : "已处理");
+    },
+  );
+}
