@@ -31,6 +31,10 @@ const OPEN: Record<string, string> = {
   "POST /api/blade-pms/h5/sign-in": "public: owner page sign-in",
   "GET /api/blade-pms/h5/wechat": "public: owner page WeChat authorization starts",
   "GET /api/blade-pms/h5/wechat/callback": "public: owner page WeChat authorization returns",
+  // The demo's simulated WeChat cashier (a payer's phone, not a signed-in person): 404 unless the
+  // server started the demo's WeChat Pay double.
+  "GET /api/blade-pms/h5/demo/cashier": "demo only: the simulated WeChat cashier page",
+  "POST /api/blade-pms/h5/demo/cashier/pay": "demo only: the simulated WeChat cashier pays",
   "GET /api/blade-auth/oauth/user-info": "own session",
   "GET /api/blade-auth/oauth/clear-cache": "own session",
   "GET /api/blade-auth/oauth/logout": "own session",

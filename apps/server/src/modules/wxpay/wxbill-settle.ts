@@ -99,9 +99,16 @@ async function ledgerOf(tx: Queryable, rechargeId: string) {
 
 async function orderOf(tx: Queryable, tenantId: string, diff: DiffRow) {
   if (!diff.wx_pay_id) throw badRequest("action: 本系统没有这笔订单,只能确认不处理");
-  const [order] = await tx.query<{ account_id: string; appid: string; mchid: string; state: number }>(
-    `select account_id::text as account_id, appid, mchid, state
-       from pms_wx_pay where id = $1 and tenant_id = $2 for update`,
+  const [order] = await tx.query<{
+    account_id: string;
+    energy_type: 1 | 2;
+    appid: string;
+    mchid: string;
+    state: number;
+  }>(
+    `select w.account_id::text as account_id, a.energy_type, w.appid, w.mchid, w.state
+       from pms_wx_pay w join pms_account a on a.id = w.account_id and a.tenant_id = w.tenant_id
+      where w.id = $1 and w.tenant_id = $2 for update of w`,
     [diff.wx_pay_id, tenantId],
   );
   if (!order) throw badRequest("action: 本系统没有这笔订单,只能确认不处理");
@@ -146,7 +153,7 @@ async function moveMoney(
     input.tenantId,
     {
       accountId: order.account_id,
-      energyType: 1,
+      energyType: order.energy_type,
       rechargeType: delta > 0n ? 3 : 4,
       paymentMethod: 5,
       amount: delta > 0n ? delta : -delta,
