@@ -35,6 +35,7 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
   const codes = permissionCodes(def);
   const hookContext = (request: FastifyRequest): HookContext => ({ db, def, user: request.user! });
   const custom = Object.keys(hooks.customFilters ?? {});
+  const labelKeys = Object.keys(hooks.labelColumns ?? {});
   const customFilterConditions = (params: Record<string, unknown>, sql: SqlParams) =>
     Object.entries(hooks.customFilters ?? {}).flatMap(([name, filter]) => {
       const value = params[name];
@@ -49,7 +50,7 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     cipher,
     hooks,
     codes,
-    store: new ResourceStore(db, def),
+    store: new ResourceStore(db, def, hooks.labelColumns),
     /** Seeing the screen: its menu code or any of its buttons. */
     readCodes: readCodesOf(def),
     /** Using its pickers: its own screen or any screen whose forms pick its rows. */
@@ -62,7 +63,11 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
      * The links' labels come with the rows (ListQuery.labels).
      */
     async out(request: FastifyRequest, rows: Row[]): Promise<Row[]> {
-      const serialized = rows.map((row) => serializeRow(def, row, timeZone));
+      const serialized = rows.map((row) => {
+        const out = serializeRow(def, row, timeZone);
+        for (const key of labelKeys) if (key in row) out[key] = String(row[key] ?? "");
+        return out;
+      });
       await addDictionaryNames(db, def, serialized, request.user!);
       await hooks.decorate?.(hookContext(request), serialized);
       return serialized;

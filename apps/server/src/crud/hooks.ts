@@ -34,6 +34,12 @@ export interface ResourceHooks {
    * parameter's text and returns a predicate on alias `t`, in place of the generic filter.
    */
   customFilters?: Record<string, (value: string, sql: SqlParams) => string | undefined>;
+  /**
+   * Derived fields read in the rows' own statement (key → SQL expression over alias `t`, answered
+   * as text): labels of links the definition cannot name (an owner's rooms and group), without a
+   * statement of their own. They come with every read that asks for labels (lists, detail, export).
+   */
+  labelColumns?: Readonly<Record<string, string>>;
   /** Adds derived fields (names of references) to rows on their way out. */
   decorate?(ctx: HookContext, rows: Row[]): Promise<void>;
 }

@@ -32,6 +32,8 @@ export class ResourceStore {
   constructor(
     private readonly db: Queryable,
     readonly def: ResourceDef,
+    /** The resource's own derived labels (ResourceHooks.labelColumns), read with the labels. */
+    private readonly labelColumns: Readonly<Record<string, string>> = {},
   ) {}
 
   private get table() {
@@ -48,7 +50,13 @@ export class ResourceStore {
     extra: string[] = [],
   ): string {
     const columns = [selectList(this.def), ...extra];
-    if (options.labels) columns.push(...referenceLabels(this.def).map((l) => l.sql));
+    if (options.labels) {
+      columns.push(...referenceLabels(this.def).map((l) => l.sql));
+      for (const [key, expr] of Object.entries(this.labelColumns)) {
+        if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(key)) throw new Error(`unsafe label key ${key}`);
+        columns.push(`(${expr})::text as "${key}"`);
+      }
+    }
     if (options.tenantName && this.def.tenantScoped) columns.push(TENANT_NAME);
     const join = options.tenantName && this.def.tenantScoped ? ` ${TENANT_JOIN}` : "";
     return `${columns.join(", ")} from ${source}${join}`;

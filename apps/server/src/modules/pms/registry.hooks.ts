@@ -89,38 +89,18 @@ export const ownerHooks: ResourceHooks = {
       return `exists (select 1 from pms_owner_group_rel g where g.owner_id = t.id and g.group_id = ${sql.bind(value)}::bigint)`;
     },
   },
-  /** Owners come out with their group (and the relation id that unbinds them) and their rooms. */
-  async decorate({ db }, rows) {
-    const ids = rows.map((r) => String(r.id));
-    if (ids.length === 0) return;
-    // One statement for both (every statement of a page waits its turn on the embedded database).
-    const labels = await db.query<{
-      owner_id: string;
-      relation_id: string | null;
-      group_id: string | null;
-      group_name: string | null;
-      rooms: string | null;
-    }>(
-      `select o.id::text as owner_id, g.relation_id, g.group_id, g.group_name, rm.rooms
-         from unnest($1::bigint[]) as o(id)
-         left join lateral (
-           select r.id::text as relation_id, g.id::text as group_id, g.group_name
-             from pms_owner_group_rel r join pms_owner_group g on g.id = r.group_id
-            where r.owner_id = o.id order by r.id limit 1) g on true
-         left join lateral (
-           select string_agg(${roomLabelSql("r")}, ',' order by r.room_name) as rooms
-             from pms_owner_room l join pms_room r on r.id = l.room_id and r.is_deleted = 0
-            where l.owner_id = o.id and l.is_deleted = 0) rm on true`,
-      [ids],
-    );
-    const labelsOf = new Map(labels.map((l) => [l.owner_id, l]));
-    for (const row of rows) {
-      const label = labelsOf.get(String(row.id));
-      row.relationId = label?.relation_id ?? "";
-      row.ownerGroupId = label?.group_id ?? "";
-      row.ownerGroupName = label?.group_name ?? "";
-      row.roomNames = label?.rooms ?? "";
-    }
+  /**
+   * Owners come out with their group (and the relation id that unbinds them; an owner is in one
+   * group at most) and their rooms, read in the owners' own statement.
+   */
+  labelColumns: {
+    relationId: "select r.id from pms_owner_group_rel r where r.owner_id = t.id",
+    ownerGroupId: "select r.group_id from pms_owner_group_rel r where r.owner_id = t.id",
+    ownerGroupName: `select g.group_name from pms_owner_group_rel r join pms_owner_group g on g.id = r.group_id
+                      where r.owner_id = t.id`,
+    roomNames: `select string_agg(${roomLabelSql("r")}, ',' order by r.room_name)
+                  from pms_owner_room l join pms_room r on r.id = l.room_id and r.is_deleted = 0
+                 where l.owner_id = t.id and l.is_deleted = 0`,
   },
   async beforeWrite(ctx, values, id) {
     if (!id) return;
