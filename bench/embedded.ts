@@ -7,9 +7,13 @@
  * latency with and without the heavy client (the reference, same run, same data), and the
  * server's RSS idle and at its peak during the heavy calls.
  *   tsx bench/embedded.ts [--owners 50000] [--connections 20] [--seconds 15] [--compare yes]
+ *                         [--reference postgres|none]
  * `--compare yes` runs the same again with PGlite on the server's event loop (PGLITE_WORKER=0).
+ * `--reference postgres` (the default) runs the same again on this machine's PostgreSQL server
+ * (BENCH_POSTGRES_URL): what the same calls cost where the database is not in the process.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
@@ -17,19 +21,35 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openDb } from "../apps/server/src/db/client.ts";
+import { type Db, openDb } from "../apps/server/src/db/client.ts";
 import { migrate } from "../apps/server/src/db/migrate.ts";
 import { seed } from "../apps/server/src/db/seed.ts";
 import { md5Hex } from "../apps/server/src/modules/auth/password.ts";
-import { BENCH_ADMIN_PASSWORD, count, fail, machine, percentile, settings } from "./money-common.ts";
+import {
+  BENCH_ADMIN_PASSWORD,
+  count,
+  fail,
+  freshDatabase,
+  machine,
+  percentile,
+  settings,
+} from "./money-common.ts";
 
-const options = settings({ owners: "50000", connections: "20", seconds: "15", compare: "no" });
+const options = settings({
+  owners: "50000",
+  connections: "20",
+  seconds: "15",
+  compare: "no",
+  reference: "postgres",
+});
 const OWNERS = count(options.owners, "owners");
 const CONNECTIONS = count(options.connections, "connections");
 const SECONDS = count(options.seconds, "seconds");
 const GOALS = { p99Ms: 100, idleMiB: 400, peakMiB: 700 };
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BASIC = `Basic ${Buffer.from("saber:saber_secret").toString("base64")}`;
+/** The client secret of this run (production mode refuses the published one). */
+const CLIENT_SECRET = randomBytes(24).toString("hex");
+const BASIC = `Basic ${Buffer.from(`saber:${CLIENT_SECRET}`).toString("base64")}`;
 const COMPILED = path.join(ROOT, "apps/server/dist/main.mjs");
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 
@@ -38,6 +58,11 @@ async function prepare(dataDir: string): Promise<void> {
   const db = await openDb({ dataDir });
   await migrate(db);
   await seed(db, { adminPassword: BENCH_ADMIN_PASSWORD });
+  await insertOwners(db);
+  await db.close();
+}
+
+async function insertOwners(db: Db): Promise<void> {
   await db.query(
     `insert into pms_owner (id, tenant_id, owner_name, owner_code, owner_type, phone, id_card)
      select 900000000000 + i, '000000', '业主' || i, 'YZ' || lpad(i::text, 7, '0'), 1,
@@ -46,7 +71,6 @@ async function prepare(dataDir: string): Promise<void> {
     [OWNERS],
   );
   await db.query("vacuum analyze pms_owner");
-  await db.close();
 }
 
 function freePort(): Promise<number> {
@@ -91,24 +115,35 @@ const rssMiB = (pid: number) => {
   return line ? Number(line[1]) / 1024 : Number.NaN;
 };
 
-async function startServer(
-  dataDir: string,
-  worker: boolean,
-): Promise<{ child: ChildProcess; origin: string }> {
+/** Where a measured server keeps its data: the embedded database (in a worker or not), or PostgreSQL. */
+type Store = { dataDir: string; worker: boolean } | { databaseUrl: string };
+
+function storeEnv(store: Store): Record<string, string> {
+  if ("databaseUrl" in store)
+    return {
+      DATABASE_URL: store.databaseUrl,
+      // A PostgreSQL URL means production mode: its secrets are required (made up for the run).
+      JWT_SECRET: randomBytes(32).toString("hex"),
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    };
+  return { DATA_DIR: store.dataDir, PGLITE_WORKER: store.worker ? "1" : "0" };
+}
+
+async function startServer(store: Store): Promise<{ child: ChildProcess; origin: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [COMPILED], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
       ...process.env,
-      DATA_DIR: dataDir,
+      ...storeEnv(store),
+      CLIENT_SECRET,
       PORT: String(port),
       HOST: "127.0.0.1",
       ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
       DEMO_DATA: "false",
       GATEWAY_EMBEDDED: "false",
       LOG_LEVEL: "warn",
-      PGLITE_WORKER: worker ? "1" : "0",
     },
   });
   const origin = `http://127.0.0.1:${port}`;
@@ -179,11 +214,10 @@ async function lightLoad(origin: string, headers: Record<string, string>, until:
 const figures = (sorted: number[]) =>
   `${String(sorted.length).padStart(6)} calls  p50 ${percentile(sorted, 0.5).toFixed(1).padStart(7)} ms  p99 ${percentile(sorted, 0.99).toFixed(1).padStart(7)} ms  max ${sorted.at(-1)!.toFixed(0).padStart(6)} ms`;
 
-async function measure(dataDir: string, worker: boolean) {
-  const label = worker ? "PGlite in a worker thread" : "PGlite on the event loop (PGLITE_WORKER=0)";
+async function measure(label: string, store: Store) {
   console.log(`\n${label}`);
   const started = performance.now();
-  const { child, origin } = await startServer(dataDir, worker);
+  const { child, origin } = await startServer(store);
   const pid = child.pid!;
   try {
     console.log(`  server answering after ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -233,7 +267,7 @@ async function measure(dataDir: string, worker: boolean) {
     console.log(
       `  server RSS idle ${idle.toFixed(0)} MiB (goal < ${GOALS.idleMiB}: ${idle < GOALS.idleMiB ? "met" : "missed"}), peak during heavy ${peak.toFixed(0)} MiB (goal < ${GOALS.peakMiB}: ${peak < GOALS.peakMiB ? "met" : "missed"})`,
     );
-    return { p99, ratio, idle, peak };
+    return { p99, lightP99: percentile(reference, 0.99), ratio, idle, peak };
   } finally {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
@@ -251,16 +285,44 @@ async function main() {
   try {
     const dataDir = path.join(dir, "data");
     await prepare(dataDir);
-    const after = await measure(dataDir, true);
+    const after = await measure("PGlite in a worker thread", { dataDir, worker: true });
     if (options.compare === "yes") {
-      const before = await measure(dataDir, false);
+      const before = await measure("PGlite on the event loop (PGLITE_WORKER=0)", { dataDir, worker: false });
       console.log(
         `\nworker vs event loop: light p99 beside heavy ${after.p99.toFixed(0)} vs ${before.p99.toFixed(0)} ms, RSS peak ${after.peak.toFixed(0)} vs ${before.peak.toFixed(0)} MiB`,
       );
     }
+    if (options.reference === "postgres") await postgresReference(after);
   } finally {
     agent.destroy();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The reference: the same compiled server, calls and owners on the PostgreSQL server of this
+ * machine. At 20 connections on 2 cores a light call's p99 is bounded by what the machine serves
+ * a second (20 ÷ throughput on average); this shows where that bound lies on the same run.
+ */
+async function postgresReference(embedded: { p99: number; lightP99: number }) {
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  try {
+    database = await freshDatabase("postgres");
+  } catch (error) {
+    console.log(`\nno PostgreSQL reference: ${(error as Error).message}`);
+    return;
+  }
+  try {
+    await insertOwners(database.db);
+    await database.db.close();
+    const reference = await measure(`reference: the same server on ${database.where}`, {
+      databaseUrl: database.url!,
+    });
+    console.log(
+      `\nembedded vs PostgreSQL (same run): light p99 alone ${embedded.lightP99.toFixed(0)} vs ${reference.lightP99.toFixed(0)} ms (${(embedded.lightP99 / reference.lightP99).toFixed(2)}×), beside heavy ${embedded.p99.toFixed(0)} vs ${reference.p99.toFixed(0)} ms (${(embedded.p99 / reference.p99).toFixed(2)}×)`,
+    );
+  } finally {
+    await database.drop().catch(() => undefined);
   }
 }
 
