@@ -35,6 +35,7 @@ interface Diff {
   action: string;
   reason: string;
   ledgerId: string;
+  rechargeId: string;
 }
 
 describe("WeChat Pay reconciliation: the daily trade bill against the orders and the ledger", () => {
@@ -443,5 +444,31 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
     assert.equal((await diffs(`&billDate=${yesterday}`))[0]?.outTradeNo, "MLYESTERDAY0001");
     // Done days are left alone.
     assert.equal(await reconcileYesterday(deps, noon), 0);
+  });
+
+  test("a settlement waiting for approval reads held; rejected, the difference is open again and can be settled anew", async () => {
+    const reversed = await diffOf(hidden.outTradeNo);
+    assert.equal(reversed.state, "settled");
+    const first = reversed.rechargeId;
+    // The money approval's own states (031): 3 waits for a second person, 4 was rejected.
+    const approval = (state: number) =>
+      server.db.query("update pms_recharge set state = $2 where id = $1", [first, state]);
+    await approval(3);
+    assert.equal((await diffOf(hidden.outTradeNo)).state, "held");
+    assert.equal((await settle(reversed.id, "acknowledge", "再处理")).statusCode, 400);
+    assert.equal((await bill(today))?.state, "differences");
+    await approval(4);
+    assert.equal((await diffOf(hidden.outTradeNo)).state, "open");
+    assert.deepEqual(
+      (await diffs(`&state=open&billDate=${today}`)).map((d) => d.outTradeNo),
+      [hidden.outTradeNo],
+    );
+    assert.deepEqual([(await bill(today))?.state, (await bill(today))?.openCount], ["differences", 1]);
+    // Settled again: a new correction (the rejected one is not replayed), and the day balances.
+    assert.equal((await settle(reversed.id, "reverse", "审批驳回后重新冲正")).statusCode, 200);
+    const again = await diffOf(hidden.outTradeNo);
+    assert.equal(again.state, "settled");
+    assert.notEqual(again.rechargeId, first);
+    assert.deepEqual([(await bill(today))?.state, (await bill(today))?.openCount], ["balanced", 0]);
   });
 });

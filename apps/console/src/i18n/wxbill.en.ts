@@ -38,6 +38,7 @@ export const wxbillEn: Record<keyof typeof wxbillZh, string> = {
   "wxbill.localAmount": "Here (yuan)",
   "wxbill.diffState": "Handling",
   "wxbill.diffState.open": "Open",
+  "wxbill.diffState.held": "Awaiting approval",
   "wxbill.diffState.settled": "Settled",
   "wxbill.action": "Settle by",
   "wxbill.action.book": "Book it as billed",

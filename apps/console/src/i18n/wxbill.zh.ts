@@ -36,6 +36,7 @@ export const wxbillZh = {
   "wxbill.localAmount": "本系统金额(元)",
   "wxbill.diffState": "处理状态",
   "wxbill.diffState.open": "未处理",
+  "wxbill.diffState.held": "审批中",
   "wxbill.diffState.settled": "已处理",
   "wxbill.action": "处理方式",
   "wxbill.action.book": "按账单入账",

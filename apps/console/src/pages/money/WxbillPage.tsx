@@ -208,6 +208,7 @@ export default function WxbillPage() {
               options={[
                 { value: "", label: `${t("wxbill.diffState")}: ${t("wxbill.any")}` },
                 { value: "open", label: t("wxbill.diffState.open") },
+                { value: "held", label: t("wxbill.diffState.held") },
                 { value: "settled", label: t("wxbill.diffState.settled") },
               ]}
             />

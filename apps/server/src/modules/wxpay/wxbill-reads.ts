@@ -59,7 +59,10 @@ export async function billPage(db: Queryable, tenantId: string, params: Params, 
   const rows = await db.query<BillRow>(
     `select id::text as id, mchid, to_char(bill_date, 'YYYY-MM-DD') as bill_date, state, trade_count,
             success_count, refund_count, settlement_total::text as settlement_total,
-            refund_total::text as refund_total, local_count, local_total::text as local_total, open_count,
+            refund_total::text as refund_total, local_count, local_total::text as local_total,
+            -- Counted now: an approval decided since the last settle changes it (DIFF_STATE_SQL).
+            (select count(*)::int from pms_wx_bill_diff
+              where pms_wx_bill_diff.bill_id = pms_wx_bill.id and ${DIFF_STATE_SQL} <> 'settled') as open_count,
             attempts, downloaded_time, error
        from pms_wx_bill where ${filter}
       order by bill_date desc, id desc limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
@@ -69,7 +72,7 @@ export async function billPage(db: Queryable, tenantId: string, params: Params, 
     id: r.id,
     mchid: r.mchid,
     billDate: r.bill_date,
-    state: r.state,
+    state: r.state === "failed" ? r.state : r.open_count > 0 ? "differences" : "balanced",
     tradeCount: r.trade_count,
     successCount: r.success_count,
     refundCount: r.refund_count,
@@ -105,6 +108,15 @@ interface DiffListRow {
   ledger_id: string | null;
 }
 
+/**
+ * A difference's state as operators see it: a settlement whose money waits for the tenant's approval
+ * is `held`; one whose approval was rejected moved no money, so the difference is `open` again.
+ */
+export const DIFF_STATE_SQL = `case when pms_wx_bill_diff.state = 'settled' and pms_wx_bill_diff.recharge_id is not null
+  then coalesce((select case rc.state when 3 then 'held' when 4 then 'open' end from pms_recharge rc
+                  where rc.id = pms_wx_bill_diff.recharge_id), 'settled')
+  else pms_wx_bill_diff.state end`;
+
 /** The differences' filter: billDate, billId, kind, state; 400 naming a malformed one. */
 export function diffSearch(tenantId: string, params: Params) {
   const sql = new SqlParams();
@@ -118,8 +130,8 @@ export function diffSearch(tenantId: string, params: Params) {
   }
   const kind = oneOf(params, "kind", ["wechat_only", "local_only", "amount"] as const);
   if (kind) where.push(`kind = ${sql.bind(kind)}`);
-  const state = oneOf(params, "state", ["open", "settled"] as const);
-  if (state) where.push(`state = ${sql.bind(state)}`);
+  const state = oneOf(params, "state", ["open", "held", "settled"] as const);
+  if (state) where.push(`${DIFF_STATE_SQL} = ${sql.bind(state)}`);
   return { where: where.join(" and "), values: sql.values };
 }
 export type DiffSearch = ReturnType<typeof diffSearch>;
@@ -144,10 +156,10 @@ export async function diffRows(
   const rows = await db.query<DiffListRow>(
     `select id::text as id, bill_id::text as bill_id, to_char(bill_date, 'YYYY-MM-DD') as bill_date, kind,
             out_trade_no, transaction_id, wx_pay_id::text as wx_pay_id, wechat_amount::text as wechat_amount,
-            local_amount::text as local_amount, trade_time, state, action, reason, operator, settle_time,
-            recharge_id::text as recharge_id, ledger_id::text as ledger_id
+            local_amount::text as local_amount, trade_time, ${DIFF_STATE_SQL} as state, action, reason,
+            operator, settle_time, recharge_id::text as recharge_id, ledger_id::text as ledger_id
        from pms_wx_bill_diff where ${search.where}
-      order by (state = 'open') desc, bill_date desc, id
+      order by (${DIFF_STATE_SQL} = 'open') desc, bill_date desc, id
       limit $${n + 1} offset $${n + 2}`,
     [...search.values, limit, offset],
   );

@@ -4,6 +4,7 @@ import type { Actor } from "../money/account-book.ts";
 import { type ApprovalGate, takeRecharge, within } from "../money/recharge.service.ts";
 import { restate } from "./wxbill.service.ts";
 import { ACTIONS_OF, type DiffKind, REASON_MAX, type SettleAction } from "./wxbill-compare.ts";
+import { DIFF_STATE_SQL } from "./wxbill-reads.ts";
 import { loadMerchant, settleTransaction, type WxpayDeps } from "./wxpay.service.ts";
 import type { Merchant } from "./wxpay-client.ts";
 
@@ -17,6 +18,8 @@ interface DiffRow {
   wechat_amount: string | null;
   local_amount: string | null;
   state: string;
+  /** The recharge an earlier settlement took (rejected in approval when the difference is open again). */
+  recharge_id: string | null;
 }
 
 export interface SettleInput {
@@ -56,7 +59,7 @@ export async function settleDifference(deps: WxpayDeps, input: SettleInput) {
     const [diff] = await tx.query<DiffRow>(
       `select id::text as id, bill_id::text as bill_id, kind, out_trade_no, transaction_id,
               wx_pay_id::text as wx_pay_id, wechat_amount::text as wechat_amount,
-              local_amount::text as local_amount, state
+              local_amount::text as local_amount, ${DIFF_STATE_SQL} as state, recharge_id::text as recharge_id
          from pms_wx_bill_diff where id = $1 and tenant_id = $2 for update`,
       [input.id, input.tenantId],
     );
@@ -158,7 +161,8 @@ async function moveMoney(
       paymentMethod: 5,
       amount: delta > 0n ? delta : -delta,
       remark: `${label} ${diff.out_trade_no}: ${reason}`.slice(0, 255),
-      idempotencyKey: `wxbill-${diff.id}`,
+      // A settlement rejected in approval may be made again: a new key after each rejected one.
+      idempotencyKey: diff.recharge_id ? `wxbill-${diff.id}-${diff.recharge_id}` : `wxbill-${diff.id}`,
     },
     input.actor,
     deps.timeZone,

@@ -2,6 +2,7 @@ import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { compareBill, type LocalOrder } from "./wxbill-compare.ts";
 import { downloadTradeBill } from "./wxbill-download.ts";
+import { DIFF_STATE_SQL } from "./wxbill-reads.ts";
 import { loadMerchant, type WxpayDeps } from "./wxpay.service.ts";
 import type { TradeBill } from "./wxpay-bill.ts";
 import { asApiError, type Merchant, WxpayCallError } from "./wxpay-client.ts";
@@ -52,7 +53,8 @@ export async function restate(tx: Queryable, billId: string) {
   await tx.query(
     `update pms_wx_bill b set open_count = d.n,
             state = case when d.n > 0 then 'differences' else 'balanced' end, update_time = now()
-       from (select count(*)::int as n from pms_wx_bill_diff where bill_id = $1 and state = 'open') d
+       from (select count(*)::int as n from pms_wx_bill_diff
+              where bill_id = $1 and ${DIFF_STATE_SQL} <> 'settled') d
       where b.id = $1`,
     [billId],
   );
