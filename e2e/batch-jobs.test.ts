@@ -160,7 +160,10 @@ test("a price write to 200 meters shows its progress, and 重试失败 makes a j
   const detail = page.getByTestId("job-detail");
   await detail.waitFor();
   assert.equal(await detail.getAttribute("data-job-id"), retryJob);
-  const shown = await detail.getByTestId("job-item-meter").allInnerTexts();
-  assert.deepEqual(shown.map((s) => s.trim()).sort(), [...failing].sort());
+  // Its items arrive after the drawer opens: wait for them rather than read an empty table.
+  await eventually(async () => {
+    const shown = await detail.getByTestId("job-item-meter").allInnerTexts();
+    assert.deepEqual(shown.map((s) => s.trim()).sort(), [...failing].sort());
+  }, 30_000);
   await expectAccessible(page, "a batch job's detail");
 });
