@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { generateKeyPairSync } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { silentLogger } from "@meterline/gateway";
 import {
@@ -16,6 +15,7 @@ import { forgetDemoDouble, registerDemoDouble } from "../src/modules/wxpay/demo-
 import { WxpayDouble } from "../src/modules/wxpay/double/wxpay-double.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
+import { doubleConfig, testMerchant } from "./wxpay-fixtures.ts";
 
 // One remote-control electric meter on one DTU: the owner's, whose supply arrears cut.
 const PLAN = { meters: 1, dtus: 1, waterRatio: 0, prepaidRatio: 0, seed: "owner-pay" } as const;
@@ -44,14 +44,7 @@ describe("owner page WeChat Pay: owners' orders, following them to the booking, 
   const double = new WxpayDouble();
   const plan = planFleet(PLAN);
   const [meterPlan] = plan.meters;
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const merchant = {
-    mchid: "1900000321",
-    appid: "wx3333333333333333",
-    apiV3Key: "abcdefghijklmnopqrstuvwxyz012345",
-    privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-    publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(),
-  };
+  const merchant = testMerchant("1900000321", "wx3333333333333333", "abcdefghijklmnopqrstuvwxyz012345");
   let wangAccount: string;
   let zhaoAccount: string;
   let wangMeter: string;
@@ -131,19 +124,7 @@ describe("owner page WeChat Pay: owners' orders, following them to the booking, 
     const base = await server.app.listen({ port: 0, host: "127.0.0.1" });
     await double.listen();
     double.addMerchant(merchant);
-    await created(server, admin, "wxconfig/submit", {
-      appId: merchant.appid,
-      mchId: merchant.mchid,
-      apiV3Key: merchant.apiV3Key,
-      certSerialNo: `SERIAL${merchant.mchid}`,
-      privateKey: merchant.privateKey,
-      notifyUrl: `${base}/api/blade-pms/wxpay/notify/000000`,
-      platformSerialNo: double.platformSerial,
-      platformPublicKey: double.platformPublicKey,
-      apiBase: double.base,
-      maxAmount: "500",
-      enabled: 1,
-    });
+    await created(server, admin, "wxconfig/submit", doubleConfig(merchant, double, base, "000000"));
     const collector = await created(server, admin, "collector/submit", {
       collectorName: "DTU",
       collectorCode: plan.dtuIds[0],

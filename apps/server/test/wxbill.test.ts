@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { generateKeyPairSync } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { planFleet, plannedSecret } from "@meterline/simulator";
 import ExcelJS from "exceljs";
@@ -13,17 +12,10 @@ import { WxpayCallError } from "../src/modules/wxpay/wxpay-client.ts";
 import { provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
+import { doubleConfig, type TestMerchant, testMerchant } from "./wxpay-fixtures.ts";
 
 const PLAN = { meters: 1, dtus: 1, waterRatio: 0, prepaidRatio: 0, seed: "wxbill" } as const;
 const pms = "/api/blade-pms";
-
-const keyPair = () => {
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  return {
-    privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-    publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(),
-  };
-};
 
 interface Diff {
   id: string;
@@ -48,18 +40,8 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
   let other: Awaited<ReturnType<typeof provisionTenant>>;
   const double = new WxpayDouble();
   const plan = planFleet(PLAN);
-  const merchant = {
-    mchid: "1900000109",
-    appid: "wx8888888888888888",
-    apiV3Key: "0123456789abcdefghijklmnopqrstuv",
-    ...keyPair(),
-  };
-  const otherMerchant = {
-    mchid: "1900000222",
-    appid: "wx2222222222222222",
-    apiV3Key: "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
-    ...keyPair(),
-  };
+  const merchant = testMerchant("1900000109", "wx8888888888888888", "0123456789abcdefghijklmnopqrstuv");
+  const otherMerchant = testMerchant("1900000222", "wx2222222222222222", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345");
   const today = chinaDay(new Date());
   const yesterday = chinaDay(new Date(Date.now() - 24 * 3_600_000));
   const logs: string[] = [];
@@ -111,20 +93,8 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
         }
       | undefined;
   };
-  const configure = (token: string, m: typeof merchant, tenantId: string) =>
-    created(server, token, "wxconfig/submit", {
-      appId: m.appid,
-      mchId: m.mchid,
-      apiV3Key: m.apiV3Key,
-      certSerialNo: `SERIAL${m.mchid}`,
-      privateKey: m.privateKey,
-      notifyUrl: `${base}${pms}/wxpay/notify/${tenantId}`,
-      platformSerialNo: double.platformSerial,
-      platformPublicKey: double.platformPublicKey,
-      apiBase: double.base,
-      maxAmount: "500",
-      enabled: 1,
-    });
+  const configure = (token: string, m: TestMerchant, tenantId: string) =>
+    created(server, token, "wxconfig/submit", doubleConfig(m, double, base, tenantId));
 
   before(async () => {
     server = await startTestServer();

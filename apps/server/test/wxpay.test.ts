@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { generateKeyPairSync } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { silentLogger } from "@meterline/gateway";
 import {
@@ -25,18 +24,11 @@ import { verifyPaySign } from "../src/modules/wxpay/wxpay-protocol.ts";
 import { provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
+import { doubleConfig, type TestMerchant, testMerchant } from "./wxpay-fixtures.ts";
 
 // One remote-control electric meter on one DTU: its relay is what arrears cut and a payment restores.
 const PLAN = { meters: 1, dtus: 1, waterRatio: 0, prepaidRatio: 0, seed: "wxpay" } as const;
 const pms = "/api/blade-pms";
-
-const keyPair = () => {
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  return {
-    privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-    publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(),
-  };
-};
 
 describe("WeChat Pay v3 against the local double: orders, notifications, the query job, refunds, restore", () => {
   let server: TestServer;
@@ -48,18 +40,8 @@ describe("WeChat Pay v3 against the local double: orders, notifications, the que
   const double = new WxpayDouble();
   const plan = planFleet(PLAN);
   const [meterPlan] = plan.meters;
-  const merchant = {
-    mchid: "1900000109",
-    appid: "wx8888888888888888",
-    apiV3Key: "0123456789abcdefghijklmnopqrstuv",
-    ...keyPair(),
-  };
-  const otherMerchant = {
-    mchid: "1900000222",
-    appid: "wx2222222222222222",
-    apiV3Key: "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
-    ...keyPair(),
-  };
+  const merchant = testMerchant("1900000109", "wx8888888888888888", "0123456789abcdefghijklmnopqrstuv");
+  const otherMerchant = testMerchant("1900000222", "wx2222222222222222", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345");
   let meterId: string;
   let accountId: string;
   let ownerId: string;
@@ -116,20 +98,8 @@ describe("WeChat Pay v3 against the local double: orders, notifications, the que
     }
     throw new Error(`timed out waiting for ${what}`);
   };
-  const configure = (token: string, m: typeof merchant, tenantId: string) =>
-    created(server, token, "wxconfig/submit", {
-      appId: m.appid,
-      mchId: m.mchid,
-      apiV3Key: m.apiV3Key,
-      certSerialNo: `SERIAL${m.mchid}`,
-      privateKey: m.privateKey,
-      notifyUrl: `${base}${pms}/wxpay/notify/${tenantId}`,
-      platformSerialNo: double.platformSerial,
-      platformPublicKey: double.platformPublicKey,
-      apiBase: double.base,
-      maxAmount: "500",
-      enabled: 1,
-    });
+  const configure = (token: string, m: TestMerchant, tenantId: string) =>
+    created(server, token, "wxconfig/submit", doubleConfig(m, double, base, tenantId));
 
   before(async () => {
     server = await startTestServer();
@@ -481,7 +451,7 @@ describe("WeChat Pay v3 against the local double: orders, notifications, the que
 
   test("the double refuses requests the merchant did not sign, and serves the day's trade bill", async () => {
     const real = await loadMerchant(server.db, deps.cipher, "000000");
-    const forged = { ...real, privateKey: keyPair().privateKey };
+    const forged = { ...real, privateKey: testMerchant("0", "", "").privateKey };
     await assert.rejects(
       callWxpay(forged, "GET", `/v3/pay/transactions/out-trade-no/X123456?mchid=${real.mchid}`),
       (error: unknown) =>
@@ -490,7 +460,7 @@ describe("WeChat Pay v3 against the local double: orders, notifications, the que
     // An answer signed by another platform key is not believed.
     await assert.rejects(
       callWxpay(
-        { ...real, platformPublicKey: keyPair().publicKey },
+        { ...real, platformPublicKey: testMerchant("0", "", "").publicKey },
         "GET",
         "/v3/bill/tradebill?bill_date=2026-01-01",
       ),
