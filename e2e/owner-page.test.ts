@@ -4,6 +4,7 @@ import { type SmsDouble, startAliyunDouble } from "../apps/server/test/sms-doubl
 import { expectAccessible } from "./axe.ts";
 import { clickRowAction, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
 import { launchBrowser, type RunningServer, startServer, textOf } from "./harness.ts";
+import { housedOwner, ownerSite } from "./owner-site.ts";
 import { call, newOperator, type Operator, signInOperator } from "./registry-helpers.ts";
 
 const OWNER_PHONE = "13800000077";
@@ -45,29 +46,19 @@ before(async () => {
   });
   await post("/api/blade-resource/sms/enable", { id: setting.id });
   const pms = (path: string, body: unknown) => post(`/api/blade-pms/${path}`, body);
-  const area = (await pms("area/save", { areaName: "业主园区", areaType: 1 })).id;
-  const room = (await pms("room/save", { areaId: area, roomName: "A301" })).id;
-  const scheme = (
-    await pms("chargingscheme/submit", { schemeName: "一元电", energyType: 1, priceMode: 1, price: "1" })
-  ).id;
-  const collector = (
-    await pms("collector/submit", { collectorName: "业主DTU", collectorCode: `E2E-H5-${operator.tenantId}` })
-  ).id;
-  const owner = (await pms("owner/submit", { ownerName: "王五", phone: OWNER_PHONE })).id;
-  await pms("ownerroom/submit", { ownerId: owner, roomId: room });
+  const site = await ownerSite(pms, {
+    areaName: "业主园区",
+    collectorName: "业主DTU",
+    collectorCode: `E2E-H5-${operator.tenantId}`,
+  });
+  const { meterId: meter } = await housedOwner(pms, site, {
+    ownerName: "王五",
+    phone: OWNER_PHONE,
+    roomName: "A301",
+    productCode: "400000000301",
+  });
   // 赵六 of A302, bound in the console test.
-  const second = (await pms("owner/submit", { ownerName: "赵六", phone: SECOND_PHONE })).id;
-  const room302 = (await pms("room/save", { areaId: area, roomName: "A302" })).id;
-  await pms("ownerroom/submit", { ownerId: second, roomId: room302 });
-  const meter = (
-    await pms("meter/submit", {
-      productCode: "400000000301",
-      collectorId: collector,
-      controlStatus: 1,
-      chargingSchemeId: scheme,
-    })
-  ).id;
-  await pms("roommeter/submit", { roomId: room, energyType: 1, meterId: meter });
+  await housedOwner(pms, site, { ownerName: "赵六", phone: SECOND_PHONE, roomName: "A302" });
   await pms("dataread/submit", { meterId: meter, readTime: minutesAgo(30), totalValue: "100" });
   await pms("message/openAccount", { meterId: meter, deposit: "80" });
   await pms("dataread/submit", { meterId: meter, readTime: minutesAgo(3), totalValue: "112.5" });

@@ -7,6 +7,7 @@ import { type SmsDouble, startAliyunDouble } from "../apps/server/test/sms-doubl
 import { startWechatOauthDouble } from "../apps/server/test/wechat-oauth-double.ts";
 import { expectAccessible } from "./axe.ts";
 import { launchBrowser, type RunningServer, startServer, textOf } from "./harness.ts";
+import { housedOwner, ownerSite } from "./owner-site.ts";
 import { call, newOperator, type Operator, signInOperator } from "./registry-helpers.ts";
 
 const OWNER_PHONE = "13800000091";
@@ -83,40 +84,26 @@ before(async () => {
     enabled: 1,
   });
   const pms = (path: string, body: unknown) => post(`/api/blade-pms/${path}`, body);
-  const area = (await pms("area/save", { areaName: "支付园区", areaType: 1 })).id;
-  const room = (await pms("room/save", { areaId: area, roomName: "C101" })).id;
-  const scheme = (
-    await pms("chargingscheme/submit", { schemeName: "一元电", energyType: 1, priceMode: 1, price: "1" })
-  ).id;
-  const collector = (
-    await pms("collector/submit", { collectorName: "支付DTU", collectorCode: `E2E-PAY-${operator.tenantId}` })
-  ).id;
-  const owner = (await pms("owner/submit", { ownerName: "钱七", phone: OWNER_PHONE })).id;
-  await pms("ownerroom/submit", { ownerId: owner, roomId: room });
-  const meter = (
-    await pms("meter/submit", {
-      productCode: METER,
-      collectorId: collector,
-      controlStatus: 1,
-      chargingSchemeId: scheme,
-    })
-  ).id;
-  await pms("roommeter/submit", { roomId: room, energyType: 1, meterId: meter });
+  const site = await ownerSite(pms, {
+    areaName: "支付园区",
+    collectorName: "支付DTU",
+    collectorCode: `E2E-PAY-${operator.tenantId}`,
+  });
+  const { meterId: meter } = await housedOwner(pms, site, {
+    ownerName: "钱七",
+    phone: OWNER_PHONE,
+    roomName: "C101",
+    productCode: METER,
+  });
   await pms("dataread/submit", { meterId: meter, readTime: minutesAgo(30), totalValue: "100" });
   await pms("message/openAccount", { meterId: meter, deposit: "80" });
   await pms("dataread/submit", { meterId: meter, readTime: minutesAgo(3), totalValue: "106" });
-  const sun = (await pms("owner/submit", { ownerName: "孙八", phone: WECHAT_PHONE })).id;
-  const room2 = (await pms("room/save", { areaId: area, roomName: "C102" })).id;
-  await pms("ownerroom/submit", { ownerId: sun, roomId: room2 });
-  const meter2 = (
-    await pms("meter/submit", {
-      productCode: "400000000392",
-      collectorId: collector,
-      controlStatus: 1,
-      chargingSchemeId: scheme,
-    })
-  ).id;
-  await pms("roommeter/submit", { roomId: room2, energyType: 1, meterId: meter2 });
+  const { meterId: meter2 } = await housedOwner(pms, site, {
+    ownerName: "孙八",
+    phone: WECHAT_PHONE,
+    roomName: "C102",
+    productCode: "400000000392",
+  });
   await pms("message/openAccount", { meterId: meter2, deposit: "30" });
 });
 
