@@ -1,6 +1,7 @@
 import { CheckOutlined } from "@ant-design/icons";
 import { type ThemeName, themes } from "@meterline/contracts";
 import { Modal } from "antd";
+import { useEffect } from "react";
 import { useT } from "../../i18n/index.tsx";
 import { store } from "../../store/store.ts";
 import { useConsole } from "../../store/useConsole.ts";
@@ -21,6 +22,16 @@ function ThemePreview({ name }: { name: ThemeName }) {
 export default function ThemeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const current = useConsole((state) => state.theme);
   const t = useT();
+  // Picking a theme redraws the whole console, and the focus can leave the dialog on the way, where
+  // the modal's own Escape no longer hears it: Escape closes the dialog wherever the focus is.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open, onClose]);
   return (
     <Modal open={open} title={t("theme.title")} footer={null} onCancel={onClose} width={640}>
       <div
