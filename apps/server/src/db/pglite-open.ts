@@ -31,6 +31,12 @@ export async function createPglite(dataDir: string | undefined, startFrom?: stri
     parsers: { [pgliteTypes.INT8]: asText, [pgliteTypes.NUMERIC]: asText },
     // Trigram indexes answer the global search's "contains" matches (migrations/after-resources).
     extensions: { pg_trgm },
-    postgresqlconf: [`shared_buffers = ${sharedBuffers()}`],
+    postgresqlconf: [
+      `shared_buffers = ${sharedBuffers()}`,
+      // Statements are prepared once (pglite-prepared.ts) but planned for their values every time,
+      // as on a PostgreSQL server, where the driver's statements are never prepared: a generic plan
+      // of a "contains" search or a paged list can be many times slower for the values at hand.
+      "plan_cache_mode = force_custom_plan",
+    ],
   });
 }

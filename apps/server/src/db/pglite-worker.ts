@@ -8,6 +8,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { type CarriedError, carryError, type WorkerRequest } from "./pglite-messages.ts";
 import { createPglite } from "./pglite-open.ts";
+import { PreparedStatements } from "./pglite-prepared.ts";
 
 const port = parentPort;
 if (!port) throw new Error("pglite-worker.ts runs as a worker thread (see db/pglite-thread.ts)");
@@ -21,11 +22,15 @@ const fail = (id: number, error: CarriedError) => port.postMessage({ id, ok: fal
 
 try {
   const db = await createPglite(dataDir, startFrom);
+  // PGLITE_PREPARED=0 sends every statement through PGlite's own query() (for comparison).
+  const prepared = process.env.PGLITE_PREPARED === "0" ? undefined : new PreparedStatements(db);
 
   const run = async (request: WorkerRequest): Promise<unknown[]> => {
     switch (request.kind) {
       case "query":
-        return (await db.query(request.sql, request.params as unknown[])).rows;
+        return prepared
+          ? await prepared.query(request.sql, request.params, openTx !== undefined)
+          : (await db.query(request.sql, request.params as unknown[])).rows;
       case "script":
         try {
           return (await db.exec(request.sql)).flatMap((result) => result.rows);
