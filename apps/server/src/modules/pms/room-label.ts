@@ -4,15 +4,8 @@
  * area's name ("阳光公寓 305"), so a bare "305" never stands for four rooms.
  *
  * One SQL expression over the room alias `r`, so lists join the label in the same query as their
- * rows. The area's `ancestors` is "0,<park id>,…" (the tree rules keep it); the path is read from it
- * in order and the first real area (position 2) is left out unless it is the room's own area.
+ * rows. The area part is the database function pms_area_label (migrations/after-resources/041),
+ * whose lookup is planned once per session rather than in every statement that shows rooms.
  */
-export const roomLabelSql = (room = "r") => `concat_ws(' ', (
-  select string_agg(p.area_name, ' ' order by k.at)
-    from pms_area own
-    cross join lateral unnest(string_to_array(coalesce(nullif(own.ancestors, ''), '0') || ',' || own.id, ',')::bigint[])
-      with ordinality as k(area_id, at)
-    join pms_area p on p.id = k.area_id
-   where own.id = ${room}.area_id
-     and (k.at > 2 or p.id = own.id)
-), ${room}.room_name)`;
+export const roomLabelSql = (room = "r") =>
+  `concat_ws(' ', pms_area_label(${room}.area_id), ${room}.room_name)`;
