@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import fc from "fast-check";
 import { formatDateTime, parseDateTime } from "./dates.ts";
 
 test("dates format as yyyy-MM-dd HH:mm:ss in the tenant zone", () => {
@@ -13,4 +14,66 @@ test("parsing is the inverse, lenient on the time part, strict on impossible dat
   assert.equal(parseDateTime("2026-02-30 00:00:00"), undefined);
   assert.equal(parseDateTime("2026-11-23 25:00:00"), undefined);
   assert.equal(parseDateTime("yesterday"), undefined);
+});
+
+/** What Intl itself says, as the formatter did before it cached each day's offset. */
+function intlSays(date: Date, timeZone: string): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    })
+      .formatToParts(date)
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+}
+
+// Daylight saving (New York, London), a half-hour change (Lord Howe), a zone that once had summer
+// time and before that a local mean time of +08:05:43 (Shanghai), and a zone that changed its
+// standard offset (Kiritimati skipped a whole day).
+const ZONES = [
+  "Asia/Shanghai",
+  "UTC",
+  "America/New_York",
+  "Europe/London",
+  "Australia/Lord_Howe",
+  "Pacific/Kiritimati",
+];
+
+test("the cached offsets say what Intl says, at any instant and around every change of offset", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: Date.UTC(1890, 0, 1), max: Date.UTC(2100, 0, 1) }),
+      fc.constantFrom(...ZONES),
+      (ms, zone) => formatDateTime(new Date(ms), zone) === intlSays(new Date(ms), zone),
+    ),
+    { numRuns: 5000 },
+  );
+  const changes = [
+    "2026-03-08T07:00:00Z", // New York springs forward
+    "2026-11-01T06:00:00Z", // and falls back
+    "2026-03-29T01:00:00Z", // London
+    "2026-04-04T15:00:00Z", // Lord Howe, half an hour
+    "1988-04-09T18:00:00Z", // Shanghai's summer time
+    "1994-12-31T10:00:00Z", // Kiritimati jumps a day
+    "1900-12-31T15:54:17Z", // Shanghai leaves local mean time
+  ];
+  for (const at of changes)
+    for (const zone of ZONES)
+      for (const delta of [-3_600_000, -1000, -1, 0, 1, 999, 1000, 1_800_000, 3_600_000]) {
+        const date = new Date(Date.parse(at) + delta);
+        assert.equal(formatDateTime(date, zone), intlSays(date, zone), `${date.toISOString()} in ${zone}`);
+      }
+});
+
+test("the Shanghai offset and its old local mean time come out to the second", () => {
+  assert.equal(formatDateTime(new Date("1900-06-01T00:00:00Z")), "1900-06-01 08:05:43");
+  assert.equal(formatDateTime(new Date("2026-11-22T16:05:09.999Z")), "2026-11-23 00:05:09");
 });

@@ -20,8 +20,8 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** `yyyy-MM-dd HH:mm:ss` in the given zone: the contract's date format (contract §1). */
-export function formatDateTime(date: Date, timeZone = DEFAULT_TIME_ZONE): string {
+/** `yyyy-MM-dd HH:mm:ss` in the given zone, as Intl says it (slow: it builds an array of parts). */
+function formatWithIntl(date: Date, timeZone: string): string {
   const parts = Object.fromEntries(
     formatterFor(timeZone)
       .formatToParts(date)
@@ -30,9 +30,57 @@ export function formatDateTime(date: Date, timeZone = DEFAULT_TIME_ZONE): string
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
+const DAY_MS = 86_400_000;
+/** Per zone, per UTC day: the zone's offset in ms through that whole day, or null if it changes in it. */
+const dayOffsets = new Map<string, Map<number, number | null>>();
+
+/** The zone's offset at `ms` (whole seconds: old local mean times have seconds too), read from Intl. */
+function offsetAt(ms: number, timeZone: string): number {
+  const [day, time] = formatWithIntl(new Date(ms), timeZone).split(" ") as [string, string];
+  const [y, mo, d] = day.split("-").map(Number) as [number, number, number];
+  const [h, mi, s] = time.split(":").map(Number) as [number, number, number];
+  return Date.UTC(y, mo - 1, d, h, mi, s) - Math.floor(ms / 1000) * 1000;
+}
+
+function dayOffset(ms: number, timeZone: string): number | null {
+  let days = dayOffsets.get(timeZone);
+  if (!days) {
+    days = new Map();
+    dayOffsets.set(timeZone, days);
+  }
+  const day = Math.floor(ms / DAY_MS);
+  let offset = days.get(day);
+  if (offset === undefined) {
+    // The same offset at the first and the last second of the day: no change inside it (zones
+    // change at most once a day).
+    const first = offsetAt(day * DAY_MS, timeZone);
+    offset = first === offsetAt(day * DAY_MS + DAY_MS - 1000, timeZone) ? first : null;
+    if (days.size >= 4096) days.clear();
+    days.set(day, offset);
+  }
+  return offset;
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * `yyyy-MM-dd HH:mm:ss` in the given zone: the contract's date format (contract §1). Every row of
+ * a page or an export passes here; Intl is asked once per zone and day, the rest is arithmetic.
+ */
+export function formatDateTime(date: Date, timeZone = DEFAULT_TIME_ZONE): string {
+  const ms = date.getTime();
+  const offset = Number.isFinite(ms) ? dayOffset(ms, timeZone) : null;
+  if (offset === null) return formatWithIntl(date, timeZone);
+  const local = new Date(ms + offset);
+  const year = local.getUTCFullYear();
+  // Years Intl writes otherwise (before 1000, after 9999) keep its spelling.
+  if (year < 1000 || year > 9999) return formatWithIntl(date, timeZone);
+  return `${year}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}`;
+}
+
 /** Offset of `timeZone` from UTC at `date`, in minutes. */
 function offsetMinutes(date: Date, timeZone: string): number {
-  const local = formatDateTime(date, timeZone).replace(" ", "T");
+  const local = formatWithIntl(date, timeZone).replace(" ", "T");
   return Math.round((Date.parse(`${local}Z`) - date.getTime()) / 60_000);
 }
 
