@@ -50,6 +50,23 @@ describe("Excel exports", () => {
     assert.equal(whole.rows.length, 1 + 60);
   });
 
+  test("an export of several chunks keeps list order across equal sort values, every row once", async () => {
+    // Seven calls share each second: the keyset of the chunks must break ties by id, as the list does.
+    await server.db.query(
+      `insert into log_api (id, tenant_id, request_uri, title, create_time)
+       select $1::bigint + n, '000000', '/chunk-test', 'row ' || n, now() - make_interval(secs => n / 7)
+         from generate_series(1, 700) n`,
+      [nextId()],
+    );
+    const { rows } = await exported("/api/blade-log/api/export?requestUri=chunk-test");
+    const titleAt = (rows[0] as string[]).indexOf("接口名称");
+    const titles = rows.slice(1).map((row) => row[titleAt]);
+    assert.deepEqual(
+      titles,
+      Array.from({ length: 700 }, (_, i) => `row ${i + 1}`),
+    );
+  });
+
   test("text that a spreadsheet would run as a formula is exported as text", async () => {
     const titles = ["=1+1", "+SUM(A1)", "-2", "@cmd", "\tx", "\rx", "plain", "a=b"];
     await logRows("/formula-test", titles);

@@ -88,18 +88,17 @@ export function registerExportRoute(r: ResourceContext) {
       // Read before answering, so a bad search is still a clean error and the header can say the
       // export is cut.
       const cut = await store.moreThan(q, limit);
-      let chunk = await store.idsAfter(q, undefined, Math.min(CHUNK, limit));
+      let chunk = await store.rowsAfter(q, undefined, Math.min(CHUNK, limit));
       const write = async () => {
-        let written = chunk.ids.length;
-        while (chunk.ids.length > 0) {
-          const rows = await r.out(request, await store.byIds(chunk.ids));
-          for (const row of rows) sheet.addRow(named(row)).commit();
+        let written = chunk.rows.length;
+        while (chunk.rows.length > 0) {
+          for (const row of await r.out(request, chunk.rows)) sheet.addRow(named(row)).commit();
           if (!(await readerKeepsUp(stream))) return;
-          if (written >= limit || chunk.ids.length < CHUNK) break;
+          if (written >= limit || chunk.rows.length < CHUNK) break;
           // Lets the requests that came in meanwhile run before the next chunk is read.
           await new Promise((resolve) => setImmediate(resolve));
-          chunk = await store.idsAfter(q, chunk.cursor, Math.min(CHUNK, limit - written));
-          written += chunk.ids.length;
+          chunk = await store.rowsAfter(q, chunk.cursor, Math.min(CHUNK, limit - written));
+          written += chunk.rows.length;
         }
         if (cut) sheet.addRow({ [columns[0]!.name]: `仅导出前 ${limit} 行,请缩小查询范围` }).commit();
         sheet.commit();

@@ -98,30 +98,31 @@ export class ResourceStore {
   }
 
   /**
-   * The next `limit` ids in list order after `cursor` (none: from the start), and the cursor of the
-   * last one. An export reads its rows this way, chunk by chunk, so no statement reads more than a
-   * chunk: on the embedded database every other request waits while one statement runs.
+   * The next `limit` rows in list order after `cursor` (none: from the start), with their labels,
+   * and the cursor of the last one. An export reads its rows this way, chunk by chunk, one
+   * statement a chunk: on the embedded database every other request waits while one statement runs.
    */
-  async idsAfter(
+  async rowsAfter(
     query: ListQuery,
     cursor: (string | null)[] | undefined,
     limit: number,
-  ): Promise<{ ids: string[]; cursor: (string | null)[] | undefined }> {
+  ): Promise<{ rows: Row[]; cursor: (string | null)[] | undefined }> {
     const keys = this.orderKeys();
     // The query's own parameters, copied: each chunk binds its cursor afresh.
     const sql = new SqlParams();
     sql.values.push(...query.sql.values);
     const conditions = cursor ? [...query.conditions, keysetAfter(keys, cursor, sql)] : query.conditions;
-    const rows = await this.db.query<Record<string, string | null>>(
-      `select t.id::text as id, ${keys.map((k, i) => `${k.expr}::text as k${i}`).join(", ")}
-         from ${this.table} where ${and(conditions)} order by ${orderText(keys)} limit ${sql.bind(limit)}`,
+    const chunk = `(select t.* from ${this.table} where ${and(conditions)} order by ${orderText(keys)}
+      limit ${sql.bind(limit)}) t`;
+    const keyColumns = keys.map((k, i) => `${k.expr}::text as "__k${i}"`);
+    const rows = await this.db.query<Row>(
+      `select ${this.rowsFrom({ labels: true }, chunk, keyColumns)} order by ${orderText(keys)}`,
       sql.values,
     );
     const last = rows.at(-1);
-    return {
-      ids: rows.map((r) => String(r.id)),
-      cursor: last ? keys.map((_, i) => last[`k${i}`] ?? null) : cursor,
-    };
+    const next = last ? keys.map((_, i) => (last[`__k${i}`] as string | null) ?? null) : cursor;
+    for (const row of rows) for (let i = 0; i < keys.length; i++) delete row[`__k${i}`];
+    return { rows, cursor: next };
   }
 
   /** Whether more than `limit` rows match: a scan of at most that many rows, in no order. */
@@ -143,19 +144,6 @@ export class ResourceStore {
         where ${and(query.conditions)} order by ${this.orderBy()} limit ${sql.bind(limit)}`,
       sql.values,
     );
-  }
-
-  /** The rows of these ids in the order given; ids gone meanwhile are left out. */
-  async byIds(ids: readonly string[], tenantName = false): Promise<Row[]> {
-    const rows = await this.db.query<Row>(
-      `select ${this.rowsFrom({ tenantName, labels: true })} where t.id = any($1::bigint[])`,
-      [ids],
-    );
-    const byId = new Map(rows.map((row) => [String(row.id), row]));
-    return ids.flatMap((id): Row[] => {
-      const row = byId.get(id);
-      return row ? [row] : [];
-    });
   }
 
   async count(query: ListQuery): Promise<number> {
