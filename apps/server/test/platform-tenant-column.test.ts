@@ -165,8 +165,10 @@ describe("the platform administrator's tenant column and filter", () => {
       }
       return queries;
     };
+    // The fewer of two tries: a timer's statement (the API log's flush) may fall inside one.
+    const fewest = async (path: string) => Math.min(await counted(path), await counted(path));
     // Rows of several tenants take as many statements as the rows of one.
-    assert.equal(await counted("meter/page"), await counted(`meter/page?tenantId=${a.tenantId}`));
+    assert.equal(await fewest("meter/page"), await fewest(`meter/page?tenantId=${a.tenantId}`));
   });
 
   test("a malformed tenantId is refused naming the field, for anyone", async () => {
