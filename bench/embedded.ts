@@ -9,6 +9,8 @@
  *   tsx bench/embedded.ts [--owners 50000] [--connections 20] [--seconds 15] [--compare yes]
  *                         [--reference postgres|none]
  * `--compare yes` runs the same again with PGlite on the server's event loop (PGLITE_WORKER=0).
+ * `PGLITE_PREPARED=0` in the environment sends every statement through PGlite's own query()
+ * instead of the worker's prepared statements (db/pglite-prepared.ts), for comparison.
  * `--reference postgres` (the default) runs the same again on this machine's PostgreSQL server
  * (BENCH_POSTGRES_URL): what the same calls cost where the database is not in the process.
  */
