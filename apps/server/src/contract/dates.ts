@@ -20,8 +20,11 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** `yyyy-MM-dd HH:mm:ss` in the given zone, as Intl says it (slow: it builds an array of parts). */
-function formatWithIntl(date: Date, timeZone: string): string {
+/**
+ * `yyyy-MM-dd HH:mm:ss` in the given zone, as Intl says it (slow: it builds an array of parts).
+ * Exported as the reference formatDateTime is tested against.
+ */
+export function formatWithIntl(date: Date, timeZone: string): string {
   const parts = Object.fromEntries(
     formatterFor(timeZone)
       .formatToParts(date)
