@@ -80,3 +80,12 @@ test("inside a transaction a changed table is an error for the caller, not a sil
   await db.query("rollback");
   assert.deepEqual(await statements.query("select * from moving"), []);
 });
+
+test("a failure names its statement and values, as PGlite's own errors do", async () => {
+  const statements = new PreparedStatements(db);
+  await assert.rejects(statements.query("select id from item where id = $1", ["x"]), {
+    code: "22P02",
+    query: "select id from item where id = $1",
+    params: ["x"],
+  });
+});

@@ -18,8 +18,16 @@ interface Prepared {
   paramTypes: number[];
 }
 
-/** "cached plan must not change result type": a table under the statement changed its columns. */
-const STALE_PLAN = "0A000";
+/** A table under the statement changed its columns since it was prepared. */
+const isStalePlan = (error: unknown) =>
+  (error as { code?: string }).code === "0A000" &&
+  /cached plan must not change result type/.test((error as Error).message);
+
+/** The failed statement and its values on the error, as PGlite's own query() reports them. */
+function withStatement(error: unknown, sql: string, params: readonly unknown[]): unknown {
+  if (error instanceof Error && !("query" in error)) Object.assign(error, { query: sql, params });
+  return error;
+}
 
 /** Names are unique in the process, so two of these on one database never collide. */
 let serial = 0;
@@ -53,9 +61,11 @@ export class PreparedStatements {
     } catch (error) {
       // A statement prepared before a migration changed a table's columns: prepare it anew. Outside
       // a transaction only: inside one the failure has already ended it.
-      if ((error as { code?: string }).code !== STALE_PLAN || inTransaction) throw error;
+      if (!isStalePlan(error) || inTransaction) throw withStatement(error, sql, params);
       this.#forget(sql);
-      return this.#run(sql, params);
+      return this.#run(sql, params).catch((again: unknown) => {
+        throw withStatement(again, sql, params);
+      });
     }
   }
 
