@@ -89,3 +89,18 @@ test("a failure names its statement and values, as PGlite's own errors do", asyn
     params: ["x"],
   });
 });
+
+test("a long text (a bulk write) runs without being kept", async () => {
+  const statements = new PreparedStatements(db);
+  const before = (await preparedNames()).length;
+  const values = Array.from({ length: 2000 }, (_, i) => `($${i + 1}::int)`).join(", ");
+  const sql = `select count(*)::int as n from (values ${values}) v(x)`;
+  assert.deepEqual(
+    await statements.query(
+      sql,
+      Array.from({ length: 2000 }, (_, i) => i),
+    ),
+    [{ n: 2000 }],
+  );
+  assert.equal((await preparedNames()).length, before);
+});

@@ -29,6 +29,9 @@ function withStatement(error: unknown, sql: string, params: readonly unknown[]):
   return error;
 }
 
+/** Statement texts longer than this run unprepared. */
+const LONGEST_KEPT = 8192;
+
 /** Names are unique in the process, so two of these on one database never collide. */
 let serial = 0;
 
@@ -56,6 +59,9 @@ export class PreparedStatements {
   }
 
   async query(sql: string, params: readonly unknown[] = [], inTransaction = false): Promise<unknown[]> {
+    // A long text is a bulk write (many rows of values): parsing is little of its cost, and kept
+    // it would hold its parse tree in the database's memory for nothing.
+    if (sql.length > LONGEST_KEPT) return (await this.#db.query(sql, params as unknown[])).rows;
     try {
       return await this.#run(sql, params);
     } catch (error) {
