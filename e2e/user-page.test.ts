@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { test } from "node:test";
 import type { Locator, Page } from "playwright-core";
 import { expectAccessible } from "./axe.ts";
 import { clickRowAction, dialog, openResource, rowsWith, settled, toast } from "./crud-helpers.ts";
-import { textOf, useBrowserSuite } from "./harness.ts";
+import { apiHeaders, textOf, useBrowserSuite } from "./harness.ts";
 import { downloadOf, sheetRows, workbookOf } from "./workbook-helpers.ts";
 
 const suite = useBrowserSuite({ signedIn: true });
+const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 
 /** A 1×1 PNG: small, and real enough for the server's content check. */
 const PNG = Buffer.from(
@@ -238,4 +240,93 @@ test("an image field uploads a checked picture, shows it, and can be cleared", a
   await openAdmin("row-view");
   assert.equal(await viewed.locator("img").count(), 0, "the cleared avatar was saved");
   assert.equal(await textOf(viewed), "—");
+});
+
+/** The token endpoint's answer for `account` of the platform tenant (no assertion: refusals are read). */
+async function signInAnswer(password: string, account = "e2e_imp_ok") {
+  const query = new URLSearchParams({
+    tenantId: "000000",
+    username: account,
+    password: md5(password),
+    grant_type: "password",
+    scope: "all",
+  });
+  const answer = await fetch(`${suite.server.baseUrl}/api/blade-auth/oauth/token?${query}`, {
+    method: "POST",
+    headers: { ...apiHeaders(), "Tenant-Id": "000000" },
+  });
+  return (await answer.json()) as { access_token?: string; error_description?: string };
+}
+
+/** Ticks the row's checkbox (kept if it already is) and clicks a toolbar button. */
+async function onTickedRow(page: Page, row: Locator, button: string) {
+  await row.locator(".ant-checkbox-input").check();
+  await page.getByTestId(button).click();
+}
+
+test("ticked users are unlocked, given roles and given the initial password again from the toolbar", async () => {
+  const { page } = suite.session;
+  const screen = await openResource(page, "/system/user", "user");
+  const row = () => userRow(screen, "e2e_imp_ok");
+  await row().waitFor();
+
+  // Nothing ticked: each bulk button says what is missing and opens nothing.
+  await page.getByTestId("user-unlock").click();
+  await toast(page, "请选择至少一条数据");
+
+  // Five wrong passwords lock the account: even the right one is refused until an unlock.
+  for (let i = 0; i < 5; i++) await signInAnswer("wrong-password");
+  assert.match((await signInAnswer("123456")).error_description ?? "", /登录错误次数过多/);
+  await onTickedRow(page, row(), "user-unlock");
+  await page.locator(".ant-modal-confirm", { hasText: "确定解封所选 1 个用户" }).waitFor();
+  await page.getByTestId("user-bulk-ok").click();
+  await toast(page, "已解封 1 个用户");
+  const first = await signInAnswer("123456");
+  assert.ok(first.access_token, `unlocked, the initial password signs in: ${JSON.stringify(first)}`);
+
+  // Roles: chosen in the dialog (required), shown in the table, and the user's session ends.
+  await onTickedRow(page, row(), "user-role");
+  const roleDialog = page.getByTestId("user-role-dialog");
+  await roleDialog.waitFor();
+  await page.getByTestId("user-role-ok").click();
+  await roleDialog.getByText("请选择所属角色").waitFor();
+  await expectAccessible(page, "角色配置 dialog");
+  await roleDialog.locator("#user-role-roles").click();
+  await page
+    .locator(".ant-select-dropdown:visible .ant-select-tree-node-content-wrapper", { hasText: "超级管理员" })
+    .click();
+  // A multiple choice keeps its list open: the title closes it, as an operator's click elsewhere would.
+  await page.locator(".ant-modal", { has: roleDialog }).locator(".ant-modal-title").click();
+  await page.locator(".ant-select-dropdown:visible").waitFor({ state: "detached" });
+  await page.getByTestId("user-role-ok").click();
+  await toast(page, "已为 1 个用户设置角色");
+  await roleDialog.waitFor({ state: "detached" });
+  await settled(screen);
+  await row()
+    .locator("td", { hasText: /^超级管理员$/ })
+    .waitFor();
+  const ended = await fetch(`${suite.server.baseUrl}/api/blade-user/info`, {
+    headers: apiHeaders(first.access_token),
+  });
+  assert.equal(ended.status, 401, "a grant ends the user's sessions: roles ride in the token");
+
+  // A changed password goes back to the tenant's initial one.
+  const second = (await signInAnswer("123456")).access_token;
+  assert.ok(second);
+  const changed = await fetch(
+    `${suite.server.baseUrl}/api/blade-user/update-password?${new URLSearchParams({
+      oldPassword: md5("123456"),
+      newPassword: md5("Changed#2026"),
+      newPassword1: md5("Changed#2026"),
+    })}`,
+    { method: "POST", headers: apiHeaders(second) },
+  );
+  assert.equal(changed.status, 200);
+  assert.equal((await signInAnswer("123456")).access_token, undefined, "the old password no longer signs in");
+  await onTickedRow(page, row(), "user-reset");
+  await page.locator(".ant-modal-confirm", { hasText: "account.initPassword" }).waitFor();
+  await page.getByTestId("user-bulk-ok").click();
+  await toast(page, "已重置 1 个用户的密码");
+  assert.ok((await signInAnswer("123456")).access_token, "the initial password signs in again");
+  assert.equal((await signInAnswer("Changed#2026")).access_token, undefined);
 });

@@ -305,6 +305,19 @@ export const en: Record<MessageKey, string> = {
   "user.disableConfirm": "A disabled user is signed out at once and cannot sign in. Disable?",
   "user.enabled": "Enabled",
   "user.disabled": "Disabled",
+  "user.role": "Roles",
+  "user.roleTitle": "Roles of {count} selected users",
+  "user.roleHint":
+    "The selected users' roles are replaced by the roles chosen below; they are signed out at once and get them at their next sign-in.",
+  "user.rolesGranted": "Roles set for {count} users",
+  "user.reset": "Reset password",
+  "user.resetConfirm":
+    "Reset the password of the {count} selected users to the initial password (parameter account.initPassword)? They are signed out at once.",
+  "user.resetDone": "Password reset for {count} users",
+  "user.unlock": "Unlock",
+  "user.unlockConfirm":
+    "Unlock the {count} selected users? Their failed sign-ins are cleared and they can sign in again at once.",
+  "user.unlockDone": "{count} users unlocked",
   "user.platform": "Platform",
   "user.platformTitle": "Platform settings: {account}",
   "user.userExtHint": 'A JSON object such as {"theme": "dark"}; leave empty for none',

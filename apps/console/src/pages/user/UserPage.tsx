@@ -1,29 +1,39 @@
 import type { Row } from "@meterline/api-client";
 import { resources } from "@meterline/contracts";
 import { Button } from "antd";
+import type { ReactNode } from "react";
 import { useCallback, useState } from "react";
+import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import { ResourcePage } from "../../crud/ResourcePage.tsx";
 import { useT } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
 import { UserImportDialog } from "./UserImportDialog.tsx";
 import { UserPlatformDialog } from "./UserPlatformDialog.tsx";
-import { type ImportResult, setUserStatus } from "./user-calls.ts";
+import { UserRoleDialog } from "./UserRoleDialog.tsx";
+import { type ImportResult, resetPasswords, setUserStatus, unlockUsers } from "./user-calls.ts";
 
 type Reload = () => Promise<void>;
 
 /**
- * The user screen: the generic user table (with its status column and filter) plus the Excel import
- * of `user_import`, the platform settings row action of `user_platform`, and enabling or disabling a
- * user, an edit of it (`user_edit`). Each dialog keeps the table's reload to call afterwards.
+ * The user screen: the generic user table (with its status column and filter) plus, for the ticked
+ * users, role grant (`user_role`), password reset (`user_reset`) and unlocking after failed sign-ins
+ * (`user_unlock`); the Excel import of `user_import`, the platform settings row action of
+ * `user_platform`, and enabling or disabling a user, an edit of it (`user_edit`). Each dialog keeps
+ * the table's reload to call afterwards.
  */
 export default function UserPage() {
   const t = useT();
   const canImport = useConsole((state) => state.permission.user_import === true);
   const canPlatform = useConsole((state) => state.permission.user_platform === true);
   const canEdit = useConsole((state) => state.permission.user_edit === true);
+  const canGrant = useConsole((state) => state.permission.user_role === true);
+  const canReset = useConsole((state) => state.permission.user_reset === true);
+  const canUnlock = useConsole((state) => state.permission.user_unlock === true);
   const feedback = useFeedback();
   const [importing, setImporting] = useState<{ reload: Reload } | null>(null);
+  const [granting, setGranting] = useState<{ userIds: readonly string[]; reload: Reload } | null>(null);
+  const closeGrant = useCallback(() => setGranting(null), []);
   const [platform, setPlatform] = useState<{ userId: string; reload: Reload } | null>(null);
   const closeImport = useCallback(() => setImporting(null), []);
   const closePlatform = useCallback(() => setPlatform(null), []);
@@ -32,6 +42,89 @@ export default function UserPage() {
     await setUserStatus(String(row.id), status);
     feedback.message.success(t(status === 1 ? "user.enabled" : "user.disabled"));
     await reload();
+  };
+
+  /**
+   * Runs `act` on the ticked users after asking `confirm` (nothing ticked says so). Neither a reset
+   * nor an unlock changes what the table shows, so it stays as it is.
+   */
+  const onTicked = (
+    selected: readonly string[],
+    confirm: { title: string; content: string; ok: string },
+    act: (ids: readonly string[]) => Promise<unknown>,
+    done: string,
+  ) => {
+    if (selected.length === 0) {
+      feedback.message.warning(t("crud.selectOne"));
+      return;
+    }
+    feedback.modal.confirm({
+      title: confirm.title,
+      content: confirm.content,
+      okText: confirm.ok,
+      okButtonProps: { "data-testid": "user-bulk-ok" },
+      onOk: async () => {
+        try {
+          await act(selected);
+        } catch (error) {
+          // Shown by the API bridge (or here for transport failures); the users stay as they were.
+          reportNetworkError(error);
+          return;
+        }
+        feedback.message.success(done);
+      },
+    });
+  };
+
+  const bulkButtons = (reload: Reload, selected: readonly string[]): ReactNode[] => {
+    const count = { count: selected.length };
+    return [
+      canGrant && (
+        <Button
+          key="role"
+          onClick={() =>
+            selected.length === 0
+              ? feedback.message.warning(t("crud.selectOne"))
+              : setGranting({ userIds: selected, reload })
+          }
+          data-testid="user-role"
+        >
+          {t("user.role")}
+        </Button>
+      ),
+      canReset && (
+        <Button
+          key="reset"
+          onClick={() =>
+            onTicked(
+              selected,
+              { title: t("user.reset"), content: t("user.resetConfirm", count), ok: t("user.reset") },
+              resetPasswords,
+              t("user.resetDone", count),
+            )
+          }
+          data-testid="user-reset"
+        >
+          {t("user.reset")}
+        </Button>
+      ),
+      canUnlock && (
+        <Button
+          key="unlock"
+          onClick={() =>
+            onTicked(
+              selected,
+              { title: t("user.unlock"), content: t("user.unlockConfirm", count), ok: t("user.unlock") },
+              unlockUsers,
+              t("user.unlockDone", count),
+            )
+          }
+          data-testid="user-unlock"
+        >
+          {t("user.unlock")}
+        </Button>
+      ),
+    ].filter(Boolean);
   };
 
   const imported = (result: ImportResult) => {
@@ -43,13 +136,16 @@ export default function UserPage() {
     <>
       <ResourcePage
         def={resources.user}
-        toolbar={(reload) =>
-          canImport && (
-            <Button onClick={() => setImporting({ reload })} data-testid="user-import">
-              {t("user.import")}
-            </Button>
-          )
-        }
+        toolbar={(reload, selected) => (
+          <>
+            {bulkButtons(reload, selected)}
+            {canImport && (
+              <Button onClick={() => setImporting({ reload })} data-testid="user-import">
+                {t("user.import")}
+              </Button>
+            )}
+          </>
+        )}
         rowActions={(row: Row, reload) => (
           <>
             {canPlatform && (
@@ -94,6 +190,16 @@ export default function UserPage() {
         )}
       />
       {importing && <UserImportDialog onClose={closeImport} onImported={imported} />}
+      {granting && (
+        <UserRoleDialog
+          userIds={granting.userIds}
+          onClose={closeGrant}
+          onGranted={() => {
+            closeGrant();
+            void granting.reload();
+          }}
+        />
+      )}
       {platform && (
         <UserPlatformDialog
           userId={platform.userId}

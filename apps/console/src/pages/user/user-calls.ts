@@ -44,3 +44,15 @@ export const updatePlatform = (change: { userId: string; userType: number; userE
 /** 1 enables the user, 0 disables it: its sessions end at once and it cannot sign in. */
 export const setUserStatus = (id: string, status: 0 | 1) =>
   api.post<unknown>(`${base}/update`, { id, status });
+
+/** Sets the roles of every listed user (their sessions end: roles ride in the token). */
+export const grantRoles = (userIds: readonly string[], roleIds: readonly string[]) =>
+  api.post<unknown>(`${base}/grant`, { userIds: userIds.join(","), roleIds: roleIds.join(",") });
+
+/** Gives the users their tenant's initial password (parameter account.initPassword) and signs them out. */
+export const resetPasswords = (userIds: readonly string[]) =>
+  api.post<unknown>(`${base}/reset-password`, { userIds: userIds.join(",") });
+
+/** Clears the failed sign-in counters that locked these users out (contract §5.7). */
+export const unlockUsers = (userIds: readonly string[]) =>
+  api.post<unknown>(`${base}/unlock`, { userIds: userIds.join(",") });
