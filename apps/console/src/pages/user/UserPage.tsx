@@ -45,23 +45,20 @@ export default function UserPage() {
   };
 
   /**
-   * Runs `act` on the ticked users after asking `confirm` (nothing ticked says so). Neither a reset
-   * nor an unlock changes what the table shows, so it stays as it is.
+   * The confirmed actions on the ticked users. Neither a reset nor an unlock changes what the table
+   * shows, so it stays as it is afterwards.
    */
-  const onTicked = (
-    selected: readonly string[],
-    confirm: { title: string; content: string; ok: string },
-    act: (ids: readonly string[]) => Promise<unknown>,
-    done: string,
-  ) => {
-    if (selected.length === 0) {
-      feedback.message.warning(t("crud.selectOne"));
-      return;
-    }
+  const confirmed = [
+    { action: "reset", allowed: canReset, act: resetPasswords },
+    { action: "unlock", allowed: canUnlock, act: unlockUsers },
+  ] as const;
+
+  const confirmThenAct = ({ action, act }: (typeof confirmed)[number], selected: readonly string[]) => {
+    const count = { count: selected.length };
     feedback.modal.confirm({
-      title: confirm.title,
-      content: confirm.content,
-      okText: confirm.ok,
+      title: t(`user.${action}`),
+      content: t(`user.${action}Confirm`, count),
+      okText: t(`user.${action}`),
       okButtonProps: { "data-testid": "user-bulk-ok" },
       onOk: async () => {
         try {
@@ -71,58 +68,36 @@ export default function UserPage() {
           reportNetworkError(error);
           return;
         }
-        feedback.message.success(done);
+        feedback.message.success(t(`user.${action}Done`, count));
       },
     });
   };
 
+  /** Role grant and the confirmed actions, for the ticked users (nothing ticked says so). */
   const bulkButtons = (reload: Reload, selected: readonly string[]): ReactNode[] => {
-    const count = { count: selected.length };
+    const ticked = (then: () => void) => () =>
+      selected.length === 0 ? feedback.message.warning(t("crud.selectOne")) : then();
     return [
       canGrant && (
         <Button
           key="role"
-          onClick={() =>
-            selected.length === 0
-              ? feedback.message.warning(t("crud.selectOne"))
-              : setGranting({ userIds: selected, reload })
-          }
+          onClick={ticked(() => setGranting({ userIds: selected, reload }))}
           data-testid="user-role"
         >
           {t("user.role")}
         </Button>
       ),
-      canReset && (
-        <Button
-          key="reset"
-          onClick={() =>
-            onTicked(
-              selected,
-              { title: t("user.reset"), content: t("user.resetConfirm", count), ok: t("user.reset") },
-              resetPasswords,
-              t("user.resetDone", count),
-            )
-          }
-          data-testid="user-reset"
-        >
-          {t("user.reset")}
-        </Button>
-      ),
-      canUnlock && (
-        <Button
-          key="unlock"
-          onClick={() =>
-            onTicked(
-              selected,
-              { title: t("user.unlock"), content: t("user.unlockConfirm", count), ok: t("user.unlock") },
-              unlockUsers,
-              t("user.unlockDone", count),
-            )
-          }
-          data-testid="user-unlock"
-        >
-          {t("user.unlock")}
-        </Button>
+      ...confirmed.map(
+        (c) =>
+          c.allowed && (
+            <Button
+              key={c.action}
+              onClick={ticked(() => confirmThenAct(c, selected))}
+              data-testid={`user-${c.action}`}
+            >
+              {t(`user.${c.action}`)}
+            </Button>
+          ),
       ),
     ].filter(Boolean);
   };
