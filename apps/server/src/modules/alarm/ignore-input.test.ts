@@ -20,6 +20,10 @@ test("ignore types and days agree: 1 ↔ 0, 2 ↔ 7, 3 ↔ 9999; neither means 7
   assert.deepEqual(pick({ days: 9999, reason: "拆表" }), [3, 9999]);
   assert.deepEqual(pick({ ignoreType: 1 }), [1, 0]);
   assert.deepEqual(pick({ ignoreType: "3", days: "9999", remark: "拆表" }), [3, 9999]);
+  // The family's own name of the days.
+  assert.deepEqual(pick({ ignoreDate: "0" }), [1, 0]);
+  assert.deepEqual(pick({ ignoreDate: 9999, reason: "拆表" }), [3, 9999]);
+  assert.deepEqual(pick({ ignoreDate: 7, days: "7" }), [2, 7]);
 });
 
 test("the reason comes from reason or remark, trimmed; permanent needs one", () => {
@@ -39,4 +43,7 @@ test("every wrong parameter is named", () => {
   for (const days of ["1", "30", "-7", "9998", "7.0"]) fails({ recordId: "1", days }, "days");
   fails({ recordId: "1", ignoreType: 2, days: 0 }, "days");
   fails({ recordId: "1", ignoreType: 1, days: 9999, reason: "x" }, "days");
+  for (const ignoreDate of ["30", "2026-12-01"]) fails({ recordId: "1", ignoreDate }, "ignoreDate");
+  fails({ recordId: "1", ignoreType: 2, ignoreDate: 0 }, "ignoreDate");
+  fails({ recordId: "1", days: 7, ignoreDate: 9999, reason: "x" }, "ignoreDate");
 });

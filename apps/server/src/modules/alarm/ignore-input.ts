@@ -16,9 +16,9 @@ export interface IgnoreInput {
 }
 
 /**
- * checkIgnore/save's parameters (spec §7): the record, the ignore type or its days (7 when neither
- * is given), and the remark or reason, required for a permanent ignore. Each wrong one is a 400
- * naming it; nothing is read from the database here.
+ * checkIgnore/save's parameters (spec §7): the record, the ignore type or its days (`days` or
+ * `ignoreDate`; 7 when none is given), and the remark or reason, required for a permanent ignore.
+ * Each wrong one is a 400 naming it; nothing is read from the database here.
  */
 export function readIgnoreInput(params: Record<string, unknown>): IgnoreInput {
   const recordId = optionalString(params, "recordId")?.trim();
@@ -27,7 +27,13 @@ export function readIgnoreInput(params: Record<string, unknown>): IgnoreInput {
   const meterId = optionalString(params, "meterId")?.trim();
   if (meterId !== undefined && !/^\d{1,19}$/.test(meterId)) throw badRequest("meterId: 表计不存在");
   const typeText = optionalString(params, "ignoreType")?.trim();
-  const daysText = optionalString(params, "days")?.trim();
+  // The days travel as `days` or, in the family's own model, as `ignoreDate` (spec §4 ignore record).
+  const days = optionalString(params, "days")?.trim();
+  const ignoreDate = optionalString(params, "ignoreDate")?.trim();
+  if (days !== undefined && ignoreDate !== undefined && days !== ignoreDate)
+    throw badRequest(`ignoreDate: 与 days 不符, 应为 ${days}`);
+  const daysField = days !== undefined ? "days" : "ignoreDate";
+  const daysText = days ?? ignoreDate;
   let ignoreType: IgnoreType | undefined;
   if (typeText !== undefined) {
     if (typeText !== "1" && typeText !== "2" && typeText !== "3")
@@ -36,9 +42,9 @@ export function readIgnoreInput(params: Record<string, unknown>): IgnoreInput {
   }
   if (daysText !== undefined) {
     const byDays = TYPE_OF_DAYS[daysText];
-    if (byDays === undefined) throw badRequest("days: 只能是 0(本次)、7 或 9999(永久)");
+    if (byDays === undefined) throw badRequest(`${daysField}: 只能是 0(本次)、7 或 9999(永久)`);
     if (ignoreType !== undefined && ignoreType !== byDays)
-      throw badRequest(`days: 与忽略方式 ${ignoreType} 不符, 应为 ${IGNORE_DAYS[ignoreType]}`);
+      throw badRequest(`${daysField}: 与忽略方式 ${ignoreType} 不符, 应为 ${IGNORE_DAYS[ignoreType]}`);
     ignoreType = byDays;
   }
   ignoreType ??= 2;
