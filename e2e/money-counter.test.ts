@@ -297,3 +297,40 @@ test("the platform administrator's counter names each owner's tenant, narrows to
   assert.equal(owners.records[0]?.accounts[0]?.balance, "45.00");
   assert.deepEqual(errors, []);
 });
+
+test("分组充值 recharges every owner of a group at once after a confirmation and lists the receipts", async () => {
+  const { page } = suite.session;
+  const base = suite.server.baseUrl;
+  const { operator, owner } = await counterSite("分组充值物业", "000000001003", "13900001003");
+  const post = (path: string, body: unknown) =>
+    call<{ id: string }>(base, operator.token, `/api/blade-pms/${path}`, { body });
+  const group = (await post("ownerGroup/save", { groupName: "一期住户" })).id;
+  await post("ownerGroup/bindOwner", { pid: group, childIdList: [owner] });
+
+  await signInOperator(page, operator);
+  await page.goto("/money/ownerrecharge");
+  const counter = page.getByTestId("counter-page");
+  await counter.getByTestId("counter-group").click();
+  const dialog = page.locator(".ant-modal", { hasText: "分组充值" }).first();
+  // Group and amount are required; the method starts as cash.
+  await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
+  await dialog.getByText("请选择业主分组").waitFor();
+  await chooseOption(page, dialog.locator("#ownerGroupId"), "一期住户");
+  await dialog.locator("#amount").fill("20");
+  await expectAccessible(page, "分组充值 dialog");
+  await dialog.locator(".ant-modal-footer .ant-btn-primary").click();
+  await page.locator(".ant-modal-confirm", { hasText: "一期住户" }).waitFor();
+  await page.getByTestId("counter-group-confirm-ok").click();
+  await dialog.getByText("已为 1 个账户充值,合计 20.00 元").waitFor();
+  const receipt = dialog.locator(".ant-table-row", { hasText: "柜台业主" });
+  assert.match(await textOf(receipt), /20\.00.*60\.00/s);
+  const owners = await call<{ records: OwnerRow[] }>(
+    base,
+    operator.token,
+    "/api/blade-pms/ownerRecharge/page",
+    {
+      query: { keyword: "13900001003" },
+    },
+  );
+  assert.equal(owners.records[0]?.accounts[0]?.balance, "60.00");
+});

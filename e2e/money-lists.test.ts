@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Locator, Page } from "playwright-core";
 import { expectAccessible } from "./axe.ts";
-import { settled } from "./crud-helpers.ts";
+import { settled, toast } from "./crud-helpers.ts";
 import { admin, textOf, useBrowserSuite } from "./harness.ts";
 import {
   call,
@@ -301,6 +301,92 @@ test("payments of an owner are listed with sums by state; a paid one shows its r
     assert.equal(
       await textOf(payments.getByTestId("money-totals-line")),
       "合计: 已支付 80.00 · 未支付 0.00 · 支付失败 0.00",
+    ),
+  );
+});
+
+test("a payment order is taken for an account, confirmed with its transaction number and booked once; another is closed", async () => {
+  const { page } = suite.session;
+  const operator = await newOperator(suite.server.baseUrl, "支付到账公司");
+  const meterId = await seedAccounts(operator);
+  await signInOperator(page, operator);
+  await openMoneyMenu(page, "payment");
+  await page.waitForURL("**/money/payment");
+  const payments = page.locator('[data-testid="money-list"][data-list="payments"]');
+  await settled(payments);
+  await payments.getByLabel("业主", { exact: true }).fill("李对账");
+  await payments.getByTestId("money-search-submit").click();
+  await eventually(async () => assert.equal((await rowTexts(payments)).length, 2));
+
+  // 新增支付单: account, amount and method are required; the order waits unpaid.
+  await payments.getByTestId("payment-order").click();
+  const order = page.getByTestId("payment-order-dialog");
+  await order.waitFor();
+  await page.getByTestId("payment-order-ok").click();
+  await order.getByText("请选择账户").waitFor();
+  await order.getByText("请选择支付方式").waitFor();
+  await chooseOption(page, order.locator("#accountId"), "李对账");
+  await order.locator("#amount").fill("40");
+  await chooseOption(page, order.locator("#paymentMethod"), "银联", false);
+  await order.locator("#remark").fill("银行转账");
+  await expectAccessible(page, "新增支付单 dialog");
+  await page.getByTestId("payment-order-ok").click();
+  await toast(page, "支付单已保存，确认到账后入账");
+  await order.waitFor({ state: "detached" });
+  await eventually(async () =>
+    assert.equal(
+      await textOf(payments.getByTestId("money-totals-line")),
+      "合计: 已支付 80.00 · 未支付 40.00 · 支付失败 0.00",
+    ),
+  );
+
+  // 确认到账 needs a well-formed transaction number; then the recharge is booked.
+  const unpaid = payments.locator(".ant-table-row", { hasText: "未支付" });
+  await unpaid.getByTestId("payment-confirm").click();
+  const confirm = page.getByTestId("payment-confirm-dialog");
+  await confirm.waitFor();
+  await page.getByTestId("payment-confirm-ok").click();
+  await confirm.getByText("请输入交易号").waitFor();
+  await confirm.locator("#transactionNo").fill("流水 001");
+  await confirm.getByText("交易号应为 1 到 64 位字母、数字、- 或 _").waitFor();
+  await confirm.locator("#transactionNo").fill("BANK-20261127-001");
+  await page.getByTestId("payment-confirm-ok").click();
+  await toast(page, "支付已确认，已入账");
+  await eventually(async () =>
+    assert.equal(
+      await textOf(payments.getByTestId("money-totals-line")),
+      "合计: 已支付 120.00 · 未支付 0.00 · 支付失败 0.00",
+    ),
+  );
+  const paid = payments.locator(".ant-table-row", { hasText: "BANK-20261127-001" });
+  assert.match(await textOf(paid), /40\.00.*已支付/s);
+  assert.equal(await paid.getByTestId("payment-confirm").count(), 0, "a paid payment is not confirmed again");
+  await paid.getByRole("button", { name: /^详 ?情$/ }).click();
+  const detail = page.getByTestId("payment-detail");
+  await detail.locator(".ant-table-row", { hasText: /R\d{8}/ }).waitFor();
+  await page.keyboard.press("Escape");
+  await detail.waitFor({ state: "detached" });
+  // Booked once: the account's ledger holds exactly one recharge of this payment.
+  const recharges = await call<{ records: { amount: string }[] }>(
+    suite.server.baseUrl,
+    operator.token,
+    `${pms}/datarecharge/page`,
+    { query: { ownerName: "李对账", current: "1", size: "50" } },
+  );
+  assert.equal(recharges.records.filter((r) => r.amount === "40.00").length, 1);
+
+  // 关闭: an order that will never be paid is closed and counts among the failed.
+  await call(suite.server.baseUrl, operator.token, `${pms}/payment/save`, {
+    body: { meterId, amount: "15", paymentMethod: 1 },
+  });
+  await payments.getByTestId("money-search-submit").click();
+  await payments.locator(".ant-table-row", { hasText: "未支付" }).getByTestId("payment-close").click();
+  await page.getByTestId("payment-close-ok").click();
+  await toast(page, "支付单已关闭");
+  await eventually(async () =>
+    assert.equal(
+      await textOf(payments.getByTestId("money-totals-line")),
+      "合计: 已支付 120.00 · 未支付 0.00 · 支付失败 15.00",
     ),
   );
 });

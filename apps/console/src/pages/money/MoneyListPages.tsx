@@ -8,7 +8,7 @@ import { useI18n } from "../../i18n/index.tsx";
 import { findLeaf } from "../../layout/menu-model.ts";
 import { useConsole } from "../../store/useConsole.ts";
 import { type MoneyColumn, MoneyTable, type Totals } from "./MoneyTable.tsx";
-import { moneyLists, removePayments } from "./money-calls.ts";
+import { closePayment, moneyLists, removePayments } from "./money-calls.ts";
 import { moneyFilterDef } from "./money-filters.ts";
 import {
   channelLabel,
@@ -18,6 +18,8 @@ import {
   useDictionaryLabel,
 } from "./money-labels.ts";
 import { PaymentDetailDialog } from "./PaymentDetailDialog.tsx";
+import { PaymentConfirmDialog } from "./payments/PaymentConfirmDialog.tsx";
+import { PaymentOrderDialog } from "./payments/PaymentOrderDialog.tsx";
 
 const STATEMENT_PATH = "/money/statement";
 const fields = moneyFilterDef.fields;
@@ -127,13 +129,21 @@ export function RechargesPage() {
   );
 }
 
-/** 支付记录: money received by method and channel; unpaid or failed payments may be removed. */
+/**
+ * 支付记录: money received by method and channel. `payment_add` takes an unpaid order for an account
+ * (新增支付单), confirms an unpaid or failed one with its transaction number, which books its
+ * recharge once (确认到账), and closes an unpaid one that will never be paid; unpaid or failed
+ * payments may be removed.
+ */
 export function PaymentsPage() {
   const { t } = useI18n();
   const { message, modal } = useFeedback();
   const names = useMoneyDictionaries();
   const canRemove = useConsole((state) => Boolean(state.permission.payment_delete));
+  const canTake = useConsole((state) => Boolean(state.permission.payment_add));
   const [shown, setShown] = useState<{ id: string; tenantId?: string } | null>(null);
+  const [ordering, setOrdering] = useState<{ reload: () => Promise<void> } | null>(null);
+  const [confirming, setConfirming] = useState<{ row: Row; reload: () => Promise<void> } | null>(null);
   const columns: MoneyColumn[] = [
     { key: "transactionNo", title: t("moneyList.transactionNo"), kind: "id" },
     { key: "createTime", title: t("moneyList.createTime"), kind: "id" },
@@ -174,6 +184,23 @@ export function PaymentsPage() {
         message.success(t("moneyList.removed"));
       },
     });
+  const close = (row: Row, reload: () => Promise<void>) =>
+    modal.confirm({
+      title: t("common.tip"),
+      content: t("payment.closeConfirm"),
+      okButtonProps: { "data-testid": "payment-close-ok" },
+      onOk: async () => {
+        try {
+          await closePayment(String(row.id), rowTenant(row));
+        } catch (failure) {
+          // Server refusals were toasted by the API bridge; the row stays.
+          reportNetworkError(failure);
+          return;
+        }
+        await reload();
+        message.success(t("payment.closed"));
+      },
+    });
   return (
     <>
       <MoneyTable
@@ -194,6 +221,13 @@ export function PaymentsPage() {
         columns={columns}
         totalsCells={(totals) => ({ amount: <TotalsLines lines={paymentTotals(totals)} /> })}
         totalsLine={(totals) => paymentTotals(totals).join(" · ")}
+        toolbar={(reload) =>
+          canTake && (
+            <Button type="primary" onClick={() => setOrdering({ reload })} data-testid="payment-order">
+              {t("payment.order")}
+            </Button>
+          )
+        }
         rowActions={(row, reload) => (
           <Space size={0}>
             <Button
@@ -203,6 +237,21 @@ export function PaymentsPage() {
             >
               {t("moneyList.detail")}
             </Button>
+            {canTake && removablePayment(row.state) && (
+              <Button
+                type="link"
+                size="small"
+                onClick={() => setConfirming({ row, reload })}
+                data-testid="payment-confirm"
+              >
+                {t("payment.confirm")}
+              </Button>
+            )}
+            {canTake && String(row.state) === "0" && (
+              <Button type="link" size="small" onClick={() => close(row, reload)} data-testid="payment-close">
+                {t("payment.close")}
+              </Button>
+            )}
             {canRemove && removablePayment(row.state) && (
               <Button type="link" size="small" danger onClick={() => remove(row, reload)}>
                 {t("moneyList.remove")}
@@ -212,6 +261,26 @@ export function PaymentsPage() {
         )}
       />
       {shown && <PaymentDetailDialog {...shown} onClose={() => setShown(null)} />}
+      {ordering && (
+        <PaymentOrderDialog
+          onClose={() => setOrdering(null)}
+          onSaved={() => {
+            setOrdering(null);
+            void ordering.reload();
+          }}
+        />
+      )}
+      {confirming && (
+        <PaymentConfirmDialog
+          row={confirming.row}
+          tenantId={rowTenant(confirming.row)}
+          onClose={() => setConfirming(null)}
+          onConfirmed={() => {
+            setConfirming(null);
+            void confirming.reload();
+          }}
+        />
+      )}
     </>
   );
 }

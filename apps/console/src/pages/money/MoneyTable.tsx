@@ -43,6 +43,8 @@ interface Props {
   totalsCells?: (totals: Totals) => Partial<Record<string, ReactNode>>;
   /** The totals in one line above the table, seen without scrolling to their columns. */
   totalsLine?: (totals: Totals) => string;
+  /** Buttons before the export (a new payment order); `reload` refreshes the page shown. */
+  toolbar?: (reload: () => Promise<void>) => ReactNode;
   /** Row buttons (details, remove, statement); `reload` refreshes the page shown. */
   rowActions?: (row: Row, reload: () => Promise<void>) => ReactNode;
   /** Choices of the search's selects when they differ from the payment lists' (see MoneyFilters). */
@@ -154,6 +156,7 @@ export function MoneyTable(props: Props) {
       <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
         <MoneyFilters fields={filters} onSearch={setQuery} byTenant={platform} {...props.choices} />
         <Space wrap size="large">
+          {props.toolbar?.(reload)}
           {permission[calls.exportCode] && (
             <Button onClick={() => startDownload(moneyExportHref(calls, query))} data-testid="money-export">
               {t("crud.export")}

@@ -175,3 +175,26 @@ export const createNativeOrder = (accountId: string, amount: string, tenantId?: 
 
 export const loadWxpayOrder = (id: string, tenantId?: string) =>
   api.get<WxpayOrder>(`${pms}/wxpay/detail`, { id, ...tenantOf(tenantId) });
+
+/** What payment/save and payment/submit answer: the payment, and whether this call booked its recharge. */
+export interface PaymentOutcome extends Record<string, unknown> {
+  id: string;
+  booked: boolean;
+}
+
+/** Takes a payment order for an account (payment/save): unpaid until it is confirmed. */
+export const savePaymentOrder = (
+  order: { accountId: string; amount: string; paymentMethod: string; remark: string },
+  tenantId?: string,
+) => api.post<PaymentOutcome>(`${pms}/payment/save`, { ...order, ...tenantOf(tenantId) });
+
+/**
+ * Confirms an unpaid or failed payment with the channel's transaction number (state 1): its
+ * recharge is booked once; a second confirmation books nothing more.
+ */
+export const confirmPayment = (id: string, transactionNo: string, tenantId?: string) =>
+  api.post<PaymentOutcome>(`${pms}/payment/submit`, { id, state: 1, transactionNo, ...tenantOf(tenantId) });
+
+/** Closes an unpaid payment that will never be paid (state 2); it books nothing. */
+export const closePayment = (id: string, tenantId?: string) =>
+  api.post<PaymentOutcome>(`${pms}/payment/submit`, { id, state: 2, ...tenantOf(tenantId) });

@@ -1,8 +1,8 @@
 import { resources } from "@meterline/contracts";
 import { Alert, Empty, Form, Modal, Spin, TreeSelect } from "antd";
 import { useState } from "react";
-import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
+import { useSaving } from "../../app/useSaving.ts";
 import { fieldLabel } from "../../crud/labels.ts";
 import { linkTarget, pickerSource } from "../../crud/pickers.ts";
 import { usePickerChoices } from "../../crud/usePickerChoices.ts";
@@ -28,7 +28,7 @@ export function UserRoleDialog({ userIds, onClose, onGranted }: Props) {
   const { message } = useFeedback();
   const [roleIds, setRoleIds] = useState<string[]>([]);
   const [missing, setMissing] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const { saving, save: saveWith } = useSaving();
   const target = linkTarget(roleField, {});
   const { choices, loading } = usePickerChoices(
     target
@@ -42,17 +42,11 @@ export function UserRoleDialog({ userIds, onClose, onGranted }: Props) {
       setMissing(true);
       return;
     }
-    setSaving(true);
-    try {
+    await saveWith(async () => {
       await grantRoles(userIds, roleIds);
       message.success(t("user.rolesGranted", { count: userIds.length }));
       onGranted();
-    } catch (error) {
-      // Shown by the API bridge (or here for transport failures); the choice stays for another try.
-      reportNetworkError(error);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   const treeData =

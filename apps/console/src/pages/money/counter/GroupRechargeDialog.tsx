@@ -1,11 +1,11 @@
-import { Alert, Form, Input, Modal, Radio, Result, Select, Table } from "antd";
+import { Alert, Form, Modal, Radio, Result, Select, Table } from "antd";
 import { useCallback, useState } from "react";
 import { describeError } from "../../../app/api.ts";
 import { useFeedback } from "../../../app/feedback.ts";
 import { useLoaded } from "../../../components/useLoaded.ts";
 import { useT } from "../../../i18n/index.tsx";
 import { type GroupRecharged, newIdempotencyKey, ownerGroups, submitGroupRecharge } from "./counter-calls.ts";
-import { amountProblem } from "./money-text.ts";
+import { PaymentFields } from "./PaymentFields.tsx";
 import { usePaymentMethods } from "./payment-methods.ts";
 
 interface Values {
@@ -160,31 +160,7 @@ export function GroupRechargeDialog({ onClose }: { onClose: (booked: boolean) =>
               ]}
             />
           </Form.Item>
-          <Form.Item
-            name="amount"
-            label={t("counter.form.amount")}
-            extra={t("counter.form.amountHelp")}
-            rules={[
-              {
-                validator: async (_: unknown, value: string | undefined) => {
-                  const problem = amountProblem(value ?? "");
-                  if (problem) throw new Error(t(`counter.amount.${problem}`));
-                },
-              },
-            ]}
-          >
-            <Input inputMode="decimal" autoComplete="off" suffix={t("counter.form.yuan")} />
-          </Form.Item>
-          <Form.Item
-            name="paymentMethod"
-            label={t("counter.form.method")}
-            rules={[{ required: true, message: t("counter.form.methodRequired") }]}
-          >
-            <Select options={methods} />
-          </Form.Item>
-          <Form.Item name="remark" label={t("counter.form.remark")} rules={[{ max: 255 }]}>
-            <Input.TextArea rows={2} maxLength={255} />
-          </Form.Item>
+          <PaymentFields methods={methods} />
         </Form>
       )}
     </Modal>
