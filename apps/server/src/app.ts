@@ -10,6 +10,7 @@ import { fieldCipherOf } from "./crud/field-cipher.ts";
 import type { Db } from "./db/client.ts";
 import { accessRoutes } from "./modules/access/access.routes.ts";
 import { alarmRoutes } from "./modules/alarm/alarm.routes.ts";
+import { ignoreListRoutes } from "./modules/alarm/ignore-list.routes.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
@@ -242,6 +243,7 @@ export async function buildApp({
   await app.register(batchJobRoutes, { db });
   await app.register(waterWriteRoutes, { db, timeZone: config.timeZone });
   await app.register(alarmRoutes, { db, timeZone: config.timeZone });
+  await app.register(ignoreListRoutes, { db, timeZone: config.timeZone });
   await app.register(moneyRoutes, { db, timeZone: config.timeZone });
   await app.register(paymentRoutes, { db, timeZone: config.timeZone });
   await app.register(ownerRechargeRoutes, { db, timeZone: config.timeZone });

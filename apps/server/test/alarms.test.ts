@@ -289,6 +289,30 @@ describe("alarms: rules raise check records, recovery restores them, ignores sil
         [1, 0, "", "离线超时"],
       ],
     );
+    // The week is over: that ignore is on file but no longer at work; the others are.
+    assert.deepEqual(
+      ignores.records.map((i: { inEffect: boolean }) => i.inEffect),
+      [true, false, true],
+    );
+    const atWork = await get(`checkIgnore/page?current=1&size=10&meterId=${site.meter}&inEffect=true`);
+    assert.equal(atWork.total, 2);
+
+    // Lifting the permanent ignore: the next silence is an alarm in the bell again; the list drops it.
+    const permanent = ignores.records[0] as { id: string };
+    const lifted = await post("checkIgnore/remove", { ids: permanent.id });
+    assert.equal(lifted.statusCode, 200, lifted.body);
+    assert.equal(lifted.json().data.removed, 1);
+    assert.equal((await offlineRound()).raised, 1, "the rule speaks again");
+    assert.deepEqual(
+      (await bell()).map((r) => r.ruleCode),
+      ["offline"],
+    );
+    const after = await get(`checkIgnore/page?current=1&size=10&meterId=${site.meter}`);
+    assert.equal(after.total, 2);
+    const again = await post("checkIgnore/remove", { ids: permanent.id });
+    assert.equal(again.statusCode, 400);
+    assert.match(again.json().msg, /^ids: /);
+    assert.match((await post("checkIgnore/remove", {})).json().msg, /: ids$/);
   });
 
   test("bad ignores are a 400 naming the field and store nothing; another tenant neither sees nor ignores", async () => {
@@ -316,9 +340,15 @@ describe("alarms: rules raise check records, recovery restores them, ignores sil
     assert.equal(await ignoreCount(), before, "nothing stored");
     assert.deepEqual(await bell(other.token), []);
     assert.equal((await get("checkRecord/page?current=1&size=10", other.token)).total, 0);
-    // Another tenant's remove and close touch nothing of ours.
+    // Another tenant's remove and close touch nothing of ours, nor does its lifting of our ignores.
     await server.call("POST", `/blade-pms/checkRecord/remove?ids=${record.id}`, other.token);
     assert.ok((await records()).some((r) => r.id === record.id));
+    const ours = (await get("checkIgnore/page?current=1&size=200")).records as { id: string }[];
+    assert.ok(ours.length > 0);
+    assert.equal((await get("checkIgnore/page?current=1&size=10", other.token)).total, 0);
+    const lift = await post("checkIgnore/remove", { ids: ours.map((i) => i.id).join(",") }, other.token);
+    assert.equal(lift.statusCode, 400, lift.body);
+    assert.equal((await get("checkIgnore/page?current=1&size=200")).total, ours.length);
   });
 
   test("close, remove without the /api prefix, and the spoken text of an alarm", async () => {
@@ -384,6 +414,11 @@ describe("alarms: rules raise check records, recovery restores them, ignores sil
     assert.equal(await ignoreCount(), before);
     assert.equal(await status("POST", `${pms}/checkIgnore/save?recordId=${record.id}&days=7`, ignorer), 200);
     assert.equal(await ignoreCount(), before + 1);
+    // Reading the ignores is any alarm reader's; lifting one is the ignorer's.
+    const [mine] = (await get("checkIgnore/page?current=1&size=1", reader)).records as { id: string }[];
+    assert.ok(mine);
+    assert.equal(await status("POST", `${pms}/checkIgnore/remove?ids=${mine.id}`, reader), 403);
+    assert.equal(await status("POST", `${pms}/checkIgnore/remove?ids=${mine.id}`, ignorer), 200);
   });
 
   test("the roles' data scope over meters holds for records: outside it they read as absent", async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { formatDateTime } from "../../contract/dates.ts";
 import { done, ok, page } from "../../contract/envelope.ts";
-import { badParam, badRequest } from "../../contract/errors.ts";
+import { badRequest } from "../../contract/errors.ts";
 import { idList, optionalId, optionalString, paging, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import { SqlParams } from "../../crud/sql.ts";
@@ -47,8 +47,9 @@ const RECORD_COLUMNS = `r.id, r.tenant_id, r.energy_type, r.meter_id, r.product_
 
 /**
  * Alarms (spec §7): check records (the bell's upPage, the screen's page, detail, close, remove at
- * the path without /api), the operators' ignores (checkIgnore save and page), and the text the
- * console speaks for a new alarm (message/SpeechByContent). The rules run as readings arrive and in
+ * the path without /api), ignoring an alarm (checkIgnore save; the list of ignores and lifting them
+ * are in ignore-list.routes.ts), and the text the console speaks for a new alarm
+ * (message/SpeechByContent). The rules run as readings arrive and in
  * a pass every minute, which also restores what cleared without a reading (a recharge).
  */
 export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
@@ -428,76 +429,6 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
           );
       });
       return done("操作成功!");
-    },
-  );
-
-  app.get(
-    `${pms}/checkIgnore/page`,
-    { schema: { tags, summary: "The operators' ignores, newest first" } },
-    async (request) => {
-      const user = await requirePermission(db, request, READ_CODES);
-      const params = readParams(request);
-      const { current, size, offset } = paging(params, 200);
-      const sql = new SqlParams();
-      const where = [`i.tenant_id = ${sql.bind(registryTenant(user, params))}`, "i.is_deleted = 0"];
-      const meterId = optionalId(params, "meterId");
-      if (meterId) where.push(`i.meter_id = ${sql.bind(meterId)}`);
-      const type = optionalString(params, "ignoreType");
-      if (type !== undefined) {
-        if (!/^[1-3]$/.test(type)) throw badParam("ignoreType");
-        where.push(`i.ignore_type = ${sql.bind(Number(type))}`);
-      }
-      const scope = await meterScope(db, request, sql, "i");
-      if (scope) where.push(scope);
-      const clause = where.join(" and ");
-      const [count] = await db.query<{ n: string }>(
-        `select count(*)::text as n from pms_check_ignore i where ${clause}`,
-        sql.values,
-      );
-      const rows = await db.query<{
-        id: string;
-        energy_type: number;
-        meter_id: string;
-        record_id: string;
-        rule_code: string;
-        ignore_type: number;
-        days: number;
-        ignore_until: Date | null;
-        reason: string;
-        creator: string;
-        create_time: Date;
-        product_code: string | null;
-        check_rule_name: string | null;
-      }>(
-        `select i.id, i.energy_type, i.meter_id, i.record_id, i.rule_code, i.ignore_type, i.days, i.ignore_until,
-                i.reason, i.creator, i.create_time, r.product_code, r.check_rule_name
-           from pms_check_ignore i left join pms_check_record r on r.id = i.record_id and r.tenant_id = i.tenant_id
-          where ${clause} order by i.create_time desc, i.id desc limit ${size} offset ${offset}`,
-        sql.values,
-      );
-      return ok(
-        page(
-          rows.map((i) => ({
-            id: i.id,
-            energyType: i.energy_type,
-            meterId: i.meter_id,
-            recordId: i.record_id,
-            productCode: i.product_code ?? "",
-            ruleCode: i.rule_code,
-            checkRuleName: i.check_rule_name ?? "",
-            ignoreType: i.ignore_type,
-            days: i.days,
-            ignoreDate: time(i.ignore_until),
-            reason: i.reason,
-            remark: i.reason,
-            creator: i.creator,
-            createTime: time(i.create_time),
-          })),
-          Number(count?.n ?? 0),
-          current,
-          size,
-        ),
-      );
     },
   );
 
