@@ -190,3 +190,47 @@ test("the bell ignores this time and permanently, each confirmed; with its voice
   );
   assert.deepEqual(suite.session.errors, []);
 });
+
+test("忽略记录 lists the ignores at work with who, why and until when; lifting one un-silences its alarm", async () => {
+  const { page } = suite.session;
+  const { baseUrl } = suite.server;
+  const token = await tokenOf(baseUrl, demo.tenantId, "admin", demo.password);
+  let chosen: Alarm | undefined;
+  await eventually(async () => {
+    chosen = (await alarming()).find((alarm) => alarm.productCode);
+    assert.ok(chosen, "an alarm to ignore");
+  }, 90_000);
+  await call(baseUrl, token, "/api/blade-pms/checkIgnore/save", {
+    method: "POST",
+    query: { recordId: chosen!.id, days: "9999", reason: "换表施工中" },
+  });
+
+  const silenced = async () =>
+    (await api<{ ignored: boolean }>("checkRecord/detail", { id: chosen!.id })).ignored;
+  assert.equal(await silenced(), true);
+
+  await signInOperator(page, { ...demo, token });
+  await page.goto("/operation/checkrecord");
+  const screen = page.getByTestId("check-records");
+  await screen.getByTestId("alarm-ignores-open").click();
+  const drawer = page.getByTestId("alarm-ignores");
+  // A merged message ignores each alarm of its owner: the row of the chosen record's own rule.
+  const row = drawer
+    .locator(".ant-table-row", { hasText: "换表施工中" })
+    .filter({ hasText: chosen!.productCode })
+    .filter({ hasText: chosen!.checkRuleName });
+  await row.waitFor();
+  // The kind, the state and the one who ignored it, whole.
+  const shown = await textOf(row);
+  for (const part of ["永久忽略", "生效中", "admin"]) assert.ok(shown.includes(part), `${part} in ${shown}`);
+  await expectAccessible(page, "忽略记录 drawer");
+
+  await row.getByTestId("alarm-lift").click();
+  await page.locator(".ant-modal-confirm", { hasText: chosen!.productCode }).waitFor();
+  await page.getByTestId("alarm-lift-ok").click();
+  await page.getByText("已撤销忽略").first().waitFor();
+  await row.waitFor({ state: "detached" });
+  const left = await api<{ records: { recordId: string }[] }>("checkIgnore/page", { size: "200" });
+  assert.equal(left.records.filter((i) => i.recordId === chosen!.id).length, 0);
+  assert.equal(await silenced(), false, "its record is no longer silenced");
+});

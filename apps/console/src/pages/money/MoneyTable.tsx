@@ -1,9 +1,9 @@
 import type { QueryParams, Row } from "@meterline/api-client";
-import { ROLE_ADMINISTRATOR, website } from "@meterline/contracts";
-import { Button, Card, Empty, Pagination, Space, Table, type TableColumnsType, Typography } from "antd";
+import { ROLE_ADMINISTRATOR } from "@meterline/contracts";
+import { Button, Card, Space, Table, type TableColumnsType, Typography } from "antd";
 import { type ComponentProps, type ReactNode, useMemo, useState } from "react";
 import { startDownload } from "../../app/download.ts";
-import { LoadFailed } from "../../components/LoadFailed.tsx";
+import { PagedRows } from "../../components/PagedRows.tsx";
 import { indexColumn } from "../../crud/columns.tsx";
 import { useI18n } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
@@ -69,7 +69,8 @@ export function MoneyTable(props: Props) {
   // The platform administrator's rows come from every tenant: a first column says whose each is.
   const platform = useConsole((state) => state.roles.includes(ROLE_ADMINISTRATOR));
   const [query, setQuery] = useState<QueryParams>({});
-  const { rows, total, current, size, totals, loading, error, load } = useMoneyPage(calls.page, query);
+  const page = useMoneyPage(calls.page, query);
+  const { rows, current, size, totals, error, load } = page;
   const reload = () => load();
   // Totals named like a column, by the column's title.
   const defaultLine = (sums: Totals) =>
@@ -168,35 +169,14 @@ export function MoneyTable(props: Props) {
             </Typography.Text>
           )}
         </Space>
-        {error ? (
-          <LoadFailed error={error} onRetry={reload} testId="money-error" />
-        ) : (
-          <>
-            <ScrollRegion label={title}>
-              <Table<Row>
-                rowKey="id"
-                size="middle"
-                tableLayout="auto"
-                loading={loading}
-                dataSource={rows}
-                columns={allColumns}
-                summary={rows.length > 0 ? summary : undefined}
-                locale={{ emptyText: <Empty description={t("crud.empty")} /> }}
-                pagination={false}
-              />
-            </ScrollRegion>
-            <Pagination
-              align="end"
-              current={current}
-              pageSize={size}
-              total={total}
-              pageSizeOptions={website.pageSizes.map(String)}
-              showSizeChanger
-              showTotal={(count) => t("crud.total", { total: count })}
-              onChange={(page, pageSize) => void load(pageSize === size ? page : 1, pageSize)}
-            />
-          </>
-        )}
+        <PagedRows
+          page={page}
+          columns={allColumns}
+          empty={t("crud.empty")}
+          errorTestId="money-error"
+          table={{ size: "middle", tableLayout: "auto", summary: rows.length > 0 ? summary : undefined }}
+          wrap={(table) => <ScrollRegion label={title}>{table}</ScrollRegion>}
+        />
       </Space>
     </Card>
   );

@@ -1,13 +1,12 @@
 import type { QueryParams, Row } from "@meterline/api-client";
-import { website } from "@meterline/contracts";
 import type { TableColumnsType } from "antd";
-import { Button, Card, Empty, Form, Pagination, Space, Table } from "antd";
+import { Button, Card, Form, Space } from "antd";
 import { type ReactNode, useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import { reportNetworkError } from "../../../app/api.ts";
 import { startDownload } from "../../../app/download.ts";
 import { useFeedback } from "../../../app/feedback.ts";
-import { LoadFailed } from "../../../components/LoadFailed.tsx";
+import { PagedRows } from "../../../components/PagedRows.tsx";
 import { headerWidth, textWidth, totalWidth } from "../../../crud/column-sizing.ts";
 import { indexColumn } from "../../../crud/columns.tsx";
 import { useDictionary } from "../../../crud/dictionary.ts";
@@ -32,6 +31,7 @@ import {
   stateField,
 } from "./alarm-filters.ts";
 import { CheckRecordFilters } from "./CheckRecordFilters.tsx";
+import { IgnoresDrawer } from "./IgnoresDrawer.tsx";
 import { RecordDetailDialog } from "./RecordDetailDialog.tsx";
 import { StateCell } from "./StateCell.tsx";
 import { useIgnoreAlarm } from "./useIgnoreAlarm.tsx";
@@ -43,6 +43,7 @@ const PAD = 24;
  * time, 7 days, permanently), closed or deleted as the user's buttons allow, and opens its history.
  * The search (area, rule, level, state, meter, time) runs on the server and the export writes what
  * it matches; a link may open the screen on one rule's alarming records (the home page's card).
+ * 忽略记录 lists the operators' ignores, and lifts those still at work (IgnoresDrawer).
  */
 export default function CheckRecordPage() {
   const { t, language } = useI18n();
@@ -66,7 +67,9 @@ export default function CheckRecordPage() {
   const labelOf = (options: { value: string; label: string }[], key: unknown) =>
     options.find((option) => option.value === String(key))?.label ?? String(key ?? "");
   const [shown, setShown] = useState<string | null>(null);
-  const { rows, total, current, size, loading, error, load } = useMoneyPage(checkRecordPaths.page, query);
+  const [ignores, setIgnores] = useState(false);
+  const page = useMoneyPage(checkRecordPaths.page, query);
+  const { rows, current, size, load } = page;
   const reload = () => void load();
   const { ignore, dialog } = useIgnoreAlarm(reload);
 
@@ -218,42 +221,32 @@ export default function CheckRecordPage() {
           onSearch={(values) => setQuery(alarmQuery(values))}
           onReset={() => setQuery({})}
           extra={
-            permission.checkRecord_export ? (
-              <Button onClick={() => startDownload(checkRecordExportHref(query))} data-testid="alarm-export">
-                {t("crud.export")}
+            <>
+              <Button onClick={() => setIgnores(true)} data-testid="alarm-ignores-open">
+                {t("alarm.ignores")}
               </Button>
-            ) : null
+              {permission.checkRecord_export && (
+                <Button
+                  onClick={() => startDownload(checkRecordExportHref(query))}
+                  data-testid="alarm-export"
+                >
+                  {t("crud.export")}
+                </Button>
+              )}
+            </>
           }
         />
-        {error ? (
-          <LoadFailed error={error} onRetry={reload} testId="alarm-error" />
-        ) : (
-          <>
-            <Table<Row>
-              rowKey="id"
-              size="middle"
-              loading={loading}
-              dataSource={rows}
-              columns={columns}
-              scroll={{ x: totalWidth(columns) }}
-              locale={{ emptyText: <Empty description={t("crud.empty")} /> }}
-              pagination={false}
-            />
-            <Pagination
-              align="end"
-              current={current}
-              pageSize={size}
-              total={total}
-              pageSizeOptions={website.pageSizes.map(String)}
-              showSizeChanger
-              showTotal={(count) => t("crud.total", { total: count })}
-              onChange={(page, pageSize) => void load(pageSize === size ? page : 1, pageSize)}
-            />
-          </>
-        )}
+        <PagedRows
+          page={page}
+          columns={columns}
+          empty={t("crud.empty")}
+          errorTestId="alarm-error"
+          table={{ size: "middle", scroll: { x: totalWidth(columns) } }}
+        />
       </Space>
       {dialog}
       <RecordDetailDialog id={shown} onClose={() => setShown(null)} />
+      {ignores && <IgnoresDrawer onClose={() => setIgnores(false)} onLifted={reload} />}
     </Card>
   );
 }

@@ -66,3 +66,10 @@ export interface RecordHistory {
 
 export const loadRecordDetail = (id: string) =>
   api.get<Row & { history?: RecordHistory[] }>(`${pms}/checkRecord/detail`, { id });
+
+/** The operators' ignores, newest first (checkIgnore/page); `inEffect` true lists those still at work. */
+export const checkIgnorePage = `${pms}/checkIgnore/page`;
+
+/** Lifts ignores: their rules speak again for their meters (checkIgnore/remove). */
+export const liftIgnores = (ids: readonly string[]) =>
+  api.post<{ removed: number }>(`${pms}/checkIgnore/remove`, undefined, { ids: ids.join(",") });
