@@ -96,3 +96,47 @@ test("a granted role shows its user only the granted menus and buttons", async (
   assert.equal(await posts.getByTestId("crud-remove").count(), 1);
   assert.equal(await posts.getByTestId("crud-export").count(), 1);
 });
+
+test("菜单配置 sets the screens of a top menu: the sidebar under it shows them, and the dialog again", async () => {
+  const { page } = suite.session;
+  await signIn(page);
+  const topMenus = await openResource(page, "/system/topmenu", "topMenu");
+  const screenNode = (title: string) =>
+    page
+      .getByTestId("topmenu-grant-tree")
+      .locator(".ant-tree-treenode:not([aria-hidden])")
+      .filter({ has: page.locator(".ant-tree-title", { hasText: new RegExp(`^${title}$`) }) });
+  await clickRowAction(rowsWith(topMenus, "系统监控"), "row-topmenu-grant");
+  // The group it holds is checked; 运行控制 is not, until its 告警记录 is.
+  await screenNode("运行控制").waitFor();
+  assert.match(
+    (await screenNode("系统监控").locator(".ant-tree-checkbox").getAttribute("class")) ?? "",
+    /checked/,
+  );
+  assert.doesNotMatch(
+    (await screenNode("运行控制").locator(".ant-tree-checkbox").getAttribute("class")) ?? "",
+    /checked|indeterminate/,
+  );
+  await expectAccessible(page, "菜单配置 dialog");
+  await screenNode("告警记录").locator(".ant-tree-checkbox").click();
+  await page.getByTestId("topmenu-grant-ok").click();
+  await toast(page, "菜单配置成功");
+
+  // Under 系统监控 the sidebar now holds 运行控制 (the group of 告警记录) beside 系统监控.
+  await page.getByTestId("top-menu-item").filter({ hasText: "系统监控" }).click();
+  const groups = () => page.getByTestId("sidebar").getByTestId("menu-group").allInnerTexts();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="menu-group"]').length === 2);
+  assert.deepEqual((await groups()).sort(), ["系统监控", "运行控制"].sort());
+
+  await page.getByTestId("top-menu-item").filter({ hasText: "首页" }).click();
+  await clickRowAction(rowsWith(topMenus, "系统监控"), "row-topmenu-grant");
+  await screenNode("运行控制").waitFor();
+  assert.match(
+    (await screenNode("告警记录").locator(".ant-tree-checkbox").getAttribute("class")) ?? "",
+    /checked/,
+  );
+  assert.match(
+    (await screenNode("运行控制").locator(".ant-tree-checkbox").getAttribute("class")) ?? "",
+    /indeterminate/,
+  );
+});

@@ -22,6 +22,12 @@ export interface RoleGrant {
   apiScopeIds: string[];
 }
 
+/** The screens top menus are set to hold (contract §7 topmenu grant). */
+export interface TopMenuGrant {
+  topMenuIds: string[];
+  menuIds: string[];
+}
+
 export function accessApi(http: Http) {
   return {
     grantTrees(): Promise<GrantTrees> {
@@ -33,6 +39,20 @@ export function accessApi(http: Http) {
     /** Replaces the roles' grants; the server adds the ancestors of every granted menu. */
     grantRoles(grant: RoleGrant): Promise<unknown> {
       return http.envelope<unknown>("/api/blade-system/role/grant", { method: "POST", body: grant });
+    },
+    /** The screens (menus, no buttons) a top menu may hold. */
+    grantTopTree(): Promise<{ menu: TreeNode[] }> {
+      return http.envelope<{ menu: TreeNode[] }>("/api/blade-system/menu/grant-top-tree");
+    },
+    /** The screens the given top menus hold (ancestors included). */
+    topTreeKeys(topMenuIds: readonly string[]): Promise<{ menu: string[] }> {
+      return http.envelope<{ menu: string[] }>("/api/blade-system/menu/top-tree-keys", {
+        query: { topMenuIds },
+      });
+    },
+    /** Replaces the screens of the top menus. */
+    grantTopMenus(grant: TopMenuGrant): Promise<unknown> {
+      return http.envelope<unknown>("/api/blade-system/topmenu/grant", { method: "POST", body: grant });
     },
   };
 }

@@ -204,6 +204,16 @@ test("resources under their service address the engine by base path", async () =
   );
 });
 
+test("top menus are granted screens by a JSON body and their keys read by a list of ids", async () => {
+  const ok = (data: unknown) => json(200, { code: 200, success: true, data, msg: "ok" });
+  const { api, seen } = setup([ok({ menu: ["5"] }), ok({})]);
+  assert.deepEqual(await api.topTreeKeys(["7", "8"]), { menu: ["5"] });
+  assert.equal(seen[0]?.url, "http://x/api/blade-system/menu/top-tree-keys?topMenuIds=7%2C8");
+  await api.grantTopMenus({ topMenuIds: ["7"], menuIds: ["5", "6"] });
+  assert.equal(seen[1]?.url, "http://x/api/blade-system/topmenu/grant");
+  assert.equal(seen[1]?.init.body, JSON.stringify({ topMenuIds: ["7"], menuIds: ["5", "6"] }));
+});
+
 test("rows are written and removed through the verbs a resource names", async () => {
   const ok = (data: unknown) => json(200, { code: 200, success: true, data, msg: "ok" });
   const { api, seen } = setup([ok({ id: "1" }), ok({}), ok({}), ok({}), ok({})]);

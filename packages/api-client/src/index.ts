@@ -1,4 +1,4 @@
-export type { GrantKeys, GrantTrees, RoleGrant } from "./access.ts";
+export type { GrantKeys, GrantTrees, RoleGrant, TopMenuGrant } from "./access.ts";
 export type { GuestRegistration, LoginParams, PlainAck, SocialReturn } from "./auth.ts";
 export { type ApiClient, type ApiClientOptions, createApiClient } from "./client.ts";
 export { crudApi, type DictionaryItem, exportUrl, type Row } from "./crud.ts";

@@ -33,6 +33,10 @@ const bespoke: Partial<Record<ResourceName, PageEntry>> = {
   role: { load: () => import("../pages/role/RolePage.tsx"), file: "pages/role/RolePage.tsx" },
   tenant: { load: () => import("../pages/tenant/TenantPage.tsx"), file: "pages/tenant/TenantPage.tsx" },
   user: { load: () => import("../pages/user/UserPage.tsx"), file: "pages/user/UserPage.tsx" },
+  topMenu: {
+    load: () => import("../pages/topmenu/TopMenuPage.tsx"),
+    file: "pages/topmenu/TopMenuPage.tsx",
+  },
   dictBiz: { load: () => import("../pages/dict/DictBizPage.tsx"), file: "pages/dict/DictBizPage.tsx" },
   area: pms("area/AreaPage.tsx", () => import("../pages/pms/area/AreaPage.tsx")),
   room: pms("room/RoomPage.tsx", () => import("../pages/pms/room/RoomPage.tsx")),

@@ -335,6 +335,10 @@ export const en: Record<MessageKey, string> = {
   "payment.closeConfirm":
     "A closed payment order no longer waits for its money and is never booked. Close it?",
   "payment.closed": "Payment order closed",
+  "topMenu.grant": "Screens",
+  "topMenu.grantTitle": "Screens of {name}",
+  "topMenu.granted": "Screens saved",
+  "topMenu.nothingToGrant": "No screens to choose from",
   "user.platform": "Platform",
   "user.platformTitle": "Platform settings: {account}",
   "user.userExtHint": 'A JSON object such as {"theme": "dark"}; leave empty for none',
