@@ -375,4 +375,26 @@ describe("owner SMS for balance alarms, through the job queue and the provider d
       ["45.00", "45.00"],
     );
   });
+
+  test("an alarm scheme whose channels leave out SMS raises the alarm and sends its owner nothing", async () => {
+    await server.db.query("update pms_alarm_scheme set notify_channels = 'console'");
+    const recharge = await post("datarecharge/submit", {
+      meterId: site.meter,
+      amount: "100",
+      paymentMethod: 1,
+      idempotencyKey: "notice-recharge-3",
+    });
+    assert.equal(recharge.statusCode, 200, recharge.body);
+    await evaluateAll(server.db, local("2026-11-11T13:00:00"));
+    const before = (await queue()).length;
+    const sent = aliyun.received.length;
+    // 60 left, then 45 the next morning: low again, on a new day, but the scheme says console only.
+    await electric(local("2026-11-12T09:00:00"), "1315.00");
+    const open = await server.db.query(
+      "select id from pms_check_record where rule_code = 'balance_low' and alarm_status = 1",
+    );
+    assert.equal(open.length, 1, "the low balance alarm was raised");
+    assert.equal((await queue()).length, before, "no message queued");
+    assert.equal(aliyun.received.length, sent);
+  });
 });

@@ -12,6 +12,7 @@ import {
   findings,
   hundredths,
   NO_CONDITION,
+  notifiesBySms,
   offlineHolds,
   overPowerHolds,
   type RegisterRead,
@@ -289,4 +290,15 @@ describe("alarm rules", () => {
       ["reverse_energy", "cover_open", "battery_low", "command_unsettled"],
     );
   });
+});
+
+test("an owner is told by SMS when the scheme's channels name sms or name none", () => {
+  assert.equal(notifiesBySms(null), true);
+  assert.equal(notifiesBySms(""), true);
+  assert.equal(notifiesBySms(" , "), true);
+  assert.equal(notifiesBySms("console,sms"), true);
+  assert.equal(notifiesBySms(" sms "), true);
+  assert.equal(notifiesBySms("console"), false);
+  assert.equal(notifiesBySms("console,wechat"), false);
+  assert.equal(notifiesBySms("smsx"), false);
 });

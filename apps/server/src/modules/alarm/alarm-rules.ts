@@ -314,3 +314,15 @@ const readsText = (reads: readonly RegisterRead[]) => {
   const [before, last] = reads.slice(-2);
   return `${before?.total} → ${last?.total}`;
 };
+
+/**
+ * Whether the account's alarm scheme sends its owner an SMS: when its channels name `sms`, or name
+ * none (a scheme that never chose keeps every channel there is, as before channels were chosen).
+ */
+export function notifiesBySms(channels: string | null): boolean {
+  const chosen = (channels ?? "")
+    .split(",")
+    .map((c) => c.trim())
+    .filter(Boolean);
+  return chosen.length === 0 || chosen.includes("sms");
+}

@@ -7,6 +7,8 @@ export interface MeterRow extends MeterFacts {
   meterId: string;
   productCode: string;
   ownerId: string | null;
+  /** The channels of the account's alarm scheme (notify_channel keys, comma-separated); null when none is set. */
+  notifyChannels: string | null;
 }
 
 /** Which meters an evaluation covers: all of the tenant's, or one. */
@@ -62,9 +64,10 @@ export async function meterFacts(
       owner_id: string | null;
       alarm_level: number | null;
       read_time: Date | null;
+      notify_channels: string | null;
     } & ConditionColumns
   >(
-    `select m.energy_type, m.id, m.product_code, a.owner_id, a.alarm_level, cd.read_time,
+    `select m.energy_type, m.id, m.product_code, a.owner_id, a.alarm_level, cd.read_time, s.notify_channels,
             cd.status_word1, cd.active_power::text as active_power, cd.clock_offset, cd.cover_open_time,
             cd.relay_stuck_time, cd.battery_low, cd.valve_fault,
             uc.command_type as unsettled_type, uc.done_time as unsettled_time
@@ -73,6 +76,7 @@ export async function meterFacts(
              select id, tenant_id, product_code, 2 from pms_water where tenant_id = $1 and is_deleted = 0) m
        left join pms_account a on a.tenant_id = m.tenant_id and a.energy_type = m.energy_type
                               and a.meter_id = m.id and a.status = 1
+       left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.tenant_id = a.tenant_id
        left join pms_meter_current_data cd on cd.tenant_id = m.tenant_id and cd.energy_type = m.energy_type
                                           and cd.meter_id = m.id
        left join lateral (
@@ -124,6 +128,7 @@ export async function meterFacts(
     meterId: m.id,
     productCode: m.product_code,
     ownerId: m.owner_id,
+    notifyChannels: m.notify_channels,
     alarmLevel: m.alarm_level,
     lastReadAt: m.read_time,
     reads: (reads.get(`${m.energy_type}:${m.id}`) ?? []).reverse(),

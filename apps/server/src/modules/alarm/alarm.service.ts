@@ -11,7 +11,7 @@ import {
   tenantRuleRows,
   tenantsWithMeters,
 } from "./alarm.repository.ts";
-import { effectiveRules, findings, RULE_CODES, type RuleCode } from "./alarm-rules.ts";
+import { effectiveRules, findings, notifiesBySms, RULE_CODES, type RuleCode } from "./alarm-rules.ts";
 
 /** Rules whose records tell the owner by SMS: the balance levels (the finding carries the ALARM_LEVEL). */
 const OWNER_NOTIFIED: ReadonlySet<RuleCode> = new Set(["balance_low", "balance_severe", "arrears"]);
@@ -26,8 +26,8 @@ export interface PassOutcome {
  * record unless one is open or an operator silenced the rule for the meter; an open record whose
  * condition no longer holds (or whose rule was switched off) is restored. Records are only written
  * on a change, so a pass over a quiet fleet reads and writes nothing else. A raised balance record
- * queues the owner's SMS in the same transaction (at most one per level and local day in
- * `timeZone`); the job queue sends it later, off this path.
+ * queues the owner's SMS in the same transaction when the account's alarm scheme notifies by SMS
+ * (at most one per level and local day in `timeZone`); the job queue sends it later, off this path.
  */
 export async function evaluateTenant(
   db: Db,
@@ -62,7 +62,7 @@ export async function evaluateTenant(
             at: now,
           });
           if (raised) outcome.raised++;
-          if (raised && meter.ownerId && OWNER_NOTIFIED.has(code)) {
+          if (raised && meter.ownerId && OWNER_NOTIFIED.has(code) && notifiesBySms(meter.notifyChannels)) {
             await queueOwnerNotice(tx, {
               tenantId,
               recordId: raised,
