@@ -237,3 +237,111 @@ export async function startTencentDouble(secrets: Record<string, string>): Promi
   state.close = http.close;
   return state;
 }
+
+/**
+ * Yunpian tpl_batch_send: a form with the account's apikey, comma-separated numbers, tpl_id and
+ * tpl_value (`#key#=value` pairs, each side encoded). Answers one item per number; a bad key is the
+ * whole request's HTTP 400 with code -1, as Yunpian's page shows. `refuse` is its frequency limit (33).
+ */
+export async function startYunpianDouble(apiKeys: readonly string[]): Promise<SmsDouble> {
+  const state: SmsDouble = { url: "", mode: "ok", received: [], close: async () => {} };
+  const http = await listen(async (request, response) => {
+    const form = new URLSearchParams(await bodyOf(request));
+    if (state.mode === "hang") return;
+    const apikey = form.get("apikey") ?? "";
+    const phones = (form.get("mobile") ?? "").split(",").filter(Boolean);
+    // tpl_value decoded the way Yunpian's page describes: split on &, then each side decoded.
+    const params: Record<string, string> = {};
+    for (const pair of (form.get("tpl_value") ?? "").split("&").filter(Boolean)) {
+      const [key = "", value = ""] = pair.split("=");
+      params[decodeURIComponent(key).replace(/^#|#$/g, "")] = decodeURIComponent(value);
+    }
+    const signatureValid = apiKeys.includes(apikey);
+    state.received.push({
+      phones,
+      signName: "",
+      templateId: form.get("tpl_id") ?? "",
+      params,
+      signatureValid,
+    });
+    if (!signatureValid)
+      return answer(response, 400, {
+        http_status_code: 400,
+        code: -1,
+        msg: "非法的apikey",
+        detail: "请检查的apikey是否正确",
+      });
+    if (state.mode === "error500")
+      return answer(response, 500, { http_status_code: 500, code: -50, msg: "服务器错误" });
+    const item = (mobile: string) =>
+      state.mode === "refuse"
+        ? { code: 33, msg: "超过频率", count: 0, fee: 0, unit: "RMB", mobile, sid: 0 }
+        : { code: 0, msg: "发送成功", count: 1, fee: 0.05, unit: "RMB", mobile, sid: Date.now() };
+    return answer(response, 200, {
+      total_count: state.mode === "refuse" ? 0 : phones.length,
+      total_fee: "0.0500",
+      unit: "RMB",
+      data: phones.map(item),
+    });
+  });
+  state.url = http.url;
+  state.close = http.close;
+  return state;
+}
+
+/**
+ * Qiniu SMS POST /v1/message: JSON with template_id, mobiles and parameters, and the "Qiniu
+ * AccessKey:sign" Authorization header whose sign is checked here (HMAC-SHA1 over method, path,
+ * Host, Content-Type and body, URL-safe base64 with padding), as Qiniu's signing page describes.
+ */
+export async function startQiniuDouble(secrets: Record<string, string>): Promise<SmsDouble> {
+  const state: SmsDouble = { url: "", mode: "ok", received: [], close: async () => {} };
+  const http = await listen(async (request, response) => {
+    const payload = await bodyOf(request);
+    if (state.mode === "hang") return;
+    const match = /^Qiniu ([^:]+):(.+)$/.exec(request.headers.authorization ?? "");
+    const secret = match ? secrets[match[1]!] : undefined;
+    const data = `${request.method} ${request.url}\nHost: ${request.headers.host}\nContent-Type: ${request.headers["content-type"]}\n\n${payload}`;
+    const expected =
+      secret === undefined
+        ? ""
+        : createHmac("sha1", secret).update(data).digest("base64").replace(/\+/g, "-").replace(/\//g, "_");
+    const signatureValid = match !== null && expected !== "" && expected === match[2];
+    const body = JSON.parse(payload) as {
+      template_id: string;
+      mobiles: string[];
+      parameters: Record<string, string>;
+      signature_id?: string;
+    };
+    state.received.push({
+      phones: body.mobiles,
+      signName: body.signature_id ?? "",
+      templateId: body.template_id,
+      params: body.parameters,
+      signatureValid,
+    });
+    const requestId = randomUUID();
+    if (!signatureValid)
+      return answer(response, 401, {
+        request_id: requestId,
+        error: "BadToken",
+        message: "Your authorization token is invalid",
+      });
+    if (state.mode === "error500")
+      return answer(response, 500, {
+        request_id: requestId,
+        error: "InternalServerError",
+        message: "internal error",
+      });
+    if (state.mode === "refuse")
+      return answer(response, 400, {
+        request_id: requestId,
+        error: "TemplateNotAvailable",
+        message: "template not available",
+      });
+    return answer(response, 200, { job_id: `${Date.now()}` });
+  });
+  state.url = http.url;
+  state.close = http.close;
+  return state;
+}

@@ -1,9 +1,17 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { AliyunSmsProvider } from "../src/modules/sms/aliyun-sms.ts";
+import { QiniuSmsProvider, qiniuAuthorization } from "../src/modules/sms/qiniu-sms.ts";
 import { MSG_RESULT, type SmsSettings } from "../src/modules/sms/sms-provider.ts";
 import { TencentSmsProvider } from "../src/modules/sms/tencent-sms.ts";
-import { type SmsDouble, startAliyunDouble, startTencentDouble } from "./sms-doubles.ts";
+import { YunpianSmsProvider, yunpianTemplateValue } from "../src/modules/sms/yunpian-sms.ts";
+import {
+  type SmsDouble,
+  startAliyunDouble,
+  startQiniuDouble,
+  startTencentDouble,
+  startYunpianDouble,
+} from "./sms-doubles.ts";
 
 const message = { phones: ["13800138000", "15900000001"], params: { name: "张三", amount: "12.50" } };
 
@@ -118,5 +126,125 @@ describe("Tencent Cloud SMS provider against the local double", () => {
     double.mode = "hang";
     const slow = await new TencentSmsProvider({ timeoutMs: 300 }).send(settings, message);
     assert.deepEqual([slow.result, slow.retryable], [MSG_RESULT.unconfirmed, true]);
+  });
+});
+
+describe("Yunpian SMS provider against the local double", () => {
+  let double: SmsDouble;
+  let settings: SmsSettings;
+  before(async () => {
+    double = await startYunpianDouble(["yunpian-apikey-1"]);
+    settings = {
+      accessKey: "米特物业",
+      secretKey: "yunpian-apikey-1",
+      signName: "米特物业",
+      templateId: "5012345",
+      endpoint: double.url,
+    };
+  });
+  after(() => double.close());
+
+  test("a template batch goes through with its variables intact, one success per number", async () => {
+    double.mode = "ok";
+    const tricky = { ...message, params: { name: "张三 & 1=2", amount: "12.50#" } };
+    const outcome = await new YunpianSmsProvider().send(settings, tricky);
+    assert.equal(outcome.result, MSG_RESULT.success, outcome.error);
+    const got = double.received.at(-1)!;
+    assert.equal(got.signatureValid, true);
+    assert.deepEqual(got.phones, message.phones);
+    assert.equal(got.templateId, "5012345");
+    assert.deepEqual(got.params, tricky.params);
+  });
+
+  test("a wrong API key is the request's refusal, not retried; throttling and server errors are", async () => {
+    double.mode = "ok";
+    const refused = await new YunpianSmsProvider().send({ ...settings, secretKey: "wrong" }, message);
+    assert.deepEqual(
+      [refused.result, refused.retryable, refused.providerCode],
+      [MSG_RESULT.fail, false, "-1"],
+    );
+    assert.match(refused.error ?? "", /非法的apikey/);
+    double.mode = "refuse";
+    const limited = await new YunpianSmsProvider().send(settings, message);
+    assert.deepEqual(
+      [limited.result, limited.retryable, limited.providerCode],
+      [MSG_RESULT.fail, true, "33"],
+    );
+    double.mode = "error500";
+    const broken = await new YunpianSmsProvider().send(settings, message);
+    assert.deepEqual([broken.result, broken.retryable], [MSG_RESULT.fail, true]);
+    double.mode = "hang";
+    const silent = await new YunpianSmsProvider({ timeoutMs: 300 }).send(settings, message);
+    assert.deepEqual([silent.result, silent.retryable], [MSG_RESULT.unconfirmed, true]);
+  });
+
+  test("tpl_value encodes each side of #key#=value", () => {
+    assert.equal(
+      yunpianTemplateValue({ name: "张三 & 1=2", n: "1" }),
+      "%23name%23=%E5%BC%A0%E4%B8%89%20%26%201%3D2&%23n%23=1",
+    );
+    assert.equal(yunpianTemplateValue({}), "");
+  });
+});
+
+describe("Qiniu SMS provider against the local double", () => {
+  let double: SmsDouble;
+  let settings: SmsSettings;
+  before(async () => {
+    double = await startQiniuDouble({ "qiniu-ak": "qiniu-secret" });
+    settings = {
+      accessKey: "qiniu-ak",
+      secretKey: "qiniu-secret",
+      signName: "1131042429772763136",
+      templateId: "1131042429772763137",
+      endpoint: double.url,
+    };
+  });
+  after(() => double.close());
+
+  test("a signed message goes through and is answered with a job id", async () => {
+    double.mode = "ok";
+    const outcome = await new QiniuSmsProvider().send(settings, message);
+    assert.equal(outcome.result, MSG_RESULT.success, outcome.error);
+    const got = double.received.at(-1)!;
+    assert.equal(got.signatureValid, true);
+    assert.deepEqual(got.phones, message.phones);
+    assert.deepEqual(got.params, message.params);
+    assert.equal(got.templateId, "1131042429772763137");
+    // A numeric sign name is Qiniu's signature id; a name is left to the template's own.
+    assert.equal(got.signName, "1131042429772763136");
+    await new QiniuSmsProvider().send({ ...settings, signName: "米特物业" }, message);
+    assert.equal(double.received.at(-1)!.signName, "");
+  });
+
+  test("a wrong secret fails the double's signature check, not retried; its own errors are", async () => {
+    double.mode = "ok";
+    const refused = await new QiniuSmsProvider().send({ ...settings, secretKey: "wrong" }, message);
+    assert.deepEqual(
+      [refused.result, refused.retryable, refused.providerCode],
+      [MSG_RESULT.fail, false, "BadToken"],
+    );
+    assert.equal(double.received.at(-1)!.signatureValid, false);
+    double.mode = "refuse";
+    const template = await new QiniuSmsProvider().send(settings, message);
+    assert.deepEqual([template.retryable, template.providerCode], [false, "TemplateNotAvailable"]);
+    double.mode = "error500";
+    const broken = await new QiniuSmsProvider().send(settings, message);
+    assert.deepEqual([broken.result, broken.retryable], [MSG_RESULT.fail, true]);
+  });
+
+  test("the Authorization matches a vector computed apart (Python hmac, urlsafe_b64encode)", () => {
+    assert.equal(
+      qiniuAuthorization(
+        { accessKey: "ak", secretKey: "qiniu-secret" },
+        {
+          method: "POST",
+          url: "https://sms.qiniuapi.com/v1/message",
+          contentType: "application/json",
+          body: '{"template_id":"1","mobiles":["13800138000"],"parameters":{}}',
+        },
+      ),
+      "Qiniu ak:SUNr3X6WJwlmrY9e3nEoq5hQjcA=",
+    );
   });
 });

@@ -21,9 +21,9 @@ export const sms = defineResource({
     category: { type: "int", required: true, dict: "sms", search: "equal" },
     smsCode: { type: "string", required: true, maxLength: 32, search: "like", unique: true },
     templateId: { type: "string", required: true, maxLength: 64 },
-    /** Aliyun AccessKeyId, Tencent Cloud SecretId. */
+    /** Aliyun AccessKeyId, Tencent Cloud SecretId, Qiniu AccessKey; Yunpian: the account (its key is the secret). */
     accessKey: { type: "string", required: true, maxLength: 128 },
-    /** Aliyun AccessKeySecret, Tencent Cloud SecretKey. */
+    /** Aliyun AccessKeySecret, Tencent Cloud SecretKey, Qiniu SecretKey, Yunpian APIKEY. */
     secretKey: { type: "string", required: true, maxLength: 128, encrypted: true, list: false },
     regionId: { type: "string", maxLength: 32, list: false },
     signName: { type: "string", required: true, maxLength: 64 },

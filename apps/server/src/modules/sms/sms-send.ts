@@ -78,7 +78,7 @@ export async function sendMessage(
   const config = await configurationOf(db, caller.tenantId, input.code);
   if (!endpointAllowed(config.endpoint)) throw badRequest(ENDPOINT_HTTPS_ONLY);
   const provider = providers[config.category];
-  if (!provider) throw badRequest(`category: 暂不支持该短信服务商 (${config.category}),请使用阿里云或腾讯云`);
+  if (!provider) throw badRequest(`category: 暂不支持该短信服务商 (${config.category})`);
   const secretKey = cipher.decrypt(config.secret_key);
   if (secretKey === undefined) throw badRequest("secretKey: 无法读取已保存的密钥,请重新填写");
   if (config.category === 4 && !config.app_id) throw badRequest("appId: 腾讯云短信需要应用ID(SdkAppId)");

@@ -8,9 +8,11 @@ import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { AliyunSmsProvider } from "./aliyun-sms.ts";
 import { readPhones, readTemplateParams } from "./phone.ts";
+import { QiniuSmsProvider } from "./qiniu-sms.ts";
 import type { SmsProvider } from "./sms-provider.ts";
 import { sendMessage } from "./sms-send.ts";
 import { TencentSmsProvider } from "./tencent-sms.ts";
+import { YunpianSmsProvider } from "./yunpian-sms.ts";
 
 const def = resources.sms;
 const base = resourceBase(def);
@@ -18,8 +20,10 @@ const codes = permissionCodes(def);
 const ENABLE = "sms_enable";
 const DEBUG = "sms_debug";
 
-/** Provider per dictionary `sms` key: 3 Aliyun, 4 Tencent Cloud. */
+/** Provider per dictionary `sms` key: 1 Yunpian, 2 Qiniu, 3 Aliyun, 4 Tencent Cloud. */
 export const defaultProviders = (): Record<number, SmsProvider> => ({
+  1: new YunpianSmsProvider(),
+  2: new QiniuSmsProvider(),
   3: new AliyunSmsProvider(),
   4: new TencentSmsProvider(),
 });
