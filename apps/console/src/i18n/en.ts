@@ -364,6 +364,12 @@ export const en: Record<MessageKey, string> = {
   "info.passwordMismatch": "The two passwords do not match",
   "info.passwordChanged": "Password changed",
 
+  "tenant.setting": "Licence",
+  "tenant.settingTitle": "Licence of {count} selected tenants",
+  "tenant.settingHint": "The account limit and expiry of the selected tenants all become the values below.",
+  "tenant.accountNumberHint": "How many accounts the tenant may have; blank or -1 for no limit",
+  "tenant.expireTimeHint": "After it the tenant's users cannot sign in; blank never expires",
+  "tenant.settingSaved": "Licence saved for {count} tenants",
   "tenant.createdTitle": "Tenant created",
   "tenant.createdHint": "Note the administrator's initial password: it is shown only this once.",
   "tenant.tenantId": "Tenant ID",

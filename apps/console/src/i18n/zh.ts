@@ -357,6 +357,12 @@ export const zh = {
   "info.passwordMismatch": "两次输入密码不一致!",
   "info.passwordChanged": "修改密码成功",
 
+  "tenant.setting": "授权配置",
+  "tenant.settingTitle": "授权配置：已选 {count} 个租户",
+  "tenant.settingHint": "所选租户的账号额度和过期时间都会改为下面的值。",
+  "tenant.accountNumberHint": "租户最多可建的账号数；留空或 -1 表示不限",
+  "tenant.expireTimeHint": "到期后该租户的用户不能登录；留空表示永不过期",
+  "tenant.settingSaved": "已为 {count} 个租户保存授权配置",
   "tenant.createdTitle": "租户已创建",
   "tenant.createdHint": "请记下管理员的初始密码：它只显示这一次。",
   "tenant.tenantId": "租户编号",

@@ -1,16 +1,24 @@
 import { resources } from "@meterline/contracts";
-import { Descriptions, Typography } from "antd";
+import { Button, Descriptions, Typography } from "antd";
+import { useState } from "react";
 import { useFeedback } from "../../app/feedback.ts";
 import { ResourcePage } from "../../crud/ResourcePage.tsx";
 import { useT } from "../../i18n/index.tsx";
+import { useConsole } from "../../store/useConsole.ts";
+import { TenantSettingDialog } from "./TenantSettingDialog.tsx";
 
 /**
- * The tenant screen: the generic table, plus the one moment the new tenant's administrator
- * password is ever shown (the server keeps only its hash), so it is shown in a dialog to copy.
+ * The tenant screen: the generic table, 授权配置 (account limit and expiry) for the ticked tenants
+ * (`tenant_setting`), and the one moment the new tenant's administrator password is ever shown (the
+ * server keeps only its hash), so it is shown in a dialog to copy.
  */
 export default function TenantPage() {
   const t = useT();
-  const { modal } = useFeedback();
+  const { message, modal } = useFeedback();
+  const canSet = useConsole((state) => state.permission.tenant_setting === true);
+  const [setting, setSetting] = useState<{ ids: readonly string[]; reload: () => Promise<void> } | null>(
+    null,
+  );
   const showAdmin = (answer: Record<string, unknown>) => {
     modal.info({
       title: t("tenant.createdTitle"),
@@ -36,5 +44,36 @@ export default function TenantPage() {
       ),
     });
   };
-  return <ResourcePage def={resources.tenant} onCreated={showAdmin} />;
+  return (
+    <>
+      <ResourcePage
+        def={resources.tenant}
+        onCreated={showAdmin}
+        toolbar={(reload, selected) =>
+          canSet && (
+            <Button
+              onClick={() =>
+                selected.length === 0
+                  ? message.warning(t("crud.selectOne"))
+                  : setSetting({ ids: selected, reload })
+              }
+              data-testid="tenant-setting"
+            >
+              {t("tenant.setting")}
+            </Button>
+          )
+        }
+      />
+      {setting && (
+        <TenantSettingDialog
+          tenantIds={setting.ids}
+          onClose={() => setSetting(null)}
+          onSaved={() => {
+            setSetting(null);
+            void setting.reload();
+          }}
+        />
+      )}
+    </>
+  );
 }
