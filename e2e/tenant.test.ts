@@ -6,6 +6,23 @@ import { apiHeaders, signIn, textOf, useBrowserSuite } from "./harness.ts";
 
 const suite = useBrowserSuite();
 
+/** The token endpoint's answer for a tenant's administrator (read, not asserted: refusals too). */
+async function adminSignIn(tenantId: string, password: string) {
+  const query = new URLSearchParams({
+    tenantId,
+    username: "admin",
+    password: createHash("md5").update(password).digest("hex"),
+    grant_type: "password",
+    scope: "all",
+    type: "account",
+  });
+  const answer = await fetch(`${suite.server.baseUrl}/api/blade-auth/oauth/token?${query}`, {
+    method: "POST",
+    headers: { ...apiHeaders(), "Tenant-Id": tenantId },
+  });
+  return (await answer.json()) as { access_token?: string; tenant_id?: string; error_description?: string };
+}
+
 test("creating a tenant shows its administrator's one-time password, which signs in", async () => {
   const { page } = suite.session;
   await signIn(page);
@@ -29,19 +46,7 @@ test("creating a tenant shows its administrator's one-time password, which signs
   await page.getByTestId("tenant-created").waitFor({ state: "detached" });
 
   // The shown password is the real one: the new tenant's administrator gets a token with it.
-  const query = new URLSearchParams({
-    tenantId,
-    username: "admin",
-    password: createHash("md5").update(password).digest("hex"),
-    grant_type: "password",
-    scope: "all",
-    type: "account",
-  });
-  const answer = await fetch(`${suite.server.baseUrl}/api/blade-auth/oauth/token?${query}`, {
-    method: "POST",
-    headers: { ...apiHeaders(), "Tenant-Id": tenantId },
-  });
-  const token = (await answer.json()) as { access_token?: string; tenant_id?: string };
+  const token = await adminSignIn(tenantId, password);
   assert.ok(token.access_token, JSON.stringify(token));
   assert.equal(token.tenant_id, tenantId);
 });
@@ -81,18 +86,7 @@ test("授权配置 sets the ticked tenants' account limit and expiry; an expired
   assert.match(await textOf(row), /西城电力.*3/s);
 
   // Past its expiry the tenant's administrator gets no token.
-  const query = new URLSearchParams({
-    tenantId,
-    username: "admin",
-    password: createHash("md5").update(password).digest("hex"),
-    grant_type: "password",
-    scope: "all",
-  });
-  const answer = await fetch(`${suite.server.baseUrl}/api/blade-auth/oauth/token?${query}`, {
-    method: "POST",
-    headers: { ...apiHeaders(), "Tenant-Id": tenantId },
-  });
-  const body = (await answer.json()) as { access_token?: string; error_description?: string };
+  const body = await adminSignIn(tenantId, password);
   assert.equal(body.access_token, undefined, JSON.stringify(body));
   assert.match(body.error_description ?? "", /过期/);
 });
