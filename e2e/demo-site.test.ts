@@ -249,3 +249,49 @@ test("an alarm rings the bell; ignored for 7 days from its card it leaves the be
     );
   });
 });
+
+test("the counter offers a local-prepaid meter a written recharge only: its balance comes back at closing", async () => {
+  const { page } = suite.session;
+  const token = await tokenOf(suite.server.baseUrl, demo.tenantId, "admin", demo.password);
+  interface Owner {
+    phone: string;
+    accounts: { productCode: string; controlStatus: number }[];
+  }
+  let local: { phone: string; meter: string; remote?: string } | undefined;
+  await eventually(async () => {
+    const owners = await call<{ records: Owner[] }>(
+      suite.server.baseUrl,
+      token,
+      "/api/blade-pms/ownerRecharge/page",
+      { query: { current: "1", size: "200" } },
+    );
+    const owner = owners.records.find((o) => o.accounts.some((a) => a.controlStatus === 0));
+    assert.ok(owner, "an owner with a local-prepaid account");
+    local = {
+      phone: owner.phone,
+      meter: owner.accounts.find((a) => a.controlStatus === 0)!.productCode,
+      remote: owner.accounts.find((a) => a.controlStatus === 1)?.productCode,
+    };
+  }, 90_000);
+
+  await signInOperator(page, { ...demo, token });
+  await page.goto("/money/ownerrecharge");
+  const counter = page.getByTestId("counter-page");
+  await counter.getByLabel("查找业主").fill(local!.phone);
+  await counter.getByLabel("查找业主").press("Enter");
+  await eventually(async () => assert.equal(await counter.getByTestId("counter-owner").count(), 1));
+  await counter.getByTestId("counter-owner").click();
+  const row = counter.getByTestId("counter-accounts").locator(".ant-table-row", { hasText: local!.meter });
+  await row.waitFor();
+  assert.equal(await row.getByTestId("counter-recharge").count(), 1);
+  assert.equal(await row.getByTestId("counter-refund").count(), 0);
+  assert.equal(await row.getByTestId("counter-correct").count(), 0);
+  assert.equal(await textOf(row.getByTestId("counter-local-hint")), "表内余额：销户时结算退还");
+  if (local!.remote) {
+    // The same owner's server-kept account still offers all three.
+    const remote = counter
+      .getByTestId("counter-accounts")
+      .locator(".ant-table-row", { hasText: local!.remote });
+    assert.equal(await remote.getByTestId("counter-refund").count(), 1);
+  }
+});

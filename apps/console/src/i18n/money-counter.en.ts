@@ -117,4 +117,5 @@ export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
     "Recharge {amount} yuan on the {energy} account of every owner of group {group}? All are booked or none.",
   "counter.groupDone": "Recharged {count} accounts, {total} yuan in all",
   "counter.groupUnavailable": "Group recharge is not available",
+  "counter.localRefundHint": "Balance in the meter: refunded when the account is closed",
 };

@@ -110,4 +110,5 @@ export const moneyCounterZh = {
     "为分组 {group} 的每位业主的{energy}表账户各充值 {amount} 元?全部成功或全部不入账。",
   "counter.groupDone": "已为 {count} 个账户充值,合计 {total} 元",
   "counter.groupUnavailable": "分组充值暂不可用",
+  "counter.localRefundHint": "表内余额：销户时结算退还",
 } as const;

@@ -1,4 +1,4 @@
-import { Button, Card, Descriptions, Empty, Space, Table, type TableColumnsType } from "antd";
+import { Button, Card, Descriptions, Empty, Space, Table, type TableColumnsType, Typography } from "antd";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
 import type { OwnerAccount, OwnerWithAccounts } from "./counter-calls.ts";
@@ -15,6 +15,14 @@ interface Props {
   showTenant?: boolean;
   onAction: (action: CounterAction, account: OwnerAccount) => void;
 }
+
+/**
+ * A local-prepaid meter keeps its balance itself: the desk can only write a recharge to it; money
+ * in it comes back when its account is closed (the closing reads the meter), so refunds and
+ * corrections are not offered on such an account.
+ */
+const offered = (action: CounterAction, account: OwnerAccount) =>
+  action === "recharge" || account.controlStatus !== 0;
 
 /** The chosen owner: who they are, each account with its balance and level, and 30 days of usage. */
 export function OwnerPanel({ owner, showTenant = false, onAction }: Props) {
@@ -65,19 +73,26 @@ export function OwnerPanel({ owner, showTenant = false, onAction }: Props) {
             key: "actions",
             render: (_: unknown, account: OwnerAccount) => (
               <Space size={0} wrap>
-                {actions.map((a) => (
-                  <Button
-                    key={a.action}
-                    type="link"
-                    size="small"
-                    danger={a.danger}
-                    onClick={() => onAction(a.action, account)}
-                    aria-label={`${t(`counter.${a.action}`)} ${account.productCode}`}
-                    data-testid={`counter-${a.action}`}
-                  >
-                    {t(`counter.${a.action}`)}
-                  </Button>
-                ))}
+                {actions
+                  .filter((a) => offered(a.action, account))
+                  .map((a) => (
+                    <Button
+                      key={a.action}
+                      type="link"
+                      size="small"
+                      danger={a.danger}
+                      onClick={() => onAction(a.action, account)}
+                      aria-label={`${t(`counter.${a.action}`)} ${account.productCode}`}
+                      data-testid={`counter-${a.action}`}
+                    >
+                      {t(`counter.${a.action}`)}
+                    </Button>
+                  ))}
+                {account.controlStatus === 0 && actions.some((a) => a.action !== "recharge") && (
+                  <Typography.Text type="secondary" data-testid="counter-local-hint">
+                    {t("counter.localRefundHint")}
+                  </Typography.Text>
+                )}
               </Space>
             ),
           },
