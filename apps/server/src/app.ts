@@ -230,8 +230,16 @@ export async function buildApp({
   await app.register(linkedAccountRoutes, { db, social, timeZone: config.timeZone });
   await app.register(menuRoutes, { db });
   await app.register(tenantRoutes, { db, timeZone: config.timeZone });
-  await app.register(userAdminRoutes, { db, timeZone: config.timeZone });
-  await app.register(userImportRoutes, { db, timeZone: config.timeZone });
+  await app.register(userAdminRoutes, {
+    db,
+    timeZone: config.timeZone,
+    production: Boolean(config.production),
+  });
+  await app.register(userImportRoutes, {
+    db,
+    timeZone: config.timeZone,
+    production: Boolean(config.production),
+  });
   await app.register(registryImportRoutes, { db, timeZone: config.timeZone });
   await app.register(reportRoutes, { db, timeZone: config.timeZone });
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });

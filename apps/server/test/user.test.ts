@@ -187,4 +187,41 @@ describe("users", () => {
     });
     assert.equal(update.statusCode, 404);
   });
+
+  test("a production server resets to no weak initial password: 123456 is refused until the tenant sets a strong one", async () => {
+    const production = await startTestServer({ production: true });
+    try {
+      const token = (await production.login()).access_token;
+      const id = (
+        await production.call("POST", "/api/blade-user/submit", token, {
+          account: "hana",
+          password: "Tq9!vR2m#Lx7",
+          name: "n",
+          realName: "r",
+          roleId: roleUser,
+          deptId: rootDept,
+        })
+      ).json().data.id;
+      const refused = await production.call("POST", `/api/blade-user/reset-password?userIds=${id}`, token);
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.match(refused.json().msg, /^account\.initPassword: /);
+      assert.ok((await production.login("hana", "Tq9!vR2m#Lx7")).access_token, "the password is unchanged");
+
+      const param = await production.db.query<{ id: string }>(
+        "select id::text as id from sys_param where param_key = 'account.initPassword' and tenant_id = '000000'",
+      );
+      const saved = await production.call("POST", "/api/blade-system/param/submit", token, {
+        id: param[0]!.id,
+        paramName: "用户初始密码",
+        paramKey: "account.initPassword",
+        paramValue: "Wm4#pZ8q!Ncv",
+      });
+      assert.equal(saved.statusCode, 200, saved.body);
+      const reset = await production.call("POST", `/api/blade-user/reset-password?userIds=${id}`, token);
+      assert.equal(reset.statusCode, 200, reset.body);
+      assert.ok((await production.login("hana", "Wm4#pZ8q!Ncv")).access_token);
+    } finally {
+      await production.close();
+    }
+  });
 });

@@ -15,8 +15,11 @@ const def = resources.user;
 const base = "/api/blade-user";
 
 /** User writes and the caller's own account calls (contract §10.1). */
-export async function userAdminRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
-  const { db, timeZone } = opts;
+export async function userAdminRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; timeZone: string; production: boolean },
+) {
+  const { db, timeZone, production } = opts;
   const tags = ["user"];
   /** Runs one user operation in a transaction, narrowed to the users the caller's data scope shows. */
   const inTx = async <T>(request: FastifyRequest, fn: (users: UserService, tx: Queryable) => Promise<T>) => {
@@ -76,7 +79,9 @@ export async function userAdminRoutes(app: FastifyInstance, opts: { db: Db; time
     { schema: { tags, summary: "Reset users' passwords to the initial one" } },
     async (request) => {
       const caller = await requirePermission(db, request, ["user_reset"], "admin");
-      await inTx(request, (users) => users.resetPassword(caller, idList(readParams(request), "userIds")));
+      await inTx(request, (users) =>
+        users.resetPassword(caller, idList(readParams(request), "userIds"), production),
+      );
       return ok({});
     },
   );

@@ -6,7 +6,10 @@ import type { Db } from "../../db/client.ts";
 import { importTemplate, importUsers, readUserSheet } from "./user-import.ts";
 
 /** Excel import of users with a template and a sheet of the rejected rows (contract §10.1). */
-export async function userImportRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
+export async function userImportRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; timeZone: string; production: boolean },
+) {
   await sheetImportRoutes(app, {
     tags: ["user"],
     maxBytes: 5 * 1024 * 1024,
@@ -25,7 +28,7 @@ export async function userImportRoutes(app: FastifyInstance, opts: { db: Db; tim
           const covered = optionalString(readParams(request), "isCovered") === "1";
           const sheet = await readUserSheet(content);
           const result = await opts.db.transaction((tx) =>
-            importUsers(tx, caller, sheet, { covered, timeZone: opts.timeZone }),
+            importUsers(tx, caller, sheet, { covered, timeZone: opts.timeZone, production: opts.production }),
           );
           return {
             data: result,

@@ -6,7 +6,7 @@ import type { SheetBounds, SheetCell, SheetData } from "../../xlsx/sheet-bounds.
 import type { CurrentUser } from "../auth/current-user.ts";
 import { asMd5, hashPassword } from "../auth/password.ts";
 import { storeRejectedRows } from "../file/rejected-rows-sheet.ts";
-import { paramValue } from "../param/param-values.ts";
+import { initialPassword } from "./initial-password.ts";
 import { UserService } from "./user.service.ts";
 
 /** The sheet's columns: header text → field. The template and the import share them. */
@@ -78,7 +78,7 @@ export async function importUsers(
   tx: Queryable,
   caller: CurrentUser,
   sheet: SheetData,
-  options: { covered: boolean; timeZone: string },
+  options: { covered: boolean; timeZone: string; production: boolean },
 ): Promise<ImportResult> {
   const headers = sheet.headers.map((h) => cellText(h));
   const index = new Map<string, number>(IMPORT_COLUMNS.map((c) => [c.field, headers.indexOf(c.header)]));
@@ -87,8 +87,9 @@ export async function importUsers(
 
   const users = new UserService(tx, options.timeZone);
   // Everyone imported starts with the tenant's known password until they change it: hash it once.
-  const initial = await paramValue(tx, "account.initPassword", caller.tenantId);
-  const initialHash = await hashPassword(asMd5(initial || "123456"));
+  const initialHash = await hashPassword(
+    asMd5(await initialPassword(tx, caller.tenantId, options.production)),
+  );
   const result = { created: 0, updated: 0, rejected: 0 };
   const rejectedRows: string[][] = [];
   for (const { cells } of sheet.rows) {

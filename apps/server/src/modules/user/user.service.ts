@@ -11,7 +11,7 @@ import type { Queryable } from "../../db/client.ts";
 import { type CurrentUser, csv, isAdministrator } from "../auth/current-user.ts";
 import { asMd5, hashPassword, verifyPassword } from "../auth/password.ts";
 import { SignInThrottle } from "../auth/sign-in-throttle.ts";
-import { paramValue } from "../param/param-values.ts";
+import { initialPassword } from "./initial-password.ts";
 import { assertPlatformAdministratorRemains } from "./platform-administrator.ts";
 
 const def = resources.user;
@@ -149,12 +149,11 @@ export class UserService {
     await this.revokeSessions(userIds);
   }
 
-  async resetPassword(caller: CurrentUser, userIds: string[]): Promise<void> {
+  async resetPassword(caller: CurrentUser, userIds: string[], production = false): Promise<void> {
     const users = await this.visible(caller, userIds);
     // Each tenant's users get that tenant's initial password (the platform administrator may reset several tenants').
     for (const tenantId of new Set(users.map((u) => u.tenant_id))) {
-      const initial = await paramValue(this.db, "account.initPassword", tenantId);
-      const hash = await hashPassword(asMd5(initial || "123456"));
+      const hash = await hashPassword(asMd5(await initialPassword(this.db, tenantId, production)));
       const ids = users.filter((u) => u.tenant_id === tenantId).map((u) => u.id);
       await this.db.query(
         "update sys_user set password = $2, update_time = now() where id = any($1::bigint[])",
