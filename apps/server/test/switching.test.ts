@@ -86,6 +86,28 @@ describe("remote switching: relays and valves become queued commands, one per me
     assert.deepEqual(JSON.parse((await commands(reached))[0]?.payload ?? "{}"), { open: true });
   });
 
+  test("a metering-only meter (METER_TYPE 3) has no relay: it is left out with the reason", async () => {
+    const { collector } = suite.site;
+    const plain = await created(suite.server, suite.admin, "meter/submit", {
+      productCode: "100000000777",
+      collectorId: collector,
+      meterType: 3,
+    });
+    const relayed = await created(suite.server, suite.admin, "meter/submit", {
+      productCode: "100000000778",
+      collectorId: collector,
+      meterType: 2,
+    });
+    const both = await suite.post("message/switchBatch", { meterIds: [plain, relayed], switchType: 2 });
+    const outcome = both.json().data as Outcome;
+    assert.equal(outcome.queued, 1, both.body);
+    assert.deepEqual(outcome.skipped, [
+      { meterId: plain, productCode: "100000000777", reason: "计量表没有继电器,不能通断" },
+    ]);
+    assert.equal((await commands(plain)).length, 0);
+    assert.equal((await commands(relayed)).length, 1);
+  });
+
   test("operators switching the same meters at once queue one command per meter between them", async () => {
     // Batches big enough that, unguarded, both would pass the open-command check before either wrote.
     const meters: string[] = [];

@@ -31,6 +31,8 @@ interface MeterRow {
   id: string;
   product_code: string;
   collector_id: string | null;
+  /** METER_TYPE of an electric meter; null for water. */
+  meter_type: number | null;
   pending: boolean;
 }
 
@@ -46,6 +48,17 @@ const key = (energyType: number, meterId: string) => `${energyType}:${meterId}`;
  * caller's data scope) and ids of no meter of the tenant are named in `skipped` as absent, and the
  * rest goes on. Without it (one meter) an absent meter refuses the call.
  */
+/** METER_TYPE 3: a metering-only electric meter, which has no relay to open or close. */
+const METERING_ONLY = 3;
+
+/** Why a found meter gets no supply command, or undefined when it gets one. */
+function refusal(meter: MeterRow): string | undefined {
+  if (meter.energy_type === 1 && Number(meter.meter_type) === METERING_ONLY)
+    return "计量表没有继电器,不能通断";
+  if (meter.pending) return "仍有未完成的通断命令";
+  return meter.collector_id ? undefined : "未绑定采集器";
+}
+
 export async function queueSupplyCommands(
   db: Queryable,
   user: CurrentUser,
@@ -73,15 +86,15 @@ export async function queueSupplyCommands(
     );
   }
   const rows = await db.query<MeterRow>(
-    `select m.energy_type, m.id::text as id, m.product_code, m.collector_id::text as collector_id,
+    `select m.energy_type, m.id::text as id, m.product_code, m.collector_id::text as collector_id, m.meter_type,
             exists (select 1 from pms_meter_command c
                      where c.tenant_id = m.tenant_id and c.meter_id = m.id and c.energy_type = m.energy_type
                        and c.state in ('queued', 'sent') and c.command_type = any($4))
             or ${pendingInJobSql("m", ["switch", "valve"])} as pending
-       from (select 1 as energy_type, id, tenant_id, product_code, collector_id from pms_meter
+       from (select 1 as energy_type, id, tenant_id, product_code, collector_id, meter_type from pms_meter
               where id = any($1::bigint[]) and tenant_id = $3 and is_deleted = 0
              union all
-             select 2, id, tenant_id, product_code, collector_id from pms_water
+             select 2, id, tenant_id, product_code, collector_id, null from pms_water
               where id = any($2::bigint[]) and tenant_id = $3 and is_deleted = 0) m`,
     [ids(1), ids(2), tenantId, SUPPLY_COMMANDS],
   );
@@ -101,7 +114,7 @@ export async function queueSupplyCommands(
   }));
   const commands: QueuedCommand[] = [];
   for (const meter of [...found.values()].sort((a, b) => a.product_code.localeCompare(b.product_code))) {
-    const reason = meter.pending ? "仍有未完成的通断命令" : meter.collector_id ? undefined : "未绑定采集器";
+    const reason = refusal(meter);
     if (reason) {
       skipped.push({ meterId: meter.id, productCode: meter.product_code, reason });
       continue;
