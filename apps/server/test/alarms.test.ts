@@ -309,6 +309,9 @@ describe("alarms: rules raise check records, recovery restores them, ignores sil
     );
     const after = await get(`checkIgnore/page?current=1&size=10&meterId=${site.meter}`);
     assert.equal(after.total, 2);
+    // A page past the end still says how many there are.
+    const beyond = await get(`checkIgnore/page?current=9&size=10&meterId=${site.meter}`);
+    assert.deepEqual([beyond.records.length, beyond.total], [0, 2]);
     const again = await post("checkIgnore/remove", { ids: permanent.id });
     assert.equal(again.statusCode, 400);
     assert.match(again.json().msg, /^ids: /);

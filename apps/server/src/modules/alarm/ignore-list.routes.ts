@@ -77,25 +77,21 @@ export async function ignoreListRoutes(app: FastifyInstance, opts: { db: Db; tim
       const scope = await meterScope(db, request, sql, "i");
       if (scope) where.push(scope);
       const clause = where.join(" and ");
+      // The total rides in the page's statement; a page past the end asks for it alone.
+      const counted = `(select count(*) from pms_check_ignore i where ${clause})::text`;
       const rows = await db.query<IgnoreRow & { total: string }>(
         `select i.id, i.energy_type, i.meter_id, i.record_id, i.rule_code, i.ignore_type, i.days, i.ignore_until,
                 i.reason, i.creator, i.create_time, r.product_code, r.check_rule_name,
-                ${IN_EFFECT} as in_effect,
-                (select count(*) from pms_check_ignore i where ${clause})::text as total
+                ${IN_EFFECT} as in_effect, ${counted} as total
            from pms_check_ignore i left join pms_check_record r on r.id = i.record_id and r.tenant_id = i.tenant_id
           where ${clause} order by i.create_time desc, i.id desc limit ${size} offset ${offset}`,
         sql.values,
       );
-      const total = rows[0]
-        ? Number(rows[0].total)
-        : Number(
-            (
-              await db.query<{ n: string }>(
-                `select count(*)::text as n from pms_check_ignore i where ${clause}`,
-                sql.values,
-              )
-            )[0]?.n ?? 0,
-          );
+      const [first] =
+        rows.length > 0 || offset === 0
+          ? rows
+          : await db.query<{ total: string }>(`select ${counted} as total`, sql.values);
+      const total = Number(first?.total ?? 0);
       return ok(
         page(
           rows.map((i) => ({
