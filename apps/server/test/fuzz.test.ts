@@ -51,6 +51,50 @@ const OUT_OF_RANGE = [
   "0x10",
 ];
 const NUMBERS = [1e300, -1e300, 2 ** 64, 2 ** 63, 1.5];
+/** Names whose values are ids to the routes that read them. */
+const ID_NAMES = NAMES.filter((name) => /^ids?$|Ids?$/.test(name) && !name.startsWith("tenant"));
+/** Names routes read as numbers: amounts, counts, codes of a dictionary, paging. */
+const NUMERIC_NAMES = [
+  "current",
+  "size",
+  "days",
+  "status",
+  "type",
+  "amount",
+  "energyType",
+  "rechargeType",
+  "paymentMethod",
+  "meterType",
+  "limit",
+  "year",
+  "month",
+];
+/**
+ * Text no id or number can be: a word, JavaScript's exponent, a float, an empty list item, full-width
+ * digits, and seeded random text that is not plain digits.
+ */
+const NOT_A_NUMBER = [
+  "x",
+  "1e3",
+  "1.5",
+  "abc,1",
+  "1,",
+  "-",
+  "１２",
+  " 7 ",
+  "true",
+  "null",
+  ...fc
+    .sample(
+      fc.oneof(
+        fc.string({ minLength: 1, maxLength: 8 }),
+        fc.double({ noNaN: false }).map(String),
+        fc.bigInt().map((n) => `${n}.0`),
+      ),
+      { seed: SEED, numRuns: 40 },
+    )
+    .filter((text) => !/^\s*-?\d+\s*(,\s*-?\d+\s*)*$/.test(text)),
+];
 
 /** Seeded garbage: text with NUL and other control characters somewhere inside. */
 function controlTexts(count: number): string[] {
@@ -96,6 +140,22 @@ function variants(method: string, path: string, pick: ReturnType<typeof picker>,
     { label: "control character in query", options: { url: q({ [pick(NAMES)]: text }) } },
     { label: "NUL in query", options: { url: `${path}?id=1%00&name=%00&ids=1%00,2` } },
     { label: "oversize query", options: { url: q({ name: "x".repeat(17 * 1024) }) } },
+    { label: "id that is no number", options: { url: q({ [pick(ID_NAMES)]: pick(NOT_A_NUMBER) }) } },
+    { label: "number that is no number", options: { url: q({ [pick(NUMERIC_NAMES)]: pick(NOT_A_NUMBER) }) } },
+    {
+      label: "every id no number",
+      options: { url: q(Object.fromEntries(ID_NAMES.map((n) => [n, pick(NOT_A_NUMBER)]))) },
+    },
+    {
+      label: "every number no number",
+      options: { url: q(Object.fromEntries(NUMERIC_NAMES.map((n) => [n, pick(NOT_A_NUMBER)]))) },
+    },
+    {
+      label: "one value given twice",
+      options: {
+        url: `${path}?${[pick(ID_NAMES), pick(NUMERIC_NAMES), pick(TEXT_NAMES)].map((n) => `${n}=1&${n}=2`).join("&")}`,
+      },
+    },
   ];
   if (method === "GET") return query;
   return [
@@ -113,6 +173,40 @@ function variants(method: string, path: string, pick: ReturnType<typeof picker>,
       options: {
         url: path,
         payload: { [pick(NAMES)]: pick(NUMBERS), [pick(NAMES)]: pick(NUMBERS), [pick(TEXT_NAMES)]: "x" },
+        headers: { "content-type": "application/json" },
+      },
+    },
+    {
+      label: "ids that are no numbers in JSON",
+      options: {
+        url: path,
+        payload: Object.fromEntries(ID_NAMES.map((n) => [n, pick(NOT_A_NUMBER)])),
+        headers: { "content-type": "application/json" },
+      },
+    },
+    {
+      label: "numbers that are no numbers in JSON",
+      options: {
+        url: path,
+        payload: Object.fromEntries(NUMERIC_NAMES.map((n) => [n, pick(NOT_A_NUMBER)])),
+        headers: { "content-type": "application/json" },
+      },
+    },
+    {
+      label: "arrays where one value goes in JSON",
+      options: {
+        url: path,
+        payload: Object.fromEntries(
+          [...NUMERIC_NAMES, ...TEXT_NAMES, "id", "meterId", "accountId"].map((n) => [n, ["1", "999"]]),
+        ),
+        headers: { "content-type": "application/json" },
+      },
+    },
+    {
+      label: "objects where one value goes in JSON",
+      options: {
+        url: path,
+        payload: { id: { x: 1 }, amount: { value: "1" }, name: { a: "b" }, current: [], size: {} },
         headers: { "content-type": "application/json" },
       },
     },
@@ -151,6 +245,16 @@ const TOKEN_PATH = "/api/blade-auth/oauth/token";
 /** Answers the contract leaves outside the envelope when they succeed (contract §2). */
 const BARE_ON_SUCCESS = /^\/api\/(blade-auth\/oauth\/(token|captcha|clear-cache|logout)|openapi\.json)\b/;
 
+/**
+ * A refusal of input says which field is at fault, in the contract's shapes: `field: reason`
+ * (`items[2].amount: ...` for a nested one), or the contract's own two sentences ending in the name.
+ */
+const NAMES_FIELD = /^[A-Za-z_][\w.[\]]*: |^(缺少必要的请求参数|请求参数格式错误): [\w.[\]]+$/;
+
+function assertNamesField(where: string, msg: string) {
+  assert.match(msg, NAMES_FIELD, `400 names no field: ${where}`);
+}
+
 function assertAnswer(method: string, url: string, label: string, res: LightMyRequestResponse) {
   const where = `${method} ${url.slice(0, 120)} (${label}) → ${res.statusCode} ${res.body.slice(0, 200)}`;
   assert.ok(res.statusCode < 500, where);
@@ -169,6 +273,7 @@ function assertAnswer(method: string, url: string, label: string, res: LightMyRe
   assert.equal(typeof body.msg, "string", where);
   assert.ok(body.data !== undefined, where);
   if (res.statusCode >= 400) assert.equal(body.success, false, where);
+  if (res.statusCode === 400 && !url.startsWith(TOKEN_PATH)) assertNamesField(where, String(body.msg));
 }
 
 /** Runs every case before failing, so one run shows all the routes that break. */

@@ -53,6 +53,60 @@ describe("malformed input is a 400 naming the field, never a 500", () => {
     );
   });
 
+  test("ids that are no numbers are a 400 naming the field, on bespoke routes too", async () => {
+    for (const url of [
+      "/api/blade-develop/datasource/detail?id=x",
+      "/api/blade-develop/code/detail?id=1e3",
+      "/api/blade-system/param/detail?id=1.5",
+    ]) {
+      assertNamed(await server.call("GET", url, token), "请求参数格式错误: id");
+    }
+    for (const [url, body] of [
+      ["/api/blade-develop/datasource/submit", { id: "x", name: "d" }],
+      ["/api/blade-develop/datasource/test-connection", { id: "x" }],
+      ["/api/blade-develop/code/submit", { id: "x" }],
+      ["/api/blade-develop/code/copy", { id: "x" }],
+      ["/api/blade-user/registration/approve", { id: "x", roleId: "1", deptId: "1" }],
+      ["/api/blade-user/registration/reject", { id: "x", reason: "no" }],
+      ["/api/blade-user/registration/approve", { id: "1", roleId: true, deptId: "1" }],
+      ["/api/blade-pms/datarecharge/submit", { accountId: { id: "1" }, amount: "1" }],
+    ] as const) {
+      const named = Object.entries(body).find(
+        ([name, value]) => name !== "name" && name !== "reason" && !/^\d+$/.test(String(value)),
+      )![0];
+      assertNamed(await server.call("POST", url, token, body), `请求参数格式错误: ${named}`);
+    }
+    // The family's comma lists under a singular name (a user's roleId) stay ids.
+    const users = await server.call("GET", "/api/blade-user/page?roleId=1,2&deptId=", token);
+    assert.equal(users.statusCode, 200, users.body);
+  });
+
+  test("a list where one value goes is refused, not cut to its first item", async () => {
+    const accounts = await server.db.query<{ id: string }>(
+      "select id::text from pms_account order by id limit 1",
+    );
+    const ledger = async () =>
+      Number((await server.db.query<{ n: string }>("select count(*) as n from pms_ledger"))[0]!.n);
+    const before = await ledger();
+    const accountId = accounts[0]?.id ?? "1";
+    assertNamed(
+      await server.call("POST", "/api/blade-pms/datarecharge/submit", token, {
+        accountId,
+        amount: ["1", "999"],
+      }),
+      "请求参数格式错误: amount",
+    );
+    assertNamed(
+      await server.call("GET", "/api/blade-system/param/detail?id=1&id=2", token),
+      "请求参数格式错误: id",
+    );
+    assertNamed(
+      await server.call("GET", "/api/blade-pms/meter/page?productCode=1&productCode=2", token),
+      "请求参数格式错误: productCode",
+    );
+    assert.equal(await ledger(), before, "a refused recharge booked nothing");
+  });
+
   test("a page number of 1e300 names current; a JSON number past a double names its field", async () => {
     assertNamed(await server.call("GET", "/api/blade-system/param/list?current=1e300", token), "current");
     const res = await server.inject({

@@ -24,10 +24,13 @@ export function readParams(request: FastifyRequest): Bag {
   return body && typeof body === "object" && !Array.isArray(body) ? { ...(body as Bag), ...query } : query;
 }
 
+/**
+ * One value of a field that takes one. A list (`?a=1&a=2`, or a JSON array) is refused rather than
+ * cut to its first item: `amount: ["1", "999"]` must not book 1.00 as if that was meant.
+ */
 export function optionalString(params: Bag, name: string): string | undefined {
   const value = params[name];
   if (value === undefined || value === null || value === "") return undefined;
-  if (Array.isArray(value)) return optionalString({ [name]: value[0] }, name);
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   throw badParam(name);

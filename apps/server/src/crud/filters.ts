@@ -76,11 +76,13 @@ export function listFilters(
   const conditions: string[] = [];
   for (const [param, rawValue] of Object.entries(params)) {
     if (RESERVED.has(param.toLowerCase())) continue;
-    const value = Array.isArray(rawValue) ? rawValue[0] : rawValue;
+    const value = rawValue;
     if (value === undefined || value === null || value === "") continue;
     const [name = "", suffix] = param.split("_", 2);
     const column = byName.get(name);
     if (!column || suffix === "ignore") continue;
+    // A filter takes one value: `?meterNo=1&meterNo=2` is refused rather than read as its first.
+    if (Array.isArray(value) || typeof value === "object") throw badParam(param);
     const mode = suffix ?? (column.field.search === "like" ? "like" : "equal");
     const operator = OPERATORS[mode];
     if (!operator) continue;

@@ -1,6 +1,7 @@
+import { resources } from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { badRequest } from "../contract/errors.ts";
+import { badParam, badRequest } from "../contract/errors.ts";
 import { isBigintText } from "../contract/params.ts";
 
 /**
@@ -17,6 +18,64 @@ export const MAX_QUERY_BYTES = 16 * 1024;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 /** `id`, `ids` and camel-case names ending in them (`meterId`, `roleIds`): all are bigint columns. */
 const ID_NAME = /^ids?$|[a-z0-9]Ids?$/;
+/**
+ * Names ending in Id that carry text, not a row's bigint: codes of outside systems (WeChat, OAuth,
+ * SMS and storage providers), workflow definitions and diagram elements, and tenant codes.
+ */
+const TEXT_ID_NAMES = new Set([
+  "tenantId",
+  "tenantIds",
+  "clientId",
+  "appId",
+  "mchId",
+  "openId",
+  "unionId",
+  "transactionId",
+  "prepayId",
+  "oauthId",
+  "billId",
+  "processDefinitionId",
+  "definitionId",
+  "taskDefinitionId",
+  "processId",
+  "businessId",
+  "elementId",
+  "activityId",
+  "nodeId",
+  "executionId",
+  "sessionId",
+  "requestId",
+  "secretId",
+  "accessKeyId",
+  "regionId",
+  "templateId",
+  "serviceId",
+  "providerId",
+  "logId",
+  // Every plain resource's text field whose name ends in Id (a provider's app id, a log's id).
+  ...Object.values(resources).flatMap((def) =>
+    Object.entries(def.fields)
+      .filter(([name, field]) => ID_NAME.test(name) && field.type !== "id" && field.type !== "idList")
+      .map(([name]) => name),
+  ),
+]);
+/** An id, or ids separated by commas (the family's `roleId=1,2`); blanks around them are trimmed. */
+const ID_TEXT = /^\s*-?\d{1,19}\s*(,\s*-?\d{1,19}\s*)*$/;
+
+/**
+ * A top-level value under an id's name must be an id: `x`, `1e3`, `1.5`, `true` or an object reach
+ * no column (the database would refuse the cast with a 500). Blank means "none" and stays allowed.
+ */
+function checkIdShape(name: string, value: unknown) {
+  if (!ID_NAME.test(name) || TEXT_ID_NAMES.has(name)) return;
+  for (const item of Array.isArray(value) ? value : [value]) {
+    if (item === null || item === undefined || item === "") continue;
+    if (typeof item === "number" && Number.isInteger(item)) continue;
+    if (typeof item === "string" && ID_TEXT.test(item)) continue;
+    throw badParam(name);
+  }
+}
+
 /** Nesting deeper than any form of ours sends; beyond it a body is refused rather than walked. */
 const MAX_DEPTH = 32;
 
@@ -74,7 +133,7 @@ function guardFileNames(request: FastifyRequest) {
 /**
  * One place where malformed input becomes a 400 naming the field, for every route, signed in or not:
  * oversize query strings, multipart without a boundary, control characters in any value or name,
- * non-finite numbers, and ids that cannot fit a bigint. Routes then only check what is theirs.
+ * non-finite numbers, and ids that are no ids or cannot fit a bigint. Routes then only check what is theirs.
  */
 export default fp(
   async (app: FastifyInstance) => {
@@ -97,6 +156,11 @@ export default fp(
       const body = request.body;
       if (typeof body === "string") checkText("body", body);
       else if (body && typeof body === "object") checkValue("", "", body, 0);
+      // Only the request's own fields: nested objects (a diagram, a batch's rows) are their route's.
+      for (const bag of [request.query, Array.isArray(body) ? undefined : body]) {
+        if (!bag || typeof bag !== "object" || Buffer.isBuffer(bag)) continue;
+        for (const [name, value] of Object.entries(bag)) checkIdShape(name, value);
+      }
       if (typeof request.isMultipart === "function" && request.isMultipart()) guardFileNames(request);
     });
   },
