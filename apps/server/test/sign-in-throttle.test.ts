@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, mock, test } from "node:test";
 import { md5Hex, passwordVerifier } from "../src/modules/auth/password.ts";
+import { RESERVATION_SECONDS, SignInLock } from "../src/modules/auth/sign-in-lock.ts";
 import { ADDRESS_ALLOWANCE } from "../src/modules/auth/sign-in-throttle.ts";
 import { addUser } from "./fixtures.ts";
 import { ADMIN_PASSWORD, BASIC, startTestServer, type TestServer } from "./helpers.ts";
@@ -45,6 +46,84 @@ describe("sign-in throttling", () => {
       verify.mock.restore();
     }
     assert.equal(description(await signIn("rush", "Rush-pw-1", "10.0.1.1")), LOCKED);
+  });
+
+  test("8 correct sign-ins of one account from one address at once all get a token", async () => {
+    await addUser(server.db, {
+      tenantId: "000000",
+      account: "cashier",
+      password: "Cash-pw-1",
+      roleIds: ["2"],
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => signIn("cashier", "Cash-pw-1", "10.0.7.1")),
+    );
+    for (const answer of answers) assert.equal(answer.statusCode, 200, answer.body);
+    const tokens = new Set(answers.map((a) => a.json().access_token as string));
+    assert.equal(tokens.size, 8);
+  });
+
+  test("20 wrong passwords at once: all refused, five checked, and the account stays locked", async () => {
+    await addUser(server.db, {
+      tenantId: "000000",
+      account: "flood",
+      password: "Flood-pw-1",
+      roleIds: ["2"],
+    });
+    const verify = mock.method(passwordVerifier, "verify");
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => signIn("flood", `wrong-${i}`, "10.0.7.2")),
+      );
+      assert.equal(answers.filter((a) => a.json().access_token).length, 0);
+      assert.ok(answers.every((a) => a.statusCode === 400));
+      const messages = answers.map(description);
+      assert.equal(messages.filter((m) => m === WRONG).length, 5);
+      assert.equal(messages.filter((m) => m === LOCKED).length, 15);
+      assert.equal(verify.mock.callCount(), 5);
+    } finally {
+      verify.mock.restore();
+    }
+    assert.equal(description(await signIn("flood", "Flood-pw-1", "10.0.7.2")), LOCKED);
+  });
+
+  test("a sign-in waits for the attempts in flight to settle instead of being refused", async () => {
+    await addUser(server.db, {
+      tenantId: "000000",
+      account: "patient",
+      password: "Patient-pw1",
+      roleIds: ["2"],
+    });
+    const lock = new SignInLock(server.db);
+    const inFlight = [];
+    for (let i = 0; i < 5; i++) inFlight.push((await lock.reserve("000000", "patient", "10.0.7.3", 5))!);
+    const answer = signIn("patient", "Patient-pw1", "10.0.7.3");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const reservation of inFlight) await lock.succeeded(reservation);
+    const settled = await answer;
+    assert.equal(settled.statusCode, 200, settled.body);
+  });
+
+  test("reservations left by a process that died lapse and do not lock the account", async () => {
+    await addUser(server.db, {
+      tenantId: "000000",
+      account: "orphan",
+      password: "Orphan-pw1",
+      roleIds: ["2"],
+    });
+    const lock = new SignInLock(server.db);
+    for (let i = 0; i < 5; i++) assert.ok(await lock.reserve("000000", "orphan", "10.0.7.4", 5));
+    // Never settled: taken longer ago than a reservation lives.
+    await server.db.query(
+      `update auth_login_failure
+          set pending = (select jsonb_object_agg(key, to_jsonb(value::float8 - $1)) from jsonb_each(pending))
+        where tenant_id = '000000' and account = 'orphan'`,
+      [RESERVATION_SECONDS + 1],
+    );
+    const started = Date.now();
+    const answer = await signIn("orphan", "Orphan-pw1", "10.0.7.4");
+    assert.equal(answer.statusCode, 200, answer.body);
+    assert.ok(Date.now() - started < 2_000, "no wait for reservations that lapsed");
   });
 
   test("an attacker's failures from one address do not lock the administrator out from another", async () => {

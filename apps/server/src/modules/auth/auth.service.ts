@@ -9,6 +9,7 @@ import { type CurrentUser, csv } from "./current-user.ts";
 import { signJwt, verifyJwt } from "./jwt.ts";
 import { AuthMessage, OAuthError } from "./oauth-error.ts";
 import { asMd5, hashPassword, md5Hex, passwordVerifier } from "./password.ts";
+import { SignInLock } from "./sign-in-lock.ts";
 import { accountSubject, SignInThrottle } from "./sign-in-throttle.ts";
 
 export const CAPTCHA_TTL_SECONDS = 5 * 60;
@@ -72,6 +73,7 @@ const invalidGrant = (description: string) => new OAuthError(400, "invalid_grant
 /** Sign-in, token issue, rotation and revocation, and captchas (contract §5). */
 export class AuthService {
   private readonly throttle: SignInThrottle;
+  private readonly lock: SignInLock;
   private dummy: Promise<string> | undefined;
 
   constructor(
@@ -81,6 +83,7 @@ export class AuthService {
     private readonly social?: SocialIdentities,
   ) {
     this.throttle = new SignInThrottle(db);
+    this.lock = new SignInLock(db);
   }
 
   async token(request: TokenRequest): Promise<TokenResponse> {
@@ -110,8 +113,9 @@ export class AuthService {
   }
 
   /**
-   * The checks of contract §5.7, hardened: the lock counts per account and address, and the attempt
-   * is counted before the password is checked; addresses and accounts with many failures wait; an
+   * The checks of contract §5.7, hardened: the lock counts failures per account and address, and an
+   * attempt reaches the password check only with a reservation that keeps concurrent wrong guesses
+   * within the limit (correct ones all get through); addresses and accounts with many failures wait; an
    * unknown account costs the same password check as a known one.
    */
   private async passwordGrant(request: TokenRequest, client: ClientRow): Promise<TokenResponse> {
@@ -133,18 +137,27 @@ export class AuthService {
     }
     await this.checkTenant(tenantId);
     const failCount = Number((await this.repo.param("account.failCount")) ?? DEFAULT_FAIL_COUNT);
-    if ((await this.throttle.reserveAttempt(tenantId, account, address)) > failCount) {
-      throw denied(AuthMessage.locked);
+    const reservation = await this.lock.reserve(tenantId, account, address, failCount);
+    if (!reservation) throw denied(AuthMessage.locked);
+    let user: UserRow | undefined;
+    let passwordOk: boolean;
+    try {
+      user = await this.repo.userByAccount(tenantId, account);
+      const stored = user?.password ?? (await this.dummyHash());
+      passwordOk = await passwordVerifier.verify(asMd5(request.password ?? ""), stored);
+    } catch (error) {
+      // No verdict: the reservation is freed now rather than lapsing later.
+      await this.lock.release(reservation).catch(() => undefined);
+      throw error;
     }
-    const user = await this.repo.userByAccount(tenantId, account);
-    const stored = user?.password ?? (await this.dummyHash());
-    const passwordOk = await passwordVerifier.verify(asMd5(request.password ?? ""), stored);
     if (!user || !request.password || !passwordOk) {
+      await this.lock.failed(reservation);
       await this.throttle.failed("address", address);
       await this.throttle.failed("account", accountKey);
       throw invalidGrant(AuthMessage.badCredentials);
     }
-    await this.throttle.succeeded(tenantId, account, address);
+    await this.lock.succeeded(reservation);
+    await this.throttle.succeeded(accountKey);
     return this.issue(user, client, randomUUID());
   }
 

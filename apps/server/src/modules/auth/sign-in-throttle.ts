@@ -1,7 +1,5 @@
 import type { Queryable } from "../../db/client.ts";
-
-/** Failures are forgotten once this long has passed since the last one (the contract's 30 minutes). */
-export const FAILURE_WINDOW_SECONDS = 30 * 60;
+import { FAILURE_WINDOW_SECONDS } from "./sign-in-lock.ts";
 
 /**
  * Failures from one address (whatever the accounts) and against one account (whatever the
@@ -25,33 +23,10 @@ export const accountSubject = (tenantId: string, account: string) => `${tenantId
 export class SignInThrottle {
   constructor(private readonly db: Queryable) {}
 
-  /**
-   * Counts an attempt at an account from an address before its password is checked, and answers
-   * the count: the caller refuses it beyond the lock limit and clears it on success, so however many
-   * attempts run at once, no more than the limit ever reach the password check.
-   */
-  async reserveAttempt(tenantId: string, account: string, address: string): Promise<number> {
-    const rows = await this.db.query<{ fail_count: number }>(
-      `insert into auth_login_failure as f (tenant_id, account, address, fail_count, last_failure_at)
-            values ($1, $2, $3, 1, now())
-       on conflict (tenant_id, account, address) do update
-          set fail_count = case when f.last_failure_at > now() - make_interval(secs => $4)
-                                then f.fail_count + 1 else 1 end,
-              last_failure_at = now()
-       returning fail_count`,
-      [tenantId, account, address, FAILURE_WINDOW_SECONDS],
-    );
-    return rows[0]!.fail_count;
-  }
-
-  /** A successful sign-in clears its account's counters; the address keeps its own. */
-  async succeeded(tenantId: string, account: string, address: string): Promise<void> {
-    await this.db.query(
-      "delete from auth_login_failure where tenant_id = $1 and account = $2 and address = $3",
-      [tenantId, account, address],
-    );
+  /** A successful sign-in lifts its account's wait; the address keeps its own. */
+  async succeeded(accountKey: string): Promise<void> {
     await this.db.query("delete from auth_sign_in_throttle where scope = 'account' and subject = $1", [
-      accountSubject(tenantId, account),
+      accountKey,
     ]);
   }
 
@@ -82,7 +57,10 @@ export class SignInThrottle {
     );
   }
 
-  /** An administrator's unlock: the account may try again from everywhere at once. */
+  /**
+   * An administrator's unlock: the account may try again from everywhere at once (failures and
+   * reservations alike are dropped; an attempt still in flight counts again only if it fails).
+   */
   async unlock(tenantId: string, account: string): Promise<void> {
     await this.db.query("delete from auth_login_failure where tenant_id = $1 and account = $2", [
       tenantId,
