@@ -182,6 +182,37 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     await wechat?.close();
   });
 
+  test("the site answer does not tell whether a tenant code exists, nor WeChat beyond the page's flag", async () => {
+    const unknown = "999999";
+    const [taken] = await server.db.query("select 1 from sys_tenant where tenant_id = $1", [unknown]);
+    assert.equal(taken, undefined);
+    const site = (tenantId: string) => owner("GET", `site?tenantId=${tenantId}`, { address: "10.1.9.1" });
+    const withWechat = await site(tenantA);
+    const without = await site(tenantB);
+    const missing = await site(unknown);
+    for (const res of [withWechat, without, missing]) assert.equal(res.statusCode, 200, res.body);
+    // A code that exists nowhere answers exactly as a tenant without an official account does.
+    assert.deepEqual(missing.json(), without.json());
+    assert.deepEqual(missing.json().data, { wechat: false });
+    // A tenant with one answers in the same shape: only the flag the page offers WeChat by.
+    assert.deepEqual(Object.keys(withWechat.json()).sort(), Object.keys(missing.json()).sort());
+    assert.deepEqual(withWechat.json().data, { wechat: true });
+    // Starting WeChat's authorization does not tell them apart either.
+    const start = (tenantId: string) =>
+      server.inject({ method: "GET", url: `${H5}/wechat?tenantId=${tenantId}`, remoteAddress: "10.1.9.1" });
+    const [startMissing, startWithout] = [await start(unknown), await start(tenantB)];
+    assert.equal(startMissing.statusCode, 400);
+    assert.equal(startWithout.statusCode, 400);
+    assert.deepEqual(startMissing.json(), startWithout.json());
+    // The owner who typed a wrong code learns it on asking for an SMS code.
+    const code = await owner("POST", "code", {
+      body: { tenantId: unknown, phone: ZHANG },
+      address: "10.1.9.1",
+    });
+    assert.equal(code.statusCode, 404);
+    assert.match(code.json().msg, /^tenantId: /);
+  });
+
   test("a code is six digits through the tenant's SMS provider, kept hashed, and masked in the send record", async () => {
     const res = await owner("POST", "code", {
       body: { tenantId: tenantA, phone: "13900000009" },

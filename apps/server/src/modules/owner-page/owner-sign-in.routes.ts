@@ -46,14 +46,31 @@ export async function ownerSignInRoutes(
   const open = { public: true } as const;
   const tags = ["ownerPage"];
 
-  const tenantOf = async (request: FastifyRequest): Promise<string> => {
+  /** The tenant code the request names: six digits, whether or not such a tenant exists. */
+  const tenantCodeOf = (request: FastifyRequest): string => {
     const tenantId = optionalString(readParams(request), "tenantId")?.trim();
     if (!tenantId || !/^\d{6}$/.test(tenantId)) throw badRequest("tenantId: 不能为空");
-    const [row] = await db.query("select 1 from sys_tenant where tenant_id = $1 and is_deleted = 0", [
+    return tenantId;
+  };
+  const tenantExists = async (tenantId: string): Promise<boolean> => {
+    const rows = await db.query("select 1 from sys_tenant where tenant_id = $1 and is_deleted = 0", [
       tenantId,
     ]);
-    if (!row) throw notFound("tenantId: 租户不存在");
+    return rows.length > 0;
+  };
+  const tenantOf = async (request: FastifyRequest): Promise<string> => {
+    const tenantId = tenantCodeOf(request);
+    if (!(await tenantExists(tenantId))) throw notFound("tenantId: 租户不存在");
     return tenantId;
+  };
+  /**
+   * The tenant's official account when the tenant exists and has one that can sign owners in (its
+   * secret is set). An unknown tenant has none, like a tenant without WeChat: the anonymous routes
+   * that ask this cannot tell the two apart.
+   */
+  const wechatOf = async (tenantId: string) => {
+    const [exists, settings] = await Promise.all([tenantExists(tenantId), settingsOf(db, cipher, tenantId)]);
+    return exists && settings?.appSecret ? settings : null;
   };
   // The callback address WeChat sends the person back to: this server, as the browser reached it.
   const callbackOf = (request: FastifyRequest) =>
@@ -63,9 +80,10 @@ export async function ownerSignInRoutes(
     `${OWNER_BASE}/site`,
     { config: open, schema: { tags, summary: "What sign-ins a tenant offers" } },
     async (request) => {
-      const tenantId = await tenantOf(request);
-      const settings = await settingsOf(db, cipher, tenantId);
-      return ok({ tenantId, wechat: Boolean(settings?.appSecret) });
+      // Anyone may ask, so the answer has one shape and status for every code and says only what
+      // the page needs (whether to offer WeChat): a tenant code that does not exist answers like a
+      // tenant without WeChat, and the owner learns of it on asking for an SMS code.
+      return ok({ wechat: (await wechatOf(tenantCodeOf(request))) !== null });
     },
   );
 
@@ -98,8 +116,8 @@ export async function ownerSignInRoutes(
     `${OWNER_BASE}/wechat`,
     { config: open, schema: { tags, summary: "Start WeChat web-page authorization" } },
     async (request, reply) => {
-      const tenantId = await tenantOf(request);
-      const settings = await settingsOf(db, cipher, tenantId);
+      const tenantId = tenantCodeOf(request);
+      const settings = await wechatOf(tenantId);
       if (!settings) throw badRequest("tenantId: 未配置微信公众号");
       const { url, browserKey } = await wechat.start(tenantId, settings, callbackOf(request));
       reply.header("set-cookie", browserCookie(request, browserKey, STATE_SECONDS));
