@@ -229,3 +229,27 @@ test("the console's 微信绑定 screen lists a phone binding and removing it en
   }
   assert.equal((await ownerCall<{ bound: boolean }>("me", { token })).bound, false);
 });
+
+test("a property code that exists nowhere: the sign-in shows, and asking for a code leads back to entering one", async () => {
+  const context = await browser.newContext({
+    baseURL: server.baseUrl,
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    locale: "zh-CN",
+  });
+  context.setDefaultTimeout(15_000);
+  try {
+    const page = await context.newPage();
+    // The site answer cannot tell an unknown code from a tenant without WeChat: the sign-in shows.
+    await page.goto("/h5/?tenant=999999");
+    await page.getByTestId("h5-sign-in").waitFor();
+    await page.getByTestId("h5-phone").fill("13800000079");
+    await page.getByTestId("h5-send-code").click();
+    await page.getByRole("status").filter({ hasText: "没有这个物业编号,请检查链接或二维码。" }).waitFor();
+    await page.getByLabel("物业编号").waitFor();
+    assert.equal(await page.getByTestId("h5-sign-in").count(), 0);
+    assert.equal(sms.received.filter((m) => m.phones.includes("13800000079")).length, 0);
+  } finally {
+    await context.close();
+  }
+});

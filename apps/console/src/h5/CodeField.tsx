@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { call, OwnerApiError } from "./api.ts";
+import { call, isUnknownTenant, OwnerApiError } from "./api.ts";
 import type { Translate } from "./i18n.ts";
 import { useCountdown } from "./useCountdown.ts";
 
@@ -12,6 +12,7 @@ export function CodeField({
   onChange,
   onError,
   onSent,
+  onUnknownTenant,
 }: {
   t: Translate;
   tenantId: string;
@@ -20,6 +21,8 @@ export function CodeField({
   onChange: (value: string) => void;
   onError: (message: string) => void;
   onSent: () => void;
+  /** Signing in: the tenant turned out not to exist (a bound owner's tenant does, so Bind has none). */
+  onUnknownTenant?: () => void;
 }) {
   const [left, setLeft] = useCountdown();
   const [sending, setSending] = useState(false);
@@ -30,6 +33,7 @@ export function CodeField({
       setLeft(60);
       onSent();
     } catch (error) {
+      if (onUnknownTenant && isUnknownTenant(error)) return onUnknownTenant();
       onError(error instanceof OwnerApiError ? error.message : t("failed"));
     } finally {
       setSending(false);

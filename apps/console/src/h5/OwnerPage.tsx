@@ -109,6 +109,11 @@ export function OwnerPage() {
     setNotice("");
     setToken(next);
   };
+  // The owner asked for a code under a tenant code that exists nowhere: back to entering one.
+  const unknownTenant = () => {
+    setNotice(t("unknownTenant"));
+    setView({ name: "no-tenant" });
+  };
   const signOut = async () => {
     if (token) await call("POST", "sign-out", { token }).catch(() => undefined);
     saveSession(tenantId, null);
@@ -161,7 +166,13 @@ export function OwnerPage() {
         )}
         {view.name === "no-tenant" && <TenantEntry t={t} />}
         {view.name === "sign-in" && (
-          <SignIn t={t} tenantId={tenantId} wechat={view.wechat} onSignedIn={signedIn} />
+          <SignIn
+            t={t}
+            tenantId={tenantId}
+            wechat={view.wechat}
+            onSignedIn={signedIn}
+            onUnknownTenant={unknownTenant}
+          />
         )}
         {view.name === "bind" && token && (
           <>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { call } from "./api.ts";
+import { call, isUnknownTenant } from "./api.ts";
 import { CodeField } from "./CodeField.tsx";
 import { FormMessage, PhoneField, useOwnerForm } from "./form-parts.tsx";
 import type { Translate } from "./i18n.ts";
@@ -10,23 +10,38 @@ export function SignIn({
   tenantId,
   wechat,
   onSignedIn,
+  onUnknownTenant,
 }: {
   t: Translate;
   tenantId: string;
   wechat: boolean;
   onSignedIn: (token: string) => void;
+  onUnknownTenant: () => void;
 }) {
   const [phone, setPhone] = useState("");
   const [code, setCode] = useState("");
   const { submit, busy, note, codeNotes } = useOwnerForm(t, async () => {
-    const { token } = await call<{ token: string }>("POST", "sign-in", { body: { tenantId, phone, code } });
-    onSignedIn(token);
+    try {
+      const { token } = await call<{ token: string }>("POST", "sign-in", { body: { tenantId, phone, code } });
+      onSignedIn(token);
+    } catch (error) {
+      if (isUnknownTenant(error)) return onUnknownTenant();
+      throw error;
+    }
   });
   return (
     <form className="card" onSubmit={submit} data-testid="h5-sign-in">
       <h2>{t("signInTitle")}</h2>
       <PhoneField t={t} id="h5-phone" value={phone} onChange={setPhone} autoComplete="tel" />
-      <CodeField t={t} tenantId={tenantId} phone={phone} value={code} onChange={setCode} {...codeNotes} />
+      <CodeField
+        t={t}
+        tenantId={tenantId}
+        phone={phone}
+        value={code}
+        onChange={setCode}
+        onUnknownTenant={onUnknownTenant}
+        {...codeNotes}
+      />
       <FormMessage note={note} />
       <button
         type="submit"

@@ -32,6 +32,12 @@ export function saveSession(tenantId: string, token: string | null) {
   }
 }
 
+/**
+ * The tenant in the address does not exist. The site answer does not say so (it would let anyone
+ * list the tenant codes); asking for a code or signing in does, with a 404.
+ */
+export const isUnknownTenant = (error: unknown) => error instanceof OwnerApiError && error.status === 404;
+
 /** The field a server message names ("phone: ..."), dropped for display: the form shows where. */
 const withoutField = (msg: string) => msg.replace(/^[A-Za-z]+: /, "");
 
