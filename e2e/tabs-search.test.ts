@@ -86,6 +86,35 @@ test("menu search: Ctrl+K opens it, prefix match, Enter opens the page, Esc clos
   assert.equal(await page.getByTestId("menu-search").count(), 0);
 });
 
+test("menu search keeps what is typed while its code is still loading, and Enter opens the hit", async () => {
+  const { page } = suite.session;
+  // The search's code arrives late, as on a slow link: the keys typed meanwhile must not be lost.
+  let delayed = 0;
+  await page.route(/\/assets\/MenuSearch[-.][^/]*\.js$/, async (route) => {
+    delayed += 1;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.getByTestId("home-page").waitFor();
+  await page.keyboard.press("Control+k");
+  await page.keyboard.type("接口文");
+  await page.keyboard.press("Enter");
+  await page.getByTestId("iframe").waitFor();
+  assert.equal(pathname(page), "/myiframe/api_doc");
+  assert.equal(delayed, 1, "the search's code was held back");
+  // Typed before a second opening's box has focus: the box shows it, and Esc leaves nothing behind.
+  await page.keyboard.press("Control+k");
+  await page.keyboard.type("控");
+  const input = page.getByTestId("menu-search-input");
+  await input.waitFor();
+  assert.equal(await input.inputValue(), "控");
+  await page.keyboard.press("Escape");
+  await input.waitFor({ state: "detached" });
+  await page.keyboard.press("Control+k");
+  await input.waitFor();
+  assert.equal(await input.inputValue(), "");
+});
+
 test("the top menu narrows the sidebar and its home item restores the full menu", async () => {
   const { page } = suite.session;
   const groups = () => page.getByTestId("sidebar").getByTestId("menu-group").allInnerTexts();

@@ -6,8 +6,15 @@ import { useI18n } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
 import { MenuIcon } from "./icon-registry.tsx";
 import { searchLeaves } from "./menu-model.ts";
+import {
+  endTypeahead,
+  followTypeahead,
+  SEARCH_INPUT_ID,
+  stopCapture,
+  type Typeahead,
+} from "./search-typeahead.ts";
 import { SearchHitList } from "./top/global-search/SearchHitList.tsx";
-import { useGlobalSearch } from "./top/global-search/useGlobalSearch.ts";
+import { searchKeyword, useGlobalSearch } from "./top/global-search/useGlobalSearch.ts";
 import { useOpenMenu } from "./useOpenMenu.ts";
 
 /**
@@ -22,19 +29,26 @@ export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => vo
   const navigate = useNavigate();
   const [text, setText] = useState("");
   const [cursor, setCursor] = useState(0);
+  // Enter typed before the box had focus: the first hit opens once the hits for the text are in.
+  const [enterPending, setEnterPending] = useState(false);
   const results = useMemo(
     () => searchLeaves(menuAll, text, (item) => tr(item.i18n, item.name)),
     [menuAll, text, tr],
   );
   // Only while open: the overlay stays mounted between uses.
-  const { hits, loading } = useGlobalSearch(open ? text : "");
+  const search = useGlobalSearch(open ? text : "");
+  const { hits, loading } = search;
   const count = results.length + hits.length;
 
   useEffect(() => {
-    if (open) {
-      setText("");
+    if (!open) return;
+    const apply = (typed: Typeahead) => {
+      setText(typed.text);
       setCursor(0);
-    }
+      setEnterPending(typed.enter);
+    };
+    apply(followTypeahead(apply));
+    return endTypeahead;
   }, [open]);
 
   const choose = (index: number) => {
@@ -48,6 +62,15 @@ export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => vo
       navigate(hit.href);
     }
   };
+
+  // The hits answer the text typed (not an older one) and nothing more is on its way.
+  const settled = !loading && search.keyword === searchKeyword(text);
+  useEffect(() => {
+    if (!enterPending || !settled) return;
+    setEnterPending(false);
+    // Enter on nothing typed opens nothing (it used to open the first menu, 首页).
+    if (count > 0 && text.trim() !== "") choose(0);
+  });
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "ArrowDown") setCursor((value) => Math.min(value + 1, count - 1));
@@ -80,7 +103,8 @@ export function MenuSearch({ open, onClose }: { open: boolean; onClose: () => vo
             setCursor(0);
           }}
           onKeyDown={onKeyDown}
-          data-testid="menu-search-input"
+          onFocus={stopCapture}
+          data-testid={SEARCH_INPUT_ID}
         />
         {count === 0 && !loading ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("search.empty")} />

@@ -3,6 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { useConsole } from "../store/useConsole.ts";
 import { KeepAliveOutlet } from "./KeepAliveOutlet.tsx";
 import { Sidebar } from "./Sidebar.tsx";
+import { startTypeahead } from "./search-typeahead.ts";
 import { TagBar } from "./TagBar.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { useCurrentTab } from "./useCurrentTab.ts";
@@ -45,7 +46,11 @@ export default function Shell() {
   const searchWanted = useWanted(searchOpen);
   useScreenClass();
   useNavigationLoader();
-  const openSearch = useCallback(() => setSearchOpen(true), []);
+  const openSearch = useCallback(() => {
+    // What is typed before the search's code has loaded and its box has focus is kept for it.
+    startTypeahead(() => setSearchOpen(false));
+    setSearchOpen(true);
+  }, []);
   useSearchShortcut(openSearch);
   const current = useCurrentTab();
 

@@ -24,6 +24,22 @@ export interface GlobalSearchState {
   failed: boolean;
   /** Something is typed, but too little to ask about. */
   tooShort?: boolean;
+  /** The keyword these hits answer: a caller acting on them knows they are not an older text's. */
+  keyword?: string;
+}
+
+/**
+ * What is asked for `text`: within the server's bounds, so that a long paste narrows by its first
+ * words rather than failing.
+ */
+export function searchKeyword(text: string): string {
+  return text
+    .trim()
+    .split(/\s+/u)
+    .slice(0, GLOBAL_SEARCH_MAX_WORDS)
+    .join(" ")
+    .slice(0, GLOBAL_SEARCH_MAX_KEYWORD)
+    .trim();
 }
 
 /**
@@ -31,18 +47,11 @@ export interface GlobalSearchState {
  * Blank text asks nothing. Failures stay quiet (no toast): the list says so instead.
  */
 export function useGlobalSearch(text: string): GlobalSearchState {
-  // Within the server's bounds, so that a long paste narrows by its first words rather than failing.
-  const keyword = text
-    .trim()
-    .split(/\s+/u)
-    .slice(0, GLOBAL_SEARCH_MAX_WORDS)
-    .join(" ")
-    .slice(0, GLOBAL_SEARCH_MAX_KEYWORD)
-    .trim();
+  const keyword = searchKeyword(text);
   const [state, setState] = useState<GlobalSearchState>({ hits: [], loading: false, failed: false });
   useEffect(() => {
     if ([...keyword].length < SEARCH_MIN_CHARACTERS) {
-      setState({ hits: [], loading: false, failed: false, tooShort: keyword !== "" });
+      setState({ hits: [], loading: false, failed: false, tooShort: keyword !== "", keyword });
       return;
     }
     setState((previous) => ({ ...previous, loading: true }));
@@ -52,10 +61,10 @@ export function useGlobalSearch(text: string): GlobalSearchState {
         .request(GLOBAL_SEARCH_PATH, { query: { keyword }, silent: true, signal: controller.signal })
         .then((body) => {
           const result = (body as { data: GlobalSearchResult }).data;
-          setState({ hits: searchHits(result), loading: false, failed: false });
+          setState({ hits: searchHits(result), loading: false, failed: false, keyword });
         })
         .catch(() => {
-          if (!controller.signal.aborted) setState({ hits: [], loading: false, failed: true });
+          if (!controller.signal.aborted) setState({ hits: [], loading: false, failed: true, keyword });
         });
     }, SEARCH_DEBOUNCE_MS);
     return () => {
