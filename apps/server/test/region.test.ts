@@ -59,6 +59,34 @@ describe("regions", () => {
     const detail = await server.call("GET", "/api/blade-system/region/detail?code=3201", admin);
     assert.equal(detail.json().data.parentName, "江苏省");
   });
+  test("a province stands under the country without carrying its code 00: edited and added as such", async () => {
+    const before = (await server.call("GET", "/api/blade-system/region/detail?code=11", admin)).json().data;
+    const edit = await server.call("POST", "/api/blade-system/region/submit", admin, {
+      code: "11",
+      parentCode: "00",
+      name: before.name,
+      sort: 7,
+      remark: before.remark,
+    });
+    assert.equal(edit.statusCode, 200, edit.body);
+    const after = (await server.call("GET", "/api/blade-system/region/detail?code=11", admin)).json().data;
+    assert.deepEqual(after, { ...before, sort: 7 });
+    const add = await server.call("POST", "/api/blade-system/region/submit", admin, {
+      code: "98",
+      parentCode: "00",
+      name: "测试省",
+    });
+    assert.equal(add.statusCode, 200, add.body);
+    const added = (await server.call("GET", "/api/blade-system/region/detail?code=98", admin)).json().data;
+    assert.equal(added.regionLevel, 1);
+    const country = await server.call("POST", "/api/blade-system/region/submit", admin, {
+      code: "00",
+      parentCode: "00",
+      name: "x",
+    });
+    assert.equal(country.json().msg, "code: 区划编号须以上级编号开头");
+  });
+
   test("a sheet of regions imports parents before children, refuses bad rows, and exports back", async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet("行政区划");

@@ -25,6 +25,16 @@ const REGION_SHEET_BOUNDS: SheetBounds = {
 };
 export const REGION_CODE = /^\d{2,12}$/;
 
+/** The country, the root every region descends from (contract §10.8). */
+const ROOT_CODE = "00";
+
+/**
+ * A region's code is its parent's followed by its own digits; the country's children (provinces,
+ * "11") are the exception, as they stand under "00" without carrying it.
+ */
+export const followsParent = (code: string, parentCode: string): boolean =>
+  parentCode === ROOT_CODE ? code !== ROOT_CODE : code.startsWith(parentCode) && code !== parentCode;
+
 const text = (value: SheetCell | undefined): string =>
   value === null || value === undefined ? "" : String(value).trim();
 
@@ -93,8 +103,7 @@ export async function importRegions(repo: RegionRepository, sheet: SheetData): P
   };
   for (const r of rows) {
     if (!REGION_CODE.test(r.code)) refuse(r.row, "区划编号须为2至12位数字");
-    else if (!r.code.startsWith(r.parentCode) || r.code === r.parentCode)
-      refuse(r.row, "区划编号须以上级编号开头");
+    else if (!followsParent(r.code, r.parentCode)) refuse(r.row, "区划编号须以上级编号开头");
     else if (!r.name || r.name.length > 64) refuse(r.row, "区划名称不能为空且不超过64个字符");
     else if (r.sort && !/^\d{1,6}$/.test(r.sort)) refuse(r.row, "排序须为整数");
     else {

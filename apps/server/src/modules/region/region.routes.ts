@@ -7,7 +7,13 @@ import { requirePermission } from "../../crud/permissions.ts";
 import { sendWorkbook, sheetImportRoutes } from "../../crud/sheet-import-routes.ts";
 import type { Db } from "../../db/client.ts";
 import { RegionRepository, type RegionRow } from "./region.repository.ts";
-import { importRegions, MAX_REGION_ROWS, readRegionSheet, regionWorkbook } from "./region-excel.ts";
+import {
+  followsParent,
+  importRegions,
+  MAX_REGION_ROWS,
+  readRegionSheet,
+  regionWorkbook,
+} from "./region-excel.ts";
 
 const base = "/api/blade-system/region";
 const CODE = /^\d{2,12}$/;
@@ -95,9 +101,7 @@ export async function regionRoutes(app: FastifyInstance, opts: { db: Db }) {
     await requirePermission(db, request, [existing ? "region_edit" : "region_add"], "administrator");
     const name = requiredString(body, "name").trim();
     if (name.length > 64) throw badRequest("name: 长度不能超过64个字符");
-    if (!regionCode.startsWith(parentCode) || regionCode === parentCode) {
-      throw badRequest("code: 区划编号须以上级编号开头");
-    }
+    if (!followsParent(regionCode, parentCode)) throw badRequest("code: 区划编号须以上级编号开头");
     const parent = await repo.one(parentCode);
     if (!parent) throw badRequest("parentCode: 上级区划不存在");
     const sort = Number(optionalString(body, "sort") ?? 1);
