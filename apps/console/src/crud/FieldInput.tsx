@@ -48,7 +48,6 @@ export function FieldInput(props: Props) {
     );
   switch (field.type) {
     case "int":
-    case "decimal":
       return (
         <InputNumber
           {...rest}
@@ -56,7 +55,22 @@ export function FieldInput(props: Props) {
           onChange={onChange}
           min={field.min}
           max={field.max}
-          precision={field.type === "int" ? 0 : field.scale}
+          precision={0}
+          style={{ width: "100%" }}
+        />
+      );
+    case "decimal":
+      // Text in, text out (string mode): money and prices never pass through a float, and the
+      // saved "55.00" stays "55.00" unless retyped.
+      return (
+        <InputNumber<string>
+          {...rest}
+          stringMode
+          value={value as string}
+          onChange={(next) => onChange?.(next ?? null)}
+          min={field.min === undefined ? undefined : String(field.min)}
+          max={field.max === undefined ? undefined : String(field.max)}
+          precision={field.scale}
           style={{ width: "100%" }}
         />
       );

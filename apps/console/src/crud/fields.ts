@@ -38,7 +38,11 @@ const splitIds = (raw: unknown): string[] =>
         .split(",")
         .filter(Boolean);
 
-/** A row as the form controls hold it: dates as dayjs, id lists as arrays, choices as strings. */
+/**
+ * A row as the form controls hold it: dates as dayjs, id lists as arrays, choices as strings,
+ * decimals as their exact text ("55.00", as the server sends them). Each is what its control and
+ * its rules take, so a saved row passes them again unchanged.
+ */
 export function toFormValues(def: ResourceDef, row: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = { id: row.id };
   for (const [name, field] of fieldsOf(def)) {
@@ -47,6 +51,7 @@ export function toFormValues(def: ResourceDef, row: Record<string, unknown>): Re
     if (field.type === "datetime" || field.type === "date") values[name] = dayjs(String(raw));
     else if (field.type === "idList") values[name] = splitIds(raw);
     else if (isChoice(field)) values[name] = String(raw);
+    else if (field.type === "decimal") values[name] = String(raw);
     else values[name] = raw;
   }
   return values;

@@ -57,10 +57,34 @@ export function rulesOf(field: FieldDef, label: string, t: Translate, creating =
   if (
     (field.type === "int" || field.type === "decimal") &&
     (field.min !== undefined || field.max !== undefined)
-  ) {
-    const min = field.min ?? Number.MIN_SAFE_INTEGER;
-    const max = field.max ?? Number.MAX_SAFE_INTEGER;
-    rules.push({ type: "number", min, max, message: t("crud.range", { label, min, max }) });
-  }
+  )
+    rules.push(rangeRule(field.min, field.max, rangeMessage(field.min, field.max, label, t)));
   return rules;
+}
+
+/** A plain number as text: what an InputNumber holds, never "0x10" or "1e3". */
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+
+function rangeMessage(min: number | undefined, max: number | undefined, label: string, t: Translate) {
+  if (min === undefined) return t("crud.atMost", { label, max: max ?? "" });
+  if (max === undefined) return t("crud.atLeast", { label, min });
+  return t("crud.range", { label, min, max });
+}
+
+/**
+ * The bounds of a number field. A decimal is held as the exact text the server sent or the
+ * operator typed ("55.00"), an integer as a number: both are read here, only to compare, so a
+ * saved value passes exactly as it was saved (antd's `type: "number"` refuses the text).
+ */
+function rangeRule(min: number | undefined, max: number | undefined, message: string): Rule {
+  return {
+    validator: async (_, value: unknown) => {
+      const text = typeof value === "number" ? String(value) : String(value ?? "").trim();
+      if (text === "") return;
+      const number = Number(text);
+      if (!NUMBER_TEXT.test(text) || !Number.isFinite(number)) throw new Error(message);
+      if ((min !== undefined && number < min) || (max !== undefined && number > max))
+        throw new Error(message);
+    },
+  };
 }

@@ -267,6 +267,8 @@ export const en: Record<MessageKey, string> = {
   "crud.requiredSelect": "Please select {label}",
   "crud.maxLength": "{label} must be at most {max} characters",
   "crud.range": "{label} must be between {min} and {max}",
+  "crud.atLeast": "{label} must be at least {min}",
+  "crud.atMost": "{label} must be at most {max}",
   "crud.pattern.email": "Please enter a valid e-mail address",
   "crud.pattern.phone": "The phone number format is incorrect",
   "crud.pattern.alias": "Start with a letter; letters, digits, underscores or hyphens only",

@@ -264,6 +264,8 @@ export const zh = {
   "crud.requiredSelect": "请选择{label}",
   "crud.maxLength": "{label}长度不能超过 {max} 个字符",
   "crud.range": "{label}必须在 {min} 到 {max} 之间",
+  "crud.atLeast": "{label}不能小于 {min}",
+  "crud.atMost": "{label}不能大于 {max}",
   "crud.pattern.email": "请输入正确的电子邮箱",
   "crud.pattern.phone": "手机号码格式不正确",
   "crud.pattern.alias": "以字母开头，只能包含字母、数字、下划线或连字符",
