@@ -182,7 +182,7 @@ export async function buildApp({
   await app.register(logRetention, { db });
   if (upkeepPartitions) await app.register(partitionUpkeep, { db });
   await app.register(apiScope, { db });
-  await app.register(fileLinks, { serverSecret: config.jwtSecret });
+  await app.register(fileLinks, { serverSecret: config.jwtSecret, db });
   if (openApi) {
     const { default: swagger } = await import("@fastify/swagger");
     await app.register(swagger, {

@@ -31,7 +31,7 @@ describe("file upload (put-file)", () => {
     const { link, originalName } = res.json().data;
     assert.match(
       link,
-      /^\/api\/blade-resource\/oss\/file\/upload\/\d{8}\/[0-9a-f]{32}\.png\?expires=\d+&signature=[\w-]+$/,
+      /^\/api\/blade-resource\/oss\/file\/upload\/\d{8}\/[0-9a-f]{32}\.png\?tenant=000000&expires=\d+&signature=[\w-]+$/,
     );
     assert.equal(originalName, "me.png");
     const served = await server.inject({ method: "GET", url: link });
@@ -89,13 +89,70 @@ describe("file upload (put-file)", () => {
     const url = new URL(link, "http://x");
     const expires = Number(url.searchParams.get("expires"));
     const signature = url.searchParams.get("signature")!;
-    const tampered = `${bare}?expires=${expires}&signature=${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`;
+    const tampered = `${bare}?tenant=000000&expires=${expires}&signature=${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`;
     assert.equal((await get(tampered)).statusCode, 401);
-    assert.equal((await get(`${bare}?expires=${expires + 86_400}&signature=${signature}`)).statusCode, 401);
-    const expired = new FileLinks(server.jwtSecret).sign(name, Date.now() - 3 * 86_400_000);
+    assert.equal(
+      (await get(`${bare}?tenant=000000&expires=${expires + 86_400}&signature=${signature}`)).statusCode,
+      401,
+    );
+    // The older form of link, signed without its tenant, no longer reads anything.
+    assert.equal((await get(`${bare}?expires=${expires}&signature=${signature}`)).statusCode, 401);
+    const expired = new FileLinks(server.jwtSecret).sign("000000", name, Date.now() - 3 * 86_400_000);
     assert.equal((await get(expired)).statusCode, 401);
-    const foreignKey = new FileLinks("another server's secret, long enough").sign(name);
+    const yesterdays = new FileLinks(server.jwtSecret).sign("000000", name, Date.now() - 86_400_000);
+    assert.equal((await get(yesterdays)).statusCode, 200, "a link is good until the end of the next day");
+    const foreignKey = new FileLinks("another server's secret, long enough").sign("000000", name);
     assert.equal((await get(foreignKey)).statusCode, 401);
+  });
+
+  test("a signed link reads its own tenant's file only: neither its tenant nor its path can be swapped", async () => {
+    const other = await provisionTenant(server, token, "丙物业");
+    const ours = (await upload("ours.png", renderCaptcha("AC234"), "?purpose=avatar")).json().data
+      .link as string;
+    const body = multipartFile("theirs.png", renderCaptcha("ZX987"));
+    const theirs = (
+      await server.inject({
+        method: "POST",
+        url: "/api/blade-resource/oss/endpoint/put-file?purpose=avatar",
+        headers: { ...body.headers, "blade-auth": `bearer ${other.token}` },
+        payload: body.payload,
+      })
+    ).json().data.link as string;
+    assert.match(theirs, new RegExp(`\\?tenant=${other.tenantId}&expires=`));
+    const parts = (link: string) => {
+      const url = new URL(link, "http://x");
+      return {
+        path: url.pathname,
+        query: url.search,
+        name: url.pathname.slice("/api/blade-resource/oss/file/".length),
+      };
+    };
+    const a = parts(ours);
+    const b = parts(theirs);
+    const get = (url: string) => server.inject({ method: "GET", url });
+    assert.equal((await get(ours)).statusCode, 200);
+    assert.equal((await get(theirs)).statusCode, 200);
+    // Our signature on their path, or our path and signature naming their tenant: refused.
+    assert.equal((await get(`${b.path}${a.query}`)).statusCode, 401);
+    assert.equal(
+      (await get(`${a.path}${a.query.replace("tenant=000000", `tenant=${other.tenantId}`)}`)).statusCode,
+      401,
+    );
+    // A genuine signature for their tenant does not reach our file of that name: it is not theirs.
+    const forThem = new FileLinks(server.jwtSecret).sign(other.tenantId, a.name);
+    assert.equal((await get(forThem)).statusCode, 404);
+
+    // Our bare link copied into their profile is handed back to them unsigned, so it reads nothing.
+    const copied = await server.call("POST", "/api/blade-user/update-info", other.token, { avatar: a.path });
+    assert.equal(copied.statusCode, 200, copied.body);
+    const seen = (await server.call("GET", "/api/blade-user/info", other.token)).json().data.avatar as string;
+    assert.equal(seen, a.path);
+    assert.equal((await get(seen)).statusCode, 401);
+    assert.equal(
+      (await server.inject({ method: "GET", url: seen, headers: { "blade-auth": `bearer ${other.token}` } }))
+        .statusCode,
+      404,
+    );
   });
 
   test("a profile keeps the bare link and hands out a freshly signed one", async () => {
@@ -112,9 +169,9 @@ describe("file upload (put-file)", () => {
     const info = await server.call("GET", "/api/blade-user/info", token);
     assert.match(
       info.json().data.avatar,
-      new RegExp(`^${bare.replaceAll(".", "\\.")}\\?expires=\\d+&signature=`),
+      new RegExp(`^${bare.replaceAll(".", "\\.")}\\?tenant=000000&expires=\\d+&signature=`),
     );
     const login = await server.login();
-    assert.ok(login.avatar.startsWith(`${bare}?expires=`), login.avatar);
+    assert.ok(login.avatar.startsWith(`${bare}?tenant=000000&expires=`), login.avatar);
   });
 });

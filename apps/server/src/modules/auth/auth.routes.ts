@@ -6,6 +6,7 @@ import { optionalString, readParams } from "../../contract/params.ts";
 import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { tokenOf } from "../../plugins/authentication.ts";
+import { answerFilesFor } from "../../plugins/file-links.ts";
 import { browserKeyOf, clearBrowserKey } from "../social/browser-cookie.ts";
 import type { SocialSignIn } from "../social/social-sign-in.ts";
 import { UserRepository } from "../user/user.repository.ts";
@@ -50,7 +51,7 @@ export async function authRoutes(
       const grantType = text("grant_type") ?? "";
       // A third-party sign-in's browser cookie is spent with its state, whatever the outcome.
       if (grantType === "social") clearBrowserKey(reply);
-      return auth.token({
+      const answer = await auth.token({
         ...basicClient(request),
         grantType,
         // The tenant travels in the Tenant-Id header at login; the query forms are fallbacks.
@@ -66,6 +67,9 @@ export async function authRoutes(
         state: text("state"),
         browserKey: browserKeyOf(request),
       });
+      // The answer is the signed-in person's: their avatar's link is signed as their own calls' are.
+      answerFilesFor(request, answer.tenant_id);
+      return answer;
     },
   );
 

@@ -64,26 +64,24 @@ export async function fileRoutes(app: FastifyInstance, opts: { db: Db; storage: 
     async (request, reply) => {
       const name = (request.params as { "*": string })["*"];
       const query = request.query as Record<string, unknown>;
-      const signed = app.fileLinks.verify(name, query.expires, query.signature);
-      if (!signed && !request.user) throw unauthorized("请登录后查看文件, 或使用未过期的文件链接");
+      // A signed link reads the file of the tenant it was signed for, and only that tenant's; a
+      // signed-in caller without one reads the own tenant's. Another tenant's file is not there.
+      const signed = app.fileLinks.verify(query.tenant, name, query.expires, query.signature);
+      const tenantId = signed ? String(query.tenant) : request.user?.tenantId;
+      if (!tenantId) throw unauthorized("请登录后查看文件, 或使用未过期的文件链接");
       if (!FILE_NAME.test(name)) throw notFound("文件不存在");
-      const [attached] = await db.query<AttachObject & { tenant_id: string }>(
-        `select id, tenant_id, oss_id, object_key, content_type, original_name from blade_attach where name = $1`,
-        [name],
+      const [attached] = await db.query<AttachObject>(
+        `select id, oss_id, object_key, content_type, original_name from blade_attach
+          where name = $1 and tenant_id = $2`,
+        [name, tenantId],
       );
-      if (attached) {
-        // Another tenant's file answers as if it did not exist.
-        if (!signed && attached.tenant_id !== request.user!.tenantId) throw notFound("文件不存在");
-        return sendObject(request, reply, storage, attached, "inline");
-      }
-      // Files stored in the database before object storage existed.
-      const [file] = await db.query<{
-        tenant_id: string;
-        content: Uint8Array;
-        content_type: string;
-        original_name: string;
-      }>("select tenant_id, content, content_type, original_name from res_file where name = $1", [name]);
-      if (!file || (!signed && file.tenant_id !== request.user!.tenantId)) throw notFound("文件不存在");
+      if (attached) return sendObject(request, reply, storage, attached, "inline");
+      // Files stored in the database before object storage existed (and import results).
+      const [file] = await db.query<{ content: Uint8Array; content_type: string; original_name: string }>(
+        "select content, content_type, original_name from res_file where name = $1 and tenant_id = $2",
+        [name, tenantId],
+      );
+      if (!file) throw notFound("文件不存在");
       return reply
         .header("content-type", file.content_type)
         .header("cache-control", "private, max-age=86400")

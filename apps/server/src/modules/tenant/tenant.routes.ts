@@ -11,6 +11,7 @@ import { visibleRows } from "../../crud/scope.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import { ResourceStore } from "../../crud/store.ts";
 import type { Db } from "../../db/client.ts";
+import { ANY_TENANT, answerFilesFor } from "../../plugins/file-links.ts";
 import { TenantRepository } from "./tenant.repository.ts";
 import { provisionTenant } from "./tenant.service.ts";
 
@@ -33,6 +34,8 @@ export async function tenantRoutes(app: FastifyInstance, opts: { db: Db; timeZon
         [domain],
       );
       const row = rows[0];
+      // The background is the platform administrator's upload (tenant writes are theirs alone).
+      if (row) answerFilesFor(request, ANY_TENANT);
       return ok<TenantDomainInfo>(
         row ? { tenantId: row.tenant_id, domain: row.domain, backgroundUrl: row.background_url ?? "" } : {},
       );
