@@ -8,7 +8,8 @@ import { buildSite, created } from "./registry-fixtures.ts";
 /**
  * Routes that answer a signed-in user whatever its role holds: public ones (sign-in, the login
  * page, health, stored file links) and the calls every console makes for itself (its own menus,
- * profile, password, avatar upload, dictionary labels). Each says why.
+ * profile, password, dictionary labels). Each says why. The own avatar's upload (put-file with
+ * purpose=avatar) is open too; put-file as these calls send it (a plain file) needs oss_upload.
  */
 const OPEN: Record<string, string> = {
   "GET /api/health": "public: health check",
@@ -44,7 +45,6 @@ const OPEN: Record<string, string> = {
   "GET /api/blade-user/info": "own profile",
   "POST /api/blade-user/update-info": "own profile",
   "POST /api/blade-user/update-password": "own password",
-  "POST /api/blade-resource/oss/endpoint/put-file": "own avatar upload",
   "GET /api/blade-system/dict/dictionary": "dictionary labels",
   "GET /api/blade-system/dict/dictionary-tree": "dictionary labels",
   "GET /api/blade-system/dict-biz/dictionary": "dictionary labels",

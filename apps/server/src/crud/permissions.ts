@@ -30,12 +30,16 @@ export function grantedCodes(db: Queryable, request: FastifyRequest): Promise<Re
 
 export type Guard = "administrator" | "admin" | undefined;
 
-/** Passes when the caller may use the guard's level and holds one of the codes (any code when empty). */
+/**
+ * Passes when the caller may use the guard's level and holds one of the codes (any code when empty).
+ * `refusal` is the message of a missing code, when the call can say which permission it needs.
+ */
 export async function requirePermission(
   db: Queryable,
   request: FastifyRequest,
   codes: string[],
   guard?: Guard,
+  refusal?: string,
 ): Promise<CurrentUser> {
   const user = request.user;
   if (!user) throw unauthorized();
@@ -43,7 +47,7 @@ export async function requirePermission(
   if (guard === "administrator" || (guard === "admin" && !isAdmin(user))) throw forbiddenError();
   if (codes.length === 0) return user;
   const granted = await grantedCodes(db, request);
-  if (!codes.some((code) => granted.has(code))) throw forbiddenError();
+  if (!codes.some((code) => granted.has(code))) throw forbiddenError(refusal);
   return user;
 }
 
@@ -51,4 +55,4 @@ export async function requirePermission(
  * Permission failures answer 403 with body code 403: the console toasts it instead of logging the
  * user out, which a 401 would do (contract §4.1 notes that wart of the family).
  */
-const forbiddenError = () => new ApiError(403, "无权限执行此操作");
+const forbiddenError = (message = "无权限执行此操作") => new ApiError(403, message);

@@ -48,6 +48,8 @@ export const resourcesEn: ResourceCatalog = {
       address: "Address",
       accountNumber: "Account quota",
       expireTime: "Expires",
+      storageQuota: "Storage quota (MB)",
+      fileQuota: "File quota",
     },
   },
   user: {

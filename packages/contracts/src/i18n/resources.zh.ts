@@ -48,6 +48,8 @@ export const resourcesZh: ResourceCatalog = {
       address: "联系地址",
       accountNumber: "账号额度",
       expireTime: "过期时间",
+      storageQuota: "存储额度(MB)",
+      fileQuota: "文件数额度",
     },
   },
   user: {

@@ -139,6 +139,13 @@ export const tenant = defineResource({
     address: { type: "string", maxLength: 255, list: false, span: 24 },
     accountNumber: { type: "int", min: -1, max: 1_000_000 },
     expireTime: { type: "datetime" },
+    /**
+     * The tenant's stored files: megabytes and number of files, checked before an upload is stored.
+     * Blank takes the platform's default (parameters storage.quotaMb, storage.fileQuota); -1 is no limit.
+     * Set by the platform administrator only (tenant writes are theirs).
+     */
+    storageQuota: { type: "int", min: -1, max: 100_000_000, list: false },
+    fileQuota: { type: "int", min: -1, max: 1_000_000_000, list: false },
   },
   sort: [{ field: "id" }],
 });

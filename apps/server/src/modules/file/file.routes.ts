@@ -1,14 +1,20 @@
 import multipart from "@fastify/multipart";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../../contract/envelope.ts";
 import { notFound, unauthorized } from "../../contract/errors.ts";
 import { optionalString, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
+import type { CurrentUser } from "../auth/current-user.ts";
 import { sendObject } from "../storage/send-object.ts";
 import type { AttachObject, StorageService } from "../storage/storage.service.ts";
 import { FILE_LINK_BASE } from "./file.store.ts";
-import { MAX_FILE_BYTES, readUpload } from "./upload-part.ts";
+import { MAX_FILE_BYTES, readUpload, uploadLimit } from "./upload-part.ts";
+
+/** Either storage screen's upload button lets a role upload: 对象存储's or 附件管理's. */
+const UPLOAD_CODES = ["oss_upload", "attach_upload"];
+const NO_UPLOAD_PERMISSION =
+  "无权限上传文件: 需要「对象存储 - 上传」(oss_upload) 或「附件管理 - 上传」(attach_upload) 按钮权限, 请联系管理员授权";
 
 /** Object names the server makes (`upload/<yyyyMMdd>/<uuid32>.<ext>`); anything else is no file. */
 const FILE_NAME = /^upload\/\d{8}\/[0-9a-f]{32}\.[a-z0-9]{1,10}$/;
@@ -28,18 +34,30 @@ export async function fileRoutes(app: FastifyInstance, opts: { db: Db; storage: 
   });
   const tags = ["resource"];
 
-  const upload = async (request: Parameters<typeof readUpload>[0]) => {
-    const purpose = optionalString(readParams(request), "purpose");
-    const file = await readUpload(request, purpose);
-    const user = request.user!;
-    return storage.save({ tenantId: user.tenantId, userId: user.userId, ...file });
+  /**
+   * Reserves the most the upload can hold of the tenant's quota (the file is part of the body, so
+   * never longer than the length the request declares, nor than the purpose's size limit), then
+   * reads, checks and stores it.
+   */
+  const upload = (request: FastifyRequest, caller: CurrentUser, purpose: string | undefined) => {
+    const limit = uploadLimit(purpose);
+    const declared = Number(request.headers["content-length"]);
+    const maxBytes = Number.isSafeInteger(declared) && declared > 0 ? Math.min(declared, limit) : limit;
+    return storage.save(caller, maxBytes, () => readUpload(request, purpose));
   };
+  const uploader = (request: FastifyRequest) =>
+    requirePermission(db, request, UPLOAD_CODES, undefined, NO_UPLOAD_PERMISSION);
 
   app.post(
     "/api/blade-resource/oss/endpoint/put-file",
-    { schema: { tags, summary: "Upload one file" } },
+    { schema: { tags, summary: "Upload one file (purpose=avatar: a picture for the own avatar)" } },
     async (request) => {
-      const { link, domain, name, originalName } = await upload(request);
+      const purpose = optionalString(readParams(request), "purpose");
+      // Everyone signed in may upload their own avatar (profile page): held to a jpg or png of at
+      // most 500 kb, within the tenant's quota. Any other file needs the upload permission.
+      const caller =
+        purpose === "avatar" ? await requirePermission(db, request, []) : await uploader(request);
+      const { link, domain, name, originalName } = await upload(request, caller, purpose);
       return ok({ link, domain, name, originalName });
     },
   );
@@ -48,8 +66,8 @@ export async function fileRoutes(app: FastifyInstance, opts: { db: Db; storage: 
     "/api/blade-resource/oss/endpoint/put-file-attach",
     { schema: { tags, summary: "Upload one attachment" } },
     async (request) => {
-      await requirePermission(db, request, ["attach_upload"]);
-      return ok(await upload(request));
+      const caller = await uploader(request);
+      return ok(await upload(request, caller, optionalString(readParams(request), "purpose")));
     },
   );
 

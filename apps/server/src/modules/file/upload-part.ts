@@ -59,6 +59,10 @@ function readHead(stream: Readable, bytes: number): Promise<Buffer> {
   });
 }
 
+/** The most bytes one upload of this purpose may store: what it reserves of its tenant's quota. */
+export const uploadLimit = (purpose: string | undefined) =>
+  purpose === "avatar" ? AVATAR_MAX_BYTES : MAX_FILE_BYTES;
+
 export interface CheckedUpload {
   originalName: string;
   extension: string;
@@ -97,7 +101,7 @@ export async function readUpload(
     part.file.resume();
     throw badRequest("file: 头像只能是 jpg 或 png 格式");
   }
-  const limit = avatar ? AVATAR_MAX_BYTES : MAX_FILE_BYTES;
+  const limit = uploadLimit(purpose);
   const tooLarge = () =>
     badRequest(
       avatar ? "file: 头像大小不能超过 500kb" : `file: 文件不能超过 ${MAX_FILE_BYTES / 1024 / 1024}MB`,

@@ -4,12 +4,13 @@ import type { Readable } from "node:stream";
 import { LOCAL_STORAGE_CATEGORY } from "@meterline/contracts";
 import { ApiError, badRequest } from "../../contract/errors.ts";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
-import type { Queryable } from "../../db/client.ts";
+import type { Db, Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { FILE_LINK_BASE } from "../../plugins/file-links.ts";
 import { LocalStore } from "./local-store.ts";
 import type { ByteRange, ObjectStore, StoredObject } from "./object-store.ts";
 import { S3Store } from "./s3-store.ts";
+import { StorageQuota } from "./storage-quota.ts";
 
 /** A storage configuration row (blade_oss) as the server reads it. */
 interface OssRow {
@@ -34,6 +35,14 @@ export interface AttachObject {
   original_name: string;
 }
 
+/** A checked upload, ready to stream into storage. */
+export interface UploadedFile {
+  originalName: string;
+  extension: string;
+  contentType: string;
+  body: Readable;
+}
+
 export interface SavedFile {
   link: string;
   domain: string;
@@ -55,13 +64,15 @@ export class StorageService {
   private readonly local: LocalStore;
   /** S3 clients by configuration and its last change, so an edited configuration gets a new one. */
   private readonly clients = new Map<string, S3Store>();
+  private readonly quota: StorageQuota;
 
   constructor(
-    private readonly db: Queryable,
+    private readonly db: Db,
     private readonly cipher: FieldCipher,
     filesDir: string,
   ) {
     this.local = new LocalStore(path.resolve(filesDir));
+    this.quota = new StorageQuota(db);
   }
 
   private storeOf(row: OssRow | undefined): ObjectStore {
@@ -107,48 +118,78 @@ export class StorageService {
     }
   }
 
-  /** Stores an upload through the tenant's enabled storage and records it as an attachment. */
-  async save(file: {
-    tenantId: string;
-    userId: string;
-    originalName: string;
-    extension: string;
-    contentType: string;
-    body: Readable;
-  }): Promise<SavedFile> {
-    const oss = await this.ossRow("tenant_id = $1 and status = 2 and is_deleted = 0 order by id limit 1", [
-      file.tenantId,
-    ]);
-    const day = new Date().toISOString().slice(0, 10).replaceAll("-", "");
-    const name = `upload/${day}/${randomUUID().replaceAll("-", "")}.${file.extension}`;
-    const objectKey = `${file.tenantId}/${name}`;
-    const store = this.storeOf(oss);
-    const size = await store.put(objectKey, file.body, file.contentType).catch((error: unknown) => {
-      if (error instanceof ApiError) throw error;
-      throw unreachable(error);
-    });
+  /**
+   * Stores an upload through the tenant's enabled storage and records it as an attachment, within
+   * the tenant's quota: `maxBytes` (the most the upload can hold) is reserved before anything is
+   * read or stored, so a full quota refuses the upload first; `read` then checks and opens the file.
+   */
+  async save(
+    owner: { tenantId: string; userId: string },
+    maxBytes: number,
+    read: () => Promise<UploadedFile>,
+  ): Promise<SavedFile> {
+    const reservation = await this.quota.reserve(owner.tenantId, maxBytes);
+    let stored: {
+      file: UploadedFile;
+      oss: OssRow | undefined;
+      name: string;
+      objectKey: string;
+      size: number;
+    };
+    try {
+      const file = await read();
+      const oss = await this.ossRow("tenant_id = $1 and status = 2 and is_deleted = 0 order by id limit 1", [
+        owner.tenantId,
+      ]);
+      const day = new Date().toISOString().slice(0, 10).replaceAll("-", "");
+      const name = `upload/${day}/${randomUUID().replaceAll("-", "")}.${file.extension}`;
+      const objectKey = `${owner.tenantId}/${name}`;
+      const size = await this.storeOf(oss)
+        .put(objectKey, file.body, file.contentType)
+        .catch((error: unknown) => {
+          if (error instanceof ApiError) throw error;
+          throw unreachable(error);
+        });
+      stored = { file, oss, name, objectKey, size };
+    } catch (error) {
+      await this.quota.release(reservation);
+      throw error;
+    }
+    const { file, oss, name, objectKey, size } = stored;
     const link = `${FILE_LINK_BASE}/${name}`;
     const domain = oss?.link_base || FILE_LINK_BASE;
     const id = nextId();
-    await this.db.query(
-      `insert into blade_attach (id, tenant_id, link, domain, name, original_name, extension, attach_size,
-         content_type, oss_id, object_key, create_user, update_user)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, nullif($12, '')::bigint, nullif($12, '')::bigint)`,
-      [
-        id,
-        file.tenantId,
-        link,
-        domain,
-        name,
-        file.originalName,
-        file.extension,
-        size,
-        file.contentType,
-        oss?.id ?? null,
-        objectKey,
-        file.userId,
-      ],
-    );
+    // The attachment takes the place of the reservation at once: the quota never counts both or neither.
+    const recorded = this.db.transaction(async (tx) => {
+      await tx.query(
+        `insert into blade_attach (id, tenant_id, link, domain, name, original_name, extension, attach_size,
+           content_type, oss_id, object_key, create_user, update_user)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, nullif($12, '')::bigint, nullif($12, '')::bigint)`,
+        [
+          id,
+          owner.tenantId,
+          link,
+          domain,
+          name,
+          file.originalName,
+          file.extension,
+          size,
+          file.contentType,
+          oss?.id ?? null,
+          objectKey,
+          owner.userId,
+        ],
+      );
+      await this.quota.release(reservation, tx);
+    });
+    await recorded.catch(async (error: unknown) => {
+      // Not recorded, so not counted: the object goes too, rather than linger unseen.
+      await this.storeOf(oss)
+        .remove(objectKey)
+        .catch(() => undefined);
+      await this.quota.release(reservation);
+      throw error;
+    });
     return { link, domain, name, originalName: file.originalName, attachId: id };
   }
 
