@@ -9,6 +9,7 @@ import { buildSite } from "./registry-fixtures.ts";
 describe("permissions on reads", () => {
   let server: TestServer;
   let tenantId: string;
+  let tenantAdmin: string;
   let site: Awaited<ReturnType<typeof buildSite>>;
   /** A signed-in user of the tenant whose role holds the screens (menus and their buttons) named. */
   const userWith = async (...screens: string[]) => {
@@ -32,6 +33,7 @@ describe("permissions on reads", () => {
     const admin = (await server.login()).access_token;
     const tenant = await provisionTenant(server, admin, "甲物业");
     tenantId = tenant.tenantId;
+    tenantAdmin = tenant.token;
     site = await buildSite(server, tenant.token);
   });
   after(() => server.close());
@@ -108,6 +110,51 @@ describe("permissions on reads", () => {
     const statements = await userWith("accountStatement");
     assert.equal((await get("/api/blade-pms/ownerRecharge/page?keyword=101", statements)).statusCode, 200);
     assert.equal((await get("/api/blade-pms/room/tree", statements)).statusCode, 403);
+  });
+
+  test("a process instance and its leave request are read by those who took part, not by colleagues", async () => {
+    const person = async () => {
+      const account = `p${nextId()}`;
+      const role = await addRole(server.db, tenantId, account);
+      const id = await addUser(server.db, { tenantId, account, password: "pw-leave", roleIds: [role] });
+      return { id, token: (await server.login(account, "pw-leave", tenantId)).access_token };
+    };
+    const applicant = await person();
+    const approver = await person();
+    const colleague = await person();
+    const started = await server.call(
+      "POST",
+      "/api/blade-desk/process/leave/start-process",
+      applicant.token,
+      {
+        startTime: "2026-12-01 09:00:00",
+        endTime: "2026-12-02 18:00:00",
+        reason: "看病",
+        taskUser: approver.id,
+      },
+    );
+    assert.equal(started.statusCode, 200, started.body);
+    const { leaveId, processInstanceId } = started.json().data;
+    const reads = [
+      `/api/blade-desk/process/leave/detail?businessId=${leaveId}`,
+      `/api/blade-flow/process/history-flow-list?processInstanceId=${processInstanceId}`,
+      `/api/blade-flow/process/diagram-view?processInstanceId=${processInstanceId}`,
+    ];
+    for (const path of reads) {
+      for (const [who, token] of [
+        ["applicant", applicant.token],
+        ["approver", approver.token],
+      ] as const) {
+        const res = await get(path, token);
+        assert.equal(res.statusCode, 200, `${who} ${path}: ${res.body}`);
+      }
+      const refused = await get(path, colleague.token);
+      assert.equal(refused.statusCode, 403, path);
+      assert.match(refused.json().msg, /^无权限查看该流程/);
+      assert.ok(!refused.body.includes("看病"));
+    }
+    // The tenant's administrator reads every instance of the tenant (流程跟踪).
+    for (const path of reads) assert.equal((await get(path, tenantAdmin)).statusCode, 200, path);
   });
 
   test("what roles hold is read with the permission to grant", async () => {

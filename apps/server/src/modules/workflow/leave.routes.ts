@@ -1,13 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { parseDateTime } from "../../contract/dates.ts";
 import { ok } from "../../contract/envelope.ts";
-import { badRequest, notFound } from "../../contract/errors.ts";
+import { badRequest, forbidden, notFound } from "../../contract/errors.ts";
 import { optionalId, optionalString, readParams, requiredString } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import { flowTime, taskUser } from "./flow-items.ts";
+import { requireInstanceReader } from "./instance-readers.ts";
 import { latestDefinitionId } from "./workflow.repository.ts";
 import { startInstance } from "./workflow.service.ts";
 
@@ -137,6 +138,11 @@ export async function leaveRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         [businessId, caller.tenantId],
       );
       if (!row) throw notFound("businessId: 请假单不存在");
+      // The applicant reads their own; anyone else only as a participant of its process.
+      if (String(row.create_user) !== caller.userId) {
+        if (!row.process_instance_id) throw forbidden("无权限查看该请假单");
+        await requireInstanceReader(db, caller, row.process_instance_id);
+      }
       return ok({
         id: row.id,
         processDefinitionId: row.process_definition_id,

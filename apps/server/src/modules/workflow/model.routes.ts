@@ -17,6 +17,7 @@ import { deployTenants } from "./deploy-tenants.ts";
 import type { ManagerScope } from "./deployment.service.ts";
 import { definitionXml, instanceDiagram } from "./diagram.service.ts";
 import { flowTime } from "./flow-items.ts";
+import { requireInstanceReader } from "./instance-readers.ts";
 import { deleteModels, type ModelRow, modelPage, readModel } from "./model.repository.ts";
 import { CATEGORY, deployModel, submitModel } from "./model.service.ts";
 
@@ -205,6 +206,7 @@ export async function modelRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       const asked = optionalString(params, "tenantId");
       if (asked !== undefined && !/^\d{6,12}$/.test(asked)) throw badParam("tenantId");
       const tenantId = isAdministrator(caller) ? (asked ?? null) : caller.tenantId;
+      await requireInstanceReader(db, caller, instanceId);
       return ok(await instanceDiagram(db, tenantId, instanceId));
     },
   );

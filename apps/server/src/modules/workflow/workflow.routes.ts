@@ -22,6 +22,7 @@ import {
   type ManagerScope,
 } from "./deployment.service.ts";
 import { bladeFlow, durationText, flowProcess, flowTime, taskUser } from "./flow-items.ts";
+import { requireInstanceReader } from "./instance-readers.ts";
 import { leaveRoutes } from "./leave.routes.ts";
 import { modelRoutes } from "./model.routes.ts";
 import { ensureShippedProcesses } from "./shipped.ts";
@@ -377,7 +378,7 @@ export async function workflowRoutes(app: FastifyInstance, opts: { db: Db; timeZ
     },
   );
 
-  // ---- process: the steps of an instance ----
+  // ---- process: the steps of an instance, to those who took part in it and administrators ----
   app.get(
     `${BASE}/process/history-flow-list`,
     { schema: { tags, summary: "Steps of an instance" } },
@@ -385,6 +386,7 @@ export async function workflowRoutes(app: FastifyInstance, opts: { db: Db; timeZ
       const caller = await anyone(request);
       const instanceId = optionalId(readParams(request), "processInstanceId");
       if (!instanceId) throw badRequest("processInstanceId: 请选择流程实例");
+      await requireInstanceReader(db, caller, instanceId);
       const rows = await historyRows(db, isAdministrator(caller) ? null : caller.tenantId, instanceId);
       return ok(
         rows.map((r) => ({
