@@ -13,13 +13,16 @@ import { uploadAttachment } from "./storage-calls.ts";
 const MAX_BYTES = 10 * 1024 * 1024;
 
 /**
- * 附件管理: every stored file, searchable by name; upload (`attach_upload`), download through the
+ * 附件管理: every stored file, searchable by name; upload (`attach_upload` or `oss_upload`), download through the
  * file's own link (`attach_download`) and delete, which removes the stored object as well.
  */
 export default function AttachPage() {
   const t = useT();
   const { message } = useFeedback();
-  const canUpload = useConsole((state) => state.permission.attach_upload === true);
+  // Either storage screen's upload button lets the server take the file.
+  const canUpload = useConsole(
+    (state) => state.permission.attach_upload === true || state.permission.oss_upload === true,
+  );
   const canDownload = useConsole((state) => state.permission.attach_download === true);
   const [uploading, setUploading] = useState(false);
 
