@@ -155,6 +155,31 @@ describe("file upload (put-file)", () => {
     );
   });
 
+  test("a tenant's login background, uploaded by the platform administrator, is served to its login page", async () => {
+    const png = renderCaptcha("BG123");
+    const { link } = (await upload("bg.png", png, "?purpose=avatar")).json().data as { link: string };
+    const other = await provisionTenant(server, token, "丁物业");
+    const [row] = await server.db.query<{ id: string }>("select id from sys_tenant where tenant_id = $1", [
+      other.tenantId,
+    ]);
+    const saved = await server.call("POST", "/api/blade-system/tenant/submit", token, {
+      id: row!.id,
+      tenantName: "丁物业",
+      domain: "https://ding.example.com",
+      backgroundUrl: link,
+    });
+    assert.equal(saved.statusCode, 200, saved.body);
+    const info = await server.inject({
+      method: "GET",
+      url: "/api/blade-system/tenant/info?domain=https://ding.example.com",
+    });
+    const background = info.json().data.backgroundUrl as string;
+    assert.match(background, /\?tenant=000000&expires=\d+&signature=/);
+    const served = await server.inject({ method: "GET", url: background });
+    assert.equal(served.statusCode, 200);
+    assert.deepEqual(served.rawPayload, png);
+  });
+
   test("a profile keeps the bare link and hands out a freshly signed one", async () => {
     const { link } = (await upload("me.png", renderCaptcha("AC234"), "?purpose=avatar")).json().data as {
       link: string;
