@@ -6,6 +6,7 @@ import type { Queryable } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { ensurePartitions } from "../src/db/partitions.ts";
 import { type ElectricRegisters, electricDayRead } from "../src/modules/metering/daily-usage.db.ts";
+import { type ElectricRead, insertElectricReads } from "../src/modules/metering/reading-log.db.ts";
 import { sweepReadings } from "../src/modules/metering/reading-retention.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
@@ -184,5 +185,167 @@ describe("readings partitioned by month", () => {
     assert.equal((await digest(db, "pms_data_read_his")).rows, historyBefore.rows + old.rows);
     assert.deepEqual(await digest(db, "pms_data_daily"), daily, "daily usage is not swept");
     assert.equal(await sweepReadings(db, now), 0, "a second sweep finds nothing more");
+  });
+});
+
+describe("a month moved out of the default partition while it is written", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => server.close());
+
+  /** A gateway read of March 2019, a month with no partition yet: the id is its second of the month. */
+  const read = (id: number): ElectricRead => ({
+    id: String(id),
+    tenantId: "000000",
+    meterId: "9001",
+    roomId: null,
+    productCode: "000000009001",
+    readTime: new Date(Date.UTC(2019, 2, 1) + id * 1000),
+    registers: ["1.00", null, null, null, null],
+    balance: null,
+    switchStatus: null,
+    missing: "",
+  });
+
+  test("every read the writers write while the job moves their month lands, once, in that month", async () => {
+    const db = server.db;
+    const month = "pms_data_read_p201903";
+    assert.ok(!(await partitions(db, "pms_data_read")).includes(month), "March 2019 starts in the default");
+    // Reads already waiting in the default partition, so that the move takes a while.
+    const SEEDED = 20_000;
+    await db.query(
+      `insert into pms_data_read (id, tenant_id, meter_id, product_code, read_time, total_value, source, voided)
+       select 2000000 + g, '000000', 9001, '000000009001', '2019-03-20 00:00:00+00'::timestamptz + make_interval(secs => g),
+              1, 'gateway', 0
+         from generate_series(1, $1::int) g`,
+      [SEEDED],
+    );
+
+    // Four writers as the gateway's batch insert writes, 100 reads a statement with a breath
+    // between statements as polls come in, until the job is done and 10,000 reads are written. A
+    // refused statement is not retried: the gateway does not either.
+    const WRITERS = 4;
+    const BATCH = 100;
+    const AT_LEAST = 10_000;
+    let nextId = 1;
+    let jobState: "waiting" | "running" | "done" = "waiting";
+    let issuedWhileMoving = 0;
+    const refused: string[] = [];
+    const writer = async () => {
+      while (jobState !== "done" || nextId <= AT_LEAST) {
+        const first = nextId;
+        nextId += BATCH;
+        if (jobState === "running") issuedWhileMoving += 1;
+        await insertElectricReads(
+          db,
+          Array.from({ length: BATCH }, (_, i) => read(first + i)),
+        ).catch((error: Error) => refused.push(error.message));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() < 0.5 ? 0 : 1));
+      }
+    };
+    let jobError = "";
+    let made: string[] = [];
+    const job = async () => {
+      jobState = "running";
+      made = await ensurePartitions(db).catch((error: Error) => {
+        jobError = error.message;
+        return [];
+      });
+      jobState = "done";
+    };
+    const waitFor = async (what: () => Promise<boolean>) => {
+      while (!(await what())) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    let writers: Promise<void>[] = [];
+    let moving: Promise<void> = Promise.resolve();
+    if (db.kind === "postgres") {
+      // A report reading the log (as the console's pages do) holds the job up in the middle of its
+      // move; the writers start while it waits, so they are sure to meet the move half done.
+      const lockWaits = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(
+              "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+            )
+          )[0]?.n,
+        );
+      await db.transaction(async (report) => {
+        await report.query("select count(*) from pms_data_read");
+        moving = job();
+        await waitFor(async () => (await lockWaits()) >= 1);
+        writers = Array.from({ length: WRITERS }, writer);
+        await waitFor(async () => (await lockWaits()) >= 1 + WRITERS);
+      });
+    } else {
+      // PGlite runs one statement at a time: the writers' statements queue before, after (never
+      // inside) the job's transaction.
+      writers = Array.from({ length: WRITERS }, writer);
+      await waitFor(async () => nextId > 10 * BATCH);
+      moving = job();
+    }
+    await Promise.all([...writers, moving]);
+
+    const attempted = nextId - 1;
+    assert.ok(attempted >= AT_LEAST);
+    assert.ok(issuedWhileMoving >= WRITERS, "writes went on while the job moved the month");
+    const [keys] = await db.query<{ rows: string; ids: string; low: string; high: string }>(
+      `select count(*)::text as rows, count(distinct id)::text as ids, min(id)::text as low, max(id)::text as high
+         from pms_data_read where id < 2000000 and read_time >= '2019-03-01' and read_time < '2019-04-01'`,
+    );
+    assert.deepEqual(
+      keys,
+      { rows: String(attempted), ids: String(attempted), low: "1", high: String(attempted) },
+      "every written key is there exactly once",
+    );
+    assert.deepEqual(refused, [], "no write was refused");
+    const places = await db.query<{ part: string; rows: string }>(
+      `select tableoid::regclass::text as part, count(*)::text as rows from pms_data_read
+        where read_time >= '2019-03-01' and read_time < '2019-04-01' group by 1`,
+    );
+    assert.deepEqual(places, [{ part: month, rows: String(attempted + SEEDED) }], "all in their month");
+    assert.equal(jobError, "", "the job ran through");
+    assert.ok(made.includes(month), "the month has its partition");
+  });
+
+  test("a job that waits too long for its table gives up for this run, keeps the rows and does the other tables", {
+    skip: !process.env.TEST_DATABASE_URL && "PGlite has one connection: no lock is held while the job runs",
+  }, async () => {
+    const db = server.db;
+    await db.query(
+      `insert into pms_data_read (id, tenant_id, meter_id, product_code, read_time, total_value, source, voided)
+         values (3000001, '000000', 9001, '000000009001', '2018-07-02 00:00:00+00', 1, 'gateway', 0)`,
+    );
+    await db.query(
+      `insert into pms_water_data_read (id, tenant_id, meter_id, product_code, read_time, total_value, source, voided)
+         values (3000002, '000000', 9002, '00000000009002', '2018-08-02 00:00:00+00', 1, 'gateway', 0)`,
+    );
+    // A long report on the electric log: the job waits 200 ms for it, then leaves that table be.
+    // The report ends after 3 s in any case, so that a job that waited on would not wait forever.
+    let failure = "";
+    let job: Promise<unknown> = Promise.resolve();
+    await db.transaction(async (report) => {
+      await report.query("select count(*) from pms_data_read");
+      job = ensurePartitions(db, new Date(), "200ms").catch((error: Error) => (failure = error.message));
+      await Promise.race([job, new Promise((resolve) => setTimeout(resolve, 3000))]);
+    });
+    await job;
+    assert.match(failure, /pms_data_read: canceling statement due to lock timeout/);
+    assert.doesNotMatch(failure, /pms_water_data_read/);
+    const place = async (table: string, id: number) =>
+      (
+        await db.query<{ part: string }>(
+          `select tableoid::regclass::text as part from ${table} where id = $1`,
+          [id],
+        )
+      )[0]?.part;
+    assert.equal(await place("pms_data_read", 3000001), "pms_data_read_default", "kept where it was");
+    assert.equal(
+      await place("pms_water_data_read", 3000002),
+      "pms_water_data_read_p201808",
+      "the other table's turn came",
+    );
+    assert.deepEqual(await ensurePartitions(db), ["pms_data_read_p201807"], "the next run moves it");
   });
 });

@@ -2,7 +2,7 @@ import { type ResourceDef, resources } from "@meterline/contracts";
 import { columnsOf } from "../crud/columns.ts";
 import { resourceTableStatements } from "../crud/schema-sync.ts";
 import { ident } from "../crud/sql.ts";
-import type { Queryable } from "./client.ts";
+import type { Db, Queryable } from "./client.ts";
 
 /**
  * A table that grows with time and is split by month of one column. Reading logs grow by a row per
@@ -155,13 +155,41 @@ export async function partitionGrowingTables(tx: Queryable, plain: readonly Reso
 }
 
 /**
+ * How long the partition job waits for a table's lock before it gives up for this run. Readers and
+ * writers of the table queue behind the job's waiting lock, so a long transaction on the table must
+ * not stall the gateway's writes behind it: the strays stay safe in the default partition until
+ * the next run.
+ */
+export const MOVE_LOCK_WAIT = "5s";
+
+/**
  * Rows that landed in the default partition (a read time outside the months made so far: a meter
  * clock far off, a manual read of long ago) get a month of their own, moved in one statement, and
- * that month is attached. Answers the months made. Run inside a transaction.
+ * that month is attached. Answers the months made. Run inside a transaction, first thing in it.
+ *
+ * The table is locked ACCESS EXCLUSIVE before anything is read. Without that lock, reads of the
+ * month being moved were lost to concurrent writers (test/reading-partitions.test.ts races them):
+ * ATTACH PARTITION takes only SHARE UPDATE EXCLUSIVE on the parent, so an insert kept routing by
+ * the partition map of before the attach; its row went to the default partition, waited there for
+ * the attach's lock, and when the job committed PostgreSQL checked the default's narrowed
+ * constraint and refused the row ("new row for relation …_default violates partition
+ * constraint"): the gateway's insert failed and the reads were gone. The other way round, a row
+ * committed to the default after the moving DELETE had taken its snapshot made the attach fail
+ * ("updated partition constraint for default partition … would be violated"), so under steady
+ * writes a month never moved. With the lock, the job first waits for the writers already at work
+ * to commit (the DELETE then sees and moves their rows); later inserts wait at the parent, before
+ * they route, and go on after the commit with the new month in the map, landing in it.
+ *
+ * Why not the weaker SHARE ROW EXCLUSIVE, which would let readers on: the attach upgrades to
+ * ACCESS EXCLUSIVE on the default partition, and a transaction that read the log before writing
+ * it (a manual read, reading-corrections.ts) then waits for the job while the job waits for it;
+ * PostgreSQL breaks that deadlock by failing the manual read (seen by hand on PostgreSQL 15). Taking the strongest lock first
+ * leaves nothing to upgrade. Readers wait for the move too; strays are few, so it is short.
  */
 async function rehomeDefault(tx: Queryable, spec: PartitionedTable): Promise<Month[]> {
   const table = spec.def.table;
   const fallback = defaultPartition(table);
+  await tx.query(`lock table ${ident(table)} in access exclusive mode`);
   const found = await tx.query<{ tag: string }>(
     `select distinct ${monthExpr(spec.key)} as tag from ${ident(fallback)}`,
   );
@@ -195,29 +223,46 @@ async function rehomeDefault(tx: Queryable, spec: PartitionedTable): Promise<Mon
  * The partition job: for each partitioned table, rows in the default partition get their month, and
  * the current month and the next `MONTHS_AHEAD` exist (live tables). A default partition stays as a
  * safety net: a read of an unexpected month is kept rather than refused, and the next run gives it
- * its month. Idempotent; answers the partitions it made, as `table_pyyyyMM`.
+ * its month. Each table in one transaction (PGlite runs no other statement while it is open); a
+ * table that fails (its lock not had within `lockWait`) does not keep the others from their
+ * turn, and the job fails at the end naming it. Idempotent; answers the partitions it made, as
+ * `table_pyyyyMM`.
  */
 export async function ensurePartitions(
-  db: Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> },
+  db: Pick<Db, "query" | "transaction">,
   now = new Date(),
+  lockWait = MOVE_LOCK_WAIT,
 ): Promise<string[]> {
+  if (!/^\d+(ms|s)$/.test(lockWait)) throw new Error(`lock wait ${lockWait}`);
   const made: string[] = [];
+  const failed: string[] = [];
   for (const spec of PARTITIONED) {
     const table = spec.def.table;
     if ((await relkind(db, table)) !== "p") continue;
-    const run = async (tx: Queryable) => {
-      await tx.query("select pg_advisory_xact_lock($1)", [PARTITION_LOCK]);
-      for (const m of await rehomeDefault(tx, spec)) made.push(partitionName(table, m));
-      if (!spec.ahead) return;
-      const have = new Set((await partitionsOf(tx, table)).map(monthTag));
-      for (let n = 0; n <= MONTHS_AHEAD; n++) {
-        const m = addMonths(monthOf(now), n);
-        if (have.has(monthTag(m))) continue;
-        await tx.query(createPartition(spec, table, m));
-        made.push(partitionName(table, m));
-      }
-    };
-    await (db.transaction ? db.transaction(run) : run(db));
+    // Looked at on its own, so that a day with nothing to move takes no lock on the table at all.
+    const [strays] = await db.query<{ any: boolean }>(
+      `select exists (select 1 from ${ident(defaultPartition(table))}) as any`,
+    );
+    try {
+      const madeHere = await db.transaction(async (tx) => {
+        await tx.query("select pg_advisory_xact_lock($1)", [PARTITION_LOCK]);
+        await tx.query(`set local lock_timeout = '${lockWait}'`);
+        const names = strays?.any ? (await rehomeDefault(tx, spec)).map((m) => partitionName(table, m)) : [];
+        if (!spec.ahead) return names;
+        const have = new Set((await partitionsOf(tx, table)).map(monthTag));
+        for (let n = 0; n <= MONTHS_AHEAD; n++) {
+          const m = addMonths(monthOf(now), n);
+          if (have.has(monthTag(m))) continue;
+          await tx.query(createPartition(spec, table, m));
+          names.push(partitionName(table, m));
+        }
+        return names;
+      });
+      made.push(...madeHere);
+    } catch (error) {
+      failed.push(`${table}: ${(error as Error).message}`);
+    }
   }
+  if (failed.length > 0) throw new Error(`partition upkeep failed for ${failed.join("; ")}`);
   return made;
 }
