@@ -144,7 +144,7 @@ describe("prepaid money: accounts, recharges, the ledger", () => {
     assert.equal(latest.productCode, "100000000101");
     const removed = await post(`datarecharge/remove?ids=${latest.id}`);
     assert.equal(removed.statusCode, 400);
-    assert.match(removed.json().msg, /^ids: 已入账的充值不能删除/);
+    assert.match(removed.json().msg, /^充值记录已入账,不能删除/);
     const edited = await post("datarecharge/update", { id: latest.id, amount: "1" });
     assert.equal(edited.statusCode, 400);
     assert.equal((await post("datarecharge/update", { id: latest.id, remark: "收据重打" })).statusCode, 200);
@@ -305,7 +305,7 @@ describe("prepaid money: accounts, recharges, the ledger", () => {
     assert.equal((await get("datacloseaccount/detail?id=1")).statusCode, 404);
     const removal = await post(`datacloseaccount/remove?ids=${accountId}`);
     assert.equal(removal.statusCode, 400);
-    assert.match(removal.json().msg, /^ids: /);
+    assert.match(removal.json().msg, /^销户记录是账户的记录,不能删除/);
     assert.equal((await get(`dataopenaccount/detail?id=${accountId}`)).json().data.deposit, "100.00");
     const openings = (await get("dataopenaccount/page")).json().data;
     assert.equal(openings.records[0].deposit, "100.00");

@@ -206,7 +206,12 @@ describe("reading log and daily usage, from the gateway's reads", () => {
   });
 
   test("daily usage is read-only to the console", async () => {
-    for (const path of ["datadailydd/remove?ids=1", "waterdatadaily/submit", "waterdatadaily/remove?ids=1"]) {
+    // The spec lists datadailydd/remove: it is refused, saying how a day's usage is corrected.
+    const remove = await server.call("POST", "/api/blade-pms/datadailydd/remove?ids=1", admin, {});
+    assert.equal(remove.statusCode, 400);
+    assert.match(remove.json().msg, /^日用量由抄读记录算出,不能删除/);
+    // Water daily usage is a list only (spec §7: page, pageNew).
+    for (const path of ["waterdatadaily/submit", "waterdatadaily/remove?ids=1"]) {
       const res = await server.call("POST", `/api/blade-pms/${path}`, admin, {});
       assert.equal(res.statusCode, 404, path);
     }

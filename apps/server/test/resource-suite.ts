@@ -121,10 +121,12 @@ export function describePlainResources(defs: readonly ResourceDef[]) {
           assert.equal((await detail(admin, mine)).json().data.id, mine);
           // The reading logs take audited corrections (their own routes): not the engine's plain writes.
           const corrected = def.name === "dataRead" || def.name === "waterDataRead";
-          // A day's usage is recomputed from its reads (submit), never removed.
-          const submitStatus = corrected || def.name === "dataDaily" ? 400 : 404;
+          // A day's usage is recomputed from its reads (submit), never removed. Write calls the
+          // definition refuses by design answer 400 with their reason (refusedWrites); others 404.
+          const refused = def.refusedWrites ?? {};
+          const submitStatus = corrected || def.name === "dataDaily" || refused.submit ? 400 : 404;
           assert.equal((await server.call("POST", `${base}/submit`, admin, {})).statusCode, submitStatus);
-          const removeStatus = corrected ? 400 : 404;
+          const removeStatus = corrected || refused.remove ? 400 : 404;
           assert.equal(
             (await server.call("POST", `${base}/remove?ids=${mine}`, admin)).statusCode,
             removeStatus,

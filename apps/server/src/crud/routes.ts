@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { type EngineOptions, resourceContext } from "./context.ts";
 import { registerExportRoute } from "./export-routes.ts";
 import { registerReadRoutes } from "./read-routes.ts";
+import { registerRefusedWrites } from "./refused-writes.ts";
 import { registerTreeRoutes } from "./tree-routes.ts";
 import { registerWriteRoutes } from "./write-routes.ts";
 
@@ -15,4 +16,5 @@ export async function registerResource(app: FastifyInstance, def: ResourceDef, o
   registerTreeRoutes(context);
   registerExportRoute(context);
   if (!def.readOnly && !def.moduleWrites) registerWriteRoutes(context);
+  else registerRefusedWrites(app, options.db, def, context);
 }

@@ -116,6 +116,12 @@ export interface ResourceDef {
   /** submit and remove carry domain rules and live in a module (tenant provisioning, users). */
   moduleWrites?: boolean;
   /**
+   * Write calls of the spec that an append-only resource refuses by design, each with the message
+   * (Chinese, the console's default) saying why and what to do instead. The server answers them
+   * 400 with it, after the screen's permission check, rather than 404 as an unknown call.
+   */
+  refusedWrites?: { readonly submit?: string; readonly remove?: string };
+  /**
    * Write paths besides the usual `submit` (create without id, update with one): `save` creates
    * only and `update` updates only, as some PMS resources are called (spec §7). Default `["submit"]`.
    */
@@ -214,6 +220,8 @@ export function defineResource<const T extends ResourceDef>(def: T): T {
     if (field.refBy && !def.fields[field.refBy.field])
       throw new Error(`${def.name}.${name}: refBy field ${field.refBy.field}`);
   }
+  if (def.refusedWrites && !def.readOnly && !def.moduleWrites)
+    throw new Error(`${def.name}: refusedWrites would shadow the engine's writes`);
   const verbs = def.writeVerbs ?? ["submit"];
   if (!verbs.includes("submit") && !(verbs.includes("save") && verbs.includes("update")))
     throw new Error(`${def.name}: writeVerbs need submit, or save and update`);

@@ -101,7 +101,8 @@ export async function readingCorrectionRoutes(app: FastifyInstance, opts: { db: 
     );
   }
   // datadailydd/submit {id}: the day recomputed from its reads (after corrections made elsewhere).
-  // There is no datadailydd/remove: a day is what its reads say; void the wrong reads instead.
+  // datadailydd/remove is refused (the definition's refusedWrites): a day is what its reads say;
+  // void the wrong reads or enter the missing ones instead.
   const daily = resources.dataDaily;
   app.post(
     `/api/${daily.service}/${daily.path}/submit`,

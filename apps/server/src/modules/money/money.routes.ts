@@ -3,7 +3,9 @@ import type { FastifyInstance } from "fastify";
 import { done, ok } from "../../contract/envelope.ts";
 import { badRequest, notFound } from "../../contract/errors.ts";
 import { idList, optionalId, optionalString, readParams } from "../../contract/params.ts";
+import { NOT_FOUND_MESSAGE } from "../../crud/context.ts";
 import { requirePermission } from "../../crud/permissions.ts";
+import { registerRefusal } from "../../crud/refused-writes.ts";
 import type { Db } from "../../db/client.ts";
 import { type CurrentUser, isAdministrator } from "../auth/current-user.ts";
 import { dayParam } from "../metering/usage-periods.ts";
@@ -44,6 +46,39 @@ export const MONEY_CODES = {
   closeElectric: ["meter_close_account"],
   closeWater: ["water_close_account"],
 };
+
+/**
+ * Calls of the spec on money records that are refused by design: the ledger and the accounts'
+ * openings and closings are append-only. Who may ask (the buttons of the operation that would do
+ * it), and the message saying why and what to do instead.
+ */
+const REFUSED_CALLS: readonly { path: string; codes: string[]; message: string }[] = [
+  {
+    path: "datarecharge/remove",
+    codes: [...MONEY_CODES.recharge, ...MONEY_CODES.correct],
+    message: "充值记录已入账,不能删除;如有错误请在「充值收费」中以冲正或退款登记更正",
+  },
+  {
+    path: "dataopenaccount/submit",
+    codes: [...MONEY_CODES.openElectric, ...MONEY_CODES.openWater],
+    message: "开户记录由开户操作生成,不能直接新增或修改;请在「电表管理」或「水表管理」中为表计开户",
+  },
+  {
+    path: "dataopenaccount/remove",
+    codes: [...MONEY_CODES.openElectric, ...MONEY_CODES.openWater],
+    message: "开户记录是账户的记录,不能删除;不再使用的账户请为表计办理销户",
+  },
+  {
+    path: "datacloseaccount/submit",
+    codes: [...MONEY_CODES.closeElectric, ...MONEY_CODES.closeWater],
+    message: "销户记录由销户操作生成,不能直接新增或修改;请在「电表管理」或「水表管理」中为表计销户",
+  },
+  {
+    path: "datacloseaccount/remove",
+    codes: [...MONEY_CODES.closeElectric, ...MONEY_CODES.closeWater],
+    message: "销户记录是账户的记录,不能删除;表计需要继续使用请重新开户",
+  },
+];
 
 const actorOf = (user: CurrentUser): Actor => ({ userId: user.userId, name: user.realName || user.account });
 
@@ -124,7 +159,7 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     const id = optionalId(params, "id");
     if (!id) throw badRequest("id: 请选择记录");
     const found = await rechargeDetail(db, registryTenant(user, params), id, timeZone);
-    if (!found) throw notFound();
+    if (!found) throw notFound(NOT_FOUND_MESSAGE);
     return ok(found);
   });
   app.post(
@@ -148,22 +183,6 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       return done("修改成功");
     },
   );
-  app.post(
-    `${pms}/datarecharge/remove`,
-    { schema: { tags, summary: "Refused for booked recharges: a mistake is reversed by a correction" } },
-    async (request) => {
-      const user = await requirePermission(db, request, [...MONEY_CODES.recharge, ...MONEY_CODES.correct]);
-      const params = readParams(request);
-      const ids = idList(params, "ids");
-      const rows = await db.query<{ n: string }>(
-        "select count(*)::text as n from pms_recharge where tenant_id = $1 and id = any($2::bigint[])",
-        [registryTenant(user, params), ids],
-      );
-      if (Number(rows[0]?.n ?? 0) === 0) throw notFound();
-      throw badRequest("ids: 已入账的充值不能删除,如有错误请做冲正");
-    },
-  );
-
   app.get(
     `${pms}/ownerRecharge/page`,
     { schema: { tags, summary: "Owners with their accounts and balances" } },
@@ -256,32 +275,18 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
           status === 2,
           timeZone,
         );
-        if (!found) throw notFound();
+        if (!found) throw notFound(NOT_FOUND_MESSAGE);
         return ok(found);
       },
     );
-    app.post(
-      `${pms}/${path}/remove`,
-      { schema: { tags, summary: "Refused: an opening or closing is part of the account's record" } },
-      async (request) => {
-        const user = await requirePermission(
-          db,
-          request,
-          status === 1
-            ? MONEY_CODES.openElectric.concat(MONEY_CODES.openWater)
-            : MONEY_CODES.closeElectric.concat(MONEY_CODES.closeWater),
-        );
-        const params = readParams(request);
-        const ids = idList(params, "ids");
-        const rows = await db.query<{ n: string }>(
-          "select count(*)::text as n from pms_account where tenant_id = $1 and id = any($2::bigint[])",
-          [registryTenant(user, params), ids],
-        );
-        if (Number(rows[0]?.n ?? 0) === 0) throw notFound();
-        throw badRequest(`ids: ${status === 1 ? "开户" : "销户"}记录是账户的记录,不能删除`);
-      },
-    );
   }
+  for (const refusal of REFUSED_CALLS)
+    registerRefusal(app, db, {
+      url: `${pms}/${refusal.path}`,
+      codes: refusal.codes,
+      message: refusal.message,
+      tags,
+    });
 
   const homepage = `${pms}/homepage`;
   const dateTypeOf = (params: Record<string, unknown>): 1 | 2 | 3 => {

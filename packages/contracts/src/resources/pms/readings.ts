@@ -142,6 +142,13 @@ export const waterDataRead = defineResource({
   indexes: [["meterId", "readTime"], ["readTime"]],
 });
 
+/** Why an archived reading log takes no reads and loses none, naming the live log's screen. */
+const archivedReads = (liveScreen: string) => ({
+  submit: `历史抄读记录是已归档的原始读数,不能新增或修改;补录近期读数请到「${liveScreen}」`,
+  remove:
+    "历史抄读记录是已归档的原始读数,不能删除或作废;读数有误造成的费用差额请在「充值收费」中以冲正登记更正",
+});
+
 /**
  * The electric reading log of past periods (spec §7 datareadhistory): rows the retention sweep moved
  * out of `pms_data_read`, unchanged and with their ids, searchable and exported as the live log is.
@@ -151,6 +158,9 @@ export const dataReadHistory = defineResource({
   name: "dataReadHistory",
   table: "pms_data_read_his",
   path: "datareadhistory",
+  // An archived read is the record of a closed period; its money was settled long ago, and daily
+  // usage is not recomputed from the archive. The spec's submit and remove are refused, saying so.
+  refusedWrites: archivedReads("电表抄读记录"),
 });
 
 /** The water reading log of past periods (spec §7 waterdatareadhistory), as `dataReadHistory`. */
@@ -160,6 +170,7 @@ export const waterDataReadHistory = defineResource({
   table: "pms_water_data_read_his",
   path: "waterdatareadhistory",
   extraVerbs: [],
+  refusedWrites: archivedReads("水表抄读记录"),
 });
 
 /**
@@ -177,6 +188,8 @@ export const dataReadOtherHis = defineResource({
   ...dataReadHistory,
   name: "dataReadOtherHis",
   path: "dataReadOtherHis",
+  // A list only (spec §7): no write calls to refuse.
+  refusedWrites: undefined,
 });
 
 const bandRegister = { type: "decimal", scale: 2, list: false } as const;
@@ -194,6 +207,10 @@ export const dataDaily = defineResource({
   name: "dataDaily",
   table: "pms_data_daily",
   path: "datadailydd",
+  // Its submit recomputes a day from its reads (reading-corrections.routes.ts); remove is refused.
+  refusedWrites: {
+    remove: "日用量由抄读记录算出,不能删除;读数有误请在「电表抄读记录」中作废错误读数或补录,该日用量随之重算",
+  },
   fields: {
     ...readingLinks("meter"),
     // One row per meter and day: the readings sink upserts on this key.
