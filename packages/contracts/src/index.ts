@@ -1,6 +1,7 @@
 export * from "./alarm-rules.ts";
 export * from "./auth.ts";
 export * from "./batch-job.ts";
+export * from "./counter.ts";
 export * from "./detail.ts";
 export * from "./develop.ts";
 export * from "./envelope.ts";
