@@ -1,4 +1,5 @@
 import { fenToYuan } from "@meterline/billing";
+import type { OwnerWithAccounts } from "@meterline/contracts";
 import { formatDateTime } from "../../contract/dates.ts";
 import { page } from "../../contract/envelope.ts";
 import { badParam } from "../../contract/errors.ts";
@@ -250,6 +251,52 @@ interface OwnerAccountsRow {
   }[];
 }
 
+/** An owner and every open account with its meter and room, as the counter shows them (alias `o`). */
+const OWNER_ACCOUNTS_COLUMNS = `o.id::text as id, o.owner_name, o.owner_code, o.phone, o.balance::text as balance, ${tenantNameOf("o")},
+  coalesce((select json_agg(json_build_object(
+      'id', a.id::text, 'energy_type', a.energy_type, 'meter_id', a.meter_id::text,
+      'product_code', mm.product_code, 'room_name', ${roomLabelSql("rr")}, 'control_status', a.control_status,
+      'balance', a.balance::text, 'alarm_level', a.alarm_level, 'arrears_status', a.arrears_status)
+      order by a.energy_type, mm.product_code)
+     from pms_account a
+     left join pms_room rr on rr.id = a.room_id
+     ${meterCodeJoin("a", "mm")}
+    where a.owner_id = o.id and a.status = 1), '[]'::json) as accounts`;
+
+const ownerWithAccounts = (o: OwnerAccountsRow): OwnerWithAccounts => ({
+  id: o.id,
+  ...tenantOfRow(o),
+  ownerName: o.owner_name,
+  ownerCode: o.owner_code ?? "",
+  phone: o.phone ?? "",
+  balance: o.balance,
+  alarmLevel: Math.max(0, ...o.accounts.map((a) => a.alarm_level)),
+  accounts: o.accounts.map((a) => ({
+    id: a.id,
+    energyType: a.energy_type,
+    meterId: a.meter_id,
+    productCode: a.product_code ?? "",
+    roomName: a.room_name ?? "",
+    controlStatus: a.control_status,
+    balance: yuan(a.balance) ?? "0.00",
+    alarmLevel: a.alarm_level,
+    arrearsStatus: a.arrears_status,
+  })),
+});
+
+/** The owners of `ids` with their open accounts (any tenant: the caller has checked whose they are), by id. */
+export async function ownersWithAccounts(
+  db: Queryable,
+  ids: string[],
+): Promise<Map<string, OwnerWithAccounts>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<OwnerAccountsRow>(
+    `select ${OWNER_ACCOUNTS_COLUMNS} from pms_owner o where o.id = any($1::bigint[])`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, ownerWithAccounts(row)]));
+}
+
 /**
  * Owners with their open accounts (spec §7 ownerRecharge/page): the front desk's view of who holds
  * how much on which meter. Filters: ownerName, phone, roomName, productCode (each contains), one
@@ -288,39 +335,11 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string | null, 
   const filter = `from pms_owner o where ${where.join(" and ")}`;
   const [count] = await db.query<{ n: string }>(`select count(*)::text as n ${filter}`, sql.values);
   const rows = await db.query<OwnerAccountsRow>(
-    `select o.id::text as id, o.owner_name, o.owner_code, o.phone, o.balance::text as balance, ${tenantNameOf("o")},
-            coalesce((select json_agg(json_build_object(
-                'id', a.id::text, 'energy_type', a.energy_type, 'meter_id', a.meter_id::text,
-                'product_code', mm.product_code, 'room_name', ${roomLabelSql("rr")}, 'control_status', a.control_status,
-                'balance', a.balance::text, 'alarm_level', a.alarm_level, 'arrears_status', a.arrears_status)
-                order by a.energy_type, mm.product_code)
-               from pms_account a
-               left join pms_room rr on rr.id = a.room_id
-               ${meterCodeJoin("a", "mm")}
-              where a.owner_id = o.id and a.status = 1), '[]'::json) as accounts
-       ${filter} order by o.owner_name, o.id limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
+    `select ${OWNER_ACCOUNTS_COLUMNS} ${filter} order by o.owner_name, o.id
+      limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
     sql.values,
   );
-  const records = rows.map((o) => ({
-    id: o.id,
-    ...tenantOfRow(o),
-    ownerName: o.owner_name,
-    ownerCode: o.owner_code ?? "",
-    phone: o.phone ?? "",
-    balance: o.balance,
-    alarmLevel: Math.max(0, ...o.accounts.map((a) => a.alarm_level)),
-    accounts: o.accounts.map((a) => ({
-      id: a.id,
-      energyType: a.energy_type,
-      meterId: a.meter_id,
-      productCode: a.product_code ?? "",
-      roomName: a.room_name ?? "",
-      controlStatus: a.control_status,
-      balance: yuan(a.balance),
-      alarmLevel: a.alarm_level,
-      arrearsStatus: a.arrears_status,
-    })),
-  }));
+  const records = rows.map(ownerWithAccounts);
   return page(records, Number(count?.n ?? 0), current, size);
 }
 

@@ -1,11 +1,13 @@
+import { COUNTER_SEARCH_PATH } from "@meterline/contracts";
 import type { FastifyInstance } from "fastify";
 import { ok } from "../../contract/envelope.ts";
 import { badRequest } from "../../contract/errors.ts";
 import { optionalId, optionalString, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
-import { registryTenant } from "../pms/registry-access.ts";
+import { listTenant, registryTenant } from "../pms/registry-access.ts";
 import { changeAccountSchemes } from "./account-schemes.ts";
+import { counterSearch } from "./counter-search.ts";
 import { rechargeGroup } from "./group-recharge.ts";
 import { MONEY_CODES } from "./money.routes.ts";
 import { rechargeRequestOf } from "./recharge-input.ts";
@@ -13,9 +15,28 @@ import { rechargeRequestOf } from "./recharge-input.ts";
 const pms = "/api/blade-pms";
 const tags = ["money"];
 
-/** ownerRecharge's own verbs (spec §7: ownerRecharge page, update, POST rechargeGroup); the page is in money.routes.ts. */
+/**
+ * ownerRecharge's own verbs (spec §7: ownerRecharge page, update, POST rechargeGroup; the page is in
+ * money.routes.ts) and the counter's search (packages/contracts/src/counter.ts).
+ */
 export async function ownerRechargeRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   const { db, timeZone } = opts;
+
+  app.get(
+    COUNTER_SEARCH_PATH,
+    {
+      schema: {
+        tags,
+        summary:
+          "The counter's search: rooms by building and room, name or code, owners by name or phone, meters by number; each room with its owner and every meter apart",
+      },
+    },
+    async (request) => {
+      const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
+      const params = readParams(request);
+      return ok(await counterSearch(db, request, listTenant(user, params), params));
+    },
+  );
 
   app.post(
     `${pms}/ownerRecharge/rechargeGroup`,
