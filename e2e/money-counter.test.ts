@@ -103,10 +103,10 @@ test("the front desk finds an owner by phone, recharges by cash, corrects with a
   const counter = page.getByTestId("counter-page");
   await counter.getByTestId("counter-owner").first().waitFor();
   await expectAccessible(page, "recharge counter");
-  // An owner without an open account has no level to show, and says so.
-  const stranger = counter.getByTestId("counter-owners").locator(".ant-table-row", { hasText: "旁人业主" });
-  assert.equal(await textOf(stranger.locator(".counter-level")), "未开户");
-  assert.equal(await textOf(stranger.getByTestId("counter-owner-balance")), "—");
+  // An owner without a room or an account says so, with no balance made up.
+  const stranger = counter.getByTestId("counter-hit").filter({ hasText: "旁人业主" });
+  assert.equal(await textOf(stranger.getByTestId("counter-hit-room")), "未绑定房间");
+  assert.match(await textOf(stranger), /没有表计/);
 
   // One search box: the phone finds the owner alone, with the balance and level at a glance.
   await counter.getByLabel("查找业主").fill(PHONE.slice(-6));
@@ -114,9 +114,14 @@ test("the front desk finds an owner by phone, recharges by cash, corrects with a
   await eventually(async () =>
     assert.deepEqual(await counter.getByTestId("counter-owner").allInnerTexts(), ["柜台业主"]),
   );
-  const results = counter.getByTestId("counter-owners");
-  assert.equal(await textOf(results.getByTestId("counter-owner-balance")), "40.00");
-  assert.equal(await textOf(results.locator(".counter-level")), "余额不足");
+  // The hit is the owner's room, its meter on a line of its own: balance, level and supply.
+  const hit = counter.getByTestId("counter-hit");
+  assert.equal(await textOf(hit.getByTestId("counter-hit-room")), "柜台园区 C-101");
+  const line = hit.getByTestId("counter-hit-meter");
+  assert.equal(await textOf(line.getByTestId("counter-hit-code")), METER);
+  assert.equal(await textOf(line.getByTestId("counter-hit-balance")), "40.00");
+  assert.equal(await textOf(line.locator(".counter-level").first()), "余额不足");
+  assert.equal(await textOf(line.getByTestId("counter-hit-supply")), "合闸");
 
   await counter.getByTestId("counter-owner").click();
   const accounts = counter.getByTestId("counter-accounts");
@@ -264,16 +269,13 @@ test("the platform administrator's counter names each owner's tenant, narrows to
   await page.getByTestId("sidebar").locator('[data-testid="menu-group"][data-code="money"]').click();
   await page.getByTestId("sidebar").locator('[data-testid="menu-item"][data-code="ownerRecharge"]').click();
   const counter = page.getByTestId("counter-page");
-  const results = counter.getByTestId("counter-owners");
-  const tenantCells = () =>
-    results.locator(".ant-table-row").evaluateAll((rows) => rows.map((row) => row.children[0]?.textContent));
+  const tenantCells = () => counter.getByTestId("counter-hit-tenant").allInnerTexts();
   await counter.getByLabel("查找业主").fill("柜台业主");
   await counter.getByLabel("查找业主").press("Enter");
   await eventually(async () => {
     const tenants = await tenantCells();
     assert.ok(tenants.includes(tenantName) && tenants.includes("柜台丙物业"), tenants.join("|"));
   });
-  assert.match(await textOf(results.locator(".ant-table-thead")), /租户/);
 
   await chooseOption(page, counter.getByTestId("search-tenantId"), tenantName);
   await eventually(async () => assert.deepEqual(await tenantCells(), [tenantName]));

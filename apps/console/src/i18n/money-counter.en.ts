@@ -2,8 +2,8 @@ import type { moneyCounterZh } from "./money-counter.zh.ts";
 
 /** The recharge counter in English; the same keys as money-counter.zh.ts. */
 export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
-  "counter.searchLabel": "Find an owner",
-  "counter.searchPlaceholder": "Name, phone, room or meter number",
+  "counter.searchLabel": "Find an owner, room or meter",
+  "counter.searchPlaceholder": "Building and room (2-305), name, phone or meter number",
   "counter.search": "Search",
   "counter.levelFilter": "Balance level",
   "counter.levelAll": "All levels",
@@ -11,10 +11,17 @@ export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
   "counter.owner": "Owner",
   "counter.phone": "Phone",
   "counter.ownerCode": "Owner code",
-  "counter.totalBalance": "Total balance (yuan)",
   "counter.level": "Balance level",
-  "counter.noOwners": "No owner found",
-  "counter.noOwnersHint": "Try part of a name, phone, room or meter number",
+  "counter.noOwners": "No room or owner found",
+  "counter.noOwnersHint":
+    "Try a building and room (2号楼 305, 2-305), a name, a phone's last four digits or a meter number's last digits",
+  "counter.hits": "Rooms and owners found",
+  "counter.hitMeters": "Meters of {room}",
+  "counter.noRoom": "No room",
+  "counter.vacant": "No owner",
+  "counter.noMeters": "No meters",
+  "counter.supply.0": "Supply on",
+  "counter.supply.1": "Supply off",
   "counter.pickOwner": "Choose an owner in the list to see their accounts and usage and take money",
   "counter.selectOwner": "Choose owner {name}",
   "counter.selected": "Chosen",

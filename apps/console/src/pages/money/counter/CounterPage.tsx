@@ -5,10 +5,10 @@ import { useLoaded } from "../../../components/useLoaded.ts";
 import { TenantFilter, usePlatformAdministrator } from "../../../crud/tenant-column.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
-import { type OwnerAccount, type OwnerWithAccounts, searchOwners } from "./counter-calls.ts";
+import { CounterHits } from "./CounterHits.tsx";
+import { type OwnerAccount, type OwnerWithAccounts, searchCounter } from "./counter-calls.ts";
 import { GroupRechargeDialog } from "./GroupRechargeDialog.tsx";
 import { type CounterAction, OwnerPanel } from "./OwnerPanel.tsx";
-import { OwnerResults } from "./OwnerResults.tsx";
 import { ReceiptDialog } from "./ReceiptDialog.tsx";
 import { RechargeDialog } from "./RechargeDialog.tsx";
 import type { ReceiptData } from "./receipt-data.ts";
@@ -23,8 +23,9 @@ interface Query {
 }
 
 /**
- * The front desk's recharge counter (充值收费): one search box across name, phone, room and meter;
- * owners with their balances and levels at a glance; the chosen owner's accounts and usage; and
+ * The front desk's recharge counter (充值收费): one search box read as a building and room, a name,
+ * a phone or a meter number; each room found with its owner and every meter apart (balance, level,
+ * supply) at a glance; the chosen owner's accounts and usage; and
  * recharge, refund and correction with a printable receipt. The platform administrator searches
  * every tenant's owners, each named with its tenant, or narrows to one, as on the other money lists;
  * what it books on an owner is booked in that owner's tenant.
@@ -43,13 +44,13 @@ export default function CounterPage() {
   const [grouping, setGrouping] = useState(false);
 
   const load = useCallback(
-    () => searchOwners(query.keyword, query.current, query.alarmLevel, query.tenantId),
+    () => searchCounter(query.keyword, query.current, query.alarmLevel, query.tenantId),
     [query],
   );
   const found = useLoaded(load);
   const reload = () => setQuery((q) => ({ ...q }));
   // The chosen owner stays on screen through a new search; a reload brings their fresh balances.
-  const chosen = found.data?.records.find((o) => o.id === picked?.id) ?? picked;
+  const chosen = found.data?.records.find((hit) => hit.owner?.id === picked?.id)?.owner ?? picked;
 
   const search = (keyword: string) => {
     setQuery((q) => ({ ...q, keyword, current: 1 }));
@@ -108,7 +109,7 @@ export default function CounterPage() {
             {found.error && !found.data ? (
               <LoadFailed error={found.error} onRetry={reload} testId="counter-load-failed" />
             ) : (
-              <OwnerResults
+              <CounterHits
                 page={found.data}
                 loading={found.loading}
                 chosenId={chosen?.id}

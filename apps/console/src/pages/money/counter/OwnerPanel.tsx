@@ -3,7 +3,6 @@ import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
 import type { OwnerAccount, OwnerWithAccounts } from "./counter-calls.ts";
 import { LevelTag } from "./LevelTag.tsx";
-import { sumTwoPlaces } from "./money-text.ts";
 import { OwnerUsage } from "./OwnerUsage.tsx";
 
 /** What the desk is about to do on an account: take money, give it back, or correct a mistake. */
@@ -111,15 +110,6 @@ export function OwnerPanel({ owner, showTenant = false, onAction }: Props) {
             key: "phone",
             label: t("counter.phone"),
             children: <span className="counter-code">{owner.phone}</span>,
-          },
-          {
-            key: "balance",
-            label: t("counter.totalBalance"),
-            children: (
-              <span className="counter-code" data-testid="counter-total-balance">
-                {owner.accounts.length > 0 ? sumTwoPlaces(owner.accounts.map((a) => a.balance)) : "—"}
-              </span>
-            ),
           },
           {
             key: "level",

@@ -1,36 +1,10 @@
-import type { Page } from "@meterline/contracts";
+import { COUNTER_SEARCH_PATH, type CounterHit, type Page } from "@meterline/contracts";
 import { api } from "../../../app/api.ts";
 
 const pms = "/api/blade-pms";
 
-/** One open account of an owner (ownerRecharge/page); balance in yuan text. */
-export interface OwnerAccount {
-  id: string;
-  /** 1 electric, 2 water. */
-  energyType: number;
-  meterId: string;
-  productCode: string;
-  roomName: string;
-  /** CONTROL_STATUS: 1 the server keeps the balance (remote control), 0 the meter does (local prepaid). */
-  controlStatus: number;
-  balance: string;
-  /** ALARM_LEVEL: 0 normal, 1 low, 2 severely low, 3 arrears. */
-  alarmLevel: number;
-  arrearsStatus: number;
-}
-
-export interface OwnerWithAccounts {
-  id: string;
-  /** Whose owner this is: the platform administrator's counter lists every tenant's. */
-  tenantId: string;
-  tenantName: string;
-  ownerName: string;
-  ownerCode: string;
-  phone: string;
-  balance: string;
-  alarmLevel: number;
-  accounts: OwnerAccount[];
-}
+/** The owner and account shapes the counter books on (packages/contracts/src/counter.ts). */
+export type { CounterHit, CounterMeter, OwnerAccount, OwnerWithAccounts } from "@meterline/contracts";
 
 export const PAGE_SIZE = 10;
 
@@ -41,16 +15,17 @@ export const PAGE_SIZE = 10;
 const inTenant = (tenantId?: string) => (tenantId ? { tenantId } : {});
 
 /**
- * Owners whose name, phone, room or meter number contains `keyword`, with their accounts; with
- * `alarmLevel`, only owners with an account at that level; with `tenantId`, the platform
- * administrator's search narrowed to one tenant.
+ * The counter's one box (GET ownerRecharge/search): rooms by building and room as people say them
+ * ("2号楼 305", "2-305"), owners by name or phone, meters by number or its last digits; each hit a
+ * room with its owner and every meter apart. With `alarmLevel`, only hits with a meter at that
+ * level; with `tenantId`, the platform administrator's search narrowed to one tenant.
  */
-export const searchOwners = (keyword: string, current: number, alarmLevel = "", tenantId = "") =>
-  api.page<OwnerWithAccounts>("blade-pms", "ownerRecharge", {
+export const searchCounter = (keyword: string, current: number, alarmLevel = "", tenantId = "") =>
+  api.get<Page<CounterHit>>(COUNTER_SEARCH_PATH, {
     keyword: keyword.trim(),
     alarmLevel,
-    current,
-    size: PAGE_SIZE,
+    current: String(current),
+    size: String(PAGE_SIZE),
     ...inTenant(tenantId),
   });
 
@@ -171,4 +146,4 @@ export function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export type OwnerPage = Page<OwnerWithAccounts>;
+export type HitPage = Page<CounterHit>;
