@@ -77,6 +77,17 @@ describe("global search", () => {
     assert.deepEqual((await found(own.token, "2号楼 101")).rooms, []);
   });
 
+  test("finds a room by building and room as a desk says them, before anything else", async () => {
+    for (const keyword of ["2栋305", "2#305", "2-305", "2号楼305", "2 305", "二号楼 305", "２号楼３０５"]) {
+      const { rooms } = await found(own.token, keyword);
+      assert.equal(rooms[0]?.id, room305, keyword);
+      assert.equal(rooms[0]?.path, "阳光园区 / 2号楼 / 305", keyword);
+      assert.ok(!rooms.some((r) => r.roomName === "305" && r.id !== room305), keyword);
+    }
+    // A building that is not there finds no room by that reading.
+    assert.deepEqual((await found(own.token, "3栋305")).rooms, []);
+  });
+
   test("finds owners by phone, part of it, name or id-card number", async () => {
     const byPhone = await found(own.token, "13800000001");
     assert.deepEqual(

@@ -1,5 +1,6 @@
 import { resources } from "@meterline/contracts";
 import { SqlParams } from "../../crud/sql.ts";
+import { areasBelow } from "../pms/building-areas.ts";
 import type { KeywordReadings } from "../pms/keyword-readings.ts";
 import { roomLabelSql } from "../pms/room-label.ts";
 import type { Visibility } from "./counter-search.ts";
@@ -166,12 +167,6 @@ export class CounterHitsQuery {
            and (select lo.is_deleted from pms_owner lo where lo.id = l.owner_id) = 0 limit 1) ${as} on true`;
   }
 
-  /** The areas of `ids` and every area below them, as a sub-select. */
-  private subtree(sql: SqlParams, ids: string[]): string {
-    return `select s.id from pms_area s where s.is_deleted = 0
-      and (s.id = any(${sql.bind(ids)}::bigint[]) or string_to_array(s.ancestors, ',') && ${sql.bind(ids)}::text[])`;
-  }
-
   /** Rooms by building and room, by their own name or code, or loosely: their rank is the best that fits. */
   private async rooms(sql: SqlParams): Promise<string> {
     const { places, buildings, roomTexts, roomInArea, text } = this.readings;
@@ -180,13 +175,13 @@ export class CounterHitsQuery {
     places.forEach((place, i) => {
       const areas = this.buildingAreas[i] ?? [];
       if (areas.length === 0) return;
-      const inBuilding = `r.area_id in (${this.subtree(sql, areas)})`;
+      const inBuilding = `r.area_id in (${areasBelow(sql, areas)})`;
       exact.push(`r.room_name ilike ${sql.bind(literal(place.room))} and ${inBuilding}`);
       loose.push(`r.room_name ilike ${sql.bind(`${literal(place.room)}%`)} and ${inBuilding}`);
     });
     buildings.forEach((_, j) => {
       const areas = this.buildingAreas[places.length + j] ?? [];
-      if (areas.length > 0) loose.push(`r.area_id in (${this.subtree(sql, areas)})`);
+      if (areas.length > 0) loose.push(`r.area_id in (${areasBelow(sql, areas)})`);
     });
     const texts = sql.bind(roomTexts.map(literal));
     exact.push(`r.room_name ilike any(${texts}::text[]) or r.room_code ilike any(${texts}::text[])`);

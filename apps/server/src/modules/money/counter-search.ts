@@ -11,15 +11,10 @@ import { badParam } from "../../contract/errors.ts";
 import { optionalString, paging } from "../../contract/params.ts";
 import { scopePredicate, scopeRules } from "../../crud/data-scope.ts";
 import { visibleRows } from "../../crud/scope.ts";
-import { SqlParams } from "../../crud/sql.ts";
+import type { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
-import {
-  type Building,
-  buildingNamePatterns,
-  buildingOf,
-  readKeyword,
-  sameBuilding,
-} from "../pms/keyword-readings.ts";
+import { areasNaming } from "../pms/building-areas.ts";
+import { readKeyword } from "../pms/keyword-readings.ts";
 import { CounterHitsQuery, type HitRow } from "./counter-hits.sql.ts";
 import { ownersWithAccounts, smallInt, tenantOfRow, yuan } from "./money-reads.ts";
 
@@ -45,10 +40,11 @@ export async function counterSearch(
   if (!readings) throw badParam("keyword");
   const alarmLevel = smallInt(params, "alarmLevel", 3);
   const visible = visibility(db, request, tenantId);
-  const buildingAreas = await areasNaming(db, visible, [
-    ...readings.places.map((p) => p.building),
-    ...readings.buildings,
-  ]);
+  const buildingAreas = await areasNaming(
+    db,
+    [...readings.places.map((p) => p.building), ...readings.buildings],
+    (sql) => visible.rows(resources.area, sql, "a"),
+  );
   const query = new CounterHitsQuery(visible, readings, buildingAreas, alarmLevel, tenantId);
   const { sql, text } = await query.page(size, offset);
   const rows = await db.query<HitRow>(text, sql.values);
@@ -125,23 +121,4 @@ function visibility(db: Queryable, request: FastifyRequest, tenantId: string | n
     rows: (def, sql, alias) => predicates(def, sql, alias, true),
     reached: (def, sql, alias) => predicates(def, sql, alias, false),
   };
-}
-
-/**
- * The visible areas each building typed may mean, in the order given: areas whose name holds the
- * building's number or letters (an index answers that), then judged by their whole name.
- */
-async function areasNaming(db: Queryable, visible: Visibility, buildings: Building[]): Promise<string[][]> {
-  if (buildings.length === 0) return [];
-  const sql = new SqlParams();
-  const patterns = [...new Set(buildings.flatMap(buildingNamePatterns))];
-  const rows = await db.query<{ id: string; area_name: string }>(
-    `select a.id::text as id, a.area_name from pms_area a
-      where ${await visible.rows(resources.area, sql, "a")} and a.area_name ilike any(${sql.bind(patterns)}::text[])`,
-    sql.values,
-  );
-  const named = rows.map((row) => ({ id: row.id, building: buildingOf(row.area_name) }));
-  return buildings.map((typed) =>
-    named.filter((area) => area.building && sameBuilding(typed, area.building)).map((area) => area.id),
-  );
 }

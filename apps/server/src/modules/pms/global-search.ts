@@ -11,6 +11,8 @@ import { scopePredicate, scopeRules } from "../../crud/data-scope.ts";
 import { visibleRows } from "../../crud/scope.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
+import { areasBelow, areasNaming } from "./building-areas.ts";
+import { readKeyword } from "./keyword-readings.ts";
 
 /**
  * The text each kind is matched on, exactly the expressions the trigram indexes of
@@ -92,15 +94,32 @@ export class GlobalSearch {
   /**
    * Rooms whose path and own name together hold every word ("2号楼 305": 305 of building 2).
    * Candidates come from the index (a word in the room's own name or code) or from areas whose
-   * path alone holds every word (all rooms of "2号楼"); the full path then decides.
+   * path alone holds every word (all rooms of "2号楼"); the full path then decides. A building and
+   * room as a desk says them ("2栋305", "2-305", "2#305", read as the counter reads them) find
+   * that room whatever the building's own spelling, and come first.
    */
   private async rooms(room: ResourceDef, area: ResourceDef): Promise<RoomHit[]> {
+    const places = readKeyword(this.query.words.join(" "))?.places ?? [];
+    const placeAreas = await areasNaming(
+      this.db,
+      places.map((place) => place.building),
+      async (areaSql) => (await this.visible(area, areaSql, "a")).join(" and "),
+    );
     const sql = new SqlParams();
+    const spoken = places.flatMap((place, i) => {
+      const ids = placeAreas[i] ?? [];
+      return ids.length === 0
+        ? []
+        : [
+            `(s.room_name ilike ${sql.bind(escapeLike(place.room))} and s.area_id in (${areasBelow(sql, ids)}))`,
+          ];
+    });
     const roots = await this.visible(area, sql, "a");
     const children = await this.visible(area, sql, "c");
     const byName = await this.visible(room, sql, "n");
     const byArea = await this.visible(room, sql, "b");
     const rooms = await this.visible(room, sql, "r");
+    const bySpoken = spoken.length > 0 ? await this.visible(room, sql, "s") : [];
     const anyWordInName = this.query.words.map((w) => `${roomText("n")} like ${sql.bind(containing(w))}`);
     const areaHoldsAll = this.everyWord("lower(p.path)", sql);
     const fullText = `(lower(p.path) || ' ' || ${roomText("r")})`;
@@ -119,16 +138,18 @@ export class GlobalSearch {
          union all
          select c.id, p.path || ' / ' || c.area_name from pms_area c join paths p on c.parent_id = p.id
           where ${children.join(" and ")}),
-       candidates (id) as (
-         select n.id from pms_room n where ${byName.join(" and ")} and (${anyWordInName.join(" or ")})
-         union
-         select b.id from pms_room b
-          where ${byArea.join(" and ")} and b.area_id in (select p.id from paths p where ${areaHoldsAll}))
+       candidates (id, spoken) as (
+         select n.id, false from pms_room n where ${byName.join(" and ")} and (${anyWordInName.join(" or ")})
+         union all
+         select b.id, false from pms_room b
+          where ${byArea.join(" and ")} and b.area_id in (select p.id from paths p where ${areaHoldsAll})
+         ${spoken.length > 0 ? `union all select s.id, true from pms_room s where ${bySpoken.join(" and ")} and (${spoken.join(" or ")})` : ""}),
+       found (id, spoken) as (select c.id, bool_or(c.spoken) from candidates c group by c.id)
        select r.id::text as id, r.room_name, r.room_code, r.area_id::text as area_id,
               p.path || ' / ' || r.room_name as path
-         from candidates k join pms_room r on r.id = k.id join paths p on p.id = r.area_id
-        where ${rooms.join(" and ")} and ${this.everyWord(fullText, sql)}
-        order by (lower(r.room_name) = any(${exact}::text[])) desc, p.path, r.room_name, r.id
+         from found k join pms_room r on r.id = k.id join paths p on p.id = r.area_id
+        where ${rooms.join(" and ")} and (k.spoken or ${this.everyWord(fullText, sql)})
+        order by k.spoken desc, (lower(r.room_name) = any(${exact}::text[])) desc, p.path, r.room_name, r.id
         limit ${sql.bind(this.query.limit)}`,
       sql.values,
     );
