@@ -1,3 +1,4 @@
+export * from "./capitals.ts";
 export * from "./charges.ts";
 export * from "./levels.ts";
 export * from "./protection.ts";
