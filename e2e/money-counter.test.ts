@@ -336,3 +336,96 @@ test("分组充值 recharges every owner of a group at once after a confirmation
   );
   assert.equal(owners.records[0]?.accounts[0]?.balance, "60.00");
 });
+
+test("the receipt names the site, writes the amount in capitals, has signature lines, prints on a 58 mm roll and is reprinted from 充值记录 with the same number", async () => {
+  const { page, errors } = suite.session;
+  const meterCode = "000000003003";
+  const phone = "13900003003";
+  const { operator } = await counterSite("回单花园物业", meterCode, phone);
+  await signInOperator(page, operator);
+  const sidebar = page.getByTestId("sidebar");
+  await sidebar.locator('[data-testid="menu-group"][data-code="money"]').click();
+  await sidebar.locator('[data-testid="menu-item"][data-code="ownerRecharge"]').click();
+  const counter = page.getByTestId("counter-page");
+  await counter.getByLabel("查找业主").fill(phone);
+  await counter.getByLabel("查找业主").press("Enter");
+  await eventually(async () =>
+    assert.deepEqual(await counter.getByTestId("counter-owner").allInnerTexts(), ["柜台业主"]),
+  );
+  await counter.getByTestId("counter-owner").click();
+  const account = counter.getByTestId("counter-accounts").locator(".ant-table-row", { hasText: meterCode });
+  await account.getByTestId("counter-recharge").click();
+  await page.getByTestId("counter-form").getByLabel("金额").fill("123.45");
+  await page.getByTestId("counter-submit").click();
+  await page.getByTestId("counter-receipt").waitFor();
+
+  // The site's own name heads the receipt; the amount is also in capitals; both parties sign.
+  assert.equal(await onReceipt(page, "receipt-title"), "回单花园物业 收费收据");
+  assert.equal(await onReceipt(page, "receipt-capitals"), "壹佰贰拾叁元肆角伍分");
+  const signatures = await onReceipt(page, "receipt-signatures");
+  assert.match(signatures, /收款人\(签字\)/);
+  assert.match(signatures, /交款人\(签字\)/);
+  assert.match(await textOf(page.getByTestId("counter-receipt")), /柜台园区.*C-101/);
+  const receiptNo = await onReceipt(page, "receipt-no");
+  assert.equal(await page.getByTestId("receipt-reprint").count(), 0, "the first print is no reprint");
+  await expectAccessible(page, "receipt with capitals and signatures");
+
+  // The 58 mm roll: on paper the receipt is 58 mm wide and the page is a 58 mm roll (164.4 pt).
+  const printedWidth = async () => {
+    await page.emulateMedia({ media: "print" });
+    const width = await page
+      .getByTestId("counter-receipt")
+      .evaluate((element) => getComputedStyle(element).width);
+    await page.emulateMedia({ media: "screen" });
+    return Number.parseFloat(width);
+  };
+  const a5Width = await printedWidth();
+  await page.getByTestId("receipt-layout").getByText("58 mm 小票").click();
+  const rollWidth = await printedWidth();
+  assert.ok(Math.abs(rollWidth - (58 / 25.4) * 96) < 1, `58 mm is ${rollWidth}px`);
+  assert.ok(a5Width > rollWidth * 2, `the A5 receipt (${a5Width}px) is wider than the roll`);
+  await page.emulateMedia({ media: "print" });
+  await page.screenshot({ path: await artifact("money-receipt-58mm-print.png") });
+  const pdf = Buffer.from(
+    await page.pdf({ preferCSSPageSize: true, path: await artifact("money-receipt-58mm.pdf") }),
+  );
+  await page.emulateMedia({ media: "screen" });
+  const mediaBox = /\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/.exec(pdf.toString("latin1"));
+  assert.ok(mediaBox, "the PDF names its page size");
+  assert.ok(Math.abs(Number(mediaBox[1]) - (58 / 25.4) * 72) < 1, `page width ${mediaBox[1]} pt`);
+  assert.equal(pdf.toString("latin1").match(/\/Type\s*\/Page\b/g)?.length, 1, "one receipt, one page");
+  await page.getByTestId("counter-receipt-close").click();
+
+  // 补打 from 充值记录: the same number and amount, marked as a reprint, in the paper last chosen.
+  const entry = page.locator('[data-testid="menu-item"][data-code="dataRecharge"]');
+  if (!(await entry.isVisible()))
+    await sidebar.locator(".ant-menu-submenu-title", { hasText: "收费管理" }).click();
+  await entry.click();
+  await page.waitForURL("**/money/datarecharge");
+  const row = page.locator('[data-testid="money-list"][data-list="recharges"] .ant-table-row', {
+    hasText: receiptNo,
+  });
+  await row.getByTestId("recharge-reprint").click();
+  await page.getByTestId("counter-receipt").waitFor();
+  assert.equal(await onReceipt(page, "receipt-no"), receiptNo);
+  assert.equal(await onReceipt(page, "receipt-title"), "回单花园物业 收费收据");
+  assert.equal(await onReceipt(page, "receipt-capitals"), "壹佰贰拾叁元肆角伍分");
+  assert.match(await onReceipt(page, "receipt-reprint"), /^补打 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  assert.match(await textOf(page.getByTestId("counter-receipt")), /柜台园区.*C-101/);
+  assert.match(
+    (await page.getByTestId("counter-receipt").getAttribute("class")) ?? "",
+    /receipt-58mm/,
+    "the layout is remembered in this browser",
+  );
+  await page.getByTestId("receipt-layout").getByText("A5 半页").click();
+  await page.emulateMedia({ media: "print" });
+  await page.screenshot({ path: await artifact("money-receipt-a5-reprint-print.png") });
+  const a5 = Buffer.from(
+    await page.pdf({ preferCSSPageSize: true, path: await artifact("money-receipt-a5-reprint.pdf") }),
+  ).toString("latin1");
+  assert.match(a5, /\/MediaBox\s*\[\s*0 0 59[45]\.\d+ 4(19|20)\.?\d*\s*\]/, "A5 landscape: half an A4 sheet");
+  assert.equal(a5.match(/\/Type\s*\/Page\b/g)?.length, 1, "one receipt, one page");
+  await page.emulateMedia({ media: "screen" });
+  await page.getByTestId("counter-receipt-close").click();
+  assert.deepEqual(errors, []);
+});

@@ -7,6 +7,7 @@ import { useFeedback } from "../../app/feedback.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { findLeaf } from "../../layout/menu-model.ts";
 import { useConsole } from "../../store/useConsole.ts";
+import { ReprintButton } from "./counter/ReprintButton.tsx";
 import { type MoneyColumn, MoneyTable, type Totals } from "./MoneyTable.tsx";
 import { closePayment, moneyLists, removePayments } from "./money-calls.ts";
 import { moneyFilterDef } from "./money-filters.ts";
@@ -125,6 +126,8 @@ export function RechargesPage() {
       totalsLine={(totals) =>
         `${t("moneyList.credit")} ${String(totals.credit ?? "0.00")} · ${t("moneyList.debit")} ${String(totals.debit ?? "0.00")}`
       }
+      // 补打: only a booked operation has a receipt; pending, failed or refused ones never had one.
+      rowActions={(row) => (String(row.state) === "1" ? <ReprintButton row={row} /> : null)}
     />
   );
 }

@@ -1,16 +1,32 @@
-import { Alert, Button, Descriptions, Modal } from "antd";
+import { fenToCapitals, yuanToFen } from "@meterline/billing";
+import { Alert, Button, Descriptions, Modal, Segmented } from "antd";
 import { useT } from "../../../i18n/index.tsx";
 import { methodLabel, usePaymentMethods } from "./payment-methods.ts";
 import type { ReceiptData } from "./receipt-data.ts";
+import { RECEIPT_LAYOUTS, useReceiptLayout } from "./receipt-layout.ts";
+import "./receipt.css";
+
+/** 大写金额 of a receipt's amount; empty when the amount is unknown (a partial receipt). */
+function capitalsOf(amount: string): string {
+  try {
+    return amount ? fenToCapitals(yuanToFen(amount)) : "";
+  } catch {
+    return "";
+  }
+}
 
 /**
- * The receipt of a booked operation with a Print button. Printing uses the browser's own dialog;
- * money-counter.css hides everything but the receipt while one is open (no pop-up window, no
- * inline script: the Content-Security-Policy allows neither).
+ * The receipt of a booked operation with a Print button, titled with the site's (tenant's) name,
+ * the amount also in capitals (大写金额) and lines for both signatures. Printing uses the browser's
+ * own dialog; receipt.css hides everything but the receipt while one is open (no pop-up window, no
+ * inline script: the Content-Security-Policy allows neither) and sizes the page for the paper
+ * chosen here (A5, 80 mm or 58 mm roll), remembered per browser. A reprint (补打) says so.
  */
 export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onClose: () => void }) {
   const t = useT();
   const methods = usePaymentMethods();
+  const [layout, setLayout] = useReceiptLayout();
+  const capitals = capitalsOf(receipt.amount);
   const type = [1, 2, 3, 4].includes(receipt.rechargeType)
     ? t(`counter.type.${receipt.rechargeType as 1 | 2 | 3 | 4}`)
     : String(receipt.rechargeType);
@@ -27,6 +43,15 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
       onCancel={onClose}
       width={600}
       footer={[
+        <Segmented
+          key="layout"
+          style={{ float: "left" }}
+          value={layout}
+          onChange={setLayout}
+          options={RECEIPT_LAYOUTS.map((value) => ({ value, label: t(`counter.layout.${value}`) }))}
+          aria-label={t("counter.layout")}
+          data-testid="receipt-layout"
+        />,
         <Button key="close" onClick={onClose} data-testid="counter-receipt-close">
           {t("counter.close")}
         </Button>,
@@ -41,10 +66,21 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
       {receipt.replayed && (
         <Alert type="info" showIcon title={t("counter.receiptReplayed")} style={{ marginBottom: 12 }} />
       )}
-      <section className="counter-receipt" data-testid="counter-receipt" aria-label={t("counter.receipt")}>
-        <h2>{t("counter.receiptTitle")}</h2>
+      <section
+        className={`counter-receipt receipt-${layout}`}
+        data-testid="counter-receipt"
+        aria-label={t("counter.receipt")}
+      >
+        <h2 data-testid="receipt-title">
+          {receipt.tenantName} {t("counter.receiptTitle")}
+        </h2>
+        {receipt.reprintedAt && (
+          <p className="receipt-reprint" data-testid="receipt-reprint">
+            {t("counter.reprinted", { time: receipt.reprintedAt })}
+          </p>
+        )}
         <Descriptions
-          bordered
+          bordered={layout === "a5"}
           size="small"
           column={1}
           items={[
@@ -80,6 +116,15 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
               label: t("counter.receiptAmount"),
               children: code(receipt.amount, "receipt-amount"),
             },
+            ...(capitals
+              ? [
+                  {
+                    key: "capitals",
+                    label: t("counter.receiptCapitals"),
+                    children: <span data-testid="receipt-capitals">{capitals}</span>,
+                  },
+                ]
+              : []),
             {
               key: "balance",
               label: t("counter.receiptBalance"),
@@ -91,6 +136,10 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
               : []),
           ]}
         />
+        <div className="receipt-signatures" data-testid="receipt-signatures">
+          <span>{t("counter.signPayee")}</span>
+          <span>{t("counter.signPayer")}</span>
+        </div>
       </section>
     </Modal>
   );

@@ -83,7 +83,7 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
     try {
       onBooked(receiptOf(await rechargeDetail(booked.id, owner.tenantId), target, booked.replayed));
     } catch {
-      onBooked(receiptFromAnswer(booked, input, target, owner.ownerName));
+      onBooked(receiptFromAnswer(booked, input, target, owner.ownerName, owner.tenantName));
     }
   };
 

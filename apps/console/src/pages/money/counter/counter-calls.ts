@@ -71,6 +71,10 @@ export const submitMeterRecharge = (input: Omit<RechargeInput, "rechargeType">, 
 /** RECHARGE state: 1 booked, 0 waiting for the meter, 2 failed. */
 export interface RechargeDetail {
   id: string;
+  tenantId: string;
+  tenantName: string;
+  /** The room with its building and area (pms_area_label). */
+  roomName: string;
   accountId: string;
   ownerName: string;
   energyType: number;

@@ -2,6 +2,9 @@ import type { BookedRecharge, OwnerAccount, RechargeDetail, RechargeInput } from
 
 /** Everything a printed receipt says; taken from the booked recharge, not from the form. */
 export interface ReceiptData {
+  /** The site's name printed as the receipt's title: the tenant's name. */
+  tenantName: string;
+  /** Stored at booking (R + booking date + the recharge's id), so a reprint shows the same number. */
   receiptNo: string;
   createTime: string;
   ownerName: string;
@@ -18,23 +21,35 @@ export interface ReceiptData {
   replayed: boolean;
   /** Built from the booking's answer because the booked recharge could not be read back. */
   partial?: boolean;
+  /** A copy printed again from a list (补打), with the time it was printed. */
+  reprintedAt?: string;
 }
 
 /** The receipt of a booked recharge as the server holds it; the room comes from the account. */
 export const receiptOf = (detail: RechargeDetail, account: OwnerAccount, replayed: boolean): ReceiptData => ({
+  ...receiptOfDetail(detail),
+  roomName: detail.roomName || account.roomName,
+  productCode: detail.productCode || account.productCode,
+  replayed,
+});
+
+/** The receipt of a recharge as the server holds it, e.g. printed again (补打) from 充值记录. */
+export const receiptOfDetail = (detail: RechargeDetail, reprintedAt?: string): ReceiptData => ({
+  tenantName: detail.tenantName,
   receiptNo: detail.receiptNo,
   createTime: detail.createTime,
   ownerName: detail.ownerName,
-  roomName: account.roomName,
+  roomName: detail.roomName,
   energyType: detail.energyType,
-  productCode: detail.productCode || account.productCode,
+  productCode: detail.productCode,
   rechargeType: detail.rechargeType,
   paymentMethod: detail.paymentMethod,
   amount: detail.amount,
   balanceAfter: detail.balanceAfter ?? "",
   operator: detail.operator,
   remark: detail.remark,
-  replayed,
+  replayed: false,
+  ...(reprintedAt ? { reprintedAt } : {}),
 });
 
 /**
@@ -46,7 +61,9 @@ export const receiptFromAnswer = (
   input: RechargeInput,
   account: OwnerAccount,
   ownerName: string,
+  tenantName: string,
 ): ReceiptData => ({
+  tenantName,
   receiptNo: booked.receiptNo,
   createTime: "",
   ownerName,
