@@ -100,6 +100,37 @@ describe("prepaid money: accounts, recharges, the ledger", () => {
     assert.match(reused.json().msg, /^idempotencyKey: /);
   });
 
+  test("a receipt read back (补打) keeps its number and names the site from the tenant as it is now", async () => {
+    const [booked] = (await get("datarecharge/page?size=10&rechargeType=1")).json().data.records;
+    const read = async () => (await get(`datarecharge/detail?id=${booked.id}`)).json().data;
+    const first = await read();
+    assert.match(first.receiptNo, /^R\d{8}\d{1,10}$/);
+    assert.equal(first.receiptNo, booked.receiptNo, "the list row and the receipt carry one number");
+    assert.equal(first.tenantName, "收费物业");
+    assert.equal(first.roomName, "1号楼 101", "the room with its building");
+    assert.equal(first.balanceAfter, "150.00");
+    assert.equal(first.operator, "admin");
+    // The site is renamed: a reprint carries the new name, and still the same number.
+    const [row] = await server.db.query<{ id: string }>("select id from sys_tenant where tenant_id = $1", [
+      tenant.tenantId,
+    ]);
+    const renamed = await server.call("POST", "/api/blade-system/tenant/submit", platform, {
+      id: row!.id,
+      tenantName: "收费物业(新)",
+    });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    const again = await read();
+    assert.equal(again.tenantName, "收费物业(新)");
+    assert.equal(again.receiptNo, first.receiptNo);
+    // Another tenant cannot read it.
+    const foreign = await get(`datarecharge/detail?id=${booked.id}`, other.token);
+    assert.equal(foreign.statusCode, 404);
+    await server.call("POST", "/api/blade-system/tenant/submit", platform, {
+      id: row!.id,
+      tenantName: "收费物业",
+    });
+  });
+
   test("refunds stay within the balance; corrections need a reason; bad amounts book nothing", async () => {
     const before = await ledgerRows();
     const cases: [Record<string, unknown>, RegExp][] = [
