@@ -427,5 +427,28 @@ test("the receipt names the site, writes the amount in capitals, has signature l
   assert.equal(a5.match(/\/Type\s*\/Page\b/g)?.length, 1, "one receipt, one page");
   await page.emulateMedia({ media: "screen" });
   await page.getByTestId("counter-receipt-close").click();
+
+  // 补打 from 开户记录: the opening's deposit, with its own number (K…), the same on every reprint.
+  const openings = page.locator('[data-testid="menu-item"][data-code="dataOpenAccount"]');
+  await openings.click();
+  await page.waitForURL("**/money/dataopenaccount");
+  const opening = page.locator('[data-testid="money-list"][data-list="openings"] .ant-table-row', {
+    hasText: meterCode,
+  });
+  const reprintOpening = async () => {
+    await opening.getByTestId("account-reprint").click();
+    await page.getByTestId("counter-receipt").waitFor();
+    const number = await onReceipt(page, "receipt-no");
+    assert.match(number, /^K\d{9,}$/);
+    assert.equal(await onReceipt(page, "receipt-type"), "开户押金");
+    assert.equal(await onReceipt(page, "receipt-amount"), "40.00");
+    assert.equal(await onReceipt(page, "receipt-capitals"), "肆拾元整");
+    assert.equal(await onReceipt(page, "receipt-title"), "回单花园物业 收费收据");
+    assert.match(await onReceipt(page, "receipt-reprint"), /^补打 /);
+    await page.getByTestId("counter-receipt-close").click();
+    await page.getByTestId("counter-receipt").waitFor({ state: "detached" });
+    return number;
+  };
+  assert.equal(await reprintOpening(), await reprintOpening());
   assert.deepEqual(errors, []);
 });

@@ -122,6 +122,14 @@ describe("prepaid money: accounts, recharges, the ledger", () => {
     const again = await read();
     assert.equal(again.tenantName, "收费物业(新)");
     assert.equal(again.receiptNo, first.receiptNo);
+    // The opening has its own number (K, the day, the account), the same in its list row and detail.
+    const [opening] = (await get(`dataopenaccount/page?accountId=${accountId}`)).json().data.records;
+    assert.match(opening.receiptNo, /^K\d{8}\d{1,10}$/);
+    assert.ok(opening.receiptNo.endsWith(accountId.slice(-10)));
+    assert.equal(
+      (await get(`dataopenaccount/detail?id=${accountId}`)).json().data.receiptNo,
+      opening.receiptNo,
+    );
     // Another tenant cannot read it.
     const foreign = await get(`datarecharge/detail?id=${booked.id}`, other.token);
     assert.equal(foreign.statusCode, 404);

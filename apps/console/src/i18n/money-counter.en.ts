@@ -51,6 +51,8 @@ export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
   "counter.type.2": "Refund",
   "counter.type.3": "Correction plus",
   "counter.type.4": "Correction minus",
+  "counter.type.open": "Account opening deposit",
+  "counter.type.close": "Account closing refund",
   "counter.method.1": "Cash",
   "counter.method.2": "UnionPay",
   "counter.method.3": "WeChat",

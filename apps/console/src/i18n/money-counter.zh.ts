@@ -47,6 +47,8 @@ export const moneyCounterZh = {
   "counter.type.2": "退费",
   "counter.type.3": "冲正加",
   "counter.type.4": "冲正减",
+  "counter.type.open": "开户押金",
+  "counter.type.close": "销户退款",
   "counter.method.1": "现金",
   "counter.method.2": "银联",
   "counter.method.3": "微信",

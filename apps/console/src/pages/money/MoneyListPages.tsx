@@ -7,7 +7,7 @@ import { useFeedback } from "../../app/feedback.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { findLeaf } from "../../layout/menu-model.ts";
 import { useConsole } from "../../store/useConsole.ts";
-import { ReprintButton } from "./counter/ReprintButton.tsx";
+import { AccountReprintButton, ReprintButton } from "./counter/ReprintButton.tsx";
 import { type MoneyColumn, MoneyTable, type Totals } from "./MoneyTable.tsx";
 import { closePayment, moneyLists, removePayments } from "./money-calls.ts";
 import { moneyFilterDef } from "./money-filters.ts";
@@ -298,6 +298,19 @@ function statementAction(open: ((accountId: string, tenantId?: string) => void) 
   );
 }
 
+/**
+ * An opening's or closing's row actions: 补打 of its receipt, and its statement when the user has that
+ * screen. A closing still waiting for its meter, or refused, has paid nothing back: no receipt yet.
+ */
+function accountActions(statement: ReturnType<typeof statementAction>, closing: boolean) {
+  return (row: Row) => (
+    <Space size={0}>
+      {(!closing || String(row.closeState) === "1") && <AccountReprintButton row={row} closing={closing} />}
+      {statement?.(row)}
+    </Space>
+  );
+}
+
 /** Columns both account operation lists share (rows are accounts: the row id is the account's). */
 function useAccountColumns(): MoneyColumn[] {
   const { t } = useI18n();
@@ -335,7 +348,7 @@ export function OpeningsPage() {
       calls={moneyLists.openings}
       filters={accountFilters}
       columns={columns}
-      rowActions={statementAction(statement, t("moneyList.statementLink"))}
+      rowActions={accountActions(statementAction(statement, t("moneyList.statementLink")), false)}
     />
   );
 }
@@ -361,7 +374,7 @@ export function ClosingsPage() {
       calls={moneyLists.closings}
       filters={accountFilters}
       columns={columns}
-      rowActions={statementAction(statement, t("moneyList.statementLink"))}
+      rowActions={accountActions(statementAction(statement, t("moneyList.statementLink")), true)}
     />
   );
 }

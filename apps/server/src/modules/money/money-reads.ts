@@ -429,6 +429,14 @@ export function accountOperationsSearch(
   return { sql, from, time, entryType, closing };
 }
 
+/**
+ * The receipt number of an opening (K, 开户) or a closing (X, 销户), like a recharge's (R): the day
+ * it was done in the site's zone and the account's id. An account opens and closes once, so the
+ * number is unique per tenant and the same on every reprint (a closing has it once it is done).
+ */
+export const accountOperationReceiptNo = (closing: boolean, at: string, accountId: string) =>
+  `${closing ? "X" : "K"}${at.slice(0, 10).replaceAll("-", "")}${accountId.slice(-10)}`;
+
 /** Openings or closings of a search, newest first, from `offset`, as the page shows them. */
 export async function accountOperationRows(
   db: Queryable,
@@ -451,6 +459,7 @@ export async function accountOperationRows(
   return rows.map((r) => ({
     id: r.id,
     ...tenantOfRow(r),
+    receiptNo: accountOperationReceiptNo(closing, formatDateTime(r.at, timeZone), r.id),
     ownerId: r.owner_id,
     ownerName: r.owner_name ?? "",
     roomName: r.room_name ?? "",

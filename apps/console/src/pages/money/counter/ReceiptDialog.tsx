@@ -27,9 +27,11 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
   const methods = usePaymentMethods();
   const [layout, setLayout] = useReceiptLayout();
   const capitals = capitalsOf(receipt.amount);
-  const type = [1, 2, 3, 4].includes(receipt.rechargeType)
-    ? t(`counter.type.${receipt.rechargeType as 1 | 2 | 3 | 4}`)
-    : String(receipt.rechargeType);
+  const type = receipt.operation
+    ? t(`counter.type.${receipt.operation}`)
+    : [1, 2, 3, 4].includes(receipt.rechargeType)
+      ? t(`counter.type.${receipt.rechargeType as 1 | 2 | 3 | 4}`)
+      : String(receipt.rechargeType);
   const energy = t(receipt.energyType === 2 ? "counter.energy.2" : "counter.energy.1");
   const code = (text: string, testId?: string) => (
     <span className="counter-code" data-testid={testId}>

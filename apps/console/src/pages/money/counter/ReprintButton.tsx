@@ -6,7 +6,7 @@ import { reportNetworkError } from "../../../app/api.ts";
 import { useT } from "../../../i18n/index.tsx";
 import { rechargeDetail } from "./counter-calls.ts";
 import { ReceiptDialog } from "./ReceiptDialog.tsx";
-import { type ReceiptData, receiptOfDetail } from "./receipt-data.ts";
+import { type ReceiptData, receiptOfAccountOperation, receiptOfDetail } from "./receipt-data.ts";
 
 /**
  * 补打: a booked recharge's receipt printed again from 充值记录. It is read back from the server,
@@ -33,6 +33,30 @@ export function ReprintButton({ row }: { row: Row }) {
   return (
     <>
       <Button type="link" size="small" loading={loading} onClick={open} data-testid="recharge-reprint">
+        {t("counter.reprint")}
+      </Button>
+      {receipt && <ReceiptDialog receipt={receipt} onClose={() => setReceipt(undefined)} />}
+    </>
+  );
+}
+
+/**
+ * 补打 of an account's opening or closing from 开户记录 / 销户记录: the row itself is the server's
+ * record (number, amounts, operator), so nothing is read again.
+ */
+export function AccountReprintButton({ row, closing }: { row: Row; closing: boolean }) {
+  const t = useT();
+  const [receipt, setReceipt] = useState<ReceiptData>();
+  return (
+    <>
+      <Button
+        type="link"
+        size="small"
+        onClick={() =>
+          setReceipt(receiptOfAccountOperation(row, closing, dayjs().format("YYYY-MM-DD HH:mm:ss")))
+        }
+        data-testid="account-reprint"
+      >
         {t("counter.reprint")}
       </Button>
       {receipt && <ReceiptDialog receipt={receipt} onClose={() => setReceipt(undefined)} />}

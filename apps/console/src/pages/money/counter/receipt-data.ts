@@ -1,3 +1,4 @@
+import type { Row } from "@meterline/api-client";
 import type { BookedRecharge, OwnerAccount, RechargeDetail, RechargeInput } from "./counter-calls.ts";
 
 /** Everything a printed receipt says; taken from the booked recharge, not from the form. */
@@ -23,6 +24,8 @@ export interface ReceiptData {
   partial?: boolean;
   /** A copy printed again from a list (补打), with the time it was printed. */
   reprintedAt?: string;
+  /** An account's opening (its deposit) or closing (its refund) rather than a recharge. */
+  operation?: "open" | "close";
 }
 
 /** The receipt of a booked recharge as the server holds it; the room comes from the account. */
@@ -79,3 +82,32 @@ export const receiptFromAnswer = (
   replayed: booked.replayed,
   partial: true,
 });
+
+const text = (value: unknown) => (value === undefined || value === null ? "" : String(value));
+
+/**
+ * The receipt of an account's opening (the deposit taken) or closing (the balance paid back), printed
+ * again from 开户记录 or 销户记录: the list row is the server's record, number included.
+ */
+export const receiptOfAccountOperation = (row: Row, closing: boolean, reprintedAt: string): ReceiptData => {
+  const debt = text(row.debt);
+  return {
+    tenantName: text(row.tenantName),
+    receiptNo: text(row.receiptNo),
+    createTime: text(closing ? row.closeTime : row.openTime),
+    ownerName: text(row.ownerName),
+    roomName: text(row.roomName),
+    energyType: Number(row.energyType),
+    productCode: text(row.productCode),
+    rechargeType: 0,
+    paymentMethod: 0,
+    amount: text(closing ? row.refund : row.deposit),
+    // Opening: the deposit is the first balance. Closing: nothing is left, or the debt still owed.
+    balanceAfter: closing ? (debt && debt !== "0.00" ? `-${debt}` : "0.00") : text(row.deposit),
+    operator: text(row.operator),
+    remark: "",
+    replayed: false,
+    reprintedAt,
+    operation: closing ? "close" : "open",
+  };
+};
