@@ -21,6 +21,11 @@ interface Diff {
   id: string;
   kind: string;
   outTradeNo: string;
+  receiptNo: string;
+  ownerName: string;
+  roomName: string;
+  counterOperator: string;
+  counterRechargeId: string;
   wechatAmount: string | null;
   localAmount: string | null;
   state: string;
@@ -89,6 +94,10 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
           successCount: number;
           refundCount: number;
           openCount: number;
+          localCount: number;
+          counterCount: number;
+          counterTotal: string;
+          errorCode: string;
           error: string;
         }
       | undefined;
@@ -379,12 +388,16 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
     assert.equal(empty.worksheets[0]!.rowCount, 1);
   });
 
-  test("a bill whose hash does not match is refused and nothing is listed", async () => {
+  test("a bill whose hash does not match is refused, the run answers why, and nothing is listed", async () => {
     double.plantPayment(merchant.mchid, "MLYESTERDAY0001", 500, yesterday);
     double.tamperBillHash(merchant.mchid);
     const res = await post("wxbill/reconcile", { billDate: yesterday });
-    assert.equal(res.statusCode, 502, res.body);
-    assert.match(res.json().msg, /SHA1/);
+    // The run was made and recorded: its answer is the failed day with the reason, for the console to show.
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(res.json().msg, /^对账失败: .*SHA1/);
+    const answered = res.json().data as { state: string; errorCode: string; error: string };
+    assert.deepEqual([answered.state, answered.errorCode], ["failed", "BILL_HASH"]);
+    assert.match(answered.error, /SHA1/);
     const day = await bill(yesterday);
     assert.equal(day?.state, "failed");
     assert.match(day?.error ?? "", /SHA1/);
@@ -440,5 +453,143 @@ describe("WeChat Pay reconciliation: the daily trade bill against the orders and
     assert.equal(again.state, "settled");
     assert.notEqual(again.rechargeId, first);
     assert.deepEqual([(await bill(today))?.state, (await bill(today))?.openCount], ["balanced", 0]);
+  });
+
+  /** A counter recharge of the account, moved to `day` at Beijing `time` (the day the bill is asked for). */
+  const counterRecharge = async (amount: string, paymentMethod: number, day: string, time: string) => {
+    const res = await post("datarecharge/submit", {
+      accountId,
+      amount,
+      paymentMethod,
+      idempotencyKey: `wxbill-counter-${amount}-${paymentMethod}-${day}`,
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const taken = res.json().data as { id: string; receiptNo: string };
+    await server.db.query("update pms_recharge set create_time = $2 where id = $1", [
+      taken.id,
+      new Date(`${day}T${time}+08:00`),
+    ]);
+    return taken;
+  };
+  const counterDay = chinaDay(new Date(Date.now() - 3 * 86_400_000));
+
+  test("a counter 微信 recharge that the (empty) bill lacks makes the day unbalanced and is listed with its recharge", async () => {
+    const wechat = await counterRecharge("200", 3, counterDay, "09:30:00");
+    // Cash is not WeChat money: it is not counted.
+    await counterRecharge("80", 1, counterDay, "09:40:00");
+    const res = await post("wxbill/reconcile", { billDate: counterDay });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().msg, "对账完成");
+    const day = await bill(counterDay);
+    assert.deepEqual(
+      [day?.state, day?.successCount, day?.localCount, day?.counterCount, day?.counterTotal, day?.openCount],
+      ["differences", 0, 0, 1, "200.00", 1],
+    );
+    const found = await diffs(`&billDate=${counterDay}`);
+    assert.equal(found.length, 1, JSON.stringify(found));
+    const [operator] = await server.db.query<{ operator: string }>(
+      "select operator from pms_recharge where id = $1",
+      [wechat.id],
+    );
+    const diff = found[0]!;
+    assert.deepEqual(
+      [diff.kind, diff.state, diff.localAmount, diff.wechatAmount, diff.receiptNo, diff.counterRechargeId],
+      ["counter_only", "open", "200.00", null, wechat.receiptNo, wechat.id],
+    );
+    assert.deepEqual([diff.ownerName, diff.roomName, diff.outTradeNo], ["赵六", "对账园区 501", ""]);
+    assert.ok(operator?.operator);
+    assert.equal(diff.counterOperator, operator?.operator);
+    assert.equal((await diffs("&kind=counter_only")).length, 1);
+  });
+
+  test("a counter recharge the bill has as a trade without an order is matched, not a difference", async () => {
+    // Paid with the merchant's code at the counter: WeChat Pay lists it, no order of ours names it.
+    await counterRecharge("150", 3, counterDay, "11:58:00");
+    double.plantPayment(merchant.mchid, "POSCOUNTER000001", 15000, counterDay);
+    assert.equal((await post("wxbill/reconcile", { billDate: counterDay })).statusCode, 200);
+    const day = await bill(counterDay);
+    assert.deepEqual(
+      [day?.state, day?.successCount, day?.counterCount, day?.counterTotal, day?.openCount],
+      ["differences", 1, 2, "350.00", 1],
+    );
+    assert.deepEqual(
+      (await diffs(`&billDate=${counterDay}`)).map((d) => [d.kind, d.localAmount]),
+      [["counter_only", "200.00"]],
+    );
+  });
+
+  test("settling the counter difference with a note balances the day; a later one can be reversed", async () => {
+    const [open] = await diffs(`&billDate=${counterDay}&state=open`);
+    const ledger = await ledgerCount();
+    const acknowledged = await settle(open!.id, "acknowledge", "业主扫了收银员的个人收款码,款已上交");
+    assert.equal(acknowledged.statusCode, 200, acknowledged.body);
+    assert.equal(await ledgerCount(), ledger);
+    assert.deepEqual([(await bill(counterDay))?.state, (await bill(counterDay))?.openCount], ["balanced", 0]);
+    // Reconciling again keeps it settled, and the day balanced.
+    assert.equal((await post("wxbill/reconcile", { billDate: counterDay })).statusCode, 200);
+    assert.deepEqual([(await bill(counterDay))?.state, (await bill(counterDay))?.openCount], ["balanced", 0]);
+
+    // 微信在线支付 written down at the counter, with no order: WeChat money the bill must have too.
+    const online = await counterRecharge("60", 5, counterDay, "15:00:00");
+    assert.equal((await post("wxbill/reconcile", { billDate: counterDay })).statusCode, 200);
+    assert.equal((await bill(counterDay))?.state, "differences");
+    const [later] = await diffs(`&billDate=${counterDay}&state=open`);
+    assert.deepEqual([later?.kind, later?.receiptNo], ["counter_only", online.receiptNo]);
+    assert.equal((await settle(later!.id, "book", "入账")).statusCode, 400);
+    const before = await balance();
+    const reversed = await settle(later!.id, "reverse", "未收到款");
+    assert.equal(reversed.statusCode, 200, reversed.body);
+    assert.equal(await balance(), before - 6000n);
+    const settled = (await diffs(`&billDate=${counterDay}`)).find((d) => d.id === later!.id)!;
+    const [minus] = await server.db.query<{ entry_type: number; amount: string; payment_method: number }>(
+      `select l.entry_type, l.amount::text as amount, r.payment_method
+         from pms_ledger l join pms_recharge r on r.id = l.recharge_id where l.id = $1`,
+      [settled.ledgerId],
+    );
+    assert.deepEqual([minus?.entry_type, minus?.amount, minus?.payment_method], [5, "-6000", 5]);
+    // The reversal is no new WeChat money: the day stays balanced when reconciled again.
+    assert.equal((await post("wxbill/reconcile", { billDate: counterDay })).statusCode, 200);
+    assert.deepEqual(
+      [(await bill(counterDay))?.state, (await bill(counterDay))?.counterCount],
+      ["balanced", 3],
+    );
+  });
+
+  test("a run without a merchant, or with WeChat Pay unreachable, is stored failed and answers why", async () => {
+    const third = await provisionTenant(server, admin, "未配微信物业");
+    const none = await post("wxbill/reconcile", { billDate: yesterday }, third.token);
+    assert.equal(none.statusCode, 200, none.body);
+    assert.match(none.json().msg, /^对账失败: 未配置或未启用微信支付/);
+    assert.deepEqual(
+      [none.json().data.state, none.json().data.errorCode, none.json().data.mchid],
+      ["failed", "MERCHANT", ""],
+    );
+    const listed = await bill(yesterday, third.token);
+    assert.deepEqual(
+      [listed?.state, listed?.errorCode, listed?.error],
+      ["failed", "MERCHANT", "未配置或未启用微信支付"],
+    );
+
+    // Configured now, but WeChat Pay cannot be reached: the run's failure replaces the one without a merchant.
+    const closed = new WxpayDouble();
+    await closed.listen();
+    const unreachable = testMerchant("1900000333", "wx3333333333333333", "3333333333333333333333333333333a");
+    await created(server, third.token, "wxconfig/submit", {
+      ...doubleConfig(unreachable, closed, base, third.tenantId),
+    });
+    await closed.close();
+    const down = await post("wxbill/reconcile", { billDate: yesterday }, third.token);
+    assert.equal(down.statusCode, 200, down.body);
+    assert.deepEqual([down.json().data.state, down.json().data.errorCode], ["failed", "NETWORK"]);
+    assert.match(down.json().msg, /^对账失败: 微信支付不可达/);
+    const days = (await get(`wxbill/list?billDate=${yesterday}`, third.token)).json().data.records as {
+      mchid: string;
+      error: string;
+    }[];
+    assert.deepEqual(
+      days.map((d) => d.mchid),
+      ["1900000333"],
+    );
+    assert.match(days[0]!.error, /微信支付不可达/);
   });
 });

@@ -1,13 +1,24 @@
 import { badRequest } from "../../contract/errors.ts";
 import type { TradeBill } from "./wxpay-bill.ts";
 
-export type DiffKind = "wechat_only" | "local_only" | "amount";
+/**
+ * wechat_only: paid at WeChat Pay, not booked here; local_only: a WeChat Pay order booked here that the
+ * bill lacks; amount: both have the order, amounts differ; counter_only: a recharge recorded at the
+ * counter as paid by WeChat that no trade of the bill accounts for.
+ */
+export type DiffKind = "wechat_only" | "local_only" | "amount" | "counter_only";
+export const DIFF_KINDS: readonly DiffKind[] = ["wechat_only", "local_only", "amount", "counter_only"];
 export type SettleAction = "book" | "reverse" | "correct" | "acknowledge";
-/** Which settlements fit which difference: money moves one way per kind, or not at all. */
+/**
+ * Which settlements fit which difference: money moves one way per kind, or not at all. A counter
+ * recharge without a trade was most often paid some other way (a personal QR code, cash written
+ * down as WeChat): acknowledging it with a note comes first; reversing takes the recharge back.
+ */
 export const ACTIONS_OF: Record<DiffKind, readonly SettleAction[]> = {
   wechat_only: ["book", "acknowledge"],
   local_only: ["reverse", "acknowledge"],
   amount: ["correct", "acknowledge"],
+  counter_only: ["acknowledge", "reverse"],
 };
 export const REASON_MAX = 200;
 
@@ -20,6 +31,21 @@ export interface FoundDiff {
   wechatFen: bigint | null;
   localFen: bigint | null;
   tradeTime: string;
+  /** counter_only: the recharge recorded as WeChat at the counter. */
+  counterRechargeId: string | null;
+}
+
+/**
+ * A recharge the ledger records as paid by WeChat (PAYMENT_METHOD 3 微信, or 5 微信在线支付 without
+ * an online order) on the bill's day, taken at the counter rather than through a WeChat Pay order.
+ */
+export interface CounterRecharge {
+  id: string;
+  receipt_no: string;
+  /** Whole fen. */
+  amount: string;
+  /** Beijing time written YYYY-MM-DD HH:MM:SS, as the bill writes its trades' times. */
+  booked_at: string;
 }
 
 /** A wxpay order as the comparison needs it. */
@@ -33,33 +59,88 @@ export interface LocalOrder {
   in_day: boolean;
 }
 
+/** Seconds of a "YYYY-MM-DD HH:MM:SS" time (both sides are Beijing time); NaN when unreadable. */
+const secondsOf = (text: string) => Date.parse(`${text.trim().replace(" ", "T")}Z`) / 1000;
+
 /**
- * The comparison, pure: each SUCCESS trade of the bill against the order of its out_trade_no (absent
- * or not paid here: wechat_only; paid with another amount: amount), and each order paid here on the
- * day that the bill does not list (local_only). Refund trades are counted, not matched.
+ * Pairs counter recharges with the bill's trades that no order here knows (a payment taken with the
+ * merchant's code at the counter): equal amount, the nearest in time first, each trade at most once.
+ * Answers the trades and the recharges left over.
  */
-export function compareBill(bill: TradeBill, mchid: string, orders: readonly LocalOrder[]): FoundDiff[] {
+export function matchCounter<T extends { orderFen: bigint; tradeTime: string }>(
+  trades: readonly T[],
+  recharges: readonly CounterRecharge[],
+): { trades: T[]; recharges: CounterRecharge[] } {
+  const free = [...trades];
+  const left: CounterRecharge[] = [];
+  const inTime = [...recharges].sort(
+    (a, b) => a.booked_at.localeCompare(b.booked_at) || a.id.localeCompare(b.id),
+  );
+  for (const recharge of inTime) {
+    const fen = BigInt(recharge.amount);
+    const at = secondsOf(recharge.booked_at);
+    let best = -1;
+    let bestGap = Number.POSITIVE_INFINITY;
+    free.forEach((trade, i) => {
+      if (trade.orderFen !== fen) return;
+      const gap = Math.abs(secondsOf(trade.tradeTime) - at);
+      const distance = Number.isNaN(gap) ? Number.MAX_VALUE : gap;
+      if (best < 0 || distance < bestGap) {
+        best = i;
+        bestGap = distance;
+      }
+    });
+    if (best < 0) left.push(recharge);
+    else free.splice(best, 1);
+  }
+  return { trades: free, recharges: left };
+}
+
+/**
+ * The comparison, pure: each SUCCESS trade of the bill against the order of its out_trade_no (not
+ * paid here: wechat_only; paid with another amount: amount), and each order paid here on the day
+ * that the bill does not list (local_only). Trades no order here knows are then matched with the
+ * day's counter WeChat recharges (matchCounter): a trade left over is wechat_only, a recharge left
+ * over counter_only. Refund trades are counted, not matched.
+ */
+export function compareBill(
+  bill: TradeBill,
+  mchid: string,
+  orders: readonly LocalOrder[],
+  counter: readonly CounterRecharge[] = [],
+): FoundDiff[] {
   const byNo = new Map(orders.map((o) => [o.out_trade_no, o]));
   const billed = new Set<string>();
-  const found: FoundDiff[] = [];
-  for (const trade of bill.trades) {
-    if (trade.tradeState !== "SUCCESS" || trade.mchid !== mchid || billed.has(trade.outTradeNo)) continue;
+  const blank = { wxPayId: null, counterRechargeId: null };
+  // The trades' differences in the bill's order; those of trades no order knows wait for the counter.
+  const byTrade: { at: number; diff: FoundDiff }[] = [];
+  const unknown: { orderFen: bigint; tradeTime: string; at: number }[] = [];
+  bill.trades.forEach((trade, at) => {
+    if (trade.tradeState !== "SUCCESS" || trade.mchid !== mchid || billed.has(trade.outTradeNo)) return;
     billed.add(trade.outTradeNo);
     const order = byNo.get(trade.outTradeNo);
     const base = {
+      ...blank,
       outTradeNo: trade.outTradeNo.slice(0, 32),
       transactionId: trade.transactionId.slice(0, 32),
       wxPayId: order?.id ?? null,
       wechatFen: trade.orderFen,
       tradeTime: trade.tradeTime.slice(0, 32),
     };
-    if (order?.state !== 1) found.push({ ...base, kind: "wechat_only", localFen: null });
+    if (!order) unknown.push({ orderFen: trade.orderFen, tradeTime: trade.tradeTime, at });
+    if (order?.state !== 1) byTrade.push({ at, diff: { ...base, kind: "wechat_only", localFen: null } });
     else if (BigInt(order.amount) !== trade.orderFen)
-      found.push({ ...base, kind: "amount", localFen: BigInt(order.amount) });
-  }
+      byTrade.push({ at, diff: { ...base, kind: "amount", localFen: BigInt(order.amount) } });
+  });
+  const left = matchCounter(unknown, counter);
+  // A trade a counter recharge accounts for is no difference; the others stand where the bill has them.
+  const matched = new Set(unknown.map((t) => t.at));
+  for (const t of left.trades) matched.delete(t.at);
+  const found = byTrade.filter((t) => !matched.has(t.at)).map((t) => t.diff);
   for (const order of orders) {
     if (order.state !== 1 || !order.in_day || billed.has(order.out_trade_no)) continue;
     found.push({
+      ...blank,
       kind: "local_only",
       outTradeNo: order.out_trade_no,
       transactionId: order.transaction_id,
@@ -69,6 +150,17 @@ export function compareBill(bill: TradeBill, mchid: string, orders: readonly Loc
       tradeTime: order.paid_time?.toISOString() ?? "",
     });
   }
+  for (const recharge of left.recharges)
+    found.push({
+      ...blank,
+      kind: "counter_only",
+      outTradeNo: recharge.receipt_no.slice(0, 32),
+      transactionId: "",
+      wechatFen: null,
+      localFen: BigInt(recharge.amount),
+      tradeTime: recharge.booked_at.slice(0, 32),
+      counterRechargeId: recharge.id,
+    });
   return found;
 }
 

@@ -8,8 +8,9 @@ const KIND: Record<string, string> = {
   wechat_only: "微信有、本系统无",
   local_only: "本系统有、微信无",
   amount: "金额不一致",
+  counter_only: "柜台记为微信、账单无",
 };
-const STATE: Record<string, string> = { open: "未处理", settled: "已处理" };
+const STATE: Record<string, string> = { open: "未处理", held: "审批中", settled: "已处理" };
 const ACTION: Record<string, string> = {
   book: "按账单入账",
   reverse: "冲正本系统充值",
@@ -37,6 +38,11 @@ export async function diffSheet(
     { header: "原因", value: (r) => r.reason, width: 30 },
     { header: "处理人", value: (r) => r.operator },
     { header: "处理时间", value: (r) => r.settleTime, width: 20 },
+    // A counter recharge recorded as WeChat: which one, whose, and who took the money.
+    { header: "充值单号", value: (r) => r.receiptNo, width: 22 },
+    { header: "业主", value: (r) => r.ownerName, width: 12 },
+    { header: "房间", value: (r) => r.roomName, width: 18 },
+    { header: "收款操作员", value: (r) => r.counterOperator, width: 12 },
   ];
   return {
     title: "微信对账差异",

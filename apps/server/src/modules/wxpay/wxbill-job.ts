@@ -28,11 +28,10 @@ export async function reconcileYesterday(deps: WxpayDeps, now: Date = new Date()
   );
   let done = 0;
   for (const { tenant_id: tenantId } of due) {
+    // A failure is recorded on the day's bill (state failed, its reason); the next run tries again.
     try {
-      await reconcileDay(deps, tenantId, day);
-      done++;
+      if (!(await reconcileDay(deps, tenantId, day)).failed) done++;
     } catch (error) {
-      // Recorded on the day's bill (state failed, its error); the next run tries again.
       deps.log("wxpay bill job failed", { tenantId, day, error: String(error) });
     }
   }

@@ -5,6 +5,8 @@ import { optionalString, paging } from "../../contract/params.ts";
 import { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
 import { yuan } from "../money/money-reads.ts";
+import { roomLabelSql } from "../pms/room-label.ts";
+import { DIFF_KINDS } from "./wxbill-compare.ts";
 
 type Params = Record<string, unknown>;
 
@@ -32,10 +34,13 @@ interface BillRow {
   refund_total: string;
   local_count: number;
   local_total: string;
+  counter_count: number;
+  counter_total: string;
   open_count: number;
   attempts: number;
   downloaded_time: Date | null;
   error: string;
+  error_code: string;
 }
 
 /** Bills of the tenant, newest day first: billDate (one day) or from/to, state. */
@@ -60,10 +65,11 @@ export async function billPage(db: Queryable, tenantId: string, params: Params, 
     `select id::text as id, mchid, to_char(bill_date, 'YYYY-MM-DD') as bill_date, state, trade_count,
             success_count, refund_count, settlement_total::text as settlement_total,
             refund_total::text as refund_total, local_count, local_total::text as local_total,
+            counter_count, counter_total::text as counter_total,
             -- Counted now: an approval decided since the last settle changes it (DIFF_STATE_SQL).
             (select count(*)::int from pms_wx_bill_diff
               where pms_wx_bill_diff.bill_id = pms_wx_bill.id and ${DIFF_STATE_SQL} <> 'settled') as open_count,
-            attempts, downloaded_time, error
+            attempts, downloaded_time, error, error_code
        from pms_wx_bill where ${filter}
       order by bill_date desc, id desc limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
     sql.values,
@@ -78,11 +84,16 @@ export async function billPage(db: Queryable, tenantId: string, params: Params, 
     refundCount: r.refund_count,
     settlementTotal: yuan(r.settlement_total),
     refundTotal: yuan(r.refund_total),
+    // WeChat Pay orders paid here on the day, and apart from them the counter's recharges recorded as WeChat.
     localCount: r.local_count,
     localTotal: yuan(r.local_total),
+    counterCount: r.counter_count,
+    counterTotal: yuan(r.counter_total),
     openCount: r.open_count,
     attempts: r.attempts,
     downloadedTime: r.downloaded_time ? formatDateTime(r.downloaded_time, timeZone) : "",
+    // Why a run failed: a code the console words (MERCHANT, NETWORK, BILL_HASH, …) and the message as it came.
+    errorCode: r.error_code,
     error: r.error,
   }));
   return page(records, Number(count?.n ?? 0), current, size);
@@ -106,6 +117,13 @@ interface DiffListRow {
   settle_time: Date | null;
   recharge_id: string | null;
   ledger_id: string | null;
+  counter_recharge_id: string | null;
+  receipt_no: string | null;
+  account_id: string | null;
+  owner_name: string | null;
+  room_name: string | null;
+  counter_operator: string | null;
+  payment_method: number | null;
 }
 
 /**
@@ -117,19 +135,22 @@ export const DIFF_STATE_SQL = `case when pms_wx_bill_diff.state = 'settled' and 
                   where rc.id = pms_wx_bill_diff.recharge_id), 'settled')
   else pms_wx_bill_diff.state end`;
 
+/** The differences' table: its columns are named with it, as the counter recharge's join has the same names. */
+const DIFF = "pms_wx_bill_diff";
+
 /** The differences' filter: billDate, billId, kind, state; 400 naming a malformed one. */
 export function diffSearch(tenantId: string, params: Params) {
   const sql = new SqlParams();
-  const where = [`tenant_id = ${sql.bind(tenantId)}`];
+  const where = [`${DIFF}.tenant_id = ${sql.bind(tenantId)}`];
   const day = dayParam(params, "billDate");
-  if (day) where.push(`bill_date = ${sql.bind(day)}::date`);
+  if (day) where.push(`${DIFF}.bill_date = ${sql.bind(day)}::date`);
   const billId = optionalString(params, "billId");
   if (billId !== undefined) {
     if (!/^\d{1,19}$/.test(billId)) throw badParam("billId");
-    where.push(`bill_id = ${sql.bind(billId)}`);
+    where.push(`${DIFF}.bill_id = ${sql.bind(billId)}`);
   }
-  const kind = oneOf(params, "kind", ["wechat_only", "local_only", "amount"] as const);
-  if (kind) where.push(`kind = ${sql.bind(kind)}`);
+  const kind = oneOf(params, "kind", DIFF_KINDS);
+  if (kind) where.push(`${DIFF}.kind = ${sql.bind(kind)}`);
   const state = oneOf(params, "state", ["open", "held", "settled"] as const);
   if (state) where.push(`${DIFF_STATE_SQL} = ${sql.bind(state)}`);
   return { where: where.join(" and "), values: sql.values };
@@ -154,12 +175,19 @@ export async function diffRows(
 ) {
   const n = search.values.length;
   const rows = await db.query<DiffListRow>(
-    `select id::text as id, bill_id::text as bill_id, to_char(bill_date, 'YYYY-MM-DD') as bill_date, kind,
+    `select ${DIFF}.id::text as id, bill_id::text as bill_id, to_char(bill_date, 'YYYY-MM-DD') as bill_date, kind,
             out_trade_no, transaction_id, wx_pay_id::text as wx_pay_id, wechat_amount::text as wechat_amount,
             local_amount::text as local_amount, trade_time, ${DIFF_STATE_SQL} as state, action, reason,
-            operator, settle_time, recharge_id::text as recharge_id, ledger_id::text as ledger_id
-       from pms_wx_bill_diff where ${search.where}
-      order by (${DIFF_STATE_SQL} = 'open') desc, bill_date desc, id
+            ${DIFF}.operator, settle_time, ${DIFF}.recharge_id::text as recharge_id, ${DIFF}.ledger_id::text as ledger_id,
+            counter_recharge_id::text as counter_recharge_id, cr.receipt_no, cr.account_id::text as account_id,
+            co.owner_name, ${roomLabelSql("cro")} as room_name, cr.operator as counter_operator, cr.payment_method
+       from ${DIFF}
+       left join pms_recharge cr on cr.id = ${DIFF}.counter_recharge_id and cr.tenant_id = ${DIFF}.tenant_id
+       left join pms_owner co on co.id = cr.owner_id
+       left join pms_account ca on ca.id = cr.account_id
+       left join pms_room cro on cro.id = ca.room_id
+      where ${search.where}
+      order by (${DIFF_STATE_SQL} = 'open') desc, bill_date desc, ${DIFF}.id
       limit $${n + 1} offset $${n + 2}`,
     [...search.values, limit, offset],
   );
@@ -168,7 +196,8 @@ export async function diffRows(
     billId: r.bill_id,
     billDate: r.bill_date,
     kind: r.kind,
-    outTradeNo: r.out_trade_no,
+    // A counter recharge has no merchant order number: its receipt number stands in the row's key.
+    outTradeNo: r.kind === "counter_only" ? "" : r.out_trade_no,
     transactionId: r.transaction_id,
     wxPayId: r.wx_pay_id ?? "",
     wechatAmount: yuan(r.wechat_amount),
@@ -181,6 +210,14 @@ export async function diffRows(
     settleTime: r.settle_time ? formatDateTime(r.settle_time, timeZone) : "",
     rechargeId: r.recharge_id ?? "",
     ledgerId: r.ledger_id ?? "",
+    // counter_only: the recharge recorded as WeChat, its account, owner, room and who took it.
+    counterRechargeId: r.counter_recharge_id ?? "",
+    receiptNo: r.receipt_no ?? "",
+    accountId: r.account_id ?? "",
+    ownerName: r.owner_name ?? "",
+    roomName: r.room_name ?? "",
+    counterOperator: r.counter_operator ?? "",
+    paymentMethod: r.payment_method,
   }));
 }
 export type DiffView = Awaited<ReturnType<typeof diffRows>>[number];

@@ -20,6 +20,8 @@ interface DiffRow {
   state: string;
   /** The recharge an earlier settlement took (rejected in approval when the difference is open again). */
   recharge_id: string | null;
+  /** counter_only: the counter recharge recorded as WeChat. */
+  counter_recharge_id: string | null;
 }
 
 export interface SettleInput {
@@ -42,7 +44,7 @@ const joined = (db: Db, tx: Queryable): Db =>
 /**
  * Settles one open difference of the tenant with a reason, in one transaction with its money:
  * book (wechat_only of a known order: settleTransaction, which books it at most once), reverse
- * (local_only: a correction minus of the booked amount), correct (amount: the difference as a
+ * (local_only, or counter_only: a correction minus of the booked amount), correct (amount: the difference as a
  * correction plus or minus), acknowledge (no money). The row lock makes a second settle a 400.
  * Money leaving an account passes the tenant's approval like any correction minus: above its
  * threshold the correction waits for approval (linked, not yet in the ledger) and the answer says so.
@@ -59,7 +61,8 @@ export async function settleDifference(deps: WxpayDeps, input: SettleInput) {
     const [diff] = await tx.query<DiffRow>(
       `select id::text as id, bill_id::text as bill_id, kind, out_trade_no, transaction_id,
               wx_pay_id::text as wx_pay_id, wechat_amount::text as wechat_amount,
-              local_amount::text as local_amount, ${DIFF_STATE_SQL} as state, recharge_id::text as recharge_id
+              local_amount::text as local_amount, ${DIFF_STATE_SQL} as state, recharge_id::text as recharge_id,
+              counter_recharge_id::text as counter_recharge_id
          from pms_wx_bill_diff where id = $1 and tenant_id = $2 for update`,
       [input.id, input.tenantId],
     );
@@ -118,6 +121,17 @@ async function orderOf(tx: Queryable, tenantId: string, diff: DiffRow) {
   return order;
 }
 
+/** The account a counter recharge went to: a counter_only difference's money is taken back there. */
+async function counterAccountOf(tx: Queryable, tenantId: string, diff: DiffRow) {
+  const [recharge] = await tx.query<{ account_id: string; energy_type: 1 | 2; payment_method: number }>(
+    `select account_id::text as account_id, energy_type, payment_method from pms_recharge
+      where id = $1 and tenant_id = $2`,
+    [diff.counter_recharge_id, tenantId],
+  );
+  if (!recharge) throw badRequest("action: 本系统没有这笔充值,只能确认不处理");
+  return recharge;
+}
+
 async function moveMoney(
   deps: WxpayDeps,
   tx: Queryable,
@@ -128,8 +142,8 @@ async function moveMoney(
   merchant: Merchant | undefined,
 ): Promise<{ rechargeId: string; ledgerId: string | null } | undefined> {
   if (action === "acknowledge") return undefined;
-  const order = await orderOf(tx, input.tenantId, diff);
   if (action === "book") {
+    const order = await orderOf(tx, input.tenantId, diff);
     const outcome = await settleTransaction({ ...deps, db: joined(deps.db, tx) }, merchant as Merchant, {
       appid: order.appid,
       mchid: order.mchid,
@@ -150,15 +164,20 @@ async function moveMoney(
       ? -BigInt(diff.local_amount ?? "0")
       : BigInt(diff.wechat_amount ?? "0") - BigInt(diff.local_amount ?? "0");
   if (delta === 0n) throw badRequest("action: 金额没有差异");
+  // A counter recharge is taken back from its own account, under its own payment method.
+  const target =
+    diff.kind === "counter_only"
+      ? await counterAccountOf(tx, input.tenantId, diff)
+      : { ...(await orderOf(tx, input.tenantId, diff)), payment_method: 5 };
   const label = action === "reverse" ? "微信对账冲正" : "微信对账调整";
   const recharge = await takeRecharge(
     within(tx),
     input.tenantId,
     {
-      accountId: order.account_id,
-      energyType: order.energy_type,
+      accountId: target.account_id,
+      energyType: target.energy_type,
       rechargeType: delta > 0n ? 3 : 4,
-      paymentMethod: 5,
+      paymentMethod: target.payment_method,
       amount: delta > 0n ? delta : -delta,
       remark: `${label} ${diff.out_trade_no}: ${reason}`.slice(0, 255),
       // A settlement rejected in approval may be made again: a new key after each rejected one.

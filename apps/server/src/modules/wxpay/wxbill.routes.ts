@@ -66,15 +66,24 @@ export function wxbillRoutes(app: FastifyInstance, deps: WxpayDeps) {
   );
   app.post(
     `${pms}/wxbill/reconcile`,
-    { schema: { tags, summary: "Download and compare the trade bill of a China day (billDate YYYY-MM-DD)" } },
+    {
+      schema: {
+        tags,
+        summary:
+          "Download and compare the trade bill of a China day (billDate YYYY-MM-DD); a failed run answers the day state failed with errorCode and error",
+      },
+    },
     async (request) => {
       const user = await requirePermission(db, request, WXBILL_CODES.reconcile);
       const params = readParams(request);
       const tenantId = registryTenant(user, params);
       const day = checkBillDate(optionalString(params, "billDate"), chinaDay(new Date()));
-      const billId = await reconcileDay(deps, tenantId, day);
+      // A run that failed is answered too: the day's bill, state failed, with its reason (errorCode,
+      // error), which the console shows; the reason is WeChat Pay's or the merchant's, not the caller's.
+      const run = await reconcileDay(deps, tenantId, day);
       const bills = await billPage(db, tenantId, { billDate: day, size: "10" }, timeZone);
-      return ok(bills.records.find((b) => b.id === billId) ?? null, "对账完成");
+      const bill = bills.records.find((b) => b.id === run.billId);
+      return ok(bill ?? null, run.failed ? `对账失败: ${bill?.error ?? ""}` : "对账完成");
     },
   );
   app.post(
