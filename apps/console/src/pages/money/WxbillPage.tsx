@@ -23,6 +23,18 @@ const STATE_CLASS: Record<string, string> = {
   differences: "counter-level-1",
   failed: "counter-level-3",
 };
+/** Reasons of a failed run the console words itself; any other code is WeChat Pay's own refusal. */
+const KNOWN_ERRORS = [
+  "MERCHANT",
+  "NETWORK",
+  "ANSWER_NOT_TRUSTED",
+  "BILL_HASH",
+  "BILL_URL",
+  "BILL_TOO_LARGE",
+  "BILL_DOWNLOAD",
+  "BILL_FORMAT",
+  "ERROR",
+];
 /** Yesterday in Beijing time: the day whose bill WeChat Pay has ready. */
 const yesterdayInChina = () =>
   new Date(Date.now() + 8 * 3_600_000 - 24 * 3_600_000).toISOString().slice(0, 10);
@@ -42,6 +54,8 @@ export default function WxbillPage() {
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [settling, setSettling] = useState<BillDiff | null>(null);
+  /** The last run, when it failed: its reason stays on screen until the next run or until closed. */
+  const [failure, setFailure] = useState<Bill | null>(null);
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -61,15 +75,26 @@ export default function WxbillPage() {
     void load();
   }, [load]);
 
+  const reasonOf = (bill: Pick<Bill, "errorCode">) =>
+    KNOWN_ERRORS.includes(bill.errorCode)
+      ? t(`wxbill.error.${bill.errorCode}` as MessageKey)
+      : t("wxbill.error.other", { code: bill.errorCode || "?" });
+
   const reconcile = async () => {
     setBusy(true);
+    setFailure(null);
     try {
-      await reconcileDay(day);
-      message.success(t("wxbill.reconciled"));
+      const result = await reconcileDay(day);
+      // A run that could not be done (no merchant, WeChat Pay unreachable, a bill not to be trusted)
+      // answers the failed day with its reason: said here and kept above the list.
+      if (result.state === "failed") {
+        setFailure(result);
+        message.error(t("wxbill.failed", { day: result.billDate, reason: reasonOf(result) }));
+      } else message.success(t("wxbill.reconciled"));
       setFilter((current) => ({ ...current, billDate: day }));
-    } catch (failure) {
-      // The server's refusal (a bill that could not be had or trusted) was shown; the day is listed as failed.
-      reportNetworkError(failure);
+    } catch (error) {
+      // Bad input was shown by the API bridge; a lost connection is shown here.
+      reportNetworkError(error);
     } finally {
       setBusy(false);
       await load();
@@ -100,20 +125,57 @@ export default function WxbillPage() {
         <span className={`counter-level ${STATE_CLASS[value] ?? ""}`}>{label("wxbill.state", value)}</span>
       ),
     },
-    { title: t("wxbill.successCount"), dataIndex: "successCount", align: "right" },
-    { title: t("wxbill.settlementTotal"), dataIndex: "settlementTotal", align: "right" },
-    { title: t("wxbill.refundCount"), dataIndex: "refundCount", align: "right" },
-    { title: t("wxbill.refundTotal"), dataIndex: "refundTotal", align: "right" },
-    { title: t("wxbill.localCount"), dataIndex: "localCount", align: "right" },
-    { title: t("wxbill.localTotal"), dataIndex: "localTotal", align: "right" },
+    {
+      title: t("wxbill.billSide"),
+      children: [
+        { title: t("wxbill.successCount"), dataIndex: "successCount", align: "right" },
+        { title: t("wxbill.settlementTotal"), dataIndex: "settlementTotal", align: "right" },
+        { title: t("wxbill.refundCount"), dataIndex: "refundCount", align: "right" },
+        { title: t("wxbill.refundTotal"), dataIndex: "refundTotal", align: "right" },
+      ],
+    },
+    {
+      // What the ledger says came in through WeChat: online orders and counter recharges apart.
+      title: t("wxbill.ledgerSide"),
+      children: [
+        { title: t("wxbill.localCount"), dataIndex: "localCount", align: "right" },
+        { title: t("wxbill.localTotal"), dataIndex: "localTotal", align: "right" },
+        { title: t("wxbill.counterCount"), dataIndex: "counterCount", align: "right" },
+        { title: t("wxbill.counterTotal"), dataIndex: "counterTotal", align: "right" },
+      ],
+    },
     { title: t("wxbill.openCount"), dataIndex: "openCount", align: "right" },
     { title: t("wxbill.downloadedTime"), dataIndex: "downloadedTime" },
-    { title: t("wxbill.error"), dataIndex: "error" },
+    {
+      title: t("wxbill.error"),
+      dataIndex: "errorCode",
+      width: 260,
+      render: (_: string, row) =>
+        row.state === "failed" ? (
+          <span title={row.error} data-testid="wxbill-error">
+            {reasonOf(row)}
+          </span>
+        ) : null,
+    },
   ];
   const diffColumns: TableColumnsType<BillDiff> = [
     { title: t("wxbill.day"), dataIndex: "billDate" },
     { title: t("wxbill.kind"), dataIndex: "kind", render: (value: string) => label("wxbill.kind", value) },
     { title: t("wxbill.outTradeNo"), dataIndex: "outTradeNo" },
+    {
+      title: t("wxbill.counterRecharge"),
+      key: "counterRecharge",
+      render: (_: unknown, row) =>
+        row.kind === "counter_only" ? (
+          <span data-testid="wxbill-counter-recharge">
+            {row.receiptNo}
+            <br />
+            {[row.ownerName, row.roomName].filter(Boolean).join(" · ")}
+            <br />
+            {t("wxbill.takenBy", { operator: row.counterOperator || "-" })}
+          </span>
+        ) : null,
+    },
     { title: t("wxbill.transactionId"), dataIndex: "transactionId" },
     { title: t("wxbill.wechatAmount"), dataIndex: "wechatAmount", align: "right" },
     { title: t("wxbill.localAmount"), dataIndex: "localAmount", align: "right" },
@@ -170,6 +232,17 @@ export default function WxbillPage() {
         </Space>
       </Card>
       {failed ? <Alert type="error" showIcon message={t("wxbill.loadFailed")} /> : null}
+      {failure ? (
+        <Alert
+          type="error"
+          showIcon
+          closable
+          onClose={() => setFailure(null)}
+          message={t("wxbill.failed", { day: failure.billDate, reason: reasonOf(failure) })}
+          description={failure.error}
+          data-testid="wxbill-failure"
+        />
+      ) : null}
       <Card size="small" title={t("wxbill.bills")}>
         <Table<Bill>
           rowKey="id"

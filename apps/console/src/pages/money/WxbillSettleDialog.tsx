@@ -10,6 +10,7 @@ const ACTIONS: Record<string, string[]> = {
   wechat_only: ["book", "acknowledge"],
   local_only: ["reverse", "acknowledge"],
   amount: ["correct", "acknowledge"],
+  counter_only: ["acknowledge", "reverse"],
 };
 const REASON_MAX = 200;
 
@@ -53,7 +54,9 @@ export function WxbillSettleDialog({ diff, onClose, onSettled }: Props) {
   return (
     <Modal
       open={diff !== null}
-      title={t("wxbill.settle.title", { no: diff?.outTradeNo ?? "" })}
+      title={t("wxbill.settle.title", {
+        no: (diff?.kind === "counter_only" ? diff.receiptNo : diff?.outTradeNo) ?? "",
+      })}
       okText={t("wxbill.settle")}
       okButtonProps={{ loading: busy, "data-testid": "wxbill-settle-ok" }}
       onOk={() => void submit()}

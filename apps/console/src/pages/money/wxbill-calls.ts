@@ -4,21 +4,29 @@ import { startDownload, withToken } from "../../app/download.ts";
 
 const pms = "/api/blade-pms";
 
-export const KINDS = ["wechat_only", "local_only", "amount"] as const;
+export const KINDS = ["wechat_only", "local_only", "amount", "counter_only"] as const;
 
 /** A reconciled day as wxbill/list answers it (amounts in yuan text). */
 export interface Bill extends Record<string, unknown> {
   id: string;
+  /** Empty for a run that failed for want of a merchant. */
+  mchid: string;
   billDate: string;
   state: string;
   successCount: number;
   settlementTotal: string;
   refundCount: number;
   refundTotal: string;
+  /** WeChat Pay orders paid here on the day. */
   localCount: number;
   localTotal: string;
+  /** Counter recharges recorded as WeChat on the day. */
+  counterCount: number;
+  counterTotal: string;
   openCount: number;
   downloadedTime: string;
+  /** Why a run failed: a code (MERCHANT, NETWORK, BILL_HASH, …) and the message as it came. */
+  errorCode: string;
   error: string;
 }
 
@@ -36,6 +44,11 @@ export interface BillDiff extends Record<string, unknown> {
   reason: string;
   operator: string;
   settleTime: string;
+  /** counter_only: the counter recharge recorded as WeChat, whose it is and who took it. */
+  receiptNo: string;
+  ownerName: string;
+  roomName: string;
+  counterOperator: string;
 }
 
 export interface DiffFilter {
