@@ -159,7 +159,8 @@ describe("owner SMS for balance alarms, through the job queue and the provider d
     assert.equal(first!.signatureValid, true);
     assert.deepEqual(first!.phones, ["13800000001"]);
     assert.equal(first!.templateId, "SMS_BALANCE");
-    assert.deepEqual(first!.params, { name: "张三", room: "101", balance: "45.00" });
+    // The room as the console names it, its building included: a bare "101" would fit every building.
+    assert.deepEqual(first!.params, { name: "张三", room: "1号楼 101", balance: "45.00" });
 
     // Recharged, restored, then low again the same day: a new record, but no second message.
     const recharge = await post("datarecharge/submit", {

@@ -421,6 +421,12 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     assert.equal(receipt.statusCode, 200, receipt.body);
     assert.equal(receipt.json().data.amountFen, "5000");
     assert.match(receipt.json().data.receiptNo, /^R\d{8}/);
+    // Rooms are named as the console names them, building included: never a bare "101".
+    assert.equal(receipt.json().data.roomName, "1号楼 101");
+    assert.deepEqual(
+      (await me(zhang)).accounts.map((x: { roomLabel: string }) => x.roomLabel),
+      ["1号楼 101"],
+    );
     // A low-balance alarm and an arrears cut on each owner's meter (as the alarm checks and the
     // arrears rules write them): each owner hears of their own meter only.
     for (const [meterId, code, at] of [
@@ -442,16 +448,16 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     const notices = await owner("GET", "notices", { token: zhang });
     assert.equal(notices.statusCode, 200, notices.body);
     const seen = notices.json().data as {
-      alarms: { kind: string; productCode: string; time: string }[];
-      supply: { kind: string; state: string; productCode: string }[];
+      alarms: { kind: string; productCode: string; time: string; room: string }[];
+      supply: { kind: string; state: string; productCode: string; room: string }[];
     };
     assert.deepEqual(
-      seen.alarms.map((x) => [x.kind, x.productCode, x.time]),
-      [["balance_low", "100000000101", "2026-11-20 08:00:00"]],
+      seen.alarms.map((x) => [x.kind, x.productCode, x.time, x.room]),
+      [["balance_low", "100000000101", "2026-11-20 08:00:00", "1号楼 101"]],
     );
     assert.deepEqual(
-      seen.supply.map((x) => [x.kind, x.state, x.productCode]),
-      [["cut", "success", "100000000101"]],
+      seen.supply.map((x) => [x.kind, x.state, x.productCode, x.room]),
+      [["cut", "success", "100000000101", "1号楼 101"]],
     );
 
     // 李四's account and receipt, by id, from 张三's session: not found, as if they did not exist.

@@ -333,7 +333,20 @@ describe("owner page WeChat Pay: owners' orders, following them to the booking, 
     assert.equal(minus.statusCode, 200, minus.body);
     assert.equal(await commandState("arrears/cut"), "success");
     assert.equal(meter.relayOpen, true, "supply is cut");
-    const made = await order(wangPhone, { accountId: wangAccount, amount: "50" });
+    // The page offers what brings supply back: the debt beyond the 10.00 overdraft plus a fen
+    // (the least), rounded up to whole yuan (the offer), which is what 王五 pays.
+    const cutBalance = await balanceOf(wangAccount);
+    const least = -1000n - cutBalance + 1n;
+    const offered = await owner("GET", "me", wangPhone);
+    const mine = (
+      offered.json().data.accounts as { id: string; restore: { leastFen: string; offerFen: string } }[]
+    ).find((a) => a.id === wangAccount);
+    assert.deepEqual(mine?.restore, {
+      leastFen: least.toString(),
+      offerFen: (((least + 99n) / 100n) * 100n).toString(),
+    });
+    const offer = BigInt(mine.restore.offerFen);
+    const made = await order(wangPhone, { accountId: wangAccount, amount: (offer / 100n).toString() });
     const cut = await follow(wangPhone, made.outTradeNo);
     assert.equal(cut.arrearsCut, 2);
     assert.equal(cut.restore, null, "nothing is restored before the payment");
@@ -345,6 +358,11 @@ describe("owner page WeChat Pay: owners' orders, following them to the booking, 
     });
     assert.equal(restored.arrearsCut, 0);
     assert.equal(meter.relayOpen, false, "supply is back");
+    const after = (await owner("GET", "me", wangPhone)).json().data.accounts as {
+      id: string;
+      restore: unknown;
+    }[];
+    assert.equal(after.find((a) => a.id === wangAccount)?.restore, null, "nothing left to restore");
     assert.equal((await owner("GET", `wxpay/order/${made.outTradeNo}`, zhao)).statusCode, 404);
     const zhaoOrder = await order(zhao, { accountId: zhaoAccount, amount: "5" });
     await double.pay(merchant.mchid, zhaoOrder.outTradeNo);

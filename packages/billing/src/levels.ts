@@ -32,3 +32,22 @@ export const shouldCut = (balance: Fen, t: Thresholds): boolean =>
  * line in both directions: a balance either holds supply or it does not, so nothing flaps.
  */
 export const mayRestore = (balance: Fen, t: Thresholds): boolean => !shouldCut(balance, t);
+
+/** What a recharge must bring to restore supply cut for arrears (restoreAmount). */
+export interface RestoreAmount {
+  /** The least amount: one fen lifts the balance above the cut line. */
+  leastFen: Fen;
+  /** The least amount rounded up to whole yuan: what the owner is offered to pay. */
+  offerFen: Fen;
+}
+
+/**
+ * The recharge that brings supply back to a balance at or below the cut line (the overdraft's
+ * end): the debt beyond the overdraft plus one fen, and that rounded up to whole yuan. Null for a
+ * balance that holds supply (nothing to restore).
+ */
+export function restoreAmount(balance: Fen, t: Thresholds): RestoreAmount | null {
+  if (!shouldCut(balance, t)) return null;
+  const leastFen = -t.arrearsLimit - balance + 1n;
+  return { leastFen, offerFen: ((leastFen + 99n) / 100n) * 100n };
+}

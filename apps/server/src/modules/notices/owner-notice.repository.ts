@@ -1,5 +1,6 @@
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { roomLabelSql } from "../pms/room-label.ts";
 
 /** MESSAGE_STATE of an owner notification (dictionary message_state, seed 023). */
 export const MESSAGE_STATE = { queued: 1, retrying: 2, sent: 3, failed: 4 } as const;
@@ -24,15 +25,16 @@ export interface BalanceAlarm {
 /**
  * Queues the SMS to the owner of a raised balance alarm, in the transaction that raised it, unless
  * the owner already has one of that level for that local day (removed ones count too). The
- * template values are the owner's name, the room of the meter's account and its balance in yuan,
- * in that order (Tencent Cloud templates take them by position). Answers the new message's id.
+ * template values are the owner's name, the room of the meter's account as the console names it
+ * (building included: "2号楼 101", never a bare "101" several buildings have) and its balance in
+ * yuan, in that order (Tencent Cloud templates take them by position). Answers the new message's id.
  */
 export async function queueOwnerNotice(tx: Queryable, alarm: BalanceAlarm): Promise<string | undefined> {
   const rows = await tx.query<{ id: string }>(
     `insert into pms_message_queue (id, tenant_id, owner_id, owner_name, phone, record_id, rule_code, alarm_level,
        notify_day, template_params, state, last_error, job_id, dispatched)
      select $1, o.tenant_id, o.id, o.owner_name, o.phone, $3, $4, $5, ($6::timestamptz at time zone $7)::date,
-            json_build_object('name', o.owner_name, 'room', coalesce(r.room_name, ''),
+            json_build_object('name', o.owner_name, 'room', ${roomLabelSql("r")},
                               'balance', (coalesce(a.balance, 0) / 100.0)::numeric(14, 2)::text)::text,
             case when coalesce(o.phone, '') ~ $11 then 1 else 4 end,
             case when coalesce(o.phone, '') ~ $11 then null else '业主未登记有效的手机号码' end,

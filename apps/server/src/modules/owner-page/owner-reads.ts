@@ -1,5 +1,7 @@
+import { restoreAmount, toUnits } from "@meterline/billing";
 import { notFound } from "../../contract/errors.ts";
 import type { Db } from "../../db/client.ts";
+import { roomLabelSql } from "../pms/room-label.ts";
 
 /**
  * What an owner sees on the owner page. Every statement is bound to the session's tenant and owner
@@ -15,6 +17,8 @@ export interface OwnerAccount {
   meterName: string;
   roomName: string;
   areaName: string;
+  /** The room as the console names it, building included ("2号楼 101"). */
+  roomLabel: string;
   balanceFen: string;
   /** ALARM_LEVEL: 0 normal, 1 low, 2 severely low, 3 arrears. */
   alarmLevel: number;
@@ -22,7 +26,16 @@ export interface OwnerAccount {
   switchStatus: number;
   /** 0 none, 1 a cut held by a protection window, 2 supply cut for arrears. */
   arrearsCut: number;
+  /**
+   * Supply cut for arrears (arrearsCut 2) with the balance still at or below the cut line: the
+   * least recharge that brings it back, and that rounded up to whole yuan (offered first). Null
+   * otherwise.
+   */
+  restore: { leastFen: string; offerFen: string } | null;
 }
+
+/** A scheme's amount (yuan text) in fen; none is 0. */
+const fenOf = (yuan: string | null) => (yuan === null ? 0n : toUnits(yuan, 2));
 
 export async function ownerName(db: Db, tenantId: string, ownerId: string): Promise<string> {
   const [row] = await db.query<{ owner_name: string }>(
@@ -41,18 +54,23 @@ export async function accountsOf(db: Db, tenantId: string, ownerId: string): Pro
     meter_name: string | null;
     room_name: string | null;
     area_name: string | null;
+    room_label: string | null;
     balance: string;
     alarm_level: number;
     switch_status: number | null;
     arrears_cut: number;
+    arrears_limit: string | null;
+    trip_on_arrears: number | null;
   }>(
     `select a.id::text as id, a.energy_type, a.meter_id::text as meter_id, a.balance::text as balance,
             a.alarm_level, a.arrears_cut,
             coalesce(m.product_code, w.product_code) as product_code,
             coalesce(m.meter_name, w.meter_name) as meter_name,
             coalesce(m.switch_status, w.switch_status) as switch_status,
-            r.room_name, ar.area_name
+            r.room_name, ar.area_name, ${roomLabelSql("r")} as room_label,
+            s.arrears_limit::text as arrears_limit, s.trip_on_arrears
        from pms_account a
+       left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
        left join pms_meter m on a.energy_type = 1 and m.id = a.meter_id and m.tenant_id = a.tenant_id
        left join pms_water w on a.energy_type = 2 and w.id = a.meter_id and w.tenant_id = a.tenant_id
        left join pms_room r on r.id = a.room_id and r.tenant_id = a.tenant_id
@@ -61,19 +79,33 @@ export async function accountsOf(db: Db, tenantId: string, ownerId: string): Pro
       order by r.room_name nulls last, a.energy_type, a.id`,
     [tenantId, ownerId],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    energyType: r.energy_type,
-    meterId: r.meter_id,
-    productCode: r.product_code ?? "",
-    meterName: r.meter_name ?? "",
-    roomName: r.room_name ?? "",
-    areaName: r.area_name ?? "",
-    balanceFen: r.balance,
-    alarmLevel: r.alarm_level,
-    switchStatus: r.switch_status ?? 0,
-    arrearsCut: r.arrears_cut,
-  }));
+  return rows.map((r) => {
+    // The scheme's cut line decides, as it does for the cut itself (settleSupply in money/arrears.ts).
+    const restore =
+      r.arrears_cut === 2
+        ? restoreAmount(BigInt(r.balance), {
+            firstAlarm: 0n,
+            secondAlarm: 0n,
+            arrearsLimit: fenOf(r.arrears_limit),
+            tripOnArrears: r.trip_on_arrears === 1,
+          })
+        : null;
+    return {
+      id: r.id,
+      energyType: r.energy_type,
+      meterId: r.meter_id,
+      productCode: r.product_code ?? "",
+      meterName: r.meter_name ?? "",
+      roomName: r.room_name ?? "",
+      areaName: r.area_name ?? "",
+      roomLabel: r.room_label ?? "",
+      balanceFen: r.balance,
+      alarmLevel: r.alarm_level,
+      switchStatus: r.switch_status ?? 0,
+      arrearsCut: r.arrears_cut,
+      restore: restore && { leastFen: restore.leastFen.toString(), offerFen: restore.offerFen.toString() },
+    };
+  });
 }
 
 /** The owner's open account by id, or 404 (also for another owner's or another tenant's account). */
@@ -160,7 +192,7 @@ export async function receiptOf(db: Db, tenantId: string, ownerId: string, id: s
             r.payment_method as "paymentMethod", r.amount::text as "amountFen",
             r.balance_after::text as "balanceAfterFen", r.operator, r.remark,
             to_char(r.create_time at time zone $4, 'YYYY-MM-DD HH24:MI:SS') as "createTime",
-            o.owner_name as "ownerName", coalesce(rm.room_name, '') as "roomName",
+            o.owner_name as "ownerName", ${roomLabelSql("rm")} as "roomName",
             coalesce(m.product_code, w.product_code, '') as "productCode", r.energy_type as "energyType"
        from pms_recharge r
        join pms_owner o on o.id = r.owner_id and o.tenant_id = r.tenant_id
@@ -175,6 +207,12 @@ export async function receiptOf(db: Db, tenantId: string, ownerId: string, id: s
   return row;
 }
 
+/** The room label of the owner's open account on a notice's meter (`c`), building included. */
+const ROOM_OF_METER = `coalesce((select ${roomLabelSql("rl")} from pms_account la
+    join pms_room rl on rl.id = la.room_id and rl.tenant_id = la.tenant_id
+   where la.tenant_id = c.tenant_id and la.owner_id = $2 and la.energy_type = c.energy_type
+     and la.meter_id = c.meter_id order by la.status, la.id desc limit 1), '')`;
+
 /**
  * The owner's notices: balance alarms raised on the owner's meters (low, severely low, arrears,
  * with their restore) and the supply cuts and restores queued for arrears.
@@ -187,8 +225,10 @@ export async function noticesOf(db: Db, tenantId: string, ownerId: string, timeZ
     time: string;
     restoreTime: string | null;
     productCode: string;
+    room: string;
   }>(
     `select c.rule_code as kind, c.alarm_level as level, c.alarm_status as status, c.product_code as "productCode",
+            ${ROOM_OF_METER} as room,
             to_char(c.create_time at time zone $3, 'YYYY-MM-DD HH24:MI:SS') as time,
             to_char(c.restore_time at time zone $3, 'YYYY-MM-DD HH24:MI:SS') as "restoreTime"
        from pms_check_record c
@@ -199,9 +239,15 @@ export async function noticesOf(db: Db, tenantId: string, ownerId: string, timeZ
       order by c.create_time desc limit 30`,
     [tenantId, ownerId, timeZone],
   );
-  const supply = await db.query<{ kind: string; state: string; time: string; productCode: string }>(
+  const supply = await db.query<{
+    kind: string;
+    state: string;
+    time: string;
+    productCode: string;
+    room: string;
+  }>(
     `select case when c.source = 'arrears/cut' then 'cut' else 'restore' end as kind, c.state,
-            c.product_code as "productCode",
+            c.product_code as "productCode", ${ROOM_OF_METER} as room,
             to_char(c.create_time at time zone $3, 'YYYY-MM-DD HH24:MI:SS') as time
        from pms_meter_command c
       where c.tenant_id = $1 and c.source in ('arrears/cut', 'arrears/restore')
