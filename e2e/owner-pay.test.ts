@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
+import { createServer } from "node:net";
 import { after, before, test } from "node:test";
+import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
 import type { BrowserContext, Page } from "playwright-core";
 import { WxpayDouble } from "../apps/server/src/modules/wxpay/double/wxpay-double.ts";
 import { type SmsDouble, startAliyunDouble } from "../apps/server/test/sms-doubles.ts";
@@ -8,7 +10,7 @@ import { startWechatOauthDouble } from "../apps/server/test/wechat-oauth-double.
 import { expectAccessible } from "./axe.ts";
 import { launchBrowser, type RunningServer, startServer, textOf } from "./harness.ts";
 import { housedOwner, ownerSite } from "./owner-site.ts";
-import { call, newOperator, type Operator, signInOperator } from "./registry-helpers.ts";
+import { call, eventually, newOperator, type Operator, signInOperator } from "./registry-helpers.ts";
 
 const OWNER_PHONE = "13800000091";
 /** 孙八 of C102 pays inside WeChat (a phone gets one code a minute, so not 钱七's again). */
@@ -20,6 +22,25 @@ const MERCHANT = {
   apiV3Key: "e2e-owner-pay-v3-key-0123456789a",
 };
 const APP_SECRET = "owner-pay-e2e-app-secret-0001";
+/** 周九 of 2号楼 101, whose simulated meter is cut for arrears and restored by the payment. */
+const ARREARS_PHONE = "13800000093";
+const RESTORE_PLAN = {
+  meters: 1,
+  dtus: 1,
+  waterRatio: 0,
+  prepaidRatio: 0,
+  seed: "e2e-owner-restore",
+} as const;
+
+/** The gateway's port, chosen here so that the suite's simulated meter can dial it. */
+const gatewayPort = await new Promise<number>((resolve, reject) => {
+  const probe = createServer();
+  probe.once("error", reject);
+  probe.listen(0, "127.0.0.1", () => {
+    const address = probe.address();
+    probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+  });
+});
 
 /** The tenant's wall clock (Asia/Shanghai) some minutes ago, as the reading calls take it. */
 const minutesAgo = (minutes: number) =>
@@ -36,6 +57,7 @@ let sms: SmsDouble;
 let wechat: Awaited<ReturnType<typeof startWechatOauthDouble>>;
 const double = new WxpayDouble();
 let operator: Operator;
+let fleet: FleetHandle | undefined;
 /** The Native order paid from the phone browser, and its receipt number, for the console's check. */
 let paidOrder = "";
 let paidReceipt = "";
@@ -45,7 +67,12 @@ let paidReceipt = "";
  * local doubles, and one owner (钱七, room C101) with an electric meter: 80 deposited, read twice.
  */
 before(async () => {
-  server = await startServer();
+  server = await startServer({
+    GATEWAY_HOST: "127.0.0.1",
+    GATEWAY_PORT: String(gatewayPort),
+    // The restore test's meter is read when it registers; no usage is priced meanwhile.
+    POLL_INTERVAL_SECONDS: "86400",
+  });
   browser = await launchBrowser();
   sms = await startAliyunDouble({ LTAIownerpay: "owner-pay-e2e-secret" });
   wechat = await startWechatOauthDouble({ appid: MERCHANT.appid, secret: APP_SECRET });
@@ -108,6 +135,7 @@ before(async () => {
 });
 
 after(async () => {
+  await fleet?.close();
   await browser?.close();
   await server?.stop();
   await sms?.close();
@@ -116,7 +144,10 @@ after(async () => {
 });
 
 function lastCode(phone: string): string {
-  const message = sms.received.filter((m) => m.phones.includes(phone)).at(-1);
+  // The last sign-in code (an owner in arrears may have been sent a balance alarm since).
+  const message = sms.received
+    .filter((m) => m.phones.includes(phone) && (m.params as Record<string, string>).code)
+    .at(-1);
   assert.ok(message, `an SMS reached ${phone}`);
   return (message.params as Record<string, string>).code ?? "";
 }
@@ -207,7 +238,7 @@ test("on a phone browser: bind with the SMS code, recharge 50 by the order's QR 
     assert.ok(paidReceipt.length > 0);
     await expectAccessible(page, "owner page result, paid");
     await page.getByTestId("h5-language").click();
-    await result.getByRole("heading", { name: "Recharge done" }).waitFor();
+    await result.getByRole("heading", { name: "Top-up complete" }).waitFor();
     await page.getByTestId("h5-language").click();
     await result.getByRole("button", { name: "返回我的账户" }).click();
     assert.equal(await balanceOnHome(page), before + 5000n);
@@ -296,6 +327,143 @@ test("the console's 微信支付订单 lists the owner's order as paid with its 
     assert.match(text, /已支付/);
     assert.match(text, /50\.00/);
     assert.ok(text.includes(paidReceipt), `the booked recharge's receipt ${paidReceipt} in: ${text}`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a phone owner cut off for arrears is offered the restore amount first, pays it with WeChat Pay and gets supply back; the English page says so too", async () => {
+  const post = <T = { id: string }>(path: string, body: unknown) =>
+    call<T>(server.baseUrl, operator.token, `/api/blade-pms/${path}`, { body });
+  const plan = planFleet(RESTORE_PLAN);
+  const address = plan.meters[0]!.address;
+  const park = (await post("area/save", { areaName: "复电园区", areaType: 1 })).id;
+  const building = (await post("area/save", { parentId: park, areaName: "2号楼" })).id;
+  const room = (await post("room/save", { areaId: building, roomName: "101" })).id;
+  const owner = (await post("owner/submit", { ownerName: "周九", phone: ARREARS_PHONE })).id;
+  await post("ownerroom/submit", { ownerId: owner, roomId: room });
+  const collector = (
+    await post("collector/submit", {
+      collectorName: "复电DTU",
+      collectorCode: plan.dtuIds[0],
+      registrationSecret: plannedSecret(plan, plan.dtuIds[0]!),
+    })
+  ).id;
+  const price = (
+    await post("chargingscheme/submit", { schemeName: "复电电价", energyType: 1, priceMode: 1, price: "1" })
+  ).id;
+  // Supply is cut once the balance is 10.00 below zero, and comes back above that line.
+  const alarm = (
+    await post("alarmscheme/submit", {
+      schemeName: "欠费断电",
+      energyType: 1,
+      firstAlarm: "50",
+      secondAlarm: "20",
+      arrearsLimit: "10",
+      tripOnArrears: 1,
+    })
+  ).id;
+  const meter = (
+    await post("meter/submit", {
+      productCode: address,
+      collectorId: collector,
+      controlStatus: 1,
+      chargingSchemeId: price,
+      alarmSchemeId: alarm,
+    })
+  ).id;
+  await post("roommeter/submit", { roomId: room, energyType: 1, meterId: meter });
+  fleet = await startFleet({ ...RESTORE_PLAN, gateway: { host: "127.0.0.1", port: gatewayPort } });
+  const simulated = fleet.meter(address) as { relayOpen: boolean };
+  await eventually(async () => {
+    const page = await call<{ records: { onlineStatus: number }[] }>(
+      server.baseUrl,
+      operator.token,
+      "/api/blade-pms/meter/page",
+      { query: { productCode: address } },
+    );
+    assert.equal(page.records[0]?.onlineStatus, 1);
+  }, 60_000);
+  const [opened] = await post<{ accountId: string }[]>("message/openAccount", {
+    meterId: meter,
+    deposit: "20",
+  });
+  // 143.45 taken off: 123.45 owed, 113.45 beyond the overdraft. The meter is cut.
+  await post("datarecharge/submit", {
+    accountId: opened!.accountId,
+    rechargeType: 4,
+    amount: "143.45",
+    remark: "测试欠费",
+    idempotencyKey: "e2e-owner-arrears",
+  });
+  await eventually(async () => assert.equal(simulated.relayOpen, true, "supply is cut"), 30_000);
+
+  const context = await phoneContext(
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+  );
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  try {
+    await page.goto(`/h5/?tenant=${operator.tenantId}`);
+    await page.getByTestId("h5-phone").fill(ARREARS_PHONE);
+    await page.getByTestId("h5-send-code").click();
+    await page.getByText("验证码已发送").waitFor();
+    await page.getByTestId("h5-code").fill(lastCode(ARREARS_PHONE));
+    await page.getByTestId("h5-sign-in-submit").click();
+    await page.getByTestId("h5-room").fill("101");
+    await page.getByTestId("h5-bind-submit").click();
+    await page.getByTestId("h5-owner").filter({ hasText: "周九" }).waitFor();
+    const card = page.getByTestId("h5-account");
+    // The room as the property names it, building included.
+    assert.match(await textOf(card.locator(".where")), new RegExp(`^2号楼 101 · ${address}$`));
+    assert.equal(await balanceOnHome(page), -12345n);
+    await card.getByText("欠费已断").waitFor();
+    assert.equal(
+      await textOf(card.getByTestId("h5-restore-needed")),
+      "已欠费断电,至少充值 ¥113.46 即可恢复供电。",
+    );
+
+    await card.getByTestId("h5-recharge-open").click();
+    const form = page.getByTestId("h5-recharge");
+    const presets = form.getByTestId("h5-preset");
+    assert.deepEqual(await presets.allTextContents(), ["恢复供电 ¥114", "20", "50", "100", "200"]);
+    await form.getByText("至少充值 ¥113.46 即可恢复供电").waitFor();
+    await expectAccessible(page, "owner page recharge, cut for arrears");
+
+    // In English: the same offer first, and the words to get power back.
+    await page.getByTestId("h5-language").click();
+    await form.getByRole("heading", { name: "Top up with WeChat Pay" }).waitFor();
+    assert.equal(await textOf(presets.first()), "Restore supply ¥114");
+    await form
+      .getByText("Power is cut off because the balance is overdue. Pay at least ¥113.46 to get power back.")
+      .waitFor();
+    await form.getByText("Quick amounts").waitFor();
+    await presets.first().click();
+    assert.equal(await page.getByTestId("h5-amount").inputValue(), "114");
+    await expectAccessible(page, "owner page recharge, cut for arrears, en");
+    await page.getByTestId("h5-pay").click();
+
+    const result = page.getByTestId("h5-result");
+    await result.getByRole("img", { name: /WeChat Pay QR code for 114.00 yuan/ }).waitFor();
+    const paid = new URL(page.url()).searchParams.get("order") ?? "";
+    const cashier = await context.newPage();
+    await cashier.goto(double.cashierUrl(MERCHANT.mchid, paid));
+    await cashier.getByRole("button", { name: /确认支付/ }).click();
+    await cashier.getByText("支付成功").waitFor();
+    await cashier.close();
+
+    await result.getByRole("heading", { name: "Top-up complete" }).waitFor();
+    assert.equal(await textOf(result.getByTestId("h5-new-balance")), "-9.45");
+    await result.getByTestId("h5-restore").getByText("Supply restored").waitFor({ timeout: 30_000 });
+    assert.equal(simulated.relayOpen, false, "supply is back at the meter");
+    await result.getByRole("button", { name: "Back to my accounts" }).click();
+    await card.getByText("Power on").waitFor();
+    assert.equal(await card.getByTestId("h5-restore-needed").count(), 0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px)`);
+    assert.deepEqual(errors, []);
   } finally {
     await context.close();
   }

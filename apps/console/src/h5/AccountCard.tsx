@@ -9,6 +9,12 @@ function supplyWord(account: Account): WordKey {
   return account.switchStatus === 1 ? "supplyOff" : "supplyOn";
 }
 
+/** How much brings supply back, in words: the least amount, to the fen. */
+export const restoreNeeded = (t: Translate, account: Account) =>
+  t(account.energyType === 2 ? "restoreNeededWater" : "restoreNeeded", {
+    amount: yuan(account.restore?.leastFen),
+  });
+
 /** One meter's account: balance, level, supply state, and its usage over 30 days or 12 months. */
 export function AccountCard({
   t,
@@ -43,9 +49,7 @@ export function AccountCard({
     <section className="card account" data-testid="h5-account" aria-label={`${kind} ${account.productCode}`}>
       <header className="account-head">
         <span className="kind">{kind}</span>
-        <span className="where">
-          {[account.areaName, account.roomName].filter(Boolean).join(" ")} · {account.productCode}
-        </span>
+        <span className="where">{[account.roomLabel, account.productCode].filter(Boolean).join(" · ")}</span>
       </header>
       <p className="balance-label">{t("balance")}</p>
       <p className={`balance level-${account.alarmLevel}`} data-testid="h5-balance">
@@ -59,6 +63,11 @@ export function AccountCard({
           {t(supplyWord(account))}
         </span>
       </p>
+      {account.restore && (
+        <p className="message error" data-testid="h5-restore-needed">
+          {restoreNeeded(t, account)}
+        </p>
+      )}
       <button type="button" className="small" onClick={onRecharge} data-testid="h5-recharge-open">
         {t("recharge")}
       </button>

@@ -17,13 +17,13 @@ export function NoticeList({ t, token }: { t: Translate; token: string }) {
           key: `a${a.time}${a.productCode}${a.kind}`,
           time: a.time,
           text: `${wordOf(t, `alarm_${a.kind}`)}${a.status === 2 ? ` · ${t("restored")}` : ""}`,
-          meter: a.productCode,
+          where: [a.room, a.productCode],
         })),
         ...notices.supply.map((s) => ({
           key: `s${s.time}${s.productCode}${s.kind}`,
           time: s.time,
           text: `${wordOf(t, `supply_${s.kind}`)} · ${wordOf(t, `commandState_${s.state}`)}`,
-          meter: s.productCode,
+          where: [s.room, s.productCode],
         })),
       ].sort((x, y) => y.time.localeCompare(x.time))
     : [];
@@ -37,9 +37,7 @@ export function NoticeList({ t, token }: { t: Translate; token: string }) {
           <li key={item.key}>
             <div>
               <strong>{item.text}</strong>
-              <span className="sub">
-                {item.time} · {item.meter}
-              </span>
+              <span className="sub">{[item.time, ...item.where].filter(Boolean).join(" · ")}</span>
             </div>
           </li>
         ))}

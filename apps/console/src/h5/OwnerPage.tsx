@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AccountCard } from "./AccountCard.tsx";
 import { type Account, call, type Me, OwnerApiError, savedSession, saveSession } from "./api.ts";
 import { Bind } from "./Bind.tsx";
@@ -56,6 +56,10 @@ export function OwnerPage() {
     document.title = t("title");
   }, [language, t]);
 
+  // The words of the moment, for what load() says: switching the language must not load the page
+  // again (it would take the owner from the recharge form back to the accounts).
+  const words = useRef(t);
+  words.current = t;
   const load = useCallback(async () => {
     if (!tenantId) return setView({ name: "no-tenant" });
     try {
@@ -75,14 +79,14 @@ export function OwnerPage() {
     } catch (error) {
       if (error instanceof OwnerApiError && error.status === 401) {
         saveSession(tenantId, null);
-        setNotice(t("sessionEnded"));
+        setNotice(words.current("sessionEnded"));
         setToken(null);
         return;
       }
       if (error instanceof OwnerApiError && error.status === 404) return setView({ name: "no-tenant" });
       setView({ name: "failed" });
     }
-  }, [tenantId, token, t]);
+  }, [tenantId, token]);
 
   useEffect(() => {
     void load();

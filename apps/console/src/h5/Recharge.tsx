@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { restoreNeeded } from "./AccountCard.tsx";
 import { type Account, call, fenOf, type NewOrder, OwnerApiError, type PayOptions, yuan } from "./api.ts";
 import { FormMessage, type FormNote } from "./form-parts.tsx";
 import type { Translate } from "./i18n.ts";
@@ -89,26 +90,51 @@ export function Recharge({
   };
 
   const kind = account.energyType === 2 ? t("water") : t("electric");
+  // Cut for arrears: the whole-yuan amount that brings supply back comes first, within the limit.
+  const offer = account.restore ? (BigInt(account.restore.offerFen) / 100n).toString() : undefined;
+  const offered =
+    offer && options && BigInt(offer) * 100n <= BigInt(options.maxAmountFen) ? offer : undefined;
+  const presets = [
+    ...(offered
+      ? [
+          {
+            value: offered,
+            restore: true,
+            label: t(account.energyType === 2 ? "restoreWaterPreset" : "restorePreset", { amount: offered }),
+          },
+        ]
+      : []),
+    ...(options?.presets ?? [])
+      .filter((preset) => preset !== offered)
+      .map((preset) => ({ value: preset, restore: false, label: preset })),
+  ];
   return (
     <form className="card" onSubmit={pay} noValidate data-testid="h5-recharge">
       <h2>{t("rechargeTitle")}</h2>
       <p className="hint">
-        {kind} {account.productCode} · {t("balance")} {yuan(account.balanceFen)}
+        {[kind, account.roomLabel, account.productCode].filter(Boolean).join(" · ")} · {t("balance")}{" "}
+        {yuan(account.balanceFen)}
       </p>
+      {account.restore && (
+        <p className="message error" data-testid="h5-restore-needed">
+          {restoreNeeded(t, account)}
+        </p>
+      )}
       {options && !options.enabled && <p className="message error">{t("wxpayOff")}</p>}
       {options?.enabled && (
         <>
           <fieldset className="presets">
             <legend>{t("presetAmounts")}</legend>
-            {options.presets.map((preset) => (
+            {presets.map((preset) => (
               <button
-                key={preset}
+                key={preset.label}
                 type="button"
-                className={amount === preset ? "tab active" : "tab"}
-                aria-pressed={amount === preset}
-                onClick={() => setAmount(preset)}
+                className={`tab${preset.restore ? " restore" : ""}${amount === preset.value ? " active" : ""}`}
+                aria-pressed={amount === preset.value}
+                onClick={() => setAmount(preset.value)}
+                data-testid="h5-preset"
               >
-                {preset}
+                {preset.label}
               </button>
             ))}
           </fieldset>

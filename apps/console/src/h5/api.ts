@@ -74,10 +74,14 @@ export interface Account {
   meterName: string;
   roomName: string;
   areaName: string;
+  /** The room as the property names it, building included ("2号楼 101"). */
+  roomLabel: string;
   balanceFen: string;
   alarmLevel: number;
   switchStatus: number;
   arrearsCut: number;
+  /** Cut for arrears: the least recharge that restores supply, and that in whole yuan (offered). */
+  restore: { leastFen: string; offerFen: string } | null;
 }
 
 export interface Me {
@@ -131,8 +135,9 @@ export interface Notices {
     time: string;
     restoreTime: string | null;
     productCode: string;
+    room: string;
   }[];
-  supply: { kind: "cut" | "restore"; state: string; time: string; productCode: string }[];
+  supply: { kind: "cut" | "restore"; state: string; time: string; productCode: string; room: string }[];
 }
 
 /** Whole fen to yuan text, exactly (no floating point on money). */
