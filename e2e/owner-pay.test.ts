@@ -418,35 +418,40 @@ test("a phone owner cut off for arrears is offered the restore amount first, pay
     const card = page.getByTestId("h5-account");
     // The room as the property names it, building included.
     assert.match(await textOf(card.locator(".where")), new RegExp(`^2号楼 101 · ${address}$`));
-    assert.equal(await balanceOnHome(page), -12345n);
+    // 123.45 owed (more if the meter's usage was priced since): the least that brings supply back is
+    // the debt beyond the 10.00 overdraft plus a fen, offered in whole yuan.
+    const owed = await balanceOnHome(page);
+    assert.ok(owed <= -12345n, `owed ${owed}`);
+    const least = yuanOf(-1000n - owed + 1n);
+    const offer = String((-1000n - owed + 1n + 99n) / 100n);
     await card.getByText("欠费已断").waitFor();
     assert.equal(
       await textOf(card.getByTestId("h5-restore-needed")),
-      "已欠费断电,至少充值 ¥113.46 即可恢复供电。",
+      `已欠费断电,至少充值 ¥${least} 即可恢复供电。`,
     );
 
     await card.getByTestId("h5-recharge-open").click();
     const form = page.getByTestId("h5-recharge");
     const presets = form.getByTestId("h5-preset");
-    assert.deepEqual(await presets.allTextContents(), ["恢复供电 ¥114", "20", "50", "100", "200"]);
-    await form.getByText("至少充值 ¥113.46 即可恢复供电").waitFor();
+    assert.deepEqual(await presets.allTextContents(), [`恢复供电 ¥${offer}`, "20", "50", "100", "200"]);
+    await form.getByText(`至少充值 ¥${least} 即可恢复供电`).waitFor();
     await expectAccessible(page, "owner page recharge, cut for arrears");
 
     // In English: the same offer first, and the words to get power back.
     await page.getByTestId("h5-language").click();
     await form.getByRole("heading", { name: "Top up with WeChat Pay" }).waitFor();
-    assert.equal(await textOf(presets.first()), "Restore supply ¥114");
+    assert.equal(await textOf(presets.first()), `Restore supply ¥${offer}`);
     await form
-      .getByText("Power is cut off because the balance is overdue. Pay at least ¥113.46 to get power back.")
+      .getByText(`Power is cut off because the balance is overdue. Pay at least ¥${least} to get power back.`)
       .waitFor();
     await form.getByText("Quick amounts").waitFor();
     await presets.first().click();
-    assert.equal(await page.getByTestId("h5-amount").inputValue(), "114");
+    assert.equal(await page.getByTestId("h5-amount").inputValue(), offer);
     await expectAccessible(page, "owner page recharge, cut for arrears, en");
     await page.getByTestId("h5-pay").click();
 
     const result = page.getByTestId("h5-result");
-    await result.getByRole("img", { name: /WeChat Pay QR code for 114.00 yuan/ }).waitFor();
+    await result.getByRole("img", { name: `WeChat Pay QR code for ${offer}.00 yuan` }).waitFor();
     const paid = new URL(page.url()).searchParams.get("order") ?? "";
     const cashier = await context.newPage();
     await cashier.goto(double.cashierUrl(MERCHANT.mchid, paid));
@@ -455,7 +460,8 @@ test("a phone owner cut off for arrears is offered the restore amount first, pay
     await cashier.close();
 
     await result.getByRole("heading", { name: "Top-up complete" }).waitFor();
-    assert.equal(await textOf(result.getByTestId("h5-new-balance")), "-9.45");
+    const now = fenOf(await textOf(result.getByTestId("h5-new-balance")));
+    assert.ok(now > -1000n && now <= owed + BigInt(offer) * 100n, `above the cut line: ${now}`);
     await result.getByTestId("h5-restore").getByText("Supply restored").waitFor({ timeout: 30_000 });
     assert.equal(simulated.relayOpen, false, "supply is back at the meter");
     await result.getByRole("button", { name: "Back to my accounts" }).click();
