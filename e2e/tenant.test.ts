@@ -45,6 +45,14 @@ test("creating a tenant shows its administrator's one-time password, which signs
 
   await page.getByTestId("tenant-created").waitFor({ state: "detached" });
 
+  // The list shows each tenant's code first and whole, the new one's beside its name.
+  const row = rowsWith(screen, "东城水务").first();
+  assert.equal(await row.getByTestId("tenant-id").textContent(), tenantId);
+  assert.equal(
+    (await screen.locator(".ant-table-thead th").allInnerTexts()).find((h) => h.includes("租户编号")),
+    "租户编号",
+  );
+
   // The shown password is the real one: the new tenant's administrator gets a token with it.
   const token = await adminSignIn(tenantId, password);
   assert.ok(token.access_token, JSON.stringify(token));

@@ -1,6 +1,7 @@
+import type { Row } from "@meterline/api-client";
 import { resources } from "@meterline/contracts";
-import { Button, Descriptions, Typography } from "antd";
-import { useState } from "react";
+import { Button, Descriptions, type TableColumnsType, Typography } from "antd";
+import { useCallback, useState } from "react";
 import { useFeedback } from "../../app/feedback.ts";
 import { ResourcePage } from "../../crud/ResourcePage.tsx";
 import { useT } from "../../i18n/index.tsx";
@@ -44,10 +45,26 @@ export default function TenantPage() {
       ),
     });
   };
+  // The code operators sign in with and quote on the phone comes first, whole (never cut off).
+  const tenantIdTitle = t("tenant.tenantId");
+  const withTenantId = useCallback(
+    (generated: TableColumnsType<Row>): TableColumnsType<Row> => [
+      {
+        key: "tenantId",
+        dataIndex: "tenantId",
+        title: tenantIdTitle,
+        onCell: () => ({ style: { whiteSpace: "nowrap" } }),
+        render: (value: unknown) => <span data-testid="tenant-id">{String(value ?? "")}</span>,
+      },
+      ...generated,
+    ],
+    [tenantIdTitle],
+  );
   return (
     <>
       <ResourcePage
         def={resources.tenant}
+        columns={withTenantId}
         onCreated={showAdmin}
         toolbar={(reload, selected) =>
           canSet && (
