@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 
 /**
  * Where a screen shows data, not labels: table rows, list rows and description values, trees of
- * areas, charts, values chosen in selects. Chinese there is what was typed.
+ * areas, charts, values chosen in selects, and elements marked `data-value`. Chinese there is what was typed.
  */
 const DATA = [
   ".ant-table-tbody",
@@ -13,6 +13,8 @@ const DATA = [
   ".ant-select-selection-item",
   "svg",
   "canvas",
+  // A value shown outside a table (a room's label, an owner's name in a list of hits).
+  "[data-value]",
 ].join(", ");
 /** Data inside a label: the demo tenant's name in the home page's greeting. */
 const DATA_VALUES = ["阳光公寓(演示)"];

@@ -16,7 +16,7 @@ export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
   "counter.noOwnersHint":
     "Try a building and room (2号楼 305, 2-305), a name, a phone's last four digits or a meter number's last digits",
   "counter.hits": "Rooms and owners found",
-  "counter.hitMeters": "Meters of {room}",
+  "counter.hitMetersWord": "— meters",
   "counter.noRoom": "No room",
   "counter.vacant": "No owner",
   "counter.noMeters": "No meters",

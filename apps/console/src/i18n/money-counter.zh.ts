@@ -13,7 +13,7 @@ export const moneyCounterZh = {
   "counter.noOwners": "没有找到房间或业主",
   "counter.noOwnersHint": "试试楼号和房号(如 2号楼 305、2-305)、姓名、电话后四位或表号后几位",
   "counter.hits": "找到的房间和业主",
-  "counter.hitMeters": "{room} 的表计",
+  "counter.hitMetersWord": "的表计",
   "counter.noRoom": "未绑定房间",
   "counter.vacant": "无业主",
   "counter.noMeters": "没有表计",

@@ -1,4 +1,5 @@
 import { Button, Empty, Pagination, Spin, Typography } from "antd";
+import { useId } from "react";
 import { useT } from "../../../i18n/index.tsx";
 import type { CounterHit, CounterMeter, HitPage, OwnerWithAccounts } from "./counter-calls.ts";
 import { PAGE_SIZE } from "./counter-calls.ts";
@@ -70,15 +71,22 @@ function Hit({
 }) {
   const t = useT();
   const { owner, room } = hit;
+  // The meters' list is named by the room's own text (data) and a translated word beside it.
+  const roomId = useId();
+  const metersWordId = useId();
   return (
     <li className={chosen ? "counter-hit counter-hit-chosen" : "counter-hit"} data-testid="counter-hit">
+      <span id={metersWordId} hidden>
+        {t("counter.hitMetersWord")}
+      </span>
       <div className="counter-hit-head">
         {showTenant && (
-          <span className="counter-hit-tenant" data-testid="counter-hit-tenant">
+          <span className="counter-hit-tenant" data-testid="counter-hit-tenant" data-value>
             {hit.tenantName}
           </span>
         )}
-        <span className="counter-hit-room" data-testid="counter-hit-room">
+        {/* data-value: what was typed into the registry, not a label to translate. */}
+        <span id={roomId} className="counter-hit-room" data-testid="counter-hit-room" data-value>
           {room ? room.label : t("counter.noRoom")}
         </span>
       </div>
@@ -93,6 +101,7 @@ function Hit({
               aria-label={t("counter.selectOwner", { name: owner.ownerName })}
               onClick={() => onChoose(owner)}
               data-testid="counter-owner"
+              data-value
             >
               {owner.ownerName}
             </Button>
@@ -107,7 +116,7 @@ function Hit({
         )}
       </div>
       {hit.meters.length > 0 ? (
-        <ul className="counter-hit-meters" aria-label={t("counter.hitMeters", { room: room?.label ?? "" })}>
+        <ul className="counter-hit-meters" aria-labelledby={`${roomId} ${metersWordId}`}>
           {hit.meters.map((meter) => (
             <MeterLine key={`${meter.energyType}:${meter.meterId}`} meter={meter} />
           ))}
