@@ -433,6 +433,8 @@ test("a phone owner cut off for arrears is offered the restore amount first, pay
     await card.getByTestId("h5-recharge-open").click();
     const form = page.getByTestId("h5-recharge");
     const presets = form.getByTestId("h5-preset");
+    // The presets come with the payment options: wait for the offer before reading them all.
+    await presets.filter({ hasText: `恢复供电 ¥${offer}` }).waitFor();
     assert.deepEqual(await presets.allTextContents(), [`恢复供电 ¥${offer}`, "20", "50", "100", "200"]);
     await form.getByText(`至少充值 ¥${least} 即可恢复供电`).waitFor();
     await expectAccessible(page, "owner page recharge, cut for arrears");
@@ -440,6 +442,7 @@ test("a phone owner cut off for arrears is offered the restore amount first, pay
     // In English: the same offer first, and the words to get power back.
     await page.getByTestId("h5-language").click();
     await form.getByRole("heading", { name: "Top up with WeChat Pay" }).waitFor();
+    await presets.filter({ hasText: "Restore supply" }).waitFor();
     assert.equal(await textOf(presets.first()), `Restore supply ¥${offer}`);
     await form
       .getByText(`Power is cut off because the balance is overdue. Pay at least ¥${least} to get power back.`)
