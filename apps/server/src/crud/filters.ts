@@ -74,9 +74,8 @@ export function listFilters(
       .map((c) => [c.name, c]),
   );
   const conditions: string[] = [];
-  for (const [param, rawValue] of Object.entries(params)) {
+  for (const [param, value] of Object.entries(params)) {
     if (RESERVED.has(param.toLowerCase())) continue;
-    const value = rawValue;
     if (value === undefined || value === null || value === "") continue;
     const [name = "", suffix] = param.split("_", 2);
     const column = byName.get(name);
