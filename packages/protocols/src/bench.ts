@@ -1,11 +1,15 @@
 /**
  * Codec throughput (not part of the test suite): `tsx packages/protocols/src/bench.ts [--iterations N]`.
  * For every frame kind of sample-frames.ts: frames parsed + decoded per second and frames built
- * per second; then the stream splitter on a mixed byte stream. Prints the conditions with the figures.
+ * per second (DL/T 645, CJ/T 188, DL/T 698.45, Q/GDW 1376.1, Modbus); then the stream splitter on a mixed byte stream. Prints the conditions with the figures.
  */
 import { cpus } from "node:os";
 import * as cjt188 from "./cjt188/index.ts";
 import * as dlt645 from "./dlt645/index.ts";
+import * as dlt698 from "./dlt698/index.ts";
+import { modbusSamples } from "./modbus/samples.ts";
+import * as qgdw1376 from "./qgdw1376/index.ts";
+import { qgdw1376Samples } from "./qgdw1376/samples.ts";
 import { sampleFrames } from "./sample-frames.ts";
 import { splitFrames } from "./splitter.ts";
 
@@ -30,21 +34,67 @@ console.log(
 );
 let parsedTotal = 0;
 let builtTotal = 0;
+const perProtocol = new Map<string, { parsed: number; built: number; kinds: number }>();
 for (const sample of samples) {
   const parse =
     sample.protocol === "dlt645"
       ? () => dlt645.decodeFrame(dlt645.parseFrame(sample.bytes))
-      : () => cjt188.decodeFrame(cjt188.parseFrame(sample.bytes));
+      : sample.protocol === "dlt698"
+        ? () => dlt698.decodeFrame(dlt698.parseFrame(sample.bytes))
+        : () => cjt188.decodeFrame(cjt188.parseFrame(sample.bytes));
   const parsed = perSecond(ITERATIONS, parse);
   const built = perSecond(ITERATIONS, sample.build);
   parsedTotal += parsed;
   builtTotal += built;
+  const family = sample.kind.split(" ")[0]!;
+  const sums = perProtocol.get(family) ?? { parsed: 0, built: 0, kinds: 0 };
+  perProtocol.set(family, { parsed: sums.parsed + parsed, built: sums.built + built, kinds: sums.kinds + 1 });
   console.log(
     `${sample.kind.padEnd(30)} ${String(sample.bytes.length).padStart(5)} ${fmt(parsed).padStart(17)} ${fmt(built)}`,
   );
 }
 console.log(
   `${"mean over kinds".padEnd(36)} ${fmt(parsedTotal / samples.length).padStart(17)} ${fmt(builtTotal / samples.length)}`,
+);
+// Codec against codec in the same run: DL/T 645 (2007 and 1997), CJ/T 188 and DL/T 698.45.
+for (const [family, sums] of perProtocol) {
+  console.log(
+    `${`mean ${family} (${sums.kinds} kinds)`.padEnd(36)} ${fmt(sums.parsed / sums.kinds).padStart(17)} ${fmt(sums.built / sums.kinds)}`,
+  );
+}
+
+// Q/GDW 1376.1 in the same run, beside the 645 rows above.
+let qgdwParsed = 0;
+let qgdwBuilt = 0;
+const qgdw = qgdw1376Samples();
+for (const sample of qgdw) {
+  const parsed = perSecond(ITERATIONS, () => qgdw1376.decodeFrame(qgdw1376.parseFrame(sample.bytes)));
+  const built = perSecond(ITERATIONS, sample.build);
+  qgdwParsed += parsed;
+  qgdwBuilt += built;
+  console.log(
+    `${sample.kind.padEnd(30)} ${String(sample.bytes.length).padStart(5)} ${fmt(parsed).padStart(17)} ${fmt(built)}`,
+  );
+}
+console.log(
+  `${"mean over 1376.1 kinds".padEnd(36)} ${fmt(qgdwParsed / qgdw.length).padStart(17)} ${fmt(qgdwBuilt / qgdw.length)}`,
+);
+
+// Modbus RTU / TCP in the same run, beside the 645 rows above.
+let modbusParsed = 0;
+let modbusBuilt = 0;
+const modbusKinds = modbusSamples();
+for (const sample of modbusKinds) {
+  const parsed = perSecond(ITERATIONS, () => sample.decode(sample.bytes));
+  const built = perSecond(ITERATIONS, sample.build);
+  modbusParsed += parsed;
+  modbusBuilt += built;
+  console.log(
+    `${sample.kind.padEnd(30)} ${String(sample.bytes.length).padStart(5)} ${fmt(parsed).padStart(17)} ${fmt(built)}`,
+  );
+}
+console.log(
+  `${"mean over Modbus kinds".padEnd(36)} ${fmt(modbusParsed / modbusKinds.length).padStart(17)} ${fmt(modbusBuilt / modbusKinds.length)}`,
 );
 
 // Splitter: the whole corpus back to back with FE preambles and a few junk bytes between frames.

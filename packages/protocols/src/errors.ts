@@ -12,7 +12,7 @@ export type ProtocolErrorCode =
   | "bad-header"
   /** The length byte is impossible or above the configured maximum. */
   | "bad-length"
-  /** The arithmetic checksum does not match. */
+  /** The checksum does not match (DL/T 645 / CJ/T 188 CS; DL/T 698.45 HCS or FCS; Modbus-RTU CRC; named in the message). */
   | "checksum"
   /** The byte after the checksum is not 0x16. */
   | "bad-end"
@@ -21,7 +21,13 @@ export type ProtocolErrorCode =
   /** A builder was given an argument it cannot encode (address, DI, value, date...). */
   | "bad-argument"
   /** A reply was expected but a request arrived (or the other way round). */
-  | "bad-direction";
+  | "bad-direction"
+  /** DL/T 698.45: the APDU inside a valid frame is malformed (unknown tag, ends early, too deep). */
+  | "bad-apdu"
+  /** DL/T 698.45: a SECURITY response failed its MAC check or could not be deciphered. */
+  | "security"
+  /** Modbus: the PDU inside a well-framed ADU breaks the function's layout (byte count, quantity, value). */
+  | "bad-pdu";
 
 export class ProtocolError extends Error {
   override readonly name = "ProtocolError";

@@ -1,10 +1,11 @@
 import * as cjt188 from "./cjt188/index.ts";
 import * as dlt645 from "./dlt645/index.ts";
+import * as dlt698 from "./dlt698/index.ts";
 
 /** A corpus of valid frames of every kind, for the fuzz run and the benchmark (not a test helper only). */
 export interface SampleFrame {
   kind: string;
-  protocol: "dlt645" | "cjt188";
+  protocol: "dlt645" | "cjt188" | "dlt698";
   /** Builds the frame again (the benchmark times this). */
   build: () => Uint8Array;
   bytes: Uint8Array;
@@ -63,12 +64,98 @@ const BUILDERS: [kind: string, build: () => Uint8Array][] = [
   ["188 valve reply", () => cjt188.buildValveControlReply(water, { valve: "closed" }, { ser: 1 })],
   ["188 read address", () => cjt188.buildReadAddress()],
   ["188 error reply", () => cjt188.buildErrorReply(water, cjt188.Fn.WRITE_DATA, { valve: "abnormal" })],
+  ...DLT698_BUILDERS(),
 ];
+
+function DLT698_BUILDERS(): [kind: string, build: () => Uint8Array][] {
+  const meter = "202600000042";
+  const energy = (total: number): dlt698.Data => ({
+    type: "array",
+    items: [total, 1000, 2000, 3000, total - 6000].map((value) => ({ type: "double-long-unsigned", value })),
+  });
+  const time = {
+    year: 2026,
+    month: 11,
+    day: 29,
+    weekday: 0,
+    hour: 11,
+    minute: 30,
+    second: 0,
+    milliseconds: 0,
+  };
+  return [
+    ["698 GET request", () => dlt698.buildGet(meter, [dlt698.OAD.FORWARD_ACTIVE_ENERGY])],
+    [
+      "698 GET request list",
+      () =>
+        dlt698.buildGet(meter, [
+          dlt698.OAD.FORWARD_ACTIVE_ENERGY,
+          dlt698.OAD.WALLET,
+          dlt698.OAD.VOLTAGE,
+          dlt698.OAD.RELAY_COMMAND_STATE,
+        ]),
+    ],
+    [
+      "698 GET response energy",
+      () =>
+        dlt698.buildGetResponse(meter, [
+          { oad: dlt698.OAD.FORWARD_ACTIVE_ENERGY, result: { data: energy(11228026) } },
+        ]),
+    ],
+    [
+      "698 GET response list",
+      () =>
+        dlt698.buildGetResponse(meter, [
+          { oad: dlt698.OAD.FORWARD_ACTIVE_ENERGY, result: { data: energy(11228026) } },
+          {
+            oad: dlt698.OAD.WALLET,
+            result: {
+              data: {
+                type: "structure",
+                items: [
+                  { type: "double-long-unsigned", value: 12345 },
+                  { type: "double-long-unsigned", value: 7 },
+                ],
+              },
+            },
+          },
+          { oad: dlt698.OAD.RELAY_COMMAND_STATE, result: { dar: 4 } },
+        ]),
+    ],
+    ["698 ACTION trip", () => dlt698.buildTrip(meter, { durationMinutes: 0 })],
+    ["698 ACTION response", () => dlt698.buildActionResponse(meter, dlt698.OMD.TRIP, 0)],
+    ["698 LINK login", () => dlt698.buildLinkRequest(meter, { type: "login", heartbeatSeconds: 300, time })],
+    [
+      "698 LINK response",
+      () =>
+        dlt698.buildLinkResponse(meter, {
+          request: {
+            service: "link-request",
+            piid: 0,
+            requestType: "heartbeat",
+            heartbeatSeconds: 300,
+            time,
+          },
+          receivedAt: time,
+        }),
+    ],
+    [
+      "698 SECURITY request",
+      () =>
+        dlt698.buildApduFrame(meter, {
+          service: "security-request",
+          ciphered: true,
+          data: "8E5C1A2B3C4D5E6F708192A3B4C5D6E7F8091A2B",
+          verification: { kind: "sid-mac", sid: { id: 0x81000001, extra: "0000" }, mac: "A1B2C3D4" },
+        }),
+    ],
+  ];
+}
 
 export function sampleFrames(): SampleFrame[] {
   return BUILDERS.map(([kind, build]) => ({
     kind,
-    protocol: kind.startsWith("188") ? "cjt188" : "dlt645",
+    protocol: kind.startsWith("188") ? "cjt188" : kind.startsWith("698") ? "dlt698" : "dlt645",
     build,
     bytes: build(),
   }));

@@ -55,9 +55,15 @@ describe("splitter properties", () => {
     fc.assert(
       fc.property(
         fc.uint8Array({ maxLength: 400 }),
-        fc.constantFrom("dlt645", "cjt188", "auto") as fc.Arbitrary<"dlt645" | "cjt188" | "auto">,
+        fc.constantFrom("dlt645", "cjt188", "auto", "any") as fc.Arbitrary<
+          "dlt645" | "cjt188" | "auto" | "any"
+        >,
         (bytes, protocol) => {
-          const result = splitFrames(bytes, { protocol });
+          // "any" also waits for 698.45 frames: bounded by the same maximum as the others here.
+          const result = splitFrames(bytes, {
+            protocol,
+            ...(protocol === "any" ? { maxFrameLength: 268 } : {}),
+          });
           assert.ok(result.consumed <= bytes.length);
           if (result.consumed < bytes.length) {
             assert.equal(bytes[result.consumed], 0x68);

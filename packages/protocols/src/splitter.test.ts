@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { parseHex, toHex } from "./hex.ts";
+import { buildGetResponse } from "./dlt698/replies.ts";
+import { buildGet } from "./dlt698/requests.ts";
+import { concatBytes, parseHex, toHex } from "./hex.ts";
+import { buildHeartbeat, buildLogin } from "./qgdw1376/replies.ts";
 import { FrameSplitter, splitFrames } from "./splitter.ts";
 
 const DLT = "68 AA AA AA AA AA AA 68 11 04 33 33 34 33 AE 16";
@@ -45,6 +48,49 @@ describe("stream splitter", () => {
     );
   });
 
+  test("any mode finds DL/T 645, CJ/T 188 and DL/T 698.45 frames on one stream, byte by byte too", () => {
+    const get = toHex(buildGet("202600000042", ["00100200", "202C0200"], { piid: 5 }));
+    const reply = toHex(
+      buildGetResponse("202600000042", [
+        { oad: "202C0200", result: { data: { type: "double-long-unsigned", value: 12345 } } },
+      ]),
+    );
+    const stream = parseHex(`FE FE ${DLT} FE FE FE FE ${get} 00 ${CJT} ${reply} ${DLT_REPLY}`);
+    const whole = splitFrames(stream, { protocol: "any" });
+    assert.deepEqual(
+      whole.frames.map((frame) => [frame.protocol, toHex(frame.bytes)]),
+      [
+        ["dlt645", DLT],
+        ["dlt698", get],
+        ["cjt188", CJT],
+        ["dlt698", reply],
+        ["dlt645", DLT_REPLY],
+      ],
+    );
+    const splitter = new FrameSplitter({ protocol: "any" });
+    const frames = [];
+    for (const byte of stream) frames.push(...splitter.push(Uint8Array.of(byte)));
+    assert.deepEqual(
+      frames.map((frame) => toHex(frame.bytes)),
+      whole.frames.map((frame) => toHex(frame.bytes)),
+    );
+    // "auto" keeps to 645 and 188: the 698.45 frames are garbage there.
+    assert.equal(splitFrames(stream, { protocol: "auto" }).frames.length, 3);
+  });
+
+  test("any mode bounds a 698.45 frame: a length over the maximum or a wrong HCS is garbage", () => {
+    const get = buildGet("202600000042", ["00100200"]);
+    const tooLong = splitFrames(get, { protocol: "any", maxFrameLength: get.length - 1 });
+    assert.deepEqual([tooLong.frames.length, tooLong.consumed], [0, get.length]);
+    const badHeader = Uint8Array.from(get);
+    badHeader[5] = badHeader[5]! ^ 0x01; // an address byte: the HCS no longer matches
+    const result = splitFrames(Uint8Array.of(...badHeader, ...get), { protocol: "any" });
+    assert.deepEqual(
+      result.frames.map((frame) => [frame.offset, toHex(frame.bytes)]),
+      [[get.length, toHex(get)]],
+    );
+  });
+
   test("a corrupted frame is skipped and the stream resynchronises", () => {
     const corrupt = DLT.replace(/AE 16$/, "AF 16");
     const result = splitFrames(parseHex(`${corrupt} ${DLT_REPLY}`), { protocol: "dlt645" });
@@ -86,5 +132,38 @@ describe("stream splitter", () => {
     assert.equal(splitter.pending, 4);
     assert.equal(splitter.flush(), 4);
     assert.equal(splitter.pending, 0);
+  });
+
+  test("qgdw1376 mode splits a concentrator's frames, bounded by the maximum before the frame is awaited", () => {
+    const terminal = { area: "3401", terminal: 258, master: 0, group: false };
+    const login = buildLogin(terminal, { seq: 1 });
+    const heartbeat = buildHeartbeat(terminal, { seq: 2 });
+    const bytes = concatBytes(parseHex("00 68 16"), login, heartbeat);
+    const result = splitFrames(bytes, { protocol: "qgdw1376" });
+    assert.deepEqual(
+      result.frames.map((frame) => [frame.protocol, toHex(frame.bytes)]),
+      [
+        ["qgdw1376", toHex(login)],
+        ["qgdw1376", toHex(heartbeat)],
+      ],
+    );
+    assert.equal(result.consumed, bytes.length);
+    // 68 L L L L 68 claiming 16383 bytes of user data: garbage at once when the maximum is lower
+    // (only its second 68, which could start a frame, is kept).
+    const claim = parseHex("68 FE FF FE FF 68 4B");
+    assert.deepEqual(splitFrames(claim, { protocol: "qgdw1376", maxFrameLength: 300 }), {
+      frames: [],
+      consumed: 5,
+      skipped: 5,
+    });
+    const within = parseHex("68 FE 00 FE 00 68 4B");
+    assert.equal(splitFrames(within, { protocol: "qgdw1376", maxFrameLength: 300 }).consumed, 0);
+    const splitter = new FrameSplitter({ protocol: "qgdw1376", maxFrameLength: 300 });
+    const seen = [...login].flatMap((byte) => splitter.push(Uint8Array.of(byte)));
+    assert.deepEqual(
+      seen.map((frame) => toHex(frame.bytes)),
+      [toHex(login)],
+    );
+    assert.equal(splitFrames(login, { protocol: "any" }).frames.length, 0, "not a meter frame");
   });
 });

@@ -1,7 +1,9 @@
 import * as cjt188Frame from "./cjt188/frame.ts";
 import * as dlt645Frame from "./dlt645/frame.ts";
+import * as dlt698Frame from "./dlt698/frame.ts";
 import { fail } from "./errors.ts";
 import { copyBytes } from "./hex.ts";
+import * as qgdw1376Frame from "./qgdw1376/frame.ts";
 
 /**
  * Stream splitter for socket bytes (DTU/TCP or serial): finds complete frames in a growing
@@ -10,7 +12,13 @@ import { copyBytes } from "./hex.ts";
  * bytes, so an incomplete tail never grows past that; and every call either returns a frame,
  * consumes bytes, or waits for more data behind a candidate shorter than the maximum.
  */
-export type StreamProtocol = "dlt645" | "cjt188" | "auto";
+/**
+ * "auto" tells DL/T 645 from CJ/T 188; DL/T 698.45 links are split with "dlt698" (its own length
+ * field); "any" finds all three on one stream (a DTU's bus with 645 and 698.45 meters on it);
+ * "qgdw1376" splits a concentrator's link (68 L L L L 68 … CS 16), whose meter frames travel
+ * inside AFN 10 and are split again by the caller.
+ */
+export type StreamProtocol = "dlt645" | "cjt188" | "dlt698" | "qgdw1376" | "auto" | "any";
 
 export interface SplitOptions {
   protocol: StreamProtocol;
@@ -18,8 +26,10 @@ export interface SplitOptions {
   maxFrameLength?: number;
 }
 
+export type SplitProtocol = "dlt645" | "cjt188" | "dlt698" | "qgdw1376";
+
 export interface SplitFrame {
-  protocol: "dlt645" | "cjt188";
+  protocol: SplitProtocol;
   /** The frame from its 0x68 to its 0x16 (a view into the input). */
   bytes: Uint8Array;
   /** Offset of the frame's 0x68 in the input. */
@@ -34,9 +44,28 @@ export interface SplitResult {
   skipped: number;
 }
 
-type Found = { ok: true; protocol: "dlt645" | "cjt188"; length: number } | { ok: false; needMore: boolean };
+/** Without a maximum, "any" waits no longer for a 698.45 frame than for the longest 645 one. */
+const DEFAULT_ANY_MAX_FRAME_LENGTH = 2048;
+/** Without a maximum, a concentrator's frame is bounded like "any" (its L field could claim 16 KiB). */
+const DEFAULT_QGDW1376_MAX_FRAME_LENGTH = 2048;
+
+type Found = { ok: true; protocol: SplitProtocol; length: number } | { ok: false; needMore: boolean };
 
 function probeAt(bytes: Uint8Array, at: number, protocol: StreamProtocol, max: number | undefined): Found {
+  if (protocol === "qgdw1376") {
+    // Its L field is checked against the maximum before the rest of the frame is waited for.
+    const maxUser = (max ?? DEFAULT_QGDW1376_MAX_FRAME_LENGTH) - qgdw1376Frame.FRAME_OVERHEAD;
+    const probe = qgdw1376Frame.probeFrame(bytes, at, maxUser);
+    return probe.ok
+      ? { ok: true, protocol: "qgdw1376", length: probe.length }
+      : { ok: false, needMore: probe.needMore };
+  }
+  if (protocol === "dlt698") {
+    const probe = dlt698Frame.probeFrame(bytes, at, max ?? dlt698Frame.DEFAULT_MAX_FRAME_LENGTH);
+    return probe.ok
+      ? { ok: true, protocol: "dlt698", length: probe.length }
+      : { ok: false, needMore: probe.needMore };
+  }
   let needMore = false;
   if (protocol !== "cjt188") {
     const probe = dlt645Frame.probeFrame(bytes, at, max ?? dlt645Frame.DEFAULT_MAX_FRAME_LENGTH);
@@ -46,6 +75,12 @@ function probeAt(bytes: Uint8Array, at: number, protocol: StreamProtocol, max: n
   if (protocol !== "dlt645") {
     const probe = cjt188Frame.probeFrame(bytes, at, max ?? cjt188Frame.DEFAULT_MAX_FRAME_LENGTH);
     if (probe.ok) return { ok: true, protocol: "cjt188", length: probe.length };
+    needMore ||= probe.needMore;
+  }
+  if (protocol === "any") {
+    // Its L field is checked against the maximum and its HCS before the frame is waited for.
+    const probe = dlt698Frame.probeFrame(bytes, at, max ?? DEFAULT_ANY_MAX_FRAME_LENGTH);
+    if (probe.ok) return { ok: true, protocol: "dlt698", length: probe.length };
     needMore ||= probe.needMore;
   }
   return { ok: false, needMore };

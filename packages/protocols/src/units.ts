@@ -1,6 +1,6 @@
 /**
  * Units attached to every decoded number. Electricity units follow the DL/T 645-2007
- * data-format table (metering-domain.md §1.5); the water/heat/gas units are the CJ/T 188
+ * data-format table (metering-domain.md §1.5) and the DL/T 698.45 object catalogue; the water/heat/gas units are the CJ/T 188
  * unit codes (§2.2).
  */
 export type Unit =
@@ -11,6 +11,11 @@ export type Unit =
   | "kW"
   | "kvar"
   | "kVA"
+  | "kVAh"
+  | "var"
+  | "VA"
+  | "°"
+  | "min"
   | "Hz"
   | "yuan"
   | "yuan/kWh"

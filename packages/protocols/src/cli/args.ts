@@ -6,7 +6,7 @@ export interface ParsedArgs {
   options: Map<string, string[]>;
 }
 
-const FLAGS = new Set(["help", "compact", "h"]);
+const FLAGS = new Set(["help", "compact", "h", "auto-close", "direct", "off"]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const positionals: string[] = [];
