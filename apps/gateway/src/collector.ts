@@ -60,7 +60,12 @@ export class Collector {
         return this.ser;
       }),
       counters,
-      timeoutMs: link.transport === "mqtt" ? settings.mqttRequestTimeoutMs : settings.requestTimeoutMs,
+      timeoutMs:
+        link.transport === "mqtt"
+          ? settings.mqttRequestTimeoutMs
+          : link.kind === "concentrator"
+            ? settings.concentratorRequestTimeoutMs
+            : settings.requestTimeoutMs,
       readRetries: settings.readRetries,
     };
     this.work = new CommandWork(
@@ -77,6 +82,10 @@ export class Collector {
       carriedOver,
     );
     link.onClose(() => this.halt());
+    link.onMeterEvents?.((meterIds) => {
+      this.scheduler.eventDue(Date.now(), meterIds);
+      this.wake();
+    });
   }
 
   start(): void {
@@ -88,6 +97,7 @@ export class Collector {
   }
 
   setMeters(meters: readonly MeterInfo[]): void {
+    this.link.setMeters?.(meters);
     this.meters.clear();
     for (const meter of meters) this.meters.set(meter.id, meter);
     this.scheduler.setMeters(
@@ -122,6 +132,19 @@ export class Collector {
     const count = this.scheduler.pollNow(Date.now(), meterIds);
     this.wake();
     return count;
+  }
+
+  /**
+   * Let the exchange under way end before the link closes (a gateway stopping on SIGTERM): no new
+   * job starts, and the current one gets up to `maxMs` to finish, so a command on the wire gets its
+   * reply here rather than a read-back at the next gateway. Past `maxMs` the stop closes the link
+   * as before, and the command's outcome is settled by reading the meter back.
+   */
+  async drain(maxMs: number): Promise<void> {
+    this.halt();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, maxMs)))]);
+    clearTimeout(timer);
   }
 
   /** Close the link and wait until the current job has finished and the leftovers are handed back. */

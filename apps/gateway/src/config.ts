@@ -83,6 +83,16 @@ export interface GatewaySettings {
   maxPendingReconciliations: number;
   /** A DL/T 645 meter clock further off than this (read daily) gets the bus's broadcast time; 0 = never. */
   clockToleranceMs: number;
+  /**
+   * A request to a meter behind a Q/GDW 1376.1 concentrator crosses the cellular link and the
+   * carrier (power-line or radio) to the meter and back: seconds, not the RS-485 bus's hundreds
+   * of ms. Must exceed concentratorMeterTimeoutMs.
+   */
+  concentratorRequestTimeoutMs: number;
+  /** How long the concentrator waits for the meter's answer to a forwarded frame (AFN 10 F1). */
+  concentratorMeterTimeoutMs: number;
+  /** Longest Q/GDW 1376.1 frame accepted from a concentrator (forwarded replies, meter-file answers). */
+  maxConcentratorFrameLength: number;
   /** At most one broadcast time per bus in this span (meters accept one correction a day, §1.3). */
   clockBroadcastIntervalMs: number;
 }
@@ -124,6 +134,9 @@ export const DEFAULT_SETTINGS: GatewaySettings = {
   maxPendingReconciliations: 10_000,
   clockToleranceMs: 60_000,
   clockBroadcastIntervalMs: 23 * 3_600_000,
+  concentratorRequestTimeoutMs: 20_000,
+  concentratorMeterTimeoutMs: 10_000,
+  maxConcentratorFrameLength: 2048,
 };
 
 export class GatewayConfigError extends Error {}
@@ -146,6 +159,8 @@ const NUMERIC_ENV: Partial<Record<keyof GatewaySettings, string>> = {
   valveSettleMs: "GATEWAY_VALVE_SETTLE_MS",
   timeoutRecheckMs: "GATEWAY_TIMEOUT_RECHECK_MS",
   clockToleranceMs: "GATEWAY_CLOCK_TOLERANCE_MS",
+  concentratorRequestTimeoutMs: "GATEWAY_CONCENTRATOR_REQUEST_TIMEOUT_MS",
+  concentratorMeterTimeoutMs: "GATEWAY_CONCENTRATOR_METER_TIMEOUT_MS",
 };
 
 /** Settings from the environment (GATEWAY_*, MQTT_URL, TZ_TENANT), over the defaults. */
@@ -177,6 +192,12 @@ export function resolveSettings(overrides: Partial<GatewaySettings> = {}): Gatew
   if (settings.timeoutRecheckMs <= 0) throw new GatewayConfigError("timeoutRecheckMs must be > 0");
   if (settings.maxFrameLength < 24 || settings.maxFrameLength > 268)
     throw new GatewayConfigError("maxFrameLength must be within 24..268 bytes");
+  if (settings.concentratorMeterTimeoutMs >= settings.concentratorRequestTimeoutMs)
+    throw new GatewayConfigError("concentratorMeterTimeoutMs must be below concentratorRequestTimeoutMs");
+  if (settings.concentratorMeterTimeoutMs > 127_000)
+    throw new GatewayConfigError("concentratorMeterTimeoutMs is at most 127 s (AFN 10 F1)");
+  if (settings.maxConcentratorFrameLength < 64 || settings.maxConcentratorFrameLength > 16_391)
+    throw new GatewayConfigError("maxConcentratorFrameLength must be within 64..16391 bytes");
   checkPacketTemplates(settings);
   if (!/^[A-Za-z0-9_/-]+$/.test(settings.mqttTopicPrefix) || settings.mqttTopicPrefix.includes("//"))
     throw new GatewayConfigError("mqttTopicPrefix may hold letters, digits, _ - and /");

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { CommandPump } from "./command-pump.ts";
+import { ConcentratorLink } from "./concentrator/link.ts";
+import { concentratorPassword } from "./concentrator/login.ts";
 import { type GatewaySettings, resolveSettings } from "./config.ts";
-import { refusalOf } from "./dtu/authenticate.ts";
+import { dialInRefusalOf, refusalOf } from "./dtu/authenticate.ts";
 import type { DtuConnection } from "./dtu/connection.ts";
 import { DtuListener } from "./dtu/listener.ts";
 import { LeaseBalancer } from "./lease/balancer.ts";
@@ -17,6 +19,12 @@ import { MqttCollectors } from "./mqtt/mqtt-collectors.ts";
 import type { CommandSource, LeaseStore, Logger, MeterDirectory, ReadingsSink } from "./ports.ts";
 import { CollectorRegistry } from "./registry.ts";
 import { bump, type GatewayStats, newCounters } from "./stats.ts";
+
+/**
+ * How long a stopping gateway lets each collector's exchange under way finish before it closes
+ * the sessions: a meter's reply takes well under a second, and every ms here delays the hand-over.
+ */
+const DRAIN_MS = 1_000;
 
 export interface GatewayOptions {
   directory: MeterDirectory;
@@ -92,7 +100,25 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         connection.close("unknown collector");
         return;
       }
-      if (await registry.attach(connection, meters))
+      const login = connection.concentratorLogin;
+      const link = login
+        ? new ConcentratorLink(connection, login, {
+            settings,
+            counters,
+            logger,
+            // Reported, never awaited: the operators' copy of the file must not hold up polling.
+            onFile: (collectorId, rows) =>
+              void sink
+                .meterFile?.({ collectorId, rows: [...rows], at: new Date() })
+                ?.catch((error: unknown) =>
+                  logger.log("warn", "meter file not reported", {
+                    collector: collectorId,
+                    error: String(error),
+                  }),
+                ),
+          })
+        : connection;
+      if (await registry.attach(link, meters))
         logger.log("debug", "collector online", { collector: id, meters: meters.length });
     } catch (error) {
       logger.log("error", "could not bring collector online", { collector: id, error: String(error) });
@@ -103,8 +129,19 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     settings,
     counters,
     rateLimited,
-    async (connection, secret) =>
-      refusalOf(await directory.credentialsOf(connection.collectorId), connection.ip, secret),
+    async (connection, secret) => {
+      const credentials = await directory.credentialsOf(connection.collectorId);
+      if (connection.concentratorLogin) {
+        // The login's 16-byte password against the collector's secret read as a 1376.1 password.
+        if (credentials?.secret && !concentratorPassword(credentials.secret))
+          return "secret unusable as a 1376.1 password";
+        const expected = credentials && { ...credentials, secret: concentratorPassword(credentials.secret) };
+        return refusalOf(expected, connection.ip, secret);
+      }
+      return connection.dialIn
+        ? dialInRefusalOf(credentials, connection.ip)
+        : refusalOf(credentials, connection.ip, secret);
+    },
     (connection) => void onRegistered(connection),
   );
 
@@ -191,6 +228,10 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         await balancer?.stop();
         await stopHearingTakeovers?.();
         unsubscribeDirectory?.();
+        // The DTUs stay connected until each exchange under way has its reply (a command on the
+        // wire is not left for a read-back), bounded so that the hand-over stays short.
+        listener.stopAccepting();
+        await registry.drainAll(DRAIN_MS);
         await listener.close();
         await registry.stopAll("gateway closing");
         if (mqtt?.ownClient) await mqtt.hub.client.end();

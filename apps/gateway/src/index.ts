@@ -3,6 +3,7 @@
  * mode), MQTT for 4G meters, polling, and the command lifecycle with read-back reconciliation.
  * See README.md for packet formats, topics and ports.
  */
+
 export {
   canTransition,
   IllegalTransition,
@@ -19,6 +20,20 @@ export {
   type ReadBackFact,
   readBackItemFor,
 } from "./commands/reconcile.ts";
+export { ConcentratorLink } from "./concentrator/link.ts";
+export {
+  type ConcentratorLogin,
+  concentratorId,
+  concentratorPassword,
+  matchConcentratorLogin,
+} from "./concentrator/login.ts";
+export {
+  type FilePlan,
+  type FileRow,
+  planMeterFile,
+  rowSettings,
+  rowsOf,
+} from "./concentrator/meter-file.ts";
 export {
   DEFAULT_SETTINGS,
   GatewayConfigError,
@@ -27,6 +42,7 @@ export {
   settingsFromEnv,
 } from "./config.ts";
 export {
+  dialInRefusalOf,
   NetworkListError,
   parseNetworks,
   refusalOf,

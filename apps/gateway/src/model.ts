@@ -4,7 +4,7 @@ import type { cjt188, dlt645 } from "@meterline/protocols";
  * What the gateway knows about meters, commands and readings. Plain data, no behaviour: the
  * ports (ports.ts) move these between the gateway and the rest of the server.
  */
-export type MeterProtocol = "dlt645-2007" | "dlt645-1997" | "cjt188";
+export type MeterProtocol = "dlt645-2007" | "dlt645-1997" | "dlt698" | "cjt188";
 /** "tcp": behind a DTU or concentrator in transparent mode; "mqtt": a 4G meter on the broker. */
 export type MeterTransport = "tcp" | "mqtt";
 
@@ -30,7 +30,7 @@ export interface MeterModel {
 
 export interface MeterInfo {
   id: string;
-  /** DL/T 645: 12 digits; CJ/T 188: 14 digits (display order). */
+  /** DL/T 645 and DL/T 698.45 (its server address): 12 digits; CJ/T 188: 14 digits (display order). */
   address: string;
   protocol: MeterProtocol;
   transport: MeterTransport;
@@ -144,6 +144,13 @@ export interface MeterReading {
   dailyFrozen?: { time: string | null; energy: EnergyRegisters };
   /** Items asked for but not delivered (timeout, error reply, undecodable). */
   missing: string[];
+}
+
+/** A concentrator's meter file after a sync: its rows (pn, address, protocol code, port, baud). */
+export interface MeterFileEvent {
+  collectorId: string;
+  rows: { index: number; pn: number; address: string; protocol: number; port: number; baud: number | null }[];
+  at: Date;
 }
 
 /** Collector (DTU, concentrator or 4G meter) presence, for the meters' online flag. */

@@ -1,4 +1,11 @@
-import type { CommandUpdate, MeterCommand, MeterInfo, MeterReading, PresenceEvent } from "./model.ts";
+import type {
+  CommandUpdate,
+  MeterCommand,
+  MeterFileEvent,
+  MeterInfo,
+  MeterReading,
+  PresenceEvent,
+} from "./model.ts";
 
 /**
  * Ports: what the gateway needs from the rest of the server. The embedded demo and the tests use
@@ -68,6 +75,8 @@ export interface OrphanedCommand {
 export interface ReadingsSink {
   record(reading: MeterReading): Promise<void>;
   presence?(event: PresenceEvent): Promise<void>;
+  /** A concentrator's meter file as the gateway last wrote or read it back. */
+  meterFile?(event: MeterFileEvent): Promise<void>;
 }
 
 /**

@@ -11,7 +11,7 @@ export interface RegistryDeps extends Omit<CollectorDeps, "defer"> {
   /** A collector came online: its queued commands can be claimed now. */
   onOnline(): void;
   /** Why this gateway should not take a DTU's collector now (it just handed it over), or undefined. */
-  holdOff?(collectorId: string): string | undefined;
+  holdOff?(collectorId: string): Promise<string | undefined> | string | undefined;
 }
 
 /** How often a newcomer asks again for a lease whose holder was told to drop it. */
@@ -54,7 +54,7 @@ export class CollectorRegistry {
       const { counters } = this.deps;
       if (link.closed) return false;
       const heldOff =
-        link.transport === "tcp" && !this.collectors.has(id) ? this.deps.holdOff?.(id) : undefined;
+        link.transport === "tcp" && !this.collectors.has(id) ? await this.deps.holdOff?.(id) : undefined;
       if (heldOff) {
         bump(counters.rejected, heldOff);
         link.close(heldOff);
@@ -254,6 +254,11 @@ export class CollectorRegistry {
 
   get pendingReconciliations(): number {
     return this.deferredCount;
+  }
+
+  /** Every collector's exchange under way ends (within `maxMs`) and no new one starts. */
+  async drainAll(maxMs: number): Promise<void> {
+    await Promise.all(this.all().map((collector) => collector.drain(maxMs)));
   }
 
   async stopAll(reason: string): Promise<void> {

@@ -70,7 +70,7 @@ export async function startRig(
     gateway: gateway.address(),
   });
   await waitUntil(
-    () => gateway.stats().collectorsOnline === fleet.plan.dtuIds.length,
+    () => gateway.stats().collectorsOnline === fleet.plan.dtuIds.length + fleet.plan.dialInIds.length,
     5_000,
     "all DTUs online",
   );

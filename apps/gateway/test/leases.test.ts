@@ -176,6 +176,53 @@ test("an overloaded gateway hands idle collectors to one that joins, through the
   }
 });
 
+test("collectors handed to a gateway that then stops are taken back at once, not at the next round", async () => {
+  const shared = new MemoryLeaseStore();
+  const ids = ["D1", "D2", "D3", "D4"];
+  const directory = directoryOf(ids);
+  // Rounds every 5 s (a third of the lease lifetime): A counts the gateways again only then, and
+  // refuses what it handed away for two rounds while it believes B alive.
+  const settings = {
+    ...FAST,
+    heartbeatIntervalMs: 10_000,
+    leaseTtlMs: 15_000,
+    rebalanceIntervalMs: 5_000,
+    rebalanceBatch: 2,
+  };
+  const a = await startGateway({ directory, leases: shared, logger: silentLogger, settings, owner: "A" });
+  const bPort = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const balancer = new TcpBalancer([a.address(), { host: "127.0.0.1", port: bPort }]);
+  const front = await balancer.listen();
+  const dtus = ids.map((id) => redialling(front.port, id));
+  let b: Awaited<ReturnType<typeof startGateway>> | undefined;
+  try {
+    await waitUntil(() => a.collectors().length === 4, 3_000, "all DTUs on A");
+    b = await startGateway({
+      directory,
+      leases: shared,
+      logger: silentLogger,
+      settings: { ...settings, port: bPort },
+      owner: "B",
+    });
+    await waitUntil(() => b!.collectors().length === 2, 12_000, "B's share handed over by A");
+    const stoppedAt = Date.now();
+    await b.close();
+    await waitUntil(() => a.collectors().length === 4, 4_000, "A holding every collector again");
+    // Before this, A refused them until its next round counted B gone (up to 5 s here).
+    assert.ok(Date.now() - stoppedAt < 2_000, `taken back ${Date.now() - stoppedAt} ms after B stopped`);
+  } finally {
+    for (const dtu of dtus) dtu.stop();
+    await balancer.close();
+    await a.close();
+    await b?.close();
+  }
+});
+
 /** A bare DTU that registers and redials 50 ms after any close. */
 function redialling(port: number, id: string): { stop(): void } {
   let stopped = false;

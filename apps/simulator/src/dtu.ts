@@ -1,6 +1,6 @@
 import net from "node:net";
 import { type PacketFormat, renderPacket } from "@meterline/gateway";
-import { FrameSplitter } from "@meterline/protocols";
+import { FrameSplitter, type SplitFrame, type StreamProtocol } from "@meterline/protocols";
 import type { SimClock } from "./clock.ts";
 import type { MeterBus } from "./meter-bus.ts";
 import type { Random } from "./random.ts";
@@ -44,12 +44,12 @@ export class SimulatedDtu {
 
   constructor(
     readonly id: string,
-    private readonly bus: MeterBus,
-    private readonly settings: DtuSettings,
-    private readonly clock: SimClock,
-    private readonly random: Random,
+    protected readonly bus: MeterBus,
+    protected readonly settings: DtuSettings,
+    protected readonly clock: SimClock,
+    protected readonly random: Random,
     /** What its registration packet carries as {secret}. */
-    private readonly secret = "",
+    protected readonly secret = "",
   ) {}
 
   get online(): boolean {
@@ -62,13 +62,13 @@ export class SimulatedDtu {
     return new Promise((resolve) => {
       const socket = net.connect({ host: this.settings.host, port: this.settings.port });
       this.socket = socket;
-      const splitter = new FrameSplitter({ protocol: "auto" });
+      const splitter = new FrameSplitter({ protocol: this.streamProtocol() });
       socket.setNoDelay(true);
       socket.on("connect", () => {
         this.connected = true;
         this.failures = 0;
         this.stats.connects++;
-        this.write(socket, renderPacket(this.settings.registration, this.id, this.secret));
+        this.write(socket, this.greeting());
         this.heartbeatTimer = setInterval(
           () => this.heartbeat(socket),
           Math.max(10, this.settings.heartbeatIntervalMs / 2),
@@ -76,7 +76,8 @@ export class SimulatedDtu {
         resolve();
       });
       socket.on("data", (chunk: Buffer) => {
-        for (const frame of splitter.push(chunk)) this.onRequest(socket, frame);
+        for (const frame of splitter.push(chunk))
+          if (!this.isLinkAnswer(frame)) this.onRequest(socket, frame);
       });
       socket.on("error", () => {});
       socket.on("close", () => {
@@ -112,18 +113,45 @@ export class SimulatedDtu {
     this.reconnectTimer = setTimeout(() => void this.connect(), delay);
   }
 
-  private heartbeat(socket: net.Socket): void {
-    if (Date.now() - this.lastWrite >= this.settings.heartbeatIntervalMs / 2)
-      this.write(socket, renderPacket(this.settings.heartbeat, this.id));
+  /** The first packet on a new connection: the registration packet. */
+  protected greeting(): Uint8Array {
+    return renderPacket(this.settings.registration, this.id, this.secret);
   }
 
-  private write(socket: net.Socket, bytes: Uint8Array): void {
+  protected heartbeatPacket(): Uint8Array {
+    return renderPacket(this.settings.heartbeat, this.id);
+  }
+
+  /** How the gateway's bytes are split: meter frames for a transparent DTU. */
+  protected streamProtocol(): StreamProtocol {
+    return "any";
+  }
+
+  /** The gateway's answer to a packet of the link itself (none for a transparent DTU). */
+  protected isLinkAnswer(_frame: SplitFrame): boolean {
+    return false;
+  }
+
+  private heartbeat(socket: net.Socket): void {
+    if (Date.now() - this.lastWrite >= this.settings.heartbeatIntervalMs / 2)
+      this.write(socket, this.heartbeatPacket());
+  }
+
+  /** Send on the current connection, if there is one (reports the device starts itself). */
+  protected writeNow(bytes: Uint8Array): boolean {
+    const socket = this.socket;
+    if (!socket || !this.connected) return false;
+    this.write(socket, bytes);
+    return true;
+  }
+
+  protected write(socket: net.Socket, bytes: Uint8Array): void {
     if (socket.destroyed || this.socket !== socket) return;
     this.lastWrite = Date.now();
     socket.write(bytes);
   }
 
-  private onRequest(socket: net.Socket, frame: Parameters<MeterBus["handle"]>[0]): void {
+  protected onRequest(socket: net.Socket, frame: SplitFrame): void {
     this.stats.requests++;
     if (this.repliesDue > 0) this.stats.collisions++;
     const result = this.bus.handle(frame, this.clock.now());

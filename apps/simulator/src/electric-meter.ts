@@ -1,7 +1,7 @@
 import { dlt645 } from "@meterline/protocols";
 import { calendar, startOfDay } from "./clock.ts";
 import { checkConditions, type MeterConditions, OVER_POWER_W } from "./conditions.ts";
-import { type Accumulator, accumulate, newAccumulator, type Profile, rateAt } from "./profile.ts";
+import { type Accumulator, accumulate, newAccumulator, type Profile, rateAt, STEP } from "./profile.ts";
 import type { TariffSlot } from "./tariff.ts";
 import { MeterTouTables } from "./tou-tables.ts";
 
@@ -15,7 +15,10 @@ const MAX_CATCH_UP_MS = 62 * DAY_MS;
 
 export interface ElectricConfig {
   address: string;
+  /** DL/T 645 version; a DL/T 698.45 meter (protocol "dlt698") ignores it. */
   version: "2007" | "1997";
+  /** The protocol it speaks on its bus: DL/T 645 (default) or DL/T 698.45 (GET / ACTION). */
+  protocol?: "dlt645" | "dlt698";
   localPrepaid: boolean;
   profile: Profile;
   slots: readonly TariffSlot[];
@@ -31,6 +34,15 @@ export interface ElectricConfig {
    * the simulation instead of starting again (the demo), catching up however long it was off.
    */;
   runningSince?: number;
+  /** An injected anomaly (see anomalies.ts): under-registering, tamper or relay-bypass. */
+  anomaly?: MeterAnomaly;
+}
+
+/** What a meter itself does wrong from `start`: the kinds of anomalies.ts a single meter can carry. */
+export interface MeterAnomaly {
+  kind: "under-registering" | "tamper" | "relay-bypass" | "leak";
+  start: number;
+  magnitude: number;
 }
 
 export interface Operation {
@@ -47,7 +59,7 @@ export interface FrozenDay {
 }
 
 /**
- * The state of a simulated DL/T 645 electricity meter: tariff registers, relay, local-prepaid
+ * The state of a simulated DL/T 645 or DL/T 698.45 electricity meter: tariff registers, relay, local-prepaid
  * money registers and daily frozen data. Advanced lazily to the time of each request.
  */
 export class ElectricMeter {
@@ -104,6 +116,7 @@ export class ElectricMeter {
   /** Year zones and day tables (0401xxxx): the band usage falls in is the one they give at the meter's clock. */
   readonly tou: MeterTouTables;
   private lastAt: number | null;
+  private tampered = false;
 
   constructor(readonly config: ElectricConfig) {
     this.energy = newAccumulator(4, config.initialSteps);
@@ -115,6 +128,10 @@ export class ElectricMeter {
 
   get address(): string {
     return this.config.address;
+  }
+
+  get speaks698(): boolean {
+    return this.config.protocol === "dlt698";
   }
 
   /** The meter's own local clock (with its drift). */
@@ -140,11 +157,14 @@ export class ElectricMeter {
   /** Total active power at `now` in 0.0001 kW (0.1 W), signed: the profile's rate while the relay is closed. */
   activePower(now: number): bigint {
     const closed = !this.relayOpen || this.conditions.relayFault === true;
+    const anomaly = this.anomalyAt(now);
     const watts = this.conditions.overPower
       ? OVER_POWER_W
       : closed
-        ? rateAt(this.config.profile, this.localNow(now))
-        : 0;
+        ? rateAt(this.countedProfile(anomaly), this.localNow(now))
+        : anomaly?.kind === "relay-bypass"
+          ? Math.round(anomaly.magnitude * 1000)
+          : 0;
     return BigInt(watts * 10) * (this.conditions.reverseEnergy ? -1n : 1n);
   }
 
@@ -177,6 +197,11 @@ export class ElectricMeter {
     // A meter running since a known time catches up all of it, or its registers would go back.
     if (this.config.runningSince === undefined && now - from > MAX_CATCH_UP_MS) from = now - MAX_CATCH_UP_MS;
     const offset = this.config.localOffsetMs;
+    // A tamper starts with the cover opened (the meter records the opening).
+    if (this.config.anomaly?.kind === "tamper" && now >= this.config.anomaly.start && !this.tampered) {
+      this.tampered = true;
+      this.setConditions({ coverOpen: true });
+    }
     while (from < now) {
       const nextMidnight = startOfDay(from + offset) + DAY_MS - offset;
       const to = Math.min(now, nextMidnight);
@@ -197,13 +222,52 @@ export class ElectricMeter {
     this.counters.closes++;
   }
 
+  /** The injected anomaly if it acts at `at`. */
+  private anomalyAt(at: number): MeterAnomaly | undefined {
+    const anomaly = this.config.anomaly;
+    return anomaly && at >= anomaly.start ? anomaly : undefined;
+  }
+
+  /** The profile the register follows: an under-registering (or tampered) one counts (1 − m) of it. */
+  private countedProfile(anomaly: MeterAnomaly | undefined): Profile {
+    const profile = this.config.profile;
+    if (anomaly?.kind !== "under-registering" && anomaly?.kind !== "tamper") return profile;
+    return { ...profile, mean: Math.round(profile.mean * (1 - anomaly.magnitude)) };
+  }
+
   private consume(from: number, to: number): void {
-    if (this.relayOpen) return;
+    const start = this.config.anomaly?.start;
+    if (start !== undefined && from < start && start < to) {
+      this.consumeSpan(from, start);
+      this.consumeSpan(start, to);
+    } else this.consumeSpan(from, to);
+  }
+
+  /** Energy through bridged relay contacts: the load keeps drawing magnitude kW, and the meter counts it. */
+  private bypass(from: number, to: number, kw: number): void {
+    const { month, day } = calendar(from + this.config.localOffsetMs);
+    const minute = Math.floor(((((from + this.config.localOffsetMs) % DAY_MS) + DAY_MS) % DAY_MS) / 60_000);
+    const band = this.tou.scheduleOn(month, day).bandAt(minute);
+    const total = this.energy.remainder[band]! + Math.round(kw * 1000) * (to - from);
+    const steps = Math.floor(total / STEP);
+    this.energy.remainder[band] = total - steps * STEP;
+    this.energy.steps[band]! += steps;
+    const added = [0, 0, 0, 0];
+    added[band] = steps;
+    if (this.config.localPrepaid) this.charge(added, to);
+  }
+
+  private consumeSpan(from: number, to: number): void {
+    const anomaly = this.anomalyAt(from);
+    if (this.relayOpen) {
+      if (anomaly?.kind === "relay-bypass") this.bypass(from, to, anomaly.magnitude);
+      return;
+    }
     // advance() never lets [from, to) cross local midnight: one day's table covers it.
     const { month, day } = calendar(from + this.config.localOffsetMs);
     const added = accumulate(
       this.energy,
-      this.config.profile,
+      this.countedProfile(anomaly),
       this.tou.scheduleOn(month, day),
       from,
       to,

@@ -57,7 +57,7 @@ export function answerElectric(meter: ElectricMeter, decoded: Decoded, now: numb
         relay.validUntilStatus === "ok" && relay.validUntil ? parseLocalText(relay.validUntil) : null;
       // Plain-text replay protection: a frame past its validity time is refused (§1.7).
       if (deadline === null || deadline < meter.localNow(now)) return refuse(["other"]);
-      if (!switchRelay(meter, relay, now)) return refuse(["other"]);
+      if (!switchRelay(meter, relay.command, relay.operator, now)) return refuse(["other"]);
       return dlt645.buildRelayAck(address);
     }
     default:
@@ -156,9 +156,15 @@ function clear(meter: ElectricMeter, amountFen: number, operator: string | null,
   return true;
 }
 
-function switchRelay(meter: ElectricMeter, relay: RelayRequest, now: number): boolean {
+/** Carry out a relay command (DL/T 645 control frame or DL/T 698.45 ACTION); false when refused. */
+export function switchRelay(
+  meter: ElectricMeter,
+  command: RelayRequest["command"],
+  operator: string | null,
+  now: number,
+): boolean {
   const inArrears = meter.config.localPrepaid && meter.balanceFen < meter.closeAllowedFen;
-  switch (relay.command) {
+  switch (command) {
     case "trip":
       if (meter.powerHold) return false;
       meter.relayCommandOpen = true;
@@ -180,17 +186,17 @@ function switchRelay(meter: ElectricMeter, relay: RelayRequest, now: number): bo
       break;
     case "power-hold":
     case "power-hold-release":
-      meter.powerHold = relay.command === "power-hold";
+      meter.powerHold = command === "power-hold";
       break;
     case "alarm":
     case "alarm-release":
-      meter.alarm = relay.command === "alarm";
+      meter.alarm = command === "alarm";
       break;
     default:
       return false;
   }
   meter.selfTripped = false;
   meter.counters.relayOps++;
-  meter.log("relay", relay.command, relay.operator, now);
+  meter.log("relay", command, operator, now);
   return true;
 }

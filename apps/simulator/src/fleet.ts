@@ -1,14 +1,17 @@
 import { DEFAULT_SETTINGS, type MeterInfo, mqttTopics, parseTemplate } from "@meterline/gateway";
 import { type SimClock, scaledClock } from "./clock.ts";
+import { type ConcentratorOptions, SimulatedConcentrator } from "./concentrator.ts";
 import type { MeterConditions } from "./conditions.ts";
+import { SimulatedDialInMeter } from "./dial-in-meter.ts";
 import { SimulatedDtu } from "./dtu.ts";
-import { ElectricMeter } from "./electric-meter.ts";
+import { ElectricMeter, type MeterAnomaly } from "./electric-meter.ts";
 import { checkRates, type Fault, FaultPlan, type FaultRates } from "./faults.ts";
 import { type FleetStats, fleetStats } from "./fleet-stats.ts";
 import { startingSteps } from "./history.ts";
 import { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
 import { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
 import {
+  CONCENTRATOR_AREA,
   type FleetPlan,
   fleetDirectory,
   type PlannedMeter,
@@ -32,6 +35,14 @@ export interface FleetOptions extends Partial<PlanOptions> {
   /** Delay of a "lateReply" fault (past the gateway's request timeout). */
   lateReplyMs?: number;
   faults?: FaultRates;
+  /** Concentrators' carrier timing and losses, and their event scan (plan option `concentrators`). */
+  carrier?: ConcentratorOptions;
+  /**
+   * Injected anomalies by meter address (anomalies.ts): under-registering, tamper and relay-bypass
+   * on electricity meters, leak on water meters. The fleet has no nodes: node kinds and mis-mapping
+   * are for the site model.
+   */
+  anomalies?: Readonly<Record<string, MeterAnomaly>>;
   /** Meter-side conditions by meter address, set from the start (see conditions.ts). */
   conditions?: Readonly<Record<string, MeterConditions>>;
   registration?: string;
@@ -70,6 +81,7 @@ export interface FleetHandle {
 function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: number, seed: string): SimMeter {
   const localOffsetMs = offsetMs + planned.clockDriftMs;
   const profile = { mean: planned.meanRate, seed: `${seed}:${planned.address}` };
+  const anomaly = options.anomalies?.[planned.address];
   if (planned.kind === "water")
     return new WaterMeter({
       address: planned.address,
@@ -80,10 +92,12 @@ function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: numb
       initialSteps: startingSteps(planned)[0],
       valveTravelMs: options.valveTravelMs ?? 2_000,
       runningSince: options.runningSince,
+      ...(anomaly?.kind === "leak" ? { anomaly } : {}),
     });
   return new ElectricMeter({
     address: planned.address,
     version: planned.protocol === "dlt645-1997" ? "1997" : "2007",
+    protocol: planned.protocol === "dlt698" ? "dlt698" : "dlt645",
     localPrepaid: planned.localPrepaid,
     profile,
     slots: options.slots ?? DEFAULT_SLOTS,
@@ -92,6 +106,7 @@ function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: numb
     balanceFen: planned.balanceFen,
     buttonDelayMs: options.buttonDelayMs,
     runningSince: options.runningSince,
+    ...(anomaly && anomaly.kind !== "leak" ? { anomaly } : {}),
   });
 }
 
@@ -130,10 +145,21 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_SETTINGS.heartbeatIntervalMs,
       reconnectDelayMs: options.reconnectDelayMs ?? 1_000,
     };
-    for (const id of plan.dtuIds) {
+    plan.dtuIds.forEach((id, i) => {
       const bus = new MeterBus(byCollector.get(id) ?? [], timing);
       const secret = options.dtuSecrets?.[id] ?? plannedSecret(plan, id);
-      dtus.set(id, new SimulatedDtu(id, bus, settings, clock, createRandom(`dtu:${seed}:${id}`), secret));
+      const random = createRandom(`dtu:${seed}:${id}`);
+      const address = { area: CONCENTRATOR_AREA, terminal: i + 1 };
+      dtus.set(
+        id,
+        plan.options.concentrators
+          ? new SimulatedConcentrator(id, address, bus, settings, clock, random, secret, options.carrier)
+          : new SimulatedDtu(id, bus, settings, clock, random, secret),
+      );
+    });
+    for (const id of plan.dialInIds) {
+      const bus = new MeterBus(byCollector.get(id) ?? [], timing);
+      dtus.set(id, new SimulatedDialInMeter(id, bus, settings, clock, createRandom(`dial-in:${seed}:${id}`)));
     }
     // Dial in waves, as a real fleet does after a gateway restart, not all at the same instant.
     const queue = [...dtus.values()];

@@ -4,11 +4,20 @@
  */
 export { calendar, ManualClock, type SimClock, scaledClock } from "./clock.ts";
 export {
+  type CarrierSettings,
+  type ConcentratorOptions,
+  type ConcentratorStats,
+  DEFAULT_CARRIER,
+  SimulatedConcentrator,
+} from "./concentrator.ts";
+export {
   checkConditions,
   type MeterConditions,
   OVER_POWER_W,
   parseConditionArg,
 } from "./conditions.ts";
+export { SimulatedDialInMeter } from "./dial-in-meter.ts";
+export { answerDlt698 } from "./dlt698-protocol.ts";
 export { SimulatedDtu } from "./dtu.ts";
 export {
   DEFAULT_METER_PRICES,
@@ -25,6 +34,9 @@ export { type HistoryOptions, registerHistory, startingSteps } from "./history.t
 export { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
 export { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
 export {
+  CARRIER_PORT,
+  CONCENTRATOR_AREA,
+  concentratorCode,
   type FleetPlan,
   fleetCollectors,
   fleetDirectory,

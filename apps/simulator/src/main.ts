@@ -1,6 +1,8 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { MAX_PLAN_BYTES, parseAnomalyPlan } from "./anomalies.ts";
 import { type MeterConditions, parseConditionArg } from "./conditions.ts";
+import type { MeterAnomaly } from "./electric-meter.ts";
 import { type Fault, type FaultRates, isFault } from "./faults.ts";
 import { startFleet } from "./fleet.ts";
 import { fleetCollectors, fleetDirectory, planFleet } from "./plan.ts";
@@ -12,6 +14,13 @@ Starts N simulated meters behind M simulated DTUs that dial the gateway over TCP
   --dtus M                DTUs, each one RS-485 bus (default meters/10)
   --water-ratio R         share of CJ/T 188 water meters (default 0.3)
   --prepaid-ratio R       share of electricity meters with local prepaid registers (default 0.5)
+  --dlt698-ratio R        share of electricity meters speaking DL/T 698.45 (default 0)
+  --concentrators         the M collectors are Q/GDW 1376.1 concentrators (area 3401, terminals 1..M,
+                          meters on carrier port 31) instead of transparent DTUs
+  --carrier-delay-ms A-B  each carrier crossing of a concentrator takes A..B ms (default 300-2000)
+  --carrier-drop R        share of forwarded frames a concentrator's carrier loses (default 0)
+  --event-scan-ms S       how often a concentrator looks for cover openings and relay changes to
+                          report (AFN 0E; default 1000, 0 = never)
   --gateway HOST:PORT     the gateway's DTU port (default 127.0.0.1:9645)
   --mqtt URL              broker for 4G meters; with --mqtt-meters K (default 10) the last K meters use it
   --reply-delay-ms D      meter reply delay on the bus (default 50)
@@ -23,6 +32,9 @@ Starts N simulated meters behind M simulated DTUs that dial the gateway over TCP
                           or clockDriftMinutes=M
   --clock-drift-ratio R   share of meters with a drifting clock (default 0)
   --rollover-ratio R      share of meters about to roll their registers over (default 0)
+  --anomalies FILE        an anomaly plan (JSON, see anomalies.ts) whose targets are meter addresses:
+                          under-registering, tamper and relay-bypass act on electricity meters, leak
+                          on water meters (node kinds and mis-mapping need nodes: bench:analytics)
   --seed S                makes the fleet and its faults repeatable (default "meterline")
   --time-scale X          simulated time runs X times faster (default 1)
   --heartbeat-interval-ms I   DTU heartbeat interval (default 60000)
@@ -46,6 +58,20 @@ function whole(text: string | undefined, fallback: number, name: string): number
   return value;
 }
 
+/** The plan file's anomalies a simulated meter can carry, by address; the others are named and left out. */
+async function meterAnomalies(file: string): Promise<Record<string, MeterAnomaly>> {
+  if ((await stat(file)).size > MAX_PLAN_BYTES)
+    throw new Error(`--anomalies: larger than ${MAX_PLAN_BYTES} bytes`);
+  const plan = parseAnomalyPlan(await readFile(file, "utf8"));
+  const byAddress: Record<string, MeterAnomaly> = {};
+  for (const { kind, target, start, magnitude } of plan.anomalies) {
+    if (kind === "node-leak" || kind === "faulty-master" || kind === "mis-mapped")
+      console.error(`--anomalies: ${kind} on ${target} needs nodes, which the fleet does not have: left out`);
+    else byAddress[target] = { kind, start, magnitude };
+  }
+  return byAddress;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -53,6 +79,11 @@ async function main(): Promise<void> {
       dtus: { type: "string" },
       "water-ratio": { type: "string" },
       "prepaid-ratio": { type: "string" },
+      "dlt698-ratio": { type: "string" },
+      concentrators: { type: "boolean", default: false },
+      "carrier-delay-ms": { type: "string" },
+      "carrier-drop": { type: "string" },
+      "event-scan-ms": { type: "string" },
       gateway: { type: "string", default: "127.0.0.1:9645" },
       mqtt: { type: "string" },
       "mqtt-meters": { type: "string" },
@@ -63,6 +94,7 @@ async function main(): Promise<void> {
       "clock-drift-ratio": { type: "string" },
       "rollover-ratio": { type: "string" },
       seed: { type: "string", default: "meterline" },
+      anomalies: { type: "string" },
       "time-scale": { type: "string", default: "1" },
       "heartbeat-interval-ms": { type: "string" },
       registration: { type: "string" },
@@ -86,12 +118,23 @@ async function main(): Promise<void> {
     const { address, change } = parseConditionArg(item);
     conditions[address] = { ...conditions[address], ...change };
   }
+  const anomalies = values.anomalies ? await meterAnomalies(values.anomalies) : undefined;
   const [host = "127.0.0.1", port = "9645"] = values.gateway.split(":");
+  const [minDelay, maxDelay] = (values["carrier-delay-ms"] ?? "300-2000").split("-");
+  const carrier = {
+    minDelayMs: whole(minDelay, 300, "carrier-delay-ms"),
+    maxDelayMs: whole(maxDelay, 2_000, "carrier-delay-ms"),
+    dropRate: ratio(values["carrier-drop"], 0, "carrier-drop"),
+    eventScanMs: whole(values["event-scan-ms"], 1_000, "event-scan-ms"),
+  };
+  if (carrier.maxDelayMs < carrier.minDelayMs) throw new Error("--carrier-delay-ms is MIN-MAX");
   const options = {
     meters,
     dtus: whole(values.dtus, Math.max(1, Math.ceil(meters / 10)), "dtus"),
     waterRatio: ratio(values["water-ratio"], 0.3, "water-ratio"),
     prepaidRatio: ratio(values["prepaid-ratio"], 0.5, "prepaid-ratio"),
+    dlt698Ratio: ratio(values["dlt698-ratio"], 0, "dlt698-ratio"),
+    concentrators: values.concentrators,
     mqttMeters: values.mqtt ? Math.min(meters, whole(values["mqtt-meters"], 10, "mqtt-meters")) : 0,
     clockDriftRatio: ratio(values["clock-drift-ratio"], 0, "clock-drift-ratio"),
     rolloverRatio: ratio(values["rollover-ratio"], 0, "rollover-ratio"),
@@ -113,7 +156,9 @@ async function main(): Promise<void> {
     replyDelayMs: whole(values["reply-delay-ms"], 50, "reply-delay-ms"),
     lateReplyMs: whole(values["late-reply-ms"], 10_000, "late-reply-ms"),
     faults,
+    carrier,
     conditions,
+    anomalies,
     timeScale: Number(values["time-scale"]),
     heartbeatIntervalMs: values["heartbeat-interval-ms"]
       ? whole(values["heartbeat-interval-ms"], 60_000, "heartbeat-interval-ms")

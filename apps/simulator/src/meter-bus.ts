@@ -1,4 +1,5 @@
-import { cjt188, dlt645, isProtocolError, type SplitFrame } from "@meterline/protocols";
+import { cjt188, dlt645, dlt698, isProtocolError, type SplitFrame } from "@meterline/protocols";
+import { answerDlt698 } from "./dlt698-protocol.ts";
 import { ElectricMeter } from "./electric-meter.ts";
 import { answerElectric } from "./electric-protocol.ts";
 import type { Fault, FaultPlan } from "./faults.ts";
@@ -39,10 +40,16 @@ export class MeterBus {
     private readonly timing: BusTiming,
   ) {}
 
+  /** The meter with this address on the bus (a concentrator watching its meters for events). */
+  find(address: string): SimMeter | undefined {
+    return this.meters.find((entry) => entry.meter.address === address)?.meter;
+  }
+
   handle(frame: SplitFrame, now: number): BusResult {
     const result: BusResult = { replies: [], disconnect: false };
     try {
       if (frame.protocol === "dlt645") this.dlt645(frame.bytes, now, result);
+      else if (frame.protocol === "dlt698") this.dlt698(frame.bytes, now, result);
       else this.cjt188(frame.bytes, now, result);
     } catch (error) {
       // A garbled request is what a real meter ignores.
@@ -57,7 +64,7 @@ export class MeterBus {
     const broadcast = frame.address === dlt645.BROADCAST_ADDRESS;
     for (const entry of this.meters) {
       const meter = entry.meter;
-      if (!(meter instanceof ElectricMeter)) continue;
+      if (!(meter instanceof ElectricMeter) || meter.speaks698) continue;
       if (!broadcast && !dlt645.addressMatches(frame.address, meter.address)) continue;
       const decoded = dlt645.decodeRequest(frame, { version: meter.config.version });
       if (broadcast) {
@@ -72,6 +79,25 @@ export class MeterBus {
           dlt645.buildErrorReply(meter.address, decoded.control.function, ["other"], {
             version: meter.config.version,
           }),
+      );
+    }
+  }
+
+  /** DL/T 698.45: only a meter's own single address is answered (no wildcard or broadcast yet). */
+  private dlt698(bytes: Uint8Array, now: number, result: BusResult): void {
+    const frame = dlt698.parseFrame(bytes, { maxFrameLength: bytes.length });
+    if (frame.control & 0x80 || frame.split || frame.server.type !== "single") return;
+    for (const entry of this.meters) {
+      const meter = entry.meter;
+      if (!(meter instanceof ElectricMeter) || !meter.speaks698 || frame.server.address !== meter.address)
+        continue;
+      const decoded = dlt698.decodeFromClient(frame);
+      const piid = decoded.piid?.raw ?? 0;
+      this.respond(
+        entry,
+        result,
+        () => answerDlt698(meter, frame, now),
+        () => dlt698.buildErrorResponse(meter.address, 255, { piid }),
       );
     }
   }

@@ -70,7 +70,7 @@ export class SimulatedMqttMeter {
   }
 
   private onRequest(client: MqttClientPort, payload: Uint8Array): void {
-    const { frames } = splitFrames(payload, { protocol: "auto" });
+    const { frames } = splitFrames(payload, { protocol: "any" });
     for (const frame of frames) {
       this.stats.requests++;
       const result = this.bus.handle(frame, this.clock.now());

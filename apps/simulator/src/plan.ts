@@ -16,6 +16,17 @@ export interface PlanOptions {
   prepaidRatio: number;
   /** Share of electricity meters speaking DL/T 645-1997. */
   dlt1997Ratio: number;
+  /** Share of electricity meters speaking DL/T 698.45 (prepaid ones included), chosen before 1997 ones. */
+  dlt698Ratio: number;
+  /** DL/T 698.45 meters not on MQTT dial the gateway themselves (built-in 4G) instead of hanging on DTUs. */
+  dlt698DialIn: boolean;
+  /**
+   * The collectors are Q/GDW 1376.1 concentrators (area 3401, terminal addresses 1, 2, …) with
+   * their meters on the carrier port (31) instead of transparent DTUs.
+   */
+  concentrators: boolean;
+  /** Added to the meters' serials in their addresses, so a second fleet's meters never share one with the first's. */
+  serialBase: number;
   /** This many meters (the last ones) are 4G meters on MQTT instead of behind DTUs. */
   mqttMeters: number;
   /** Share of meters whose clock is off by up to ±30 minutes. */
@@ -32,6 +43,10 @@ export const DEFAULT_PLAN: PlanOptions = {
   waterRatio: 0.3,
   prepaidRatio: 0.5,
   dlt1997Ratio: 0,
+  dlt698Ratio: 0,
+  dlt698DialIn: false,
+  concentrators: false,
+  serialBase: 0,
   mqttMeters: 0,
   clockDriftRatio: 0,
   rolloverRatio: 0,
@@ -60,6 +75,8 @@ export interface FleetPlan {
   options: PlanOptions;
   meters: PlannedMeter[];
   dtuIds: string[];
+  /** Meters that dial in themselves: each is its own collector, named by its address. */
+  dialInIds: string[];
 }
 
 /** Spread `ratio` of `count` items evenly: item i is chosen when the running share steps up. */
@@ -72,26 +89,35 @@ export function planFleet(partial: Partial<PlanOptions> = {}): FleetPlan {
     throw new Error("meters must be ≥ 0 and dtus ≥ 1");
   if (mqttMeters < 0 || mqttMeters > count) throw new Error("mqttMeters must be within 0..meters");
   const random = createRandom(`plan:${options.seed}`);
-  const dtuIds = Array.from({ length: dtus }, (_, i) => `DTU${String(i + 1).padStart(5, "0")}`);
+  const dtuIds = Array.from({ length: dtus }, (_, i) =>
+    options.concentrators ? concentratorCode(i + 1) : `DTU${String(i + 1).padStart(5, "0")}`,
+  );
   const onDtus = count - mqttMeters;
   let electric = 0;
   let water = 0;
   const meters = Array.from({ length: count }, (_, index): PlannedMeter => {
     const kind = chosen(index, options.waterRatio) ? "water" : "electric";
     const serial = kind === "water" ? water++ : electric++;
-    const address = kind === "water" ? String(78_330_000_000_000 + serial) : String(201_000_000_000 + serial);
+    const number = options.serialBase + serial;
+    const address = kind === "water" ? String(78_330_000_000_000 + number) : String(201_000_000_000 + number);
     const transport = index >= onDtus ? "mqtt" : "tcp";
     const localPrepaid = kind === "electric" && chosen(serial, options.prepaidRatio);
-    const dlt1997 = kind === "electric" && !localPrepaid && chosen(serial, options.dlt1997Ratio);
+    // Chosen in pairs of meters: the prepaid share picks every other one, and 698.45 takes both kinds.
+    const dlt698 = kind === "electric" && chosen(Math.floor(serial / 2), options.dlt698Ratio);
+    const dlt1997 = kind === "electric" && !dlt698 && !localPrepaid && chosen(serial, options.dlt1997Ratio);
     return {
       id: `meter-${address}`,
       index,
       kind,
       address,
-      protocol: kind === "water" ? "cjt188" : dlt1997 ? "dlt645-1997" : "dlt645-2007",
+      protocol: kind === "water" ? "cjt188" : dlt698 ? "dlt698" : dlt1997 ? "dlt645-1997" : "dlt645-2007",
       transport,
       collectorId:
-        transport === "mqtt" ? `mqtt:${address}` : dtuIds[Math.floor((index * dtus) / Math.max(1, onDtus))]!,
+        transport === "mqtt"
+          ? `mqtt:${address}`
+          : dlt698 && options.dlt698DialIn
+            ? address
+            : dtuIds[Math.floor((index * dtus) / Math.max(1, onDtus))]!,
       localPrepaid,
       // Every third water model sends its identifiers little-endian (§2.4).
       diOrder: kind === "water" && serial % 3 === 2 ? "little-endian" : "big-endian",
@@ -103,7 +129,20 @@ export function planFleet(partial: Partial<PlanOptions> = {}): FleetPlan {
       balanceFen: localPrepaid ? 20_000 + random.int(50_000) : 0,
     };
   });
-  return { options, meters, dtuIds };
+  const dialInIds = meters
+    .filter((meter) => meter.collectorId === meter.address)
+    .map((meter) => meter.address);
+  return { options, meters, dtuIds, dialInIds };
+}
+
+/** The area code of a planned fleet's concentrators. */
+export const CONCENTRATOR_AREA = "3401";
+/** The carrier port of a concentrator, where its meters hang. */
+export const CARRIER_PORT = 31;
+
+/** A concentrator's collector code: its area code and terminal address in hex (as the gateway names it). */
+export function concentratorCode(terminal: number): string {
+  return `${CONCENTRATOR_AREA}${terminal.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
 /** The gateway's meter directory for a plan. */
@@ -114,7 +153,7 @@ export function fleetDirectory(plan: FleetPlan): MeterInfo[] {
     protocol: meter.protocol,
     transport: meter.transport,
     collectorId: meter.collectorId,
-    channel: 1,
+    channel: plan.options.concentrators && meter.transport === "tcp" ? CARRIER_PORT : 1,
     model:
       meter.kind === "water"
         ? { diOrder: meter.diOrder, meterType: 0x10 }
@@ -129,13 +168,20 @@ export function fleetDirectory(plan: FleetPlan): MeterInfo[] {
  * secrets instead (FleetOptions.dtuSecrets).
  */
 export function plannedSecret(plan: FleetPlan, dtuId: string): string {
-  return createHmac("sha256", `meterline simulated fleet ${plan.options.seed}`)
-    .update(dtuId)
-    .digest("base64url")
-    .slice(0, 24);
+  const digest = createHmac("sha256", `meterline simulated fleet ${plan.options.seed}`).update(dtuId);
+  // A concentrator's secret is its 16-byte 1376.1 password, written as 32 hex digits.
+  if (plan.options.concentrators && plan.dtuIds.includes(dtuId)) return digest.digest("hex").slice(0, 32);
+  return digest.digest("base64url").slice(0, 24);
 }
 
 /** The gateway's collector entries for a plan: each DTU with its planned secret. */
 export function fleetCollectors(plan: FleetPlan): DirectoryCollector[] {
-  return plan.dtuIds.map((id) => ({ id, secret: plannedSecret(plan, id) }));
+  const dtus = plan.dtuIds.map((id) => ({ id, secret: plannedSecret(plan, id) }));
+  // A dialling-in 698.45 meter proves itself by its source network: the simulated fleet's is loopback.
+  const meters = plan.dialInIds.map((id) => ({
+    id,
+    secret: plannedSecret(plan, id),
+    allowedNetworks: ["127.0.0.0/8", "::1"],
+  }));
+  return [...dtus, ...meters];
 }

@@ -1,8 +1,8 @@
 import { cjt188 } from "@meterline/protocols";
 import { calendar } from "./clock.ts";
 import { checkConditions, type MeterConditions } from "./conditions.ts";
-import type { Operation } from "./electric-meter.ts";
-import { type Accumulator, accumulate, newAccumulator, type Profile, SINGLE_BAND } from "./profile.ts";
+import type { MeterAnomaly, Operation } from "./electric-meter.ts";
+import { type Accumulator, accumulate, newAccumulator, type Profile, SINGLE_BAND, STEP } from "./profile.ts";
 
 const REGISTER_MODULUS = 100_000_000;
 const MAX_CATCH_UP_MS = 62 * 86_400_000;
@@ -24,6 +24,8 @@ export interface WaterConfig {
    * the simulation instead of starting again (the demo), catching up however long it was off.
    */
   runningSince?: number;
+  /** An injected leak after the meter (anomalies.ts): magnitude m³/h from start, while the valve is open. */
+  anomaly?: MeterAnomaly;
 }
 
 /** A simulated CJ/T 188 water meter: volume register (0.01 m³ steps), motor valve, settlement-day total. */
@@ -45,6 +47,7 @@ export class WaterMeter {
   /** Meter-side conditions (battery, valve, clock) the test or the fleet config set. */
   conditions: MeterConditions = {};
   private lastAt: number | null;
+  private leakRemainder = 0;
 
   constructor(readonly config: WaterConfig) {
     this.volume = newAccumulator(1, [config.initialSteps ?? 0]);
@@ -107,6 +110,15 @@ export class WaterMeter {
       const end = shutAt === null ? now : Math.min(now, shutAt);
       if (end > start)
         accumulate(this.volume, this.config.profile, SINGLE_BAND, start, end, this.config.localOffsetMs);
+      const leak = this.config.anomaly?.kind === "leak" ? this.config.anomaly : undefined;
+      const leakFrom = leak ? Math.max(start, leak.start) : end;
+      if (leak && end > leakFrom) {
+        // m³/h × 1000 is L/h: one STEP of L/h × ms is 0.01 m³.
+        const total = this.leakRemainder + Math.round(leak.magnitude * 1000) * (end - leakFrom);
+        const steps = Math.floor(total / STEP);
+        this.leakRemainder = total - steps * STEP;
+        this.volume.steps[0]! += steps;
+      }
     }
     this.valveAt(now);
     // Settlement day: the 1st of each month at 00:00 local; the total keeps the value at that moment.

@@ -4,10 +4,12 @@ import { describe, test } from "node:test";
 import { parseDirectory, parseTemplate } from "@meterline/gateway";
 import { dlt645, FrameSplitter } from "@meterline/protocols";
 import {
+  CARRIER_PORT,
   createRandom,
   DEFAULT_SLOTS,
   ElectricMeter,
   FaultPlan,
+  fleetCollectors,
   fleetDirectory,
   MeterBus,
   planFleet,
@@ -16,6 +18,16 @@ import {
 } from "@meterline/simulator";
 
 describe("fleet plan", () => {
+  test("with concentrators, collectors are named by area and terminal, meters sit on the carrier port", () => {
+    const plan = planFleet({ meters: 20, dtus: 11, waterRatio: 0, concentrators: true, seed: "c" });
+    assert.deepEqual([plan.dtuIds[0], plan.dtuIds[9], plan.dtuIds[10]], ["34010001", "3401000A", "3401000B"]);
+    assert.ok(fleetDirectory(plan).every((meter) => meter.channel === CARRIER_PORT));
+    for (const collector of fleetCollectors(plan))
+      assert.match(collector.secret ?? "", /^[0-9a-f]{32}$/, "a 16-byte 1376.1 password");
+    const dtus = planFleet({ meters: 20, dtus: 2, waterRatio: 0, seed: "c" });
+    assert.ok(fleetDirectory(dtus).every((meter) => meter.channel === 1));
+  });
+
   test("the same seed plans the same fleet; ratios are exact; the directory is valid for the gateway", () => {
     const options = {
       meters: 1000,

@@ -23,7 +23,11 @@ export type Exchange<T> =
  */
 export class Bus {
   private pending:
-    | { accept: (frame: SplitFrame) => unknown; finish: (exchange: Exchange<unknown>) => void }
+    | {
+        accept: (frame: SplitFrame) => unknown;
+        /** `counted`: a timeout the link reported, counted and quieted like one of ours. */
+        finish: (exchange: Exchange<unknown>, counted?: boolean) => void;
+      }
     | undefined;
 
   private quietUntil = 0;
@@ -34,6 +38,7 @@ export class Bus {
     private readonly quietAfterTimeoutMs = 0,
   ) {
     link.setReceiver((frame) => this.receive(frame));
+    link.setNoAnswer?.(() => this.pending?.finish({ outcome: "timeout" }, true));
     link.onClose(() => this.pending?.finish({ outcome: "closed" }));
   }
 
@@ -47,13 +52,13 @@ export class Bus {
     if (quiet > 0) await new Promise((resolve) => setTimeout(resolve, quiet));
     if (this.link.closed) return { outcome: "closed" };
     return new Promise<Exchange<T>>((resolve) => {
-      const timer = setTimeout(() => {
-        this.counters.timeouts++;
-        this.quietUntil = Date.now() + this.quietAfterTimeoutMs;
-        finish({ outcome: "timeout" });
-      }, timeoutMs);
-      const finish = (exchange: Exchange<unknown>) => {
+      const timer = setTimeout(() => finish({ outcome: "timeout" }, true), timeoutMs);
+      const finish = (exchange: Exchange<unknown>, counted = false) => {
         if (this.pending?.finish !== finish) return;
+        if (counted) {
+          this.counters.timeouts++;
+          this.quietUntil = Date.now() + this.quietAfterTimeoutMs;
+        }
         clearTimeout(timer);
         this.pending = undefined;
         resolve(exchange as Exchange<T>);

@@ -1,4 +1,5 @@
 import type { SplitFrame } from "@meterline/protocols";
+import type { MeterInfo } from "../model.ts";
 
 /**
  * A link carries frames to and from the meters of one collector: a DTU's TCP session (one RS-485
@@ -8,6 +9,20 @@ import type { SplitFrame } from "@meterline/protocols";
 export interface FrameLink {
   readonly collectorId: string;
   readonly transport: "tcp" | "mqtt";
+  /** A Q/GDW 1376.1 concentrator forwards each frame over its carrier: slower than a DTU's bus. */
+  readonly kind?: "concentrator";
+  /**
+   * A concentrator says the meter gave no answer (an empty forwarded reply): the bus gives up on
+   * the request in flight then, instead of waiting out its timeout.
+   */
+  setNoAnswer?(listener: () => void): void;
+  /**
+   * The collector reported events of these meters on its own (a concentrator's AFN 0E report):
+   * the collector polls them at once, so the events show in their readings and alarms.
+   */
+  onMeterEvents?(listener: (meterIds: string[]) => void): void;
+  /** The meters behind the collector changed (a concentrator keeps its meter file in step). */
+  setMeters?(meters: readonly MeterInfo[]): void;
   /** Send a request to the meter with this address; false when the link is already closed. */
   send(bytes: Uint8Array, address: string): boolean;
   /** The bus installs its receiver; frames arriving without one are dropped. */

@@ -51,7 +51,7 @@ export async function readBack(
   meter: MeterInfo,
   item: ReadBackItem,
 ): Promise<ReadBackResult> {
-  const di = readBackDi(item);
+  const di = readBackDi(item, meter);
   const { exchange, attempts } = await readWithRetry(ctx, () => ctx.requests.read(meter, di));
   if (exchange.outcome !== "reply") {
     const detail =
@@ -84,5 +84,7 @@ export function describeRead(reply: MeterReply): string {
   }
   if (reply.statusWord3)
     return `status word 3=${reply.statusWord3.raw.toString(16).padStart(4, "0")} (relay ${reply.statusWord3.relay})`;
+  if (reply.relayStatus)
+    return `relay ${reply.relayStatus.relay}${reply.relayStatus.powerHold ? ", power-hold on" : ""}`;
   return reply.fields.map((field) => `${field.name}=${field.value ?? field.status}`).join("; ");
 }

@@ -43,6 +43,29 @@ export function sourceAllowed(ip: string, networks: net.BlockList): boolean {
   return net.isIP(address) !== 0 && networks.check(address, type);
 }
 
+function networkRefusal(networks: readonly string[], ip: string): string | undefined {
+  try {
+    return sourceAllowed(ip, parseNetworks(networks)) ? undefined : "source network not allowed";
+  } catch {
+    return "source network not allowed"; // a list that cannot be read lets nobody in
+  }
+}
+
+/**
+ * A DL/T 698.45 meter dialling in has no secret to show (its LINK login carries only its address):
+ * it proves itself by where it dials from, the private APN its collector entry names. A meter
+ * without allowed networks is refused, never served on its address alone.
+ */
+export function dialInRefusalOf(
+  credentials: CollectorCredentials | undefined,
+  ip: string,
+): string | undefined {
+  if (!credentials) return "unknown collector";
+  const networks = credentials.allowedNetworks;
+  if (!networks || networks.length === 0) return "dial-in meter has no allowed networks";
+  return networkRefusal(networks, ip);
+}
+
 /** The reason to refuse a registration, or undefined when the collector proved who it is. */
 export function refusalOf(
   credentials: CollectorCredentials | undefined,
@@ -52,14 +75,7 @@ export function refusalOf(
   if (!credentials) return "unknown collector";
   if (!credentials.secret) return "collector has no secret";
   const networks = credentials.allowedNetworks;
-  if (networks && networks.length > 0) {
-    let allowed: boolean;
-    try {
-      allowed = sourceAllowed(ip, parseNetworks(networks));
-    } catch {
-      allowed = false; // a list that cannot be read lets nobody in
-    }
-    if (!allowed) return "source network not allowed";
-  }
+  const refusal = networks && networks.length > 0 ? networkRefusal(networks, ip) : undefined;
+  if (refusal) return refusal;
   return secretMatches(credentials.secret, secret) ? undefined : "bad secret";
 }

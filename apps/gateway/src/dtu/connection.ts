@@ -1,7 +1,13 @@
 import type { Socket } from "node:net";
-import { FrameSplitter, type SplitFrame } from "@meterline/protocols";
+import { FrameSplitter, qgdw1376, type SplitFrame } from "@meterline/protocols";
 import type { FrameLink } from "../bus/link.ts";
+import {
+  type ConcentratorLogin,
+  decodeTerminalFrame,
+  matchConcentratorLogin,
+} from "../concentrator/login.ts";
 import type { Counters } from "../stats.ts";
+import { answerLink, type LinkRequest, linkRequestOf, matchLogin } from "./dial-in.ts";
 import { HeartbeatCounter, matchRegistration, type PacketFormat, renderPacket } from "./packet-format.ts";
 
 export interface ConnectionLimits {
@@ -15,6 +21,8 @@ export interface ConnectionLimits {
   interByteTimeoutMs: number;
   maxGarbageBytes: number;
   maxFrameLength: number;
+  /** Q/GDW 1376.1 frames from a concentrator carry meter frames and file rows: a larger bound. */
+  maxConcentratorFrameLength: number;
 }
 
 export interface ConnectionEvents {
@@ -40,11 +48,16 @@ export class DtuConnection implements FrameLink {
   readonly openedAt = Date.now();
   lastSeen = Date.now();
   private registrationBytes: Buffer = Buffer.alloc(0);
-  private readonly splitter: FrameSplitter;
+  private splitter: FrameSplitter;
   private heartbeats: HeartbeatCounter | undefined;
   private heartbeatReply: Uint8Array | undefined;
   private garbageRun = 0;
   private receiver: ((frame: SplitFrame) => void) | undefined;
+  /** A DL/T 698.45 meter dialling in itself: its login, answered once it is accepted. */
+  private login: LinkRequest | undefined;
+  /** A Q/GDW 1376.1 concentrator: its login, confirmed once it is accepted. */
+  private concentrator: ConcentratorLogin | undefined;
+  private silenceTimeoutMs: number;
   private readonly closeListeners: ((reason: string) => void)[] = [];
 
   constructor(
@@ -54,7 +67,8 @@ export class DtuConnection implements FrameLink {
     private readonly events: ConnectionEvents,
     private readonly counters: Counters,
   ) {
-    this.splitter = new FrameSplitter({ protocol: "auto", maxFrameLength: limits.maxFrameLength });
+    this.splitter = new FrameSplitter({ protocol: "any", maxFrameLength: limits.maxFrameLength });
+    this.silenceTimeoutMs = limits.silenceTimeoutMs;
     socket.setNoDelay(true);
     socket.on("data", (chunk: Buffer) => this.onData(chunk));
     socket.on("error", () => {}); // resets and timeouts end in "close", which is what counts
@@ -63,6 +77,16 @@ export class DtuConnection implements FrameLink {
 
   get closed(): boolean {
     return this.state === "closed";
+  }
+
+  /** "dlt698": a 698.45 meter that dialled in with a LINK login (no DTU registration packet). */
+  get dialIn(): "dlt698" | null {
+    return this.login ? "dlt698" : null;
+  }
+
+  /** The 1376.1 login of a concentrator (its address and password), or undefined for a DTU or meter. */
+  get concentratorLogin(): ConcentratorLogin | undefined {
+    return this.concentrator;
   }
 
   setReceiver(receiver: (frame: SplitFrame) => void): void {
@@ -96,7 +120,7 @@ export class DtuConnection implements FrameLink {
     )
       return "registration timeout";
     if (this.state !== "registered") return undefined;
-    if (now - this.lastSeen > this.limits.silenceTimeoutMs) return "offline: heartbeats missed";
+    if (now - this.lastSeen > this.silenceTimeoutMs) return "offline: heartbeats missed";
     // A frame whose bytes stopped coming is noise (RS-485 inter-byte gap); drop it.
     if (this.splitter.pending > 0 && now - this.lastSeen > this.limits.interByteTimeoutMs) {
       const dropped = this.splitter.flush();
@@ -129,6 +153,7 @@ export class DtuConnection implements FrameLink {
       return;
     }
     this.registrationBytes = Buffer.concat([this.registrationBytes, chunk]);
+    if (this.concentratorLoggedIn() || this.loggedIn()) return;
     const match = matchRegistration(this.limits.registration, this.registrationBytes);
     if (match.status === "invalid") {
       this.events.rejected(this, match.reason);
@@ -145,12 +170,72 @@ export class DtuConnection implements FrameLink {
     this.events.registered(this, match.secret);
   }
 
+  /**
+   * A 698.45 LINK login as the first packet: the meter's address is its collector id. Waits while
+   * the bytes so far could still become one (bounded like a registration packet).
+   */
+  private loggedIn(): boolean {
+    const login = matchLogin(this.registrationBytes, this.limits.maxFrameLength);
+    if (login.status === "need-more") {
+      if (this.registrationBytes.length > this.limits.maxRegistrationBytes)
+        this.events.rejected(this, "registration packet too long");
+      return true;
+    }
+    if (login.status === "none") return false;
+    this.registrationBytes = Buffer.from(this.registrationBytes.subarray(login.length));
+    this.collectorId = login.address;
+    this.login = login.request;
+    // The meter announces its heartbeat period: two of them missed mean it is gone.
+    this.silenceTimeoutMs = Math.max(this.limits.silenceTimeoutMs, login.request.heartbeatSeconds * 2_000);
+    this.state = "authenticating";
+    this.events.registered(this, undefined);
+    return true;
+  }
+
+  /**
+   * A Q/GDW 1376.1 login (AFN 02 F1) as the first frame: the concentrator's address names its
+   * collector, its password is checked like a DTU's secret. Bounded like a registration packet.
+   */
+  private concentratorLoggedIn(): boolean {
+    const match = matchConcentratorLogin(
+      this.registrationBytes,
+      Math.min(this.limits.maxConcentratorFrameLength, this.limits.maxRegistrationBytes),
+    );
+    if (match.status === "need-more") {
+      if (this.registrationBytes.length > this.limits.maxRegistrationBytes)
+        this.events.rejected(this, "registration packet too long");
+      return true;
+    }
+    if (match.status === "none") return false;
+    this.registrationBytes = Buffer.from(this.registrationBytes.subarray(match.length));
+    this.collectorId = match.collectorId;
+    this.concentrator = match.login;
+    this.state = "authenticating";
+    this.events.registered(this, match.login.password);
+    return true;
+  }
+
   /** The collector proved who it is: serve it (the gateway calls this before attaching it). */
   accept(): void {
     if (this.state !== "authenticating") return;
     const rest = this.registrationBytes;
     this.registrationBytes = Buffer.alloc(0);
     this.state = "registered";
+    if (this.concentrator) {
+      const { address, seq } = this.concentrator;
+      this.splitter = new FrameSplitter({
+        protocol: "qgdw1376",
+        maxFrameLength: this.limits.maxConcentratorFrameLength,
+      });
+      this.socket.write(qgdw1376.buildLoginConfirm({ address, seq }));
+      if (rest.length > 0) this.onStream(rest);
+      return;
+    }
+    if (this.login) {
+      this.socket.write(answerLink(this.collectorId, this.login));
+      if (rest.length > 0) this.onStream(rest);
+      return;
+    }
     this.heartbeats = new HeartbeatCounter(renderPacket(this.limits.heartbeat, this.collectorId));
     if (this.limits.heartbeatReply)
       this.heartbeatReply = renderPacket(this.limits.heartbeatReply, this.collectorId);
@@ -175,6 +260,43 @@ export class DtuConnection implements FrameLink {
       this.close("too much garbage");
       return;
     }
-    for (const frame of frames) this.receiver?.(frame);
+    for (const frame of frames) {
+      if (this.login && frame.protocol === "dlt698" && this.answeredLink(frame.bytes)) continue;
+      if (this.concentrator && this.answeredConcentrator(frame.bytes)) continue;
+      this.receiver?.(frame);
+    }
+  }
+
+  /** A dialled-in meter's heartbeat or logout is answered here; it is no reply for the bus. */
+  private answeredLink(bytes: Uint8Array): boolean {
+    const request = linkRequestOf(bytes, this.limits.maxFrameLength);
+    if (!request) return false;
+    this.counters.heartbeats++;
+    this.socket.write(answerLink(this.collectorId, request));
+    if (request.requestType === "logout") this.close("meter logged out");
+    return true;
+  }
+
+  /**
+   * A concentrator's heartbeat, repeated login or logout is confirmed here (AFN 00 F1); a frame
+   * that is not a terminal's is dropped. Everything else goes to the concentrator's link.
+   */
+  private answeredConcentrator(bytes: Uint8Array): boolean {
+    const decoded = decodeTerminalFrame(bytes, this.limits.maxConcentratorFrameLength);
+    if (!decoded) {
+      this.counters.unexpectedFrames++;
+      return true;
+    }
+    const own = this.concentrator!.address;
+    if (decoded.address.area !== own.area || decoded.address.terminal !== own.terminal) {
+      // Another terminal's frame on this session: it has not logged in here, so nothing answers it.
+      this.counters.unexpectedFrames++;
+      return true;
+    }
+    if (decoded.kind !== "heartbeat" && decoded.kind !== "login" && decoded.kind !== "logout") return false;
+    this.counters.heartbeats++;
+    this.socket.write(qgdw1376.buildConfirm({ address: decoded.address, seq: decoded.seq.seq }));
+    if (decoded.kind === "logout") this.close("concentrator logged out");
+    return true;
   }
 }

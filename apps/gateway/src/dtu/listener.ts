@@ -45,6 +45,7 @@ export class DtuListener {
       interByteTimeoutMs: settings.interByteTimeoutMs,
       maxGarbageBytes: settings.maxGarbageBytes,
       maxFrameLength: settings.maxFrameLength,
+      maxConcentratorFrameLength: settings.maxConcentratorFrameLength,
     };
     this.server = net.createServer((socket) => this.accept(socket));
   }
@@ -74,11 +75,18 @@ export class DtuListener {
     };
   }
 
+  private closed: Promise<void> | undefined;
+
+  /** No new connection is accepted; those open stay until close(). */
+  stopAccepting(): void {
+    this.closed ??= new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.stopAccepting();
     for (const connection of this.connections) connection.close("gateway closing");
-    await closed;
+    await this.closed;
   }
 
   private smallestTimeout(): number {

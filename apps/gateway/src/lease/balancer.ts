@@ -10,6 +10,9 @@ export interface BalancerSettings {
 /** Why a gateway refuses, for a while, a DTU it has just handed over. */
 export const HANDED_OVER = "handed over to balance the load";
 
+/** How long a count of the live gateways is trusted when a DTU that was handed away comes back. */
+const MEMBERS_FRESH_MS = 250;
+
 /**
  * Gives a gateway that joins or rejoins a fair share of the collectors. DTUs dial through a TCP
  * balancer and stay where they landed, so without this a restarted gateway gets nothing back until
@@ -25,6 +28,9 @@ export class LeaseBalancer {
   private timer: NodeJS.Timeout | undefined;
   private readonly handedOver = new Map<string, number>();
   private othersAlive = false;
+  private membersCountedAt = 0;
+  private counting: Promise<void> | undefined;
+  private stopped = false;
   private running = false;
 
   constructor(
@@ -44,17 +50,44 @@ export class LeaseBalancer {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     await this.store.leave?.(this.owner).catch(() => undefined);
   }
 
   /** The registry asks before taking a DTU: refused while it was just handed away and others are alive. */
-  holdOff(collectorId: string): string | undefined {
+  async holdOff(collectorId: string): Promise<string | undefined> {
     const until = this.handedOver.get(collectorId);
     if (until === undefined) return undefined;
-    if (until > Date.now() && this.othersAlive) return HANDED_OVER;
+    if (until > Date.now() && (await this.othersStillAlive())) return HANDED_OVER;
     this.handedOver.delete(collectorId);
     return undefined;
+  }
+
+  /**
+   * Whether other gateways are alive, counted afresh (at most every MEMBERS_FRESH_MS) rather than
+   * at the last round: the gateway these collectors were handed to may have stopped since (a
+   * SIGTERM leaves gateway_member at once), and then its DTUs must be taken here now, not refused
+   * until the next round (up to a third of the lease lifetime, 10 s by default).
+   */
+  private othersStillAlive(): Promise<boolean> {
+    // A stopped balancer counts nothing: counting would enter this gateway as a member again.
+    if (!this.store.share || this.stopped || Date.now() - this.membersCountedAt < MEMBERS_FRESH_MS)
+      return Promise.resolve(this.othersAlive);
+    this.counting ??= this.store
+      .share(this.owner, this.settings.leaseTtlMs)
+      .then(
+        (share) => {
+          this.othersAlive = share.members > 1;
+          this.membersCountedAt = Date.now();
+        },
+        // Unknown: as the last round found.
+        () => undefined,
+      )
+      .finally(() => {
+        this.counting = undefined;
+      });
+    return this.counting.then(() => this.othersAlive);
   }
 
   private lastRound = 0;
@@ -65,6 +98,7 @@ export class LeaseBalancer {
     try {
       const share = await this.store.share(this.owner, this.settings.leaseTtlMs);
       this.othersAlive = share.members > 1;
+      this.membersCountedAt = Date.now();
       const { rebalanceIntervalMs, rebalanceBatch } = this.settings;
       const now = Date.now();
       if (!this.othersAlive || rebalanceIntervalMs <= 0 || now - this.lastRound < rebalanceIntervalMs) return;

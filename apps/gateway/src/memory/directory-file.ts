@@ -13,7 +13,7 @@ import type { DirectoryCollector } from "./meter-directory.ts";
  */
 export class DirectoryFileError extends Error {}
 
-const PROTOCOLS: readonly MeterProtocol[] = ["dlt645-2007", "dlt645-1997", "cjt188"];
+const PROTOCOLS: readonly MeterProtocol[] = ["dlt645-2007", "dlt645-1997", "dlt698", "cjt188"];
 
 function fail(index: number, field: string, problem: string): never {
   throw new DirectoryFileError(`meter #${index}: ${field} ${problem}`);

@@ -1,4 +1,4 @@
-import type { MeterReading, PresenceEvent } from "../model.ts";
+import type { MeterFileEvent, MeterReading, PresenceEvent } from "../model.ts";
 import type { ReadingsSink } from "../ports.ts";
 
 /** Keeps the latest reading per meter and a bounded list of recent ones (demo console, tests). */
@@ -6,6 +6,8 @@ export class MemoryReadingsSink implements ReadingsSink {
   private readonly latestByMeter = new Map<string, MeterReading>();
   private readonly recentReadings: MeterReading[] = [];
   private readonly presenceEvents: PresenceEvent[] = [];
+  /** Each concentrator's meter file as last reported, by collector id. */
+  readonly meterFiles = new Map<string, MeterFileEvent>();
   private readonly listeners = new Set<(reading: MeterReading) => void>();
   count = 0;
 
@@ -22,6 +24,10 @@ export class MemoryReadingsSink implements ReadingsSink {
   async presence(event: PresenceEvent): Promise<void> {
     this.presenceEvents.push(event);
     if (this.presenceEvents.length > this.keepRecent) this.presenceEvents.shift();
+  }
+
+  async meterFile(event: MeterFileEvent): Promise<void> {
+    this.meterFiles.set(event.collectorId, event);
   }
 
   latest(meterId: string): MeterReading | undefined {

@@ -104,7 +104,7 @@ export class MqttHub {
     const link = this.links.get(parsed.address);
     // A frame or two per message; anything longer is not a meter talking.
     if (!link || payload.length > this.maxFrameLength * 2) return false;
-    const { frames } = splitFrames(payload, { protocol: "auto", maxFrameLength: this.maxFrameLength });
+    const { frames } = splitFrames(payload, { protocol: "any", maxFrameLength: this.maxFrameLength });
     if (frames.length === 0) return false;
     for (const frame of frames) link.deliver({ ...frame, bytes: frame.bytes.slice() });
     return true;

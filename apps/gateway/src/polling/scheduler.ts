@@ -94,6 +94,22 @@ export class PollScheduler {
     return count;
   }
 
+  /**
+   * A meter reported an event (through its concentrator): poll it now with the daily items too
+   * (cover count, clock), so the reading shows what changed. Returns how many were found.
+   */
+  eventDue(now: number, meterIds: readonly string[]): number {
+    let count = 0;
+    for (const meterId of meterIds) {
+      const entry = this.entries.get(meterId);
+      if (!entry) continue;
+      entry.manualAt = now;
+      entry.frozenDay = null;
+      count++;
+    }
+    return count;
+  }
+
   frozenDue(meterId: string, localDay: string): boolean {
     const entry = this.entries.get(meterId);
     return entry !== undefined && entry.frozenDay !== localDay;

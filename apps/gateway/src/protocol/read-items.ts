@@ -1,6 +1,7 @@
-import { cjt188, type DecodedField, dlt645 } from "@meterline/protocols";
+import { cjt188, type DecodedField, dlt645, dlt698, formatScaled } from "@meterline/protocols";
 import { describeWaterFact, type ReadBackFact, type ReadBackItem } from "../commands/reconcile.ts";
 import type { EnergyRegisters, MeterInfo, MeterReading } from "../model.ts";
+import { RELAY_STATUS_OADS } from "./dlt698-requests.ts";
 import type { MeterReply } from "./requests.ts";
 
 /**
@@ -42,8 +43,30 @@ const DI_2007: Record<Exclude<PollItem, "water">, string> = {
   "clock-time": dlt645.DI.TIME,
 };
 
+/**
+ * DL/T 698.45: the OADs of each item. The wallet (202C) carries the remaining amount and the
+ * purchase count together, so "balance" reads both; the relay state is three attributes in one GET.
+ */
+const OADS_698: Partial<Record<PollItem, readonly string[]>> = {
+  energy: [dlt698.OAD.FORWARD_ACTIVE_ENERGY],
+  balance: [dlt698.OAD.WALLET],
+  overdraft: [dlt698.OAD.OVERDRAFT],
+  "purchase-count": [dlt698.OAD.WALLET],
+  status: RELAY_STATUS_OADS,
+  power: [dlt698.OAD.ACTIVE_POWER],
+};
+
+/** The name the 698.45 catalogue gives the purchase count inside the wallet file (202C0200). */
+const WALLET_PURCHASE_COUNT = "current wallet file, purchase count";
+
 export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
   if (meter.protocol === "cjt188") return ["water"];
+  if (meter.protocol === "dlt698") {
+    // Daily frozen data (GET-Record of 5004) and the clock are not read from 698.45 meters yet.
+    const plan: PollItem[] = ["energy", "status", "power"];
+    if (meter.model.localPrepaid) plan.push("balance");
+    return plan;
+  }
   if (meter.protocol === "dlt645-1997") return ["energy"];
   const plan: PollItem[] = ["energy", "status", "status-1", "power"];
   if (meter.model.localPrepaid) plan.push("balance", "purchase-count");
@@ -53,12 +76,31 @@ export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
 
 export function diOf(item: PollItem, meter: MeterInfo): string {
   if (item === "water") return "901F";
+  if (meter.protocol === "dlt698") {
+    const oads = OADS_698[item];
+    if (!oads) throw new Error(`${item} is not read from DL/T 698.45 meters`);
+    return oads.join(",");
+  }
   if (meter.protocol === "dlt645-1997") return dlt645.DI1997.FORWARD_ENERGY_BLOCK;
   return DI_2007[item];
 }
 
 const okValue = (field: DecodedField | undefined): string | null =>
   field && field.status === "ok" ? field.value : null;
+
+/** The purchase count: the whole reply of DL/T 645 (03330201), a field of the 698.45 wallet file. */
+function purchaseCountOf(reply: Extract<MeterReply, { kind: "read" }>): number | null {
+  const wallet = reply.fields.find((field) => field.name === WALLET_PURCHASE_COUNT);
+  const value = okValue(wallet ?? reply.fields[0]);
+  return value !== null && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+/** Active power in kW: DL/T 645 sends kW; DL/T 698.45 (2004) sends W, converted exactly. */
+function powerOf(field: DecodedField | undefined): string | null {
+  if (field?.kind === "number" && field.status === "ok" && field.unit === "W" && field.scaled !== null)
+    return formatScaled(field.scaled, field.scale + 3);
+  return okValue(field);
+}
 
 function energyOf(fields: DecodedField[]): EnergyRegisters | undefined {
   const total = okValue(fields[0]);
@@ -79,15 +121,22 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
       const value = okValue(reply.fields[0]);
       if (value === null) return false;
       reading[item] = value;
+      // A 698.45 wallet file carries the purchase count with the remaining amount.
+      const count = item === "balance" && reply.fields.length > 1 ? purchaseCountOf(reply) : null;
+      if (count !== null) reading.purchaseCount = count;
       return true;
     }
     case "purchase-count": {
-      const value = okValue(reply.fields[0]);
-      if (value === null || !/^\d+$/.test(value)) return false;
-      reading.purchaseCount = Number(value);
+      const count = purchaseCountOf(reply);
+      if (count === null) return false;
+      reading.purchaseCount = count;
       return true;
     }
     case "status": {
+      if (reply.relayStatus) {
+        reading.relay = reply.relayStatus.relay;
+        return true;
+      }
       const word = reply.statusWord3;
       if (!word) return false;
       reading.relay = word.relay;
@@ -101,7 +150,7 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
       return true;
     }
     case "power": {
-      const power = okValue(reply.fields[0]);
+      const power = powerOf(reply.fields[0]);
       if (power === null) return false;
       reading.activePower = power;
       return true;
@@ -146,8 +195,12 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
   }
 }
 
-/** The DI read to reconcile a write. */
-export function readBackDi(item: ReadBackItem): string {
+/** The DI (or 698.45 OADs) read to reconcile a write. */
+export function readBackDi(item: ReadBackItem, meter: MeterInfo): string {
+  if (meter.protocol === "dlt698") {
+    if (item.item === "status-word-3") return RELAY_STATUS_OADS.join(",");
+    if (item.item === "purchase-count") return dlt698.OAD.WALLET;
+  }
   switch (item.item) {
     case "status-word-3":
       return dlt645.DI.STATUS_WORD_3;
@@ -169,7 +222,7 @@ export function factFrom(item: ReadBackItem, reply: MeterReply): ReadBackFact | 
   if (reply.kind !== "read") return null;
   switch (item.item) {
     case "status-word-3": {
-      const word = reply.statusWord3;
+      const word = reply.statusWord3 ?? reply.relayStatus;
       return word
         ? {
             item: "status-word-3",
@@ -182,8 +235,8 @@ export function factFrom(item: ReadBackItem, reply: MeterReply): ReadBackFact | 
     case "valve":
       return reply.meterData ? { item: "valve", valve: reply.meterData.status.valve } : null;
     case "purchase-count": {
-      const value = okValue(reply.fields[0]);
-      return value === null ? null : { item: "purchase-count", purchaseCount: Number(value) };
+      const count = purchaseCountOf(reply);
+      return count === null ? null : { item: "purchase-count", purchaseCount: count };
     }
     case "register": {
       const value = dlt645.touTableKind(item.di)

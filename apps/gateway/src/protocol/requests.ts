@@ -8,6 +8,7 @@ import {
 } from "@meterline/protocols";
 import type { PreparedRequest } from "../bus/bus.ts";
 import type { MeterInfo, RelayAction } from "../model.ts";
+import { dlt698Get, dlt698Relay, parseOads, type RelayStatus } from "./dlt698-requests.ts";
 import { DEFAULT_CLEARING_DI, DEFAULT_RECHARGE_DI, encodeRecharge } from "./recharge.ts";
 
 /**
@@ -19,6 +20,8 @@ export type MeterReply =
       kind: "read";
       fields: DecodedField[];
       statusWord3?: dlt645.StatusWord3;
+      /** DL/T 698.45: the relay as 8000.5, F205.2 and 8001.2 show it. */
+      relayStatus?: RelayStatus;
       meterData?: cjt188.MeterData | null;
       /** CJ/T 188 8102: the water meter's price table. */
       priceTable?: cjt188.WaterPriceTable;
@@ -100,7 +103,10 @@ function cjtRequest(meter: MeterInfo, bytes: Uint8Array): Request {
   };
 }
 
-/** Builds requests; `nextSer` numbers CJ/T 188 requests so a late reply never matches a newer one. */
+/**
+ * Builds requests; `nextSer` numbers CJ/T 188 requests (SER) and DL/T 698.45 ones (PIID) so a late
+ * reply never matches a newer one.
+ */
 export class RequestFactory {
   constructor(private readonly nextSer: () => number) {}
 
@@ -109,7 +115,13 @@ export class RequestFactory {
     return { ser: this.nextSer(), meterType, diOrder, preamble };
   }
 
+  /** `di`: a DL/T 645 DI, "901F" for CJ/T 188, one OAD or several joined by "," for DL/T 698.45. */
   read(meter: MeterInfo, di: string): Request {
+    if (meter.protocol === "dlt698") {
+      const oads = parseOads(di);
+      if (!oads) throw new UnsupportedRequest(`${di} is not a DL/T 698.45 OAD (8 hex digits, or a list)`);
+      return dlt698Get(meter, oads, this.nextSer());
+    }
     if (meter.protocol === "cjt188") {
       const bytes = cjt188.buildReadData(meter.address, { ...this.cjtOptions(meter), di });
       return cjtRequest(meter, bytes);
@@ -124,6 +136,7 @@ export class RequestFactory {
   }
 
   relay(meter: MeterInfo, action: RelayAction, validUntil: DateTimeInput, operator?: string): Request {
+    if (meter.protocol === "dlt698") return dlt698Relay(meter, action, this.nextSer());
     if (meter.protocol !== "dlt645-2007") throw new UnsupportedRequest(`relay control needs DL/T 645-2007`);
     const credentials = { ...meter.model.credentials, ...(operator ? { operator } : {}) };
     const bytes = dlt645.buildRelayControl(
