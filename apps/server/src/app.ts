@@ -11,6 +11,7 @@ import type { Db } from "./db/client.ts";
 import { accessRoutes } from "./modules/access/access.routes.ts";
 import { alarmRoutes } from "./modules/alarm/alarm.routes.ts";
 import { ignoreListRoutes } from "./modules/alarm/ignore-list.routes.ts";
+import { apportionmentRoutes } from "./modules/apportionment/apportionment.routes.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
@@ -18,14 +19,19 @@ import { allowedEndpoints } from "./modules/develop/datasource-address.ts";
 import { developRoutes } from "./modules/develop/develop.routes.ts";
 import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { fileRoutes } from "./modules/file/file.routes.ts";
+import { lineLossRoutes } from "./modules/line-loss/line-loss.routes.ts";
+import { liveRoutes } from "./modules/live/live.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
 import { currentDataRoutes } from "./modules/metering/current-data.routes.ts";
 import { dailyTrendRoutes } from "./modules/metering/daily-trend.routes.ts";
 import { homepageRoutes } from "./modules/metering/homepage.routes.ts";
 import { manualReadImportRoutes } from "./modules/metering/manual-read-import.routes.ts";
+import { meterFileRoutes } from "./modules/metering/meter-file.routes.ts";
 import { readingCorrectionRoutes } from "./modules/metering/reading-corrections.routes.ts";
+import { attentionRoutes } from "./modules/money/attention.routes.ts";
 import { moneyRoutes } from "./modules/money/money.routes.ts";
 import { moneyExportRoutes } from "./modules/money/money-export.routes.ts";
+import { monthStatementRoutes } from "./modules/money/month-statement.routes.ts";
 import { ownerRechargeRoutes } from "./modules/money/owner-recharge.routes.ts";
 import { paymentRoutes } from "./modules/money/payment.routes.ts";
 import { type NoticeQueue, startNoticeQueue } from "./modules/notices/notice-queue.ts";
@@ -37,6 +43,7 @@ import { waterWriteRoutes } from "./modules/operations/water-writes.routes.ts";
 import { ownerPageRoutes } from "./modules/owner-page/owner-page.routes.ts";
 import { paramRoutes } from "./modules/param/param.routes.ts";
 import { registryRoutes } from "./modules/pms/index.ts";
+import { setupRoutes } from "./modules/pms/setup.routes.ts";
 import { registryImportRoutes } from "./modules/pms-import/registry-import.routes.ts";
 import { regionRoutes } from "./modules/region/region.routes.ts";
 import { reportRoutes } from "./modules/report/report.routes.ts";
@@ -47,6 +54,7 @@ import { socialRoutes } from "./modules/social/social.routes.ts";
 import { SocialSignIn } from "./modules/social/social-sign-in.ts";
 import { storageRoutes } from "./modules/storage/storage.routes.ts";
 import { StorageService } from "./modules/storage/storage.service.ts";
+import { suspectsRoutes } from "./modules/suspects/suspects.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
 import { userImportRoutes } from "./modules/user/user-import.routes.ts";
@@ -243,11 +251,16 @@ export async function buildApp({
   await app.register(registryImportRoutes, { db, timeZone: config.timeZone });
   await app.register(reportRoutes, { db, timeZone: config.timeZone });
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });
+  await app.register(lineLossRoutes, { db, timeZone: config.timeZone });
+  await app.register(apportionmentRoutes, { db, timeZone: config.timeZone });
+  await app.register(suspectsRoutes, { db, timeZone: config.timeZone });
   await app.register(readingCorrectionRoutes, { db, timeZone: config.timeZone });
   await app.register(currentDataRoutes, { db });
+  await app.register(meterFileRoutes, { db, timeZone: config.timeZone });
   await app.register(manualReadImportRoutes, { db, timeZone: config.timeZone });
   await app.register(homepageRoutes, { db, timeZone: config.timeZone });
   await app.register(switchRoutes, { db });
+  await app.register(liveRoutes, { db });
   await app.register(batchJobRoutes, { db });
   await app.register(waterWriteRoutes, { db, timeZone: config.timeZone });
   await app.register(alarmRoutes, { db, timeZone: config.timeZone });
@@ -256,6 +269,7 @@ export async function buildApp({
   await app.register(paymentRoutes, { db, timeZone: config.timeZone });
   await app.register(ownerRechargeRoutes, { db, timeZone: config.timeZone });
   await app.register(moneyExportRoutes, { db, timeZone: config.timeZone });
+  await app.register(monthStatementRoutes, { db, timeZone: config.timeZone });
   await app.register(wxpayRoutes, {
     db,
     cipher: fieldCipherOf(config),
@@ -281,6 +295,8 @@ export async function buildApp({
     providers,
     queue: () => noticeQueue,
   });
+  await app.register(attentionRoutes, { db, timeZone: config.timeZone, queue: () => noticeQueue });
+  await app.register(setupRoutes, { db });
   await app.register(ownerPageRoutes, {
     db,
     cipher: fieldCipherOf(config),

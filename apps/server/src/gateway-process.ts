@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     );
   }
   const idWorker = await IdWorkerLease.take(db, {
+    role: "gateway",
     onProblem: (message, error) => logger.log("warn", message, error ? { error: String(error) } : undefined),
   });
   const metering = await startEmbeddedMetering({

@@ -4,7 +4,7 @@ import { redactUrl } from "./contract/redact.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
 import { reencryptStoredSecrets } from "./crud/reencrypt.ts";
 import { openDb } from "./db/client.ts";
-import { IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
+import { apiProcessesBesidesThis, IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
 import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
@@ -12,6 +12,7 @@ import { startDemoSms } from "./demo/demo-sms.ts";
 import { startDemoWxpay } from "./demo/demo-wxpay.ts";
 import { embeddedGatewaySettings, startEmbeddedMetering } from "./modules/metering/embedded-gateway.ts";
 import { BatchJobRunner, DEFAULT_LIMITS } from "./modules/operations/batch-jobs/job-runner.ts";
+import { tenantsOnLocalStorage } from "./modules/storage/storage.service.ts";
 import { checkPortsFree, type PortToCheck, portError } from "./port-check.ts";
 import type { StartPhases } from "./start-phases.ts";
 import { warmSheetReader } from "./xlsx/read-workbook.ts";
@@ -44,7 +45,10 @@ export async function startServer(
   // live processes. A database older than the id_worker table has no live process that leased
   // one, and gets it from the migrations.
   const leaseIdWorker = () =>
-    IdWorkerLease.take(db, { onProblem: (message, error) => console.warn(message, error ?? "") });
+    IdWorkerLease.take(db, {
+      role: "api",
+      onProblem: (message, error) => console.warn(message, error ?? ""),
+    });
   const earlyWorker = (await idWorkerTableExists(db)) ? await leaseIdWorker() : undefined;
   const applied = await migrate(db);
   phases.mark("migrations");
@@ -102,6 +106,14 @@ export async function startServer(
     },
     "database ready",
   );
+  // Local storage is each server's own disk: a file uploaded here is not served by the others.
+  const otherApiServers = await apiProcessesBesidesThis(db);
+  const localTenants = otherApiServers > 0 ? await tenantsOnLocalStorage(db) : 0;
+  if (localTenants > 0)
+    app.log.warn(
+      { otherApiServers, tenantsOnLocalStorage: localTenants },
+      "several API servers share this database while files are kept on local storage: a file uploaded through one server is not served by the others; enable S3-compatible object storage (资源管理 → 对象存储) for every tenant",
+    );
   if (rekeyed.unreadable > 0)
     app.log.warn(
       { unreadable: rekeyed.unreadable },

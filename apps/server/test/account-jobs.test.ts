@@ -166,6 +166,15 @@ describe("account opening and closing batches as jobs", () => {
       refunds.map((r) => r.amount),
       ["-1000", "-1000"],
     );
+    // Supply goes with each account, as at the desk: both remote-control meters have their cut queued.
+    const cuts = await server.db.query<{ close_supply: number }>(
+      "select close_supply from pms_account where meter_id = any($1::bigint[]) and status = 2 order by meter_id",
+      [[site.meter, roomless]],
+    );
+    assert.deepEqual(
+      cuts.map((c) => c.close_supply),
+      [1, 1],
+    );
 
     // One meter: opened in the request, answered with its account as before.
     const single = await post("message/openAccount", { meterId: site.meter, deposit: "5" });

@@ -11,6 +11,8 @@ interface LoggedCommand {
   operatorName: string;
   sourceName: string;
   sourceNameEn: string;
+  whyName: string;
+  whyNameEn: string;
   reasonName: string;
   reasonNameEn: string;
 }
@@ -63,6 +65,37 @@ describe("the command log in words", () => {
       [restored?.actionName, restored?.operatorName, restored?.sourceName, restored?.reasonName],
       ["合闸", "", "欠费自动断电", ""],
     );
+  });
+
+  test("each command says why it was sent: by hand, for arrears, restored by a recharge, or by the system", async () => {
+    const { meter } = suite.site;
+    await suite.server.db.query(
+      "update pms_meter_command set state = 'success', result = 1 where meter_id = $1",
+      [meter],
+    );
+    const sent = await suite.post("message/switch", { meterId: meter, switchType: 2 });
+    assert.equal(sent.json().data.queued, 1, sent.body);
+    const batch = sent.json().data.batchId as string;
+    const why = async () => {
+      const row = (await log(meter)).find((r) => r.batchId === batch);
+      return [row?.actionName, row?.whyName, row?.actionNameEn, row?.whyNameEn];
+    };
+    assert.deepEqual(await why(), ["拉闸", "手动", "Cut supply", "Manual"]);
+    await suite.server.db.query(
+      "update pms_meter_command set payload = '{\"switchType\":1}', source = 'arrears/restore', create_user = null where batch_id = $1",
+      [batch],
+    );
+    assert.deepEqual(await why(), ["合闸", "充值恢复", "Restore supply", "Restored by recharge"]);
+    await suite.server.db.query("update pms_meter_command set source = null where batch_id = $1", [batch]);
+    assert.deepEqual(await why(), ["合闸", "系统", "Restore supply", "System"]);
+
+    // The room and meter pages list the same words.
+    const overview = await suite.server.call("GET", `/api/blade-pms/meter/overview?id=${meter}`, suite.admin);
+    assert.equal(overview.statusCode, 200, overview.body);
+    const listed = (
+      overview.json().data.commands as { id: string; actionName: string; whyName: string }[]
+    ).find((c) => c.actionName === "合闸" && c.whyName === "系统");
+    assert.ok(listed, "the meter page lists the restore with its reason");
   });
 
   test("valves list as 开阀 and 关阀", async () => {

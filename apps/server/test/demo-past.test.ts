@@ -3,13 +3,21 @@ import { after, before, describe, test } from "node:test";
 import { silentLogger } from "@meterline/gateway";
 import { ElectricMeter, ManualClock, planFleet, startFleet, type WaterMeter } from "@meterline/simulator";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
-import { DEMO_FLEET, DEMO_TENANT_ID, demoConditions, seedDemoSite } from "../src/demo/demo-site.ts";
+import {
+  DEMO_698_FLEET,
+  DEMO_FLEET,
+  DEMO_TENANT_ID,
+  demoConditions,
+  seedDemoSite,
+} from "../src/demo/demo-site.ts";
 import { startEmbeddedMetering } from "../src/modules/metering/embedded-gateway.ts";
 import { closeDay } from "../src/modules/money/daily-close.ts";
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from "./helpers.ts";
 import { get } from "./registry-fixtures.ts";
 
 const DAY = 86_400_000;
+/** The demo's meters: the DTU fleet's and the 698 building's behind its concentrator. */
+const METERS = DEMO_FLEET.meters + DEMO_698_FLEET.meters;
 const localDay = (at: number) => new Date(at + 8 * 3_600_000).toISOString().slice(0, 10);
 
 describe("the demo site's 60 days of past", () => {
@@ -46,14 +54,14 @@ describe("the demo site's 60 days of past", () => {
   test("every meter has an account opened with a deposit; some are low, one is in arrears", async () => {
     console.log(`seeding the demo site with its past took ${Math.round(seedMs)} ms on ${server.db.kind}`);
     const accounts = (await owners()).flatMap((o) => o.accounts);
-    assert.equal(accounts.length, DEMO_FLEET.meters);
+    assert.equal(accounts.length, METERS);
     const levels = accounts.map((a) => a.alarmLevel);
     assert.ok(levels.filter((l) => l === 1).length >= 2, `low: ${levels}`);
     assert.ok(levels.filter((l) => l === 2).length >= 1, `severely low: ${levels}`);
     assert.equal(accounts.filter((a) => a.arrearsStatus === 1).length, 1);
     assert.ok(levels.filter((l) => l === 0).length > 150);
     const openings = await get(server, token, "dataopenaccount/page?size=1");
-    assert.equal(openings.total, DEMO_FLEET.meters);
+    assert.equal(openings.total, METERS);
     assert.equal(openings.records[0].openTime.slice(0, 10), daysBack(60));
     assert.ok(Number(openings.records[0].deposit) > 0);
   });
@@ -89,9 +97,9 @@ describe("the demo site's 60 days of past", () => {
           [day],
         );
       const seeded = await rows();
-      assert.equal(seeded.length, DEMO_FLEET.meters, day);
+      assert.equal(seeded.length, METERS, day);
       await server.db.query("delete from pms_account_day where day = $1::date", [day]);
-      assert.equal(await closeDay(server.db, day, "Asia/Shanghai"), DEMO_FLEET.meters);
+      assert.equal(await closeDay(server.db, day, "Asia/Shanghai"), METERS);
       assert.deepEqual(await rows(), seeded, day);
     }
   });
@@ -178,6 +186,7 @@ describe("the demo site's 60 days of past", () => {
   test("the simulated fleet goes on from the last read of the past: no jump in any register", async () => {
     const clock = new ManualClock(startsAt);
     const fleet = await startFleet({ ...DEMO_FLEET, runningSince: startsAt, clock });
+    const building698 = await startFleet({ ...DEMO_698_FLEET, runningSince: startsAt, clock });
     try {
       const last = await server.db.query<{
         product_code: string;
@@ -190,9 +199,12 @@ describe("the demo site's 60 days of past", () => {
           order by product_code, read_time desc`,
         [DEMO_TENANT_ID],
       );
-      assert.equal(last.length, planFleet(DEMO_FLEET).meters.length);
+      assert.equal(
+        last.length,
+        planFleet(DEMO_FLEET).meters.length + planFleet(DEMO_698_FLEET).meters.length,
+      );
       for (const read of last) {
-        const meter = fleet.meter(read.product_code)!;
+        const meter = (fleet.meter(read.product_code) ?? building698.meter(read.product_code))!;
         // The first live poll, a minute after the start.
         meter.advance(startsAt + 60_000);
         const steps =
@@ -206,6 +218,7 @@ describe("the demo site's 60 days of past", () => {
       }
     } finally {
       await fleet.close();
+      await building698.close();
     }
   });
 
@@ -254,8 +267,29 @@ describe("the demo site's 60 days of past", () => {
             where tenant_id = $1 and read_time > $2 order by product_code, read_time`,
           [DEMO_TENANT_ID, new Date(startsAt)],
         );
-        return rows.length === 140 ? rows : undefined;
+        return rows.length === 140 + DEMO_698_FLEET.meters ? rows : undefined;
       });
+      // The 698 building's concentrator is online and its meter file, written by the gateway, holds them all.
+      const [concentrator] = planFleet(DEMO_698_FLEET).dtuIds;
+      const file = await waitFor("the concentrator's meter file", async () => {
+        const [row] = await server.db.query<{ meter_file: { pn: number; address: string; port: number }[] }>(
+          "select meter_file from pms_collector_meter_file where collector_code = $1",
+          [concentrator],
+        );
+        return row;
+      });
+      assert.deepEqual(
+        file.meter_file.map((row) => row.address).sort(),
+        planFleet(DEMO_698_FLEET)
+          .meters.map((m) => m.address)
+          .sort(),
+      );
+      assert.ok(file.meter_file.every((row) => row.pn >= 1 && row.port === 31));
+      const [online] = await server.db.query<{ online_status: number }>(
+        "select online_status from pms_collector where collector_code = $1",
+        [concentrator],
+      );
+      assert.equal(online!.online_status, 1);
       // At most ~3 kWh an hour for the heaviest user of the fleet, since the past's last read.
       const most = ((Date.now() - lastRead) / 3_600_000) * 3;
       for (const read of live) {

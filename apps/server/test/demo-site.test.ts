@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { planFleet } from "@meterline/simulator";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
-import { DEMO_FLEET, DEMO_TENANT_ID, demoDtuSecrets, seedDemoSite } from "../src/demo/demo-site.ts";
+import {
+  DEMO_698_FLEET,
+  DEMO_FLEET,
+  DEMO_TENANT_ID,
+  demoDtuSecrets,
+  seedDemoSite,
+} from "../src/demo/demo-site.ts";
+import { DbMeterDirectory } from "../src/modules/metering/meter-directory.db.ts";
+import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from "./helpers.ts";
 import { get, treeIds } from "./registry-fixtures.ts";
 
@@ -16,15 +24,15 @@ describe("the embedded demo site", () => {
   });
   after(() => server.close());
 
-  test("is seeded once: 4 buildings, 200 rooms, 180 owners in them, schemes and collectors", async () => {
+  test("is seeded once: 4 buildings and the 698 one, 210 rooms, 190 owners in them, schemes and collectors", async () => {
     assert.equal(await seedDemoSite(server.db, { adminPassword: ADMIN_PASSWORD }), false);
     const buildings = await get(server, token, "area/tree");
     assert.deepEqual(
       buildings[0].children.map((b: { title: string }) => b.title),
-      ["1号楼", "2号楼", "3号楼", "4号楼"],
+      ["1号楼", "2号楼", "3号楼", "4号楼", "5号楼(698)"],
     );
-    assert.equal((await get(server, token, "room/page?size=1")).total, 200);
-    assert.equal((await get(server, token, "owner/page?size=1")).total, 180);
+    assert.equal((await get(server, token, "room/page?size=1")).total, 210);
+    assert.equal((await get(server, token, "owner/page?size=1")).total, 190);
     assert.equal(
       (await get(server, token, `room/page?size=1&areaId=${buildings[0].children[1].id}`)).total,
       50,
@@ -36,7 +44,7 @@ describe("the embedded demo site", () => {
       ["4号楼"],
     );
     assert.equal(treeIds(vacant).length, 20 + 2);
-    assert.equal((await get(server, token, "collector/page?size=1")).total, DEMO_FLEET.dtus);
+    assert.equal((await get(server, token, "collector/page?size=1")).total, DEMO_FLEET.dtus + 1);
     const schemes = await get(server, token, "chargingscheme/list?size=10");
     assert.deepEqual(
       schemes.records.map((s: { priceModeName: string }) => s.priceModeName).sort(),
@@ -46,10 +54,11 @@ describe("the embedded demo site", () => {
 
   test("its meters are the simulated fleet's, each installed in a room behind its DTU", async () => {
     const plan = planFleet(DEMO_FLEET);
+    const building698 = planFleet(DEMO_698_FLEET);
     const electric = await get(server, token, "meter/page?size=500");
     const water = await get(server, token, "water/page?size=500");
     const planned = (kind: string) =>
-      plan.meters
+      [...plan.meters, ...building698.meters]
         .filter((m) => m.kind === kind)
         .map((m) => m.address)
         .sort();
@@ -68,7 +77,7 @@ describe("the embedded demo site", () => {
     const collector = await get(server, token, `collector/detail?id=${meter.collectorId}`);
     assert.equal(collector.collectorCode, first.collectorId);
     const links = await get(server, token, "roommeter/roomMeterPage?size=1");
-    assert.equal(links.total, DEMO_FLEET.meters);
+    assert.equal(links.total, DEMO_FLEET.meters + DEMO_698_FLEET.meters);
     assert.equal((await get(server, token, "meter/unbindTree")).length, 0);
   });
 
@@ -81,9 +90,12 @@ describe("the embedded demo site", () => {
     });
     assert.equal(added.statusCode, 200, added.body);
     const secrets = await demoDtuSecrets(server.db, cipher);
-    assert.deepEqual(Object.keys(secrets).sort(), planFleet(DEMO_FLEET).dtuIds);
-    assert.equal(new Set(Object.values(secrets)).size, DEMO_FLEET.dtus, "each its own");
-    assert.ok(Object.values(secrets).every((secret) => /^[A-Za-z0-9_-]{24}$/.test(secret)));
+    const [concentrator] = planFleet(DEMO_698_FLEET).dtuIds;
+    assert.deepEqual(Object.keys(secrets).sort(), [...planFleet(DEMO_FLEET).dtuIds, concentrator].sort());
+    assert.equal(new Set(Object.values(secrets)).size, DEMO_FLEET.dtus + 1, "each its own");
+    const { [concentrator!]: password, ...dtus } = secrets;
+    assert.ok(Object.values(dtus).every((secret) => /^[A-Za-z0-9_-]{24}$/.test(secret)));
+    assert.match(password!, /^[0-9A-F]{32}$/, "a concentrator's secret is its 16-byte password");
     assert.deepEqual(await demoDtuSecrets(server.db, cipher), secrets, "kept across starts");
     const stored = await server.db.query<{ registration_secret: string }>(
       "select registration_secret from pms_collector where tenant_id = $1 and collector_code <> 'OPERATOR-DTU'",
@@ -94,6 +106,60 @@ describe("the embedded demo site", () => {
     );
     assert.equal(operators!.registration_secret, null);
     assert.ok(stored.every((row) => !Object.values(secrets).includes(row.registration_secret)));
+  });
+
+  test("its 698 building hangs on a concentrator the gateway's directory serves, and shows its meter file", async () => {
+    const plan = planFleet(DEMO_698_FLEET);
+    const code = plan.dtuIds[0]!;
+    assert.equal(code, "34010001");
+    const collectors = await get(server, token, `collector/page?size=50&collectorCode=${code}`);
+    const collector = collectors.records.find((c: { collectorCode: string }) => c.collectorCode === code);
+    assert.equal(collector.collectorType, 2, "a 集中器");
+    const cipher = new FieldCipher(server.dataKey);
+    const secrets = await demoDtuSecrets(server.db, cipher);
+    const directory = new DbMeterDirectory(server.db, cipher, 60_000);
+    assert.equal((await directory.credentialsOf(code))?.secret, secrets[code]);
+    const meters = await directory.metersOf(code);
+    assert.deepEqual(
+      meters.map((m) => m.address),
+      plan.meters.map((m) => m.address),
+    );
+    assert.ok(meters.every((m) => m.protocol === "dlt698" && m.channel === 31 && m.transport === "tcp"));
+    const prepaid = meters.filter((m) => m.model.localPrepaid).length;
+    assert.ok(prepaid > 0 && prepaid < meters.length, `some local prepaid, not all: ${prepaid}`);
+    const accounts = await server.db.query<{ n: number }>(
+      `select count(*)::int as n from pms_account a join pms_meter m on m.id = a.meter_id
+        where m.protocol = 'dlt698_45' and m.tenant_id = $1`,
+      [DEMO_TENANT_ID],
+    );
+    assert.equal(accounts[0]!.n, plan.meters.length, "each 698 meter has its owner's account");
+
+    // The page's figures: the file the gateway reported, each row with its meter and whether it answered.
+    const first = plan.meters[0]!;
+    await new DbReadingsSink(server.db, "Asia/Shanghai").meterFile({
+      collectorId: code,
+      rows: [{ index: 1, pn: 1, address: first.address, protocol: 32, port: 31, baud: 9600 }],
+      at: new Date("2026-03-01T08:00:00Z"),
+    });
+    const file = await get(server, token, `collector/overview?id=${collector.id}`);
+    assert.equal(file.collector.collectorCode, code);
+    assert.match(file.fileTime, /^2026-03-01 \d\d:00:00$/);
+    assert.equal(file.file.length, 1);
+    assert.equal(file.file[0].pn, 1);
+    assert.equal(file.file[0].address, first.address);
+    assert.equal(file.file[0].protocolName, "dlt698_45");
+    assert.equal(file.file[0].port, 31);
+    assert.ok(file.file[0].meterId, "the row names the registry's meter");
+    assert.equal(file.file[0].answered, true, "its seeded past's last read came back");
+    assert.ok(file.file[0].lastPollTime);
+    // A poll the meter left silent is recorded naming every item missing: no longer answered.
+    await server.db.query(
+      "update pms_meter_current_data set missing = 'energy,status,power' where meter_id = $1",
+      [file.file[0].meterId],
+    );
+    const silent = await get(server, token, `collector/overview?id=${collector.id}`);
+    assert.equal(silent.file[0].answered, false);
+    assert.equal(file.notFiled.length, plan.meters.length - 1, "the meters not on file yet");
   });
 
   test("every meter and account carries the alarm scheme of its own energy type", async () => {

@@ -1,18 +1,23 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
+import { type FleetHandle, planFleet, startFleet } from "@meterline/simulator";
 import { type BalancedLink, TcpBalancer } from "../../gateway/test/tcp-balancer.ts";
 import { md5Hex } from "../src/modules/auth/password.ts";
+import {
+  type Child,
+  exited,
+  GATEWAY_ENTRY as GATEWAY,
+  run,
+  SERVER_ENTRY as SERVER,
+  stop,
+  waitFor,
+} from "./child-processes.ts";
 import { addUser } from "./fixtures.ts";
 import { ADMIN_PASSWORD, freePort, startTestServer, type TestServer } from "./helpers.ts";
-import { created } from "./registry-fixtures.ts";
+import { registerFleet } from "./registry-fixtures.ts";
 
-const SERVER = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-const GATEWAY = fileURLToPath(new URL("../src/gateway-process.ts", import.meta.url));
 const PLAN = {
   meters: 18,
   dtus: 6,
@@ -26,46 +31,6 @@ const CLIENT_SECRET = randomBytes(18).toString("base64url");
 const CLIENT = `Basic ${Buffer.from(`saber:${CLIENT_SECRET}`).toString("base64")}`;
 /** The bound the issue sets for taking over a DTU whose old session died without a FIN. */
 const HALF_OPEN_BOUND_MS = 5_000;
-
-interface Child {
-  process: ChildProcess;
-  output(): string;
-}
-
-function run(entry: string, env: Record<string, string>): Child {
-  let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
-    env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  return { process: child, output: () => output.slice(-4000) };
-}
-
-const exited = (child: Child) =>
-  child.process.exitCode !== null || child.process.signalCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => child.process.once("exit", () => resolve()));
-
-async function stop(child: Child | undefined): Promise<void> {
-  if (!child) return;
-  const done = exited(child);
-  child.process.kill("SIGTERM");
-  const timer = setTimeout(() => child.process.kill("SIGKILL"), 5_000);
-  await done;
-  clearTimeout(timer);
-}
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 // Several gateway processes share collectors through PostgreSQL leases and NOTIFY: it runs when
 // TEST_DATABASE_URL names a server, as CI's does.
@@ -123,20 +88,9 @@ describe("two API servers and two gateways behind a TCP balancer share the fleet
     server = await startTestServer();
     const admin = (await server.login()).access_token;
     const plan = planFleet(PLAN);
-    for (const dtuId of plan.dtuIds) {
-      const collector = await created(server, admin, "collector/submit", {
-        collectorName: dtuId,
-        collectorCode: dtuId,
-        registrationSecret: plannedSecret(plan, dtuId),
-      });
-      for (const meter of plan.meters.filter((m) => m.collectorId === dtuId)) {
-        meterIds.set(
-          meter.address,
-          await created(server, admin, "meter/save", { productCode: meter.address, collectorId: collector }),
-        );
-        collectorOfMeter.set(meter.address, dtuId);
-      }
-    }
+    const registered = await registerFleet(server, admin, plan);
+    for (const [address, id] of registered.meterIds) meterIds.set(address, id);
+    for (const [address, dtu] of registered.collectorOfMeter) collectorOfMeter.set(address, dtu);
     const apiPorts = [await freePort(), await freePort()];
     for (const port of apiPorts)
       apis.push(

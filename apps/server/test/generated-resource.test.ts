@@ -21,6 +21,7 @@ const SOURCES = [
 const WORKSPACES: Record<string, string> = {
   contracts: "packages/contracts",
   billing: "packages/billing",
+  analytics: "packages/analytics",
   protocols: "packages/protocols",
   "api-client": "packages/api-client",
   server: "apps/server",

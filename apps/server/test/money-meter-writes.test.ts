@@ -82,8 +82,14 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
       )
     )[0]!;
   const entries = async (accountId: string, type?: number) =>
-    server.db.query<{ entry_type: number; amount: string; recharge_id: string | null; cause: string }>(
-      `select entry_type, amount::text as amount, recharge_id::text as recharge_id, cause from pms_ledger
+    server.db.query<{
+      id: string;
+      entry_type: number;
+      amount: string;
+      recharge_id: string | null;
+      cause: string;
+    }>(
+      `select id::text as id, entry_type, amount::text as amount, recharge_id::text as recharge_id, cause from pms_ledger
         where account_id = $1 and ($2::int is null or entry_type = $2) order by create_time, id`,
       [accountId, type ?? null],
     );
@@ -423,6 +429,13 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     const usage = await entries(prepaidAccount, 6);
     assert.equal(usage.length, charges + 1);
     assert.match(usage.at(-1)!.cause, /^表内扣费 \d{4}-\d{2}-\d{2}$/);
+    // Statements say the meter priced it (its tiers are the meter's own), whole: one part, the entry's amount.
+    const parts = await server.db.query<{ part: string; charge: string }>(
+      `select p.part, p.charge::text as charge from pms_ledger_part p
+         join pms_ledger l on l.id = p.ledger_id where l.id = $1`,
+      [usage.at(-1)!.id],
+    );
+    assert.deepEqual(parts, [{ part: "meter", charge: String(-Number(usage.at(-1)!.amount)) }]);
     assert.equal(after.alarm_level, 1, "low, as the alarm scheme says");
     assert.equal(after.arrears_cut, 0, "the server never cuts a meter that trips itself");
     const check = await server.call("GET", `${pms}/ledger/check`, admin);

@@ -521,6 +521,12 @@ describe("payments, group recharges, scheme changes, place filters and money exp
       .slice(1, -1)
       .map((r) => r[(openings.rows[0] as string[]).indexOf("房间")]);
     assert.deepEqual(openingRooms.sort(), ["1号楼 101", "2号楼 201"]);
+    // Each opening with its receipt number (K…) as reprinted, and how its deposit was paid when recorded.
+    const openingHeader = openings.rows[0] as string[];
+    for (const row of openings.rows.slice(1, -1)) {
+      assert.match(String(row[openingHeader.indexOf("收据号")]), /^K\d{8}\d+$/);
+      assert.ok(openingHeader.includes("支付方式"));
+    }
 
     // A name typed like a formula stays text.
     await server.db.query("update pms_owner set owner_name = '=HYPERLINK(\"x\")' where id = $1", [owner2]);
@@ -543,6 +549,10 @@ describe("payments, group recharges, scheme changes, place filters and money exp
     assert.equal(closings.rows.length, 3);
     assert.equal(closings.rows[1]![closingHeader.indexOf("退款(元)")], Number(balance) / 100);
     assert.equal(closings.rows[1]![closingHeader.indexOf("房间")], "2号楼 201");
+    // The closing's state, receipt number, final reading and what became of supply, as 销户记录 shows them.
+    assert.equal(closings.rows[1]![closingHeader.indexOf("状态")], "已销户");
+    assert.match(String(closings.rows[1]![closingHeader.indexOf("收据号")]), /^X\d{8}\d+$/);
+    for (const column of ["最终读数", "抄表时间", "供电"]) assert.ok(closingHeader.includes(column), column);
     assert.equal(closings.rows.at(-1)![closingHeader.indexOf("退款(元)")], Number(balance) / 100);
 
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(new Date());

@@ -177,7 +177,15 @@ describe("prepaid money: accounts, recharges, the ledger", () => {
   test("a booked recharge is never deleted and its money never edited", async () => {
     const page = (await get("datarecharge/page?size=10")).json().data;
     assert.equal(page.total, 3);
-    assert.deepEqual(page.totals, { credit: "50.00", debit: "20.50" });
+    // A refund is never income: recharges taken, refunds and the net apart (corrections are neither).
+    assert.deepEqual(page.totals, {
+      credit: "50.00",
+      debit: "20.50",
+      income: "50.00",
+      refund: "20.00",
+      net: "30.00",
+      correction: "-0.50",
+    });
     const [latest] = page.records;
     assert.equal(latest.ownerName, "张三");
     assert.equal(latest.productCode, "100000000101");

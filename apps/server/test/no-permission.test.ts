@@ -62,6 +62,10 @@ const OPEN: Record<string, string> = {
   "GET /api/blade-flow/process/diagram-view": "diagram of an instance the caller took part in",
   "GET /api/blade-flow/process/resource-view": "XML of a definition the own tenant may start",
   "POST /api/blade-desk/process/leave/start-process": "own leave request",
+  "GET /api/blade-pms/money-approval/detail": "a money approval the caller took part in (403 to others)",
+  // The push stream is opened by a single-use ticket, which live/ticket gives only to users of the
+  // pages that follow changes: without one the stream refuses (400 without, 401 with a bad one).
+  "GET /api/blade-pms/live/stream": "public: opened by a single-use ticket, not a token",
   "GET /api/blade-desk/process/leave/detail": "a leave request the caller took part in",
 };
 

@@ -122,7 +122,11 @@ describe("owner page: SMS codes, WeChat authorization, binding and owner-scoped 
     });
     await created(server, a, "roommeter/submit", { roomId: site.room102, energyType: 1, meterId: liMeter });
     const sink = new DbReadingsSink(server.db, "Asia/Shanghai");
-    const hourAgo = Date.now() - 3_600_000;
+    // The priced reading lands on today's daily row in Shanghai, the day the account opens: an hour
+    // ago, or halfway back to midnight in the first hour of the day (usage before the opening day is
+    // not the owner's).
+    const sinceMidnight = (Date.now() + 8 * 3_600_000) % 86_400_000;
+    const hourAgo = Date.now() - Math.min(3_600_000, Math.floor(sinceMidnight / 2));
     for (const [meterId, address] of [
       [site.meter, "100000000101"],
       [liMeter, "100000000102"],

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before } from "node:test";
+import { type FleetPlan, plannedSecret } from "@meterline/simulator";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
 const pms = "/api/blade-pms";
@@ -14,6 +15,30 @@ export async function created(
   const res = await server.call("POST", `${pms}/${path}`, token, body);
   assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
   return res.json().data.id as string;
+}
+
+/**
+ * Registers a planned simulated fleet: each DTU as a collector with its secret, each meter on it.
+ * Answers the meters' ids and their DTUs, by address.
+ */
+export async function registerFleet(server: TestServer, token: string, plan: FleetPlan) {
+  const meterIds = new Map<string, string>();
+  const collectorOfMeter = new Map<string, string>();
+  for (const dtuId of plan.dtuIds) {
+    const collector = await created(server, token, "collector/submit", {
+      collectorName: dtuId,
+      collectorCode: dtuId,
+      registrationSecret: plannedSecret(plan, dtuId),
+    });
+    for (const meter of plan.meters.filter((m) => m.collectorId === dtuId)) {
+      meterIds.set(
+        meter.address,
+        await created(server, token, "meter/save", { productCode: meter.address, collectorId: collector }),
+      );
+      collectorOfMeter.set(meter.address, dtuId);
+    }
+  }
+  return { meterIds, collectorOfMeter };
 }
 
 export const get = async (server: TestServer, token: string, path: string) => {

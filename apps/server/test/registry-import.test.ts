@@ -190,7 +190,7 @@ describe("registry import from Excel", () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const headers = (book.worksheets[0]!.getRow(1).values as unknown[]).slice(1);
-    assert.deepEqual(headers, HEADERS);
+    assert.deepEqual(headers, [...HEADERS, "电表控制方式", "电表初始读数", "水表初始读数"]);
     // The template's own example row is a valid row.
     const preview = await post("/api/blade-pms/room/import-preview", tenantA.token, res.rawPayload);
     assert.deepEqual([preview.json().data.total, preview.json().data.valid], [1, 1], preview.body);
@@ -470,8 +470,9 @@ describe("registry import from Excel", () => {
     const download = await server.inject({ method: "GET", url: data.rejectedFile });
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(download.rawPayload as unknown as ArrayBuffer);
+    const reasonColumn = (book.worksheets[0]!.getRow(1).values as unknown[]).indexOf("失败原因");
     assert.match(
-      String(book.worksheets[0]!.getRow(2).getCell(16).value),
+      String(book.worksheets[0]!.getRow(2).getCell(reasonColumn).value),
       /^采集器注册码: \[DTU-IMPORT-A1\] 不存在$/,
     );
     assert.deepEqual(await counts(server.db, tenantA.tenantId), beforeA);

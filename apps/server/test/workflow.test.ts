@@ -130,6 +130,8 @@ describe("workflow: deployments, work lists and the leave process", () => {
       [
         ["1", "leave"],
         ["2", "expense"],
+        // The money approval's pages (seed 048): every shipped process has a form page.
+        ["3", "money"],
       ],
     );
     for (const who of ["staff", "outsider"]) {

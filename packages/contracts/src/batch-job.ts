@@ -61,6 +61,8 @@ export interface BatchJobSummary {
   timeout: number;
   /** pending + queued + sent: not settled yet. */
   remaining: number;
+  /** Of the remaining, those whose meter's collector is offline: waiting for it, not stuck. */
+  waitingOffline: number;
   cancelled: number;
   skipped: number;
   /** The job whose failed meters this one retries. */
@@ -80,6 +82,8 @@ export interface BatchJobItem {
   roomName: string;
   state: BatchItemState;
   reason: string;
+  /** A remaining item whose meter's collector is offline: the collector it waits for. */
+  waitingFor: { collectorName: string; collectorCode: string } | null;
   commandId: string | null;
   updateTime: string;
 }

@@ -70,6 +70,11 @@ export interface DetailCommand {
   energyType: EnergyType;
   productCode: string;
   commandType: string;
+  /** What it does (拉闸, 合闸 …) and why it was sent (手动, 欠费自动断电 …), in both languages. */
+  actionName: string;
+  actionNameEn: string;
+  whyName: string;
+  whyNameEn: string;
   state: string;
   createTime: string;
   doneTime: string | null;
@@ -162,4 +167,38 @@ export interface MeterOverview {
   commands: DetailCommand[];
   alarms: DetailAlarm[];
   usage: DetailUsage;
+}
+
+/** One row of a concentrator's meter file, with the registry's meter at its address and its last answer. */
+export interface CollectorFileMeter {
+  pn: number | null;
+  address: string;
+  /** The registry's protocol name (dlt698_45 …), or the file's code when it is none of them. */
+  protocolName: string;
+  port: number | null;
+  meterId: string | null;
+  meterName: string;
+  onlineStatus: number;
+  /** When the meter was last polled (its latest reading, answered or not). */
+  lastPollTime: string | null;
+  /** It answered that poll (its energy register came back). */
+  answered: boolean;
+}
+
+/** A collector's page (collector/overview): its state and, for a concentrator, its meter file. */
+export interface CollectorOverview {
+  collector: {
+    id: string;
+    collectorName: string;
+    collectorCode: string;
+    collectorType: number;
+    onlineStatus: number;
+    lastOnlineTime: string | null;
+  };
+  /** When the gateway last reported the file; null before any (or for a DTU). */
+  fileTime: string | null;
+  /** The file as the gateway last wrote it, in pn order. */
+  file: CollectorFileMeter[];
+  /** The registry's meters behind it that the file does not hold. */
+  notFiled: CollectorFileMeter[];
 }

@@ -14,4 +14,5 @@ export * from "./resources/index.ts";
 export * from "./resources/pickers.ts";
 export * from "./richtext.ts";
 export * from "./search.ts";
+export * from "./setup.ts";
 export * from "./website.ts";

@@ -9,6 +9,11 @@ export interface IdWorkerLeaseOptions {
   renewEveryMs?: number;
   /** Told when a renewal fails or the worker changes; the lease keeps trying meanwhile. */
   onProblem?: (message: string, error?: unknown) => void;
+  /**
+   * What kind of process holds it ("api", "gateway"), written before the holder's id so that the
+   * live processes of a kind can be counted (apiProcessesBesidesThis).
+   */
+  role?: string;
 }
 
 export const DEFAULT_ID_WORKER_TTL_MS = 60_000;
@@ -17,6 +22,22 @@ export const DEFAULT_ID_WORKER_TTL_MS = 60_000;
 const SAFETY_MS = 1_000;
 
 export class IdWorkersExhaustedError extends Error {}
+
+/** The holder of this process's API lease, so that it is not counted among the others. */
+let ownApiHolder: string | undefined;
+
+/**
+ * How many other API server processes hold a live lease on the same database: processes that
+ * share nothing but the database (local file storage, for one) are wrong once there are several.
+ */
+export async function apiProcessesBesidesThis(db: Queryable): Promise<number> {
+  if (!(await idWorkerTableExists(db))) return 0;
+  const [row] = await db.query<{ n: number }>(
+    "select count(*)::int as n from id_worker where expires_at > now() and holder like 'api:%' and holder is distinct from $1",
+    [ownApiHolder ?? null],
+  );
+  return row?.n ?? 0;
+}
 
 /** Whether the migrations have made the lease table yet (a fresh database has none). */
 export async function idWorkerTableExists(db: Queryable): Promise<boolean> {
@@ -31,7 +52,7 @@ export async function idWorkerTableExists(db: Queryable): Promise<boolean> {
  * process stalled past its ttl and another took the number) makes the process take another number.
  */
 export class IdWorkerLease {
-  private readonly holder = randomUUID();
+  private readonly holder: string;
   private timer: NodeJS.Timeout | undefined;
   private current: number | undefined;
   private renewing: Promise<void> | undefined;
@@ -43,7 +64,11 @@ export class IdWorkerLease {
     private readonly onProblem: (message: string, error?: unknown) => void,
     /** The embedded database: one process opens it, so nobody can take the number over. */
     private readonly soleProcess: boolean,
-  ) {}
+    role: string | undefined,
+  ) {
+    this.holder = role ? `${role}:${randomUUID()}` : randomUUID();
+    if (role === "api") ownApiHolder = this.holder;
+  }
 
   /** Leases a free (or lapsed) worker number and starts renewing it. */
   static async take(db: Queryable | Db, options: IdWorkerLeaseOptions = {}): Promise<IdWorkerLease> {
@@ -55,6 +80,7 @@ export class IdWorkerLease {
       options.renewEveryMs ?? Math.floor(ttlMs / 4),
       options.onProblem ?? (() => {}),
       "kind" in db && db.kind === "pglite",
+      options.role,
     );
     await lease.acquire();
     lease.timer = setInterval(() => void lease.renew(), lease.renewEveryMs);

@@ -12,7 +12,7 @@ const SEED_DIR = fileURLToPath(new URL("./migrations/seed/", import.meta.url));
 // Schema that needs the plain resources' tables (indexes on them): applied once those exist.
 export const AFTER_RESOURCES_DIR = fileURLToPath(new URL("./migrations/after-resources/", import.meta.url));
 // Any constant works; it only has to be the same in every process that migrates this database.
-const MIGRATION_LOCK = 7_046_451;
+export const MIGRATION_LOCK = 7_046_451;
 /**
  * The step that splits the tables growing with time by month: code rather than SQL, as it creates
  * a partition for every month found in the rows. It runs once the resource tables exist, so a new

@@ -2,11 +2,14 @@ import {
   advance,
   BANDS,
   balanceLevel,
+  type ChargePart,
   type CycleUsage,
   chargeBetween,
+  chargeParts,
   cycleKey,
   cycleOf,
   monthlyFeeFen,
+  settleParts,
   type Tariff,
   type Thresholds,
 } from "@meterline/billing";
@@ -26,6 +29,8 @@ interface MoneyEvent {
   creator: string;
   usage?: bigint;
   usageDay?: string;
+  /** For usage charges: the split by tier or band, as live pricing writes it. */
+  parts?: ChargePart[];
   /** For recharges, refunds and corrections: RECHARGE_TYPE and PAYMENT_METHOD. */
   recharge?: { type: 1 | 2 | 3 | 4; method: number; remark: string };
 }
@@ -81,6 +86,9 @@ function chargeEvents(history: MeterHistory, tariff: Tariff | undefined, openedA
   let micro = 0n;
   let taken = 0n;
   let dayUsage = 0n;
+  // The meter's day by band, for the charge's split (its own band prices, rounded as the meter takes fen).
+  const freshBands = () => BANDS.map((part) => ({ part: part as string, usage: 0n, micro: 0n }));
+  let dayBands = freshBands();
   for (let i = first; i < history.times.length; i++) {
     const at = history.times[i]!;
     const day = demoDay(at);
@@ -91,6 +99,7 @@ function chargeEvents(history: MeterHistory, tariff: Tariff | undefined, openedA
       key = nextKey;
       const moved = advance(position, step);
       const charge = chargeBetween(tariff, position, moved);
+      const parts = chargeParts(tariff, position, moved);
       position = moved;
       if (charge > 0n)
         events.push({
@@ -101,6 +110,7 @@ function chargeEvents(history: MeterHistory, tariff: Tariff | undefined, openedA
           creator: PRICING,
           usage: step.total,
           usageDay: day,
+          parts,
         });
       if (feeMonth !== day.slice(0, 7)) {
         feeMonth = day.slice(0, 7);
@@ -117,10 +127,13 @@ function chargeEvents(history: MeterHistory, tariff: Tariff | undefined, openedA
       }
     } else {
       // The meter takes whole fen as its cost reaches them; its account shadows that once a day.
-      micro += BANDS.reduce(
-        (sum, band, b) => sum + (step.bands?.[band] ?? 0n) * BigInt(DEFAULT_METER_PRICES[b]!),
-        0n,
-      );
+      BANDS.forEach((band, b) => {
+        const usage = step.bands?.[band] ?? 0n;
+        const cost = usage * BigInt(DEFAULT_METER_PRICES[b]!);
+        micro += cost;
+        dayBands[b]!.usage += usage;
+        dayBands[b]!.micro += cost;
+      });
       dayUsage += step.total;
       const endOfDay = i === history.times.length - 1 || demoDay(history.times[i + 1]!) !== day;
       const charge = micro / 10_000n - taken;
@@ -134,9 +147,13 @@ function chargeEvents(history: MeterHistory, tariff: Tariff | undefined, openedA
           creator: METER_DEDUCTION,
           usage: dayUsage,
           usageDay: day,
+          parts: settleParts(dayBands, charge),
         });
       }
-      if (endOfDay) dayUsage = 0n;
+      if (endOfDay) {
+        dayUsage = 0n;
+        dayBands = freshBands();
+      }
     }
   }
   const last = history.times.length - 1;
@@ -287,6 +304,7 @@ export async function writeAccounts(
 ): Promise<void> {
   const closed: unknown[][] = [];
   const ledger: unknown[][] = [];
+  const parts: unknown[][] = [];
   const recharges: unknown[][] = [];
   const rows: unknown[][] = [];
   for (const account of accounts) {
@@ -314,6 +332,16 @@ export async function writeAccounts(
         creator,
         new Date(e.at),
       ]);
+      for (const p of e.parts ?? [])
+        parts.push([
+          ledgerId,
+          tenantId,
+          account.id,
+          p.part,
+          p.usage.toString(),
+          p.charge.toString(),
+          new Date(e.at),
+        ]);
       if (e.recharge && rechargeId)
         recharges.push([
           rechargeId,
@@ -367,6 +395,7 @@ export async function writeAccounts(
   }
   await insertRows(db, "pms_account", ACCOUNT_COLUMNS, rows);
   await insertRows(db, "pms_ledger", LEDGER_COLUMNS, ledger);
+  await insertRows(db, "pms_ledger_part", PART_COLUMNS, parts);
   await insertRows(db, "pms_recharge", RECHARGE_COLUMNS, recharges);
   await recordDemoPayments(db, tenantId);
   await insertRows(db, "pms_account_day", ACCOUNT_DAY_COLUMNS, closed);
@@ -432,6 +461,9 @@ const ACCOUNT_COLUMNS = cols(
 );
 const LEDGER_COLUMNS = cols(
   "id bigint, tenant_id text, account_id bigint, owner_id bigint, entry_type int, amount bigint, balance_after bigint, recharge_id bigint, usage bigint, usage_day date, cause text, create_user bigint, creator text, create_time timestamptz",
+);
+const PART_COLUMNS = cols(
+  "ledger_id bigint, tenant_id text, account_id bigint, part text, usage bigint, charge bigint, create_time timestamptz",
 );
 const ACCOUNT_DAY_COLUMNS = cols(
   "tenant_id text, account_id bigint, day date, opening_balance bigint, usage bigint, usage_charge bigint, fee bigint, credit bigint, debit bigint, closing_balance bigint, entries int",

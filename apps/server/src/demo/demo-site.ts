@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type ResourceDef, resources } from "@meterline/contracts";
-import { type MeterConditions, planFleet } from "@meterline/simulator";
+import { CARRIER_PORT, type MeterConditions, planFleet } from "@meterline/simulator";
 import type { FieldCipher } from "../crud/field-cipher.ts";
 import { readInput } from "../crud/input.ts";
 import { ResourceStore } from "../crud/store.ts";
@@ -15,6 +15,22 @@ import { seedDemoPast } from "./demo-past.ts";
 export const DEMO_TENANT_ID = "100001";
 /** The simulated fleet the embedded demo runs: the registry's meters are exactly these. */
 export const DEMO_FLEET = { meters: 200, dtus: 10 } as const;
+/**
+ * The demo's building on DL/T 698.45 meters behind one Q/GDW 1376.1 concentrator (collector code
+ * 34010001): a second simulated fleet, its meter numbers past the first fleet's so none is shared,
+ * half of them local prepaid like the rest of the site.
+ */
+export const DEMO_698_FLEET = {
+  meters: 10,
+  dtus: 1,
+  waterRatio: 0,
+  dlt698Ratio: 1,
+  concentrators: true,
+  serialBase: 900,
+} as const;
+/** The room numbers of the 698 building: 2 floors of 5, every room lived in. */
+const FLOORS_698 = 2;
+const ROOMS_PER_FLOOR_698 = 5;
 
 /**
  * A handful of the demo's meters with something wrong on the meter's side, so the notice bell and
@@ -103,13 +119,17 @@ export async function demoDtuSecrets(db: Queryable, cipher: FieldCipher): Promis
     `select id::text as id, collector_code, registration_secret from pms_collector
       where tenant_id = $1 and is_deleted = 0 and transport = 'tcp' and collector_code = any($2)`,
     // Only the fleet's own DTUs: a collector an operator added to the demo keeps what they gave it.
-    [DEMO_TENANT_ID, planFleet(DEMO_FLEET).dtuIds],
+    [DEMO_TENANT_ID, [...planFleet(DEMO_FLEET).dtuIds, ...planFleet(DEMO_698_FLEET).dtuIds]],
   );
+  const concentrators = new Set(planFleet(DEMO_698_FLEET).dtuIds);
   const secrets: Record<string, string> = {};
   for (const row of rows) {
     let secret = row.registration_secret ? cipher.decrypt(row.registration_secret) : undefined;
     if (!secret) {
-      secret = randomBytes(18).toString("base64url");
+      // A concentrator's secret is its 16-byte 1376.1 password, written as 32 hex digits.
+      secret = concentrators.has(row.collector_code)
+        ? randomBytes(16).toString("hex").toUpperCase()
+        : randomBytes(18).toString("base64url");
       await db.query("update pms_collector set registration_secret = $2 where id = $1", [
         row.id,
         cipher.encrypt(secret),
@@ -312,6 +332,88 @@ class DemoSite {
           [id],
         );
     }
+    meters.push(
+      ...(await this.build698(park, { ladder, tou, alarm }, { rooms: rooms.length, owners: owners.length })),
+    );
     return { meters, alarmSchemeId: alarm };
+  }
+
+  /**
+   * 5号楼(698): ten rooms, each lived in, whose electric meters speak DL/T 698.45 and hang on the
+   * carrier port of one concentrator, billed and switched like the rest of the site.
+   */
+  private async build698(
+    park: string,
+    schemes: { ladder: string; tou: string; alarm: string },
+    before: { rooms: number; owners: number },
+  ): Promise<DemoMeter[]> {
+    const building = await this.insert(resources.area, {
+      parentId: park,
+      areaName: "5号楼(698)",
+      areaType: 2,
+      sort: BUILDINGS + 1,
+    });
+    await this.db.query("update pms_area set ancestors = '0,' || parent_id where id = $1", [building]);
+    const plan = planFleet(DEMO_698_FLEET);
+    const code = plan.dtuIds[0]!;
+    const collector = await this.insert(resources.collector, {
+      collectorName: "5号楼 集中器",
+      collectorCode: code,
+      collectorType: 2,
+      areaId: building,
+      heartbeatSeconds: 60,
+    });
+    const meters: DemoMeter[] = [];
+    for (const [i, meter] of plan.meters.entries()) {
+      const floor = Math.floor(i / ROOMS_PER_FLOOR_698) + 1;
+      if (floor > FLOORS_698) throw new Error("demo: the 698 building has no room left");
+      const roomName = `${floor}${String((i % ROOMS_PER_FLOOR_698) + 1).padStart(2, "0")}`;
+      const room = await this.insert(resources.room, {
+        areaId: building,
+        roomName,
+        roomCode: `5-${roomName}`,
+        roomType: 1,
+        floorArea: (50 + ((floor * 7 + i * 3) % 30)).toFixed(2),
+      });
+      const n = before.owners + i;
+      const owner = await this.insert(resources.owner, {
+        ownerName: `${SURNAMES[n % SURNAMES.length]}${GIVEN[(n * 7) % GIVEN.length]}`,
+        ownerCode: `Y${String(n + 1).padStart(4, "0")}`,
+        phone: `139${String(10_000_000 + n * 7919).slice(-8)}`,
+      });
+      await this.insert(resources.ownerRoom, {
+        ownerId: owner,
+        roomId: room,
+        checkInTime: "2026-01-01 09:00:00",
+      });
+      const chargingSchemeId = i % 10 === 9 ? schemes.tou : schemes.ladder;
+      const controlStatus = meter.localPrepaid ? 0 : 1;
+      const id = await this.insert(resources.meter, {
+        productCode: meter.address,
+        meterName: `电表 ${before.rooms + i + 1}`,
+        runStatus: 3,
+        collectorId: collector,
+        channel: CARRIER_PORT,
+        installTime: "2026-01-01 08:00:00",
+        alarmSchemeId: schemes.alarm,
+        protocol: "dlt698_45",
+        meterType: meter.localPrepaid ? 1 : 2,
+        controlStatus,
+        chargingSchemeId,
+      });
+      await this.insert(resources.roomMeter, { roomId: room, energyType: 1, meterId: id });
+      await this.db.query("update pms_meter set account_status = 1 where id = $1", [id]);
+      meters.push({
+        planned: meter,
+        id,
+        energyType: 1,
+        roomId: room,
+        ownerId: owner,
+        controlStatus,
+        chargingSchemeId,
+        alarmSchemeId: schemes.alarm,
+      });
+    }
+    return meters;
   }
 }

@@ -163,6 +163,12 @@ export default fp(
       }
       if (typeof request.isMultipart === "function" && request.isMultipart()) guardFileNames(request);
     });
+    // An answer sent before the request's body was read whole (a refused upload: too large, no
+    // permission, a bad field) ends its connection: the client stops sending once answered, and the
+    // next request on a kept-alive connection would wait behind body bytes that never come.
+    app.addHook("onSend", async (request, reply) => {
+      if (!request.raw.complete) reply.header("connection", "close");
+    });
   },
   { name: "input-guard" },
 );

@@ -4,6 +4,7 @@ import type { FieldCipher } from "../crud/field-cipher.ts";
 import type { ResourceHooks } from "../crud/hooks.ts";
 import { registerResource } from "../crud/routes.ts";
 import type { Db } from "../db/client.ts";
+import { alarmRuleHooks } from "../modules/alarm/alarm-rule.hooks.ts";
 import { currentDataHooks } from "../modules/metering/current-data.hooks.ts";
 import { manualReadHooks } from "../modules/metering/manual-read.hooks.ts";
 import { commandRecordHooks, meterCommandHooks } from "../modules/operations/command-records.hooks.ts";
@@ -19,6 +20,7 @@ import {
   roomHooks,
 } from "../modules/pms/registry.hooks.ts";
 import { alarmSchemeHooks, chargingSchemeHooks } from "../modules/pms/scheme.hooks.ts";
+import { meteringNodeHooks, meteringNodeMeterHooks } from "../modules/pms/topology.hooks.ts";
 import { smsHooks } from "../modules/sms/sms.hooks.ts";
 import { attachHooks, ossHooks } from "../modules/storage/storage.hooks.ts";
 import type { StorageService } from "../modules/storage/storage.service.ts";
@@ -39,11 +41,14 @@ const hooks: Partial<Record<string, ResourceHooks>> = {
   owner: ownerHooks,
   ownerRoom: ownerRoomHooks,
   roomMeter: byRoomAreaHooks,
+  meteringNode: meteringNodeHooks,
+  meteringNodeMeter: meteringNodeMeterHooks,
   ownerGroup: ownerGroupHooks,
   meter: meterHooks("pms_meter"),
   water: meterHooks("pms_water"),
   chargingScheme: chargingSchemeHooks,
   alarmScheme: alarmSchemeHooks,
+  alarm: alarmRuleHooks,
   meterCurrentData: currentDataHooks,
   dataRead: byRoomAreaHooks,
   waterDataRead: byRoomAreaHooks,

@@ -43,6 +43,7 @@ export const resourcesEn: ResourceCatalog = {
       tenantName: "Tenant name",
       domain: "Domain",
       backgroundUrl: "Login background",
+      logoUrl: "Site logo",
       linkman: "Contact",
       contactNumber: "Contact number",
       address: "Address",

@@ -105,6 +105,32 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
     title: "Room meter",
     fields: { roomId: "Room", energyType: "Energy type", meterId: "Meter", remark: "Remark" },
   },
+  meteringNode: {
+    title: "Metering node",
+    fields: {
+      parentId: "Parent node",
+      ancestors: "Ancestors",
+      nodeTitle: "Node name",
+      energyType: "Energy type",
+      nodeKind: "Node type",
+      areaId: "Area served",
+      masterMeterId: "Master meter",
+      apportionRule: "Apportionment",
+      apportionLoss: "Apportion loss",
+      sort: "Sort",
+      remark: "Remark",
+    },
+  },
+  meteringNodeMeter: {
+    title: "Node sub-meter",
+    fields: {
+      nodeId: "Metering node",
+      energyType: "Energy type",
+      meterId: "Meter",
+      meterRole: "Meter role",
+      remark: "Remark",
+    },
+  },
   meter: {
     title: "Electric meter",
     fields: {

@@ -102,6 +102,32 @@ export const pmsResourcesZh = {
     title: "房间表计",
     fields: { roomId: "房间", energyType: "能源类型", meterId: "表计", remark: "备注" },
   },
+  meteringNode: {
+    title: "计量节点",
+    fields: {
+      parentId: "上级节点",
+      ancestors: "祖级列表",
+      nodeTitle: "节点名称",
+      energyType: "能源类型",
+      nodeKind: "节点类型",
+      areaId: "服务区域",
+      masterMeterId: "总表",
+      apportionRule: "分摊方式",
+      apportionLoss: "分摊损耗",
+      sort: "排序",
+      remark: "备注",
+    },
+  },
+  meteringNodeMeter: {
+    title: "节点下级表",
+    fields: {
+      nodeId: "计量节点",
+      energyType: "能源类型",
+      meterId: "表计",
+      meterRole: "表计角色",
+      remark: "备注",
+    },
+  },
   meter: {
     title: "电表",
     fields: {

@@ -43,6 +43,7 @@ export const resourcesZh: ResourceCatalog = {
       tenantName: "租户名称",
       domain: "域名地址",
       backgroundUrl: "登录背景",
+      logoUrl: "站点标志",
       linkman: "联系人",
       contactNumber: "联系电话",
       address: "联系地址",

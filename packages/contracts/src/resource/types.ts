@@ -209,6 +209,22 @@ export function readCodesOf(def: Pick<ResourceDef, "name" | "menuCode">): string
   return [menuCodeOf(def), codes.view, codes.add, codes.edit, codes.remove];
 }
 
+/**
+ * Field names the console's forms cannot carry: a form control's id becomes a property of its
+ * <form> element, and these shadow properties the browser and antd read (`form.nodeName` turned
+ * into an input breaks antd's focus handling as soon as a dialog opens).
+ */
+const FORM_PROPERTY_NAMES = new Set([
+  "nodeName",
+  "nodeType",
+  "tagName",
+  "parentNode",
+  "ownerDocument",
+  "children",
+  "style",
+  "className",
+]);
+
 /** Checks a definition once, where it is declared, so mistakes fail at start rather than at request time. */
 export function defineResource<const T extends ResourceDef>(def: T): T {
   if (!/^[a-z][a-zA-Z0-9]*$/.test(def.name)) throw new Error(`resource name ${def.name}`);
@@ -216,6 +232,8 @@ export function defineResource<const T extends ResourceDef>(def: T): T {
     throw new Error(`${def.name}: menu code ${def.menuCode}`);
   for (const [name, field] of Object.entries(def.fields)) {
     if (!/^[a-z][a-zA-Z0-9]*$/.test(name)) throw new Error(`${def.name}.${name}: field names are camelCase`);
+    if (FORM_PROPERTY_NAMES.has(name))
+      throw new Error(`${def.name}.${name}: shadows a property of the form element`);
     if (field.dict && field.dictBiz) throw new Error(`${def.name}.${name}: dict or dictBiz, not both`);
     if (field.refBy && !def.fields[field.refBy.field])
       throw new Error(`${def.name}.${name}: refBy field ${field.refBy.field}`);

@@ -134,6 +134,8 @@ export const tenant = defineResource({
     tenantName: { type: "string", required: true, maxLength: 50, search: "like" },
     domain: { type: "string", maxLength: 255, search: "like" },
     backgroundUrl: { type: "image", maxLength: 1000, list: false },
+    /** The site's logo, printed with its name on receipts and closing slips. */
+    logoUrl: { type: "image", maxLength: 1000, list: false },
     linkman: { type: "string", maxLength: 20, search: "like" },
     contactNumber: { type: "string", maxLength: 20 },
     address: { type: "string", maxLength: 255, list: false, span: 24 },

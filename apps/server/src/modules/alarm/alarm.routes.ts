@@ -8,7 +8,7 @@ import { SqlParams } from "../../crud/sql.ts";
 import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { sendMoneySheet } from "../money/money-sheet.ts";
-import { registryTenant } from "../pms/registry-access.ts";
+import { listTenant, registryTenant } from "../pms/registry-access.ts";
 import { endRecord, mergedSql, messageKeySql, silencedSql } from "./alarm.repository.ts";
 import { evaluateAll } from "./alarm.service.ts";
 import { readIgnoreInput } from "./ignore-input.ts";
@@ -40,6 +40,8 @@ interface RecordRow {
   silenced: boolean;
   room_id?: string | null;
   room_name?: string | null;
+  owner_name?: string | null;
+  phone?: string | null;
 }
 
 const RECORD_COLUMNS = `r.id, r.tenant_id, r.energy_type, r.meter_id, r.product_code, r.owner_id, r.rule_code,
@@ -73,6 +75,7 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     restoreTime: time(r.restore_time),
     closeTime: time(r.close_time),
     ...(r.room_id !== undefined ? { roomId: r.room_id, roomName: r.room_name ?? "" } : {}),
+    ...(r.owner_name !== undefined ? { ownerName: r.owner_name ?? "", phone: r.phone ?? "" } : {}),
   });
 
   let running: Promise<unknown> | null = null;
@@ -120,8 +123,11 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       },
       rows: async (limit: number, offset: number) => {
         const rows = await db.query<RecordRow>(
-          `select ${RECORD_COLUMNS}, ${silencedSql(now)} as silenced, place.room_id, place.room_name
-             from pms_check_record r ${PLACE_JOIN} where ${clause}
+          `select ${RECORD_COLUMNS}, ${silencedSql(now)} as silenced, place.room_id, place.room_name, ow.owner_name,
+                  ow.phone
+             from pms_check_record r ${PLACE_JOIN}
+             left join pms_owner ow on ow.id = r.owner_id and ow.tenant_id = r.tenant_id
+            where ${clause}
             order by r.create_time desc, r.id desc limit ${Math.trunc(limit)} offset ${Math.trunc(offset)}`,
           sql.values,
         );
@@ -199,17 +205,28 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       sql.values,
     );
     const rows = await db.query<
-      RecordRow & { merged_ids: string[]; merged_names: string; merged_content: string; message_key: string }
+      RecordRow & {
+        merged_ids: string[];
+        rule_codes: string[];
+        merged_names: string;
+        merged_content: string;
+        message_key: string;
+        owner_name: string | null;
+        phone: string | null;
+      }
     >(
       `${messages},
        heads as (select distinct on (message_key) * from g order by message_key, create_time desc, id desc),
        parts as (select message_key, array_agg(id::text order by create_time desc, id desc) as merged_ids,
+                        array_agg(distinct rule_code) as rule_codes,
                         string_agg(distinct check_rule_name, '、' order by check_rule_name) as merged_names,
                         string_agg(product_code || ' ' || check_rule_name, '；' order by create_time desc, id desc)
                           as merged_content
                    from g group by message_key)
-       select r.*, false as silenced, p.merged_ids, p.merged_names, p.merged_content, place.room_id, place.room_name
+       select r.*, false as silenced, p.merged_ids, p.rule_codes, p.merged_names, p.merged_content, place.room_id,
+              place.room_name, ow.owner_name, ow.phone
          from heads r join parts p on p.message_key = r.message_key ${PLACE_JOIN}
+         left join pms_owner ow on ow.id = r.owner_id and ow.tenant_id = r.tenant_id
         order by r.create_time desc, r.id desc limit ${size} offset ${offset}`,
       sql.values,
     );
@@ -220,6 +237,10 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         ...(merged ? { checkRuleName: row.merged_names, content: row.merged_content } : {}),
         merged: merged ? 1 : 0,
         recordIds: row.merged_ids,
+        // Who to call about it, and each rule by its code (the console names rules in its language).
+        ruleCodes: row.rule_codes,
+        ownerName: row.owner_name ?? "",
+        phone: row.phone ?? "",
       };
     });
     return page(cards, Number(count?.n ?? 0), current, size);
@@ -279,8 +300,10 @@ export async function alarmRoutes(app: FastifyInstance, opts: { db: Db; timeZone
       const user = await requirePermission(db, request, READ_CODES);
       const params = readParams(request);
       const sql = new SqlParams();
+      // The platform administrator's home counts every tenant's alarms unless it names one tenant.
+      const tenantId = listTenant(user, params);
       const where = [
-        `r.tenant_id = ${sql.bind(registryTenant(user, params))}`,
+        tenantId === null ? "true" : `r.tenant_id = ${sql.bind(tenantId)}`,
         "r.is_deleted = 0",
         "r.alarm_status = 1",
         (await meterScope(db, request, sql)) ?? "true",

@@ -250,6 +250,7 @@ export class DbCommandSource implements CommandSource {
   private async applyOutcome(
     q: Queryable,
     row: {
+      tenant_id: string;
       meter_id: string;
       energy_type: number;
       command_type: string;
@@ -267,5 +268,12 @@ export class DbCommandSource implements CommandSource {
       row.meter_id,
       status,
     ]);
+    // The last reading's supply too: pages show the meter's state as last read, and it is known now,
+    // not at the next poll.
+    await q.query(
+      `update pms_meter_current_data set switch_status = $3
+        where tenant_id = $1 and meter_id = $2 and energy_type = $4`,
+      [row.tenant_id, row.meter_id, status, row.energy_type],
+    );
   }
 }

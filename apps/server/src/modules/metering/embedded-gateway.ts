@@ -11,7 +11,13 @@ import {
 import { type FleetHandle, startFleet } from "@meterline/simulator";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
-import { DEMO_FLEET, DEMO_TENANT_ID, demoConditions, demoDtuSecrets } from "../../demo/demo-site.ts";
+import {
+  DEMO_698_FLEET,
+  DEMO_FLEET,
+  DEMO_TENANT_ID,
+  demoConditions,
+  demoDtuSecrets,
+} from "../../demo/demo-site.ts";
 import { BatchJobRunner, DEFAULT_LIMITS, type RunnerLimits } from "../operations/batch-jobs/job-runner.ts";
 import { DbCommandSource } from "./command-source.db.ts";
 import { DbMeterDirectory } from "./meter-directory.db.ts";
@@ -35,6 +41,8 @@ export function embeddedGatewaySettings(options: {
 export interface EmbeddedMetering {
   gateway: GatewayHandle;
   fleet?: FleetHandle;
+  /** The demo's 698.45 building behind its concentrator: a fleet of its own, on the same gateway. */
+  concentratorFleet?: FleetHandle;
   close(): Promise<void>;
 }
 
@@ -77,6 +85,7 @@ export async function startEmbeddedMetering(options: {
   const address = gateway.address();
   logger.log("info", "gateway listening", { host: address.host, port: address.port });
   let fleet: FleetHandle | undefined;
+  let concentratorFleet: FleetHandle | undefined;
   if (options.demoFleet) {
     const host = address.host === "0.0.0.0" || address.host === "::" ? "127.0.0.1" : address.host;
     // The demo's meters have been running since the demo site was made: a restart of the server
@@ -85,14 +94,26 @@ export async function startEmbeddedMetering(options: {
       "select create_time as since from sys_tenant where tenant_id = $1",
       [DEMO_TENANT_ID],
     );
+    const dtuSecrets = await demoDtuSecrets(db, options.cipher);
+    const runningSince = site ? { runningSince: new Date(site.since).getTime() } : {};
     fleet = await startFleet({
       ...DEMO_FLEET,
       gateway: { host, port: address.port },
       conditions: demoConditions(),
-      dtuSecrets: await demoDtuSecrets(db, options.cipher),
-      ...(site ? { runningSince: new Date(site.since).getTime() } : {}),
+      dtuSecrets,
+      ...runningSince,
     });
-    logger.log("info", "demo fleet started", { meters: DEMO_FLEET.meters, dtus: DEMO_FLEET.dtus });
+    concentratorFleet = await startFleet({
+      ...DEMO_698_FLEET,
+      gateway: { host, port: address.port },
+      dtuSecrets,
+      ...runningSince,
+    });
+    logger.log("info", "demo fleet started", {
+      meters: DEMO_FLEET.meters + DEMO_698_FLEET.meters,
+      dtus: DEMO_FLEET.dtus,
+      concentrators: DEMO_698_FLEET.dtus,
+    });
   }
   // Batch jobs feed the command queue a window at a time while the gateway drains it.
   const runner =
@@ -114,10 +135,12 @@ export async function startEmbeddedMetering(options: {
   return {
     gateway,
     fleet,
+    concentratorFleet,
     async close() {
       clearInterval(sweeper);
       await runner?.stop();
       await fleet?.close();
+      await concentratorFleet?.close();
       await gateway.close();
       await leases.close();
     },

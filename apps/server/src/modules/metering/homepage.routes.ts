@@ -13,7 +13,7 @@ import { badRequest } from "../../contract/errors.ts";
 import { optionalString, readParams } from "../../contract/params.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db, Queryable } from "../../db/client.ts";
-import { registryTenant } from "../pms/registry-access.ts";
+import { listTenant } from "../pms/registry-access.ts";
 import { dayParam, daysBack, fillDays, fillMonths, localDay, monthsBack } from "./usage-periods.ts";
 import { type DailyTable, usagePerDay, usagePerMonth, usageRank } from "./usage-sums.db.ts";
 
@@ -38,7 +38,9 @@ function choice<T extends string>(
 const tableOf = (energyType: "1" | "2"): DailyTable =>
   energyType === "1" ? "pms_data_daily" : "pms_water_data_daily";
 
-async function deviceStatus(db: Queryable, tenantId: string): Promise<DeviceStatus> {
+async function deviceStatus(db: Queryable, tenantId: string | null): Promise<DeviceStatus> {
+  // A null tenant (the platform administrator's every tenant) drops the tenant predicate: bound as a
+  // parameter, never spliced. Accounts and alarms follow their meter's own tenant.
   const meters = await db.query<Required<DeviceCounts> & { energy: string }>(
     // In arrears: the meter's open account is at ALARM_LEVEL 3 (ARREAS_STATUS 1). Alarming: the
     // meter has a check record still alarming, whatever its rules (counted once per meter).
@@ -47,23 +49,23 @@ async function deviceStatus(db: Queryable, tenantId: string): Promise<DeviceStat
             count(*) filter (where switch_status = 1)::int as "supplyOff",
             count(*) filter (where account_status = 1)::int as opened,
             count(*) filter (where exists (
-              select 1 from pms_account a where a.tenant_id = $1 and a.energy_type = m.energy_type
+              select 1 from pms_account a where a.tenant_id = m.tenant_id and a.energy_type = m.energy_type
                  and a.meter_id = m.id and a.status = 1 and a.arrears_status = 1))::int as arrears,
             count(*) filter (where exists (
-              select 1 from pms_check_record c where c.tenant_id = $1 and c.energy_type = m.energy_type
+              select 1 from pms_check_record c where c.tenant_id = m.tenant_id and c.energy_type = m.energy_type
                  and c.meter_id = m.id and c.alarm_status = 1 and c.is_deleted = 0))::int as alarming
-       from (select 'electric' as energy, 1 as energy_type, id, online_status, switch_status, account_status
-               from pms_meter where tenant_id = $1 and is_deleted = 0
+       from (select 'electric' as energy, 1 as energy_type, tenant_id, id, online_status, switch_status, account_status
+               from pms_meter where ($1::text is null or tenant_id = $1::text) and is_deleted = 0
              union all
-             select 'water', 2, id, online_status, switch_status, account_status from pms_water
-              where tenant_id = $1 and is_deleted = 0) m
+             select 'water', 2, tenant_id, id, online_status, switch_status, account_status from pms_water
+              where ($1::text is null or tenant_id = $1::text) and is_deleted = 0) m
       group by energy`,
     [tenantId],
   );
   const [collector] = await db.query<{ total: number; online: number; offline: number }>(
     `select count(*)::int as total, count(*) filter (where online_status = 1)::int as online,
             count(*) filter (where online_status <> 1)::int as offline
-       from pms_collector where tenant_id = $1 and is_deleted = 0`,
+       from pms_collector where ($1::text is null or tenant_id = $1::text) and is_deleted = 0`,
     [tenantId],
   );
   const none: DeviceCounts = {
@@ -88,8 +90,8 @@ async function deviceStatus(db: Queryable, tenantId: string): Promise<DeviceStat
 
 /**
  * The home page's metering overview (spec §7 homepage): device status, usage per period by energy
- * type, and the day's usage rank, for the caller's tenant (or the one the platform administrator
- * names). The money charts (ratios, owner paths, recharges per period) live in the money module.
+ * type, and the day's usage rank, for the caller's tenant; for the platform administrator the one
+ * it names, or every tenant summed when it names none (issue 34: its home shows every tenant or one). The money charts (ratios, owner paths, recharges per period) live in the money module.
  */
 export async function homepageRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   const { db, timeZone } = opts;
@@ -101,7 +103,7 @@ export async function homepageRoutes(app: FastifyInstance, opts: { db: Db; timeZ
     },
     async (request) => {
       const user = await requirePermission(db, request, READ_CODES);
-      return ok(await deviceStatus(db, registryTenant(user, readParams(request))));
+      return ok(await deviceStatus(db, listTenant(user, readParams(request))));
     },
   );
 
@@ -119,7 +121,7 @@ export async function homepageRoutes(app: FastifyInstance, opts: { db: Db; timeZ
       const params = readParams(request);
       const period = Number(choice(params, "dateType", ["1", "2", "3"], "1")) as ChartPeriod;
       const table = tableOf(choice(params, "energyType", ["1", "2"], "1"));
-      const scope = { tenantId: registryTenant(user, params) };
+      const scope = { tenantId: listTenant(user, params) };
       const today = localDay(new Date(), timeZone);
       const span = chartPeriods[period];
       if ("months" in span) {
@@ -139,7 +141,7 @@ export async function homepageRoutes(app: FastifyInstance, opts: { db: Db; timeZ
       const params = readParams(request);
       const table = tableOf(choice(params, "energyType", ["1", "2"], "1"));
       const day = dayParam(params, "day") ?? localDay(new Date(), timeZone);
-      return ok(await usageRank(db, table, registryTenant(user, params), day, RANK_SIZE));
+      return ok(await usageRank(db, table, listTenant(user, params), day, RANK_SIZE));
     },
   );
 }

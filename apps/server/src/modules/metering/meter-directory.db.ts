@@ -5,6 +5,7 @@ import type { Queryable } from "../../db/client.ts";
 const PROTOCOLS: Record<string, MeterProtocol> = {
   dlt645_2007: "dlt645-2007",
   dlt645_1997: "dlt645-1997",
+  dlt698_45: "dlt698",
   cjt188_2004: "cjt188",
 };
 

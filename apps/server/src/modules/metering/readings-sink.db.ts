@@ -1,4 +1,11 @@
-import type { EnergyRegisters, MeterReading, PresenceEvent, ReadingsSink } from "@meterline/gateway";
+import type {
+  EnergyRegisters,
+  MeterFileEvent,
+  MeterReading,
+  PresenceEvent,
+  ReadingsSink,
+} from "@meterline/gateway";
+import { CHANGE_CHANNEL } from "../../db/cache-channel.ts";
 import type { Db } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import { evaluateTenant } from "../alarm/alarm.service.ts";
@@ -142,9 +149,15 @@ export class DbReadingsSink implements ReadingsSink {
       ],
     );
     const table = meter.energy_type === 1 ? "pms_meter" : "pms_water";
+    // A supply the meter reports otherwise than known (switched on site, or a command's outcome read
+    // back) is announced to open pages (modules/live), as a command's outcome is.
     await this.db.query(
-      `update ${table} set online_status = 1, switch_status = coalesce($2, switch_status) where id = $1`,
-      [reading.meterId, supply],
+      `with before as (select switch_status from ${table} where id = $1),
+            after as (update ${table} set online_status = 1, switch_status = coalesce($2, switch_status) where id = $1
+                      returning tenant_id, switch_status)
+       select pg_notify($3, meterline_live_message(after.tenant_id, 'supply', json_build_array($1::text), 1))
+         from after, before where after.switch_status is distinct from before.switch_status`,
+      [reading.meterId, supply, CHANGE_CHANNEL],
     );
     const target = {
       tenantId: meter.tenant_id,
@@ -269,5 +282,13 @@ export class DbReadingsSink implements ReadingsSink {
         online,
       ]);
     }
+  }
+
+  async meterFile(event: MeterFileEvent): Promise<void> {
+    await this.db.query(
+      `insert into pms_collector_meter_file (collector_code, meter_file, file_time) values ($1, $2::jsonb, $3)
+       on conflict (collector_code) do update set meter_file = excluded.meter_file, file_time = excluded.file_time`,
+      [event.collectorId, JSON.stringify(event.rows), event.at],
+    );
   }
 }

@@ -6,7 +6,8 @@ import { areaSubtree } from "../pms/registry.hooks.ts";
 export type DailyTable = "pms_data_daily" | "pms_water_data_daily";
 
 export interface UsageScope {
-  tenantId: string;
+  /** null: every tenant (the platform administrator's home). */
+  tenantId: string | null;
   meterId?: string;
   areaId?: string;
   /** The daily table's own search, which its chart follows: one room, meter numbers containing a text. */
@@ -14,7 +15,7 @@ export interface UsageScope {
   productCode?: string;
 }
 
-const scoped = `d.tenant_id = $1
+const scoped = `($1::text is null or d.tenant_id = $1::text)
   and ($4::bigint is null or d.meter_id = $4::bigint)
   and ($5::bigint is null or d.room_id in (select r.id from pms_room r where r.area_id in (${areaSubtree("$5")})))
   and ($6::bigint is null or d.room_id = $6::bigint)
@@ -59,15 +60,26 @@ export const usagePerMonth = (
     scopeParams(scope, from, to),
   );
 
-/** The meters that used most on a day, most first. */
-export const usageRank = (db: Queryable, table: DailyTable, tenantId: string, day: string, limit: number) =>
+/**
+ * The meters that used most on a day, most first; of every tenant when `tenantId` is null, each row
+ * then naming its tenant (a fixed fragment chosen here, the tenant itself always a parameter).
+ */
+export const usageRank = (
+  db: Queryable,
+  table: DailyTable,
+  tenantId: string | null,
+  day: string,
+  limit: number,
+) =>
   db.query<RankedMeter>(
     `select d.meter_id::text as "meterId", d.product_code as "productCode", r.room_name as "roomName",
             a.area_name as "areaName", d.usage::numeric(16, 2)::text as usage
+            ${tenantId === null ? `, coalesce(tn.tenant_name, d.tenant_id) as "tenantName"` : ""}
        from ${table} d
        left join pms_room r on r.id = d.room_id
        left join pms_area a on a.id = r.area_id
-      where d.tenant_id = $1 and d.day_date = $2::date and d.usage is not null
+       ${tenantId === null ? "left join sys_tenant tn on tn.tenant_id = d.tenant_id and tn.is_deleted = 0" : ""}
+      where ($1::text is null or d.tenant_id = $1::text) and d.day_date = $2::date and d.usage is not null
       order by d.usage desc, d.product_code
       limit $3`,
     [tenantId, day, limit],

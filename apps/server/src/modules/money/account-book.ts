@@ -1,7 +1,7 @@
-import { balanceLevel, type Thresholds, toUnits } from "@meterline/billing";
+import { balanceLevel, type ChargePart, type Thresholds, toUnits } from "@meterline/billing";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
-import { appendEntry, type LockedAccount } from "./account.repository.ts";
+import { appendEntry, appendParts, type LockedAccount } from "./account.repository.ts";
 
 /** LEDGER_TYPE: why a balance changed. */
 export const LEDGER_TYPE = {
@@ -15,6 +15,8 @@ export const LEDGER_TYPE = {
   closingRefund: 8,
   /** A correction of the readings re-priced a span: the difference, plus or minus (usage-correction.ts). */
   usageCorrection: 9,
+  /** A room's share of its metering node's common-area usage of a month, or its reversal (apportionment/). */
+  apportion: 10,
 } as const;
 export type LedgerType = (typeof LEDGER_TYPE)[keyof typeof LEDGER_TYPE];
 
@@ -61,6 +63,8 @@ export async function book(
     usageDay?: string;
     /** The reading a usage correction came from. */
     readingId?: string;
+    /** For a usage charge: its split by ladder tier or time-of-use band, adding up to `amount`'s fen. */
+    parts?: readonly ChargePart[];
   },
 ): Promise<Booked> {
   const balanceBefore = BigInt(account.balance);
@@ -88,6 +92,7 @@ export async function book(
     },
     { alarmLevel, arrearsStatus: alarmLevel === 3 ? 1 : 0 },
   );
+  if (entry.parts?.length) await appendParts(tx, ledgerId, entry.parts);
   // Later bookings in the same transaction must start from here.
   account.balance = balanceAfter.toString();
   account.alarm_level = alarmLevel;

@@ -16,14 +16,25 @@ export interface ClosedAccount {
   debt: string;
   /**
    * 1 closed; 0 a local-prepaid meter is being cleared first (commandId): the refund is booked and
-   * the account closed when the meter confirms, and datacloseaccount shows the outcome.
+   * the account closed when the meter confirms, and datacloseaccount shows the outcome; 3 the
+   * refund waits for approval (processInstanceId): nothing booked, the account still open.
    */
-  state: 0 | 1;
+  state: 0 | 1 | 3;
   commandId: string | null;
+  processInstanceId?: string;
 }
 
+/**
+ * Asked before a closing pays money back (closing-approval.ts): answers the closing held for
+ * approval, or undefined to close now. It may also refuse (throw).
+ */
+export type ClosingHold = (
+  tx: Queryable,
+  closing: { tenantId: string; energyType: 1 | 2; meterId: string; accountId: string; amount: bigint },
+) => Promise<ClosedAccount | undefined>;
+
 /** The meter's latest registers as a reading to price, so a close settles usage up to it. */
-async function latestReading(
+export async function latestReading(
   q: Queryable,
   tenantId: string,
   energyType: 1 | 2,
@@ -60,7 +71,14 @@ async function latestReading(
   };
 }
 
-async function closeOne(tx: Queryable, tenantId: string, energyType: 1 | 2, meterId: string, actor: Actor) {
+async function closeOne(
+  tx: Queryable,
+  tenantId: string,
+  energyType: 1 | 2,
+  meterId: string,
+  actor: Actor,
+  hold?: ClosingHold,
+): Promise<ClosedAccount> {
   const accountId = await openAccountOf(tx, tenantId, energyType, meterId);
   if (!accountId) throw badRequest(`meterIds: 表计 ${meterId} 未开户`);
   const account = await lockAccount(tx, tenantId, accountId);
@@ -69,6 +87,12 @@ async function closeOne(tx: Queryable, tenantId: string, energyType: 1 | 2, mete
     throw badRequest(`meterIds: 表计 ${meterId} 仍有未确认的写表充值或清零,请待表计确认后再销户`);
   if (!account) throw notFound();
   const balance = BigInt(account.balance);
+  // Money paid back may need a second person first (before a meter is cleared, too).
+  const held =
+    balance > 0n && hold
+      ? await hold(tx, { tenantId, energyType, meterId, accountId, amount: balance })
+      : undefined;
+  if (held) return held;
   // A local-prepaid meter holds the money itself: refunding it while the meter can still spend it
   // would pay it twice. The meter is cleared first; the refund waits for its confirmation.
   if (account.control_status === 0 && energyType === 1 && balance > 0n) {
@@ -104,10 +128,11 @@ export async function closeAccountIn(
   meterId: string,
   actor: Actor,
   timeZone: string,
+  hold?: ClosingHold,
 ): Promise<ClosedAccount> {
   const reading = await latestReading(tx, tenantId, energyType, meterId);
   if (reading) await priceReadingIn(tx, reading, timeZone);
-  return closeOne(tx, tenantId, energyType, meterId, actor);
+  return closeOne(tx, tenantId, energyType, meterId, actor, hold);
 }
 
 /**
@@ -123,6 +148,12 @@ export async function closeAccounts(
   meterIds: string[],
   actor: Actor,
   timeZone: string,
+  hold?: ClosingHold,
+  /**
+   * Done for each meter closed or being cleared, in the same transaction (the desk's supply cut,
+   * closing-supply.ts); not for a close held for approval, which has not happened yet.
+   */
+  afterEach?: (tx: Queryable, closed: ClosedAccount) => Promise<void>,
 ): Promise<ClosedAccount[]> {
   for (const meterId of meterIds) {
     const reading = await latestReading(db, tenantId, energyType, meterId);
@@ -130,7 +161,11 @@ export async function closeAccounts(
   }
   return db.transaction(async (tx) => {
     const closed: ClosedAccount[] = [];
-    for (const meterId of meterIds) closed.push(await closeOne(tx, tenantId, energyType, meterId, actor));
+    for (const meterId of meterIds) {
+      const one = await closeOne(tx, tenantId, energyType, meterId, actor, hold);
+      if (one.state !== 3) await afterEach?.(tx, one);
+      closed.push(one);
+    }
     return closed;
   });
 }

@@ -1,7 +1,7 @@
 import { fenToYuan, yuanToFen } from "@meterline/billing";
 import { ApiError, badRequest } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
-import type { CurrentUser } from "../auth/current-user.ts";
+import { type CurrentUser, serviceUser } from "../auth/current-user.ts";
 import type { AccountJobKind } from "../operations/batch-jobs/job-kinds.ts";
 import type { JobOutcome } from "../operations/batch-jobs/job-service.ts";
 import { insertJob } from "../operations/batch-jobs/job-store.ts";
@@ -9,6 +9,8 @@ import { METER_TABLE } from "./account.repository.ts";
 import type { Actor } from "./account-book.ts";
 import { closeAccountIn } from "./account-closing.ts";
 import { openAccount } from "./account-opening.ts";
+import { closingRefusal } from "./closing-approval.ts";
+import { settleClosingSupply } from "./closing-supply.ts";
 
 /** What an account job's meters all get: their energy, and the opening deposit (yuan). */
 interface AccountJobParams {
@@ -124,8 +126,30 @@ async function workItem(tx: Queryable, jobId: string, item: TakenItem, timeZone:
     const opened = await openAccount(tx, item.tenantId, target, item.actor, timeZone);
     commandIds = opened.meterWrites?.commandIds ?? [];
   } else {
-    const closed = await closeAccountIn(tx, item.tenantId, energyType, item.meterId, item.actor, timeZone);
+    const closed = await closeAccountIn(
+      tx,
+      item.tenantId,
+      energyType,
+      item.meterId,
+      item.actor,
+      timeZone,
+      closingRefusal,
+    );
     commandIds = closed.commandId ? [closed.commandId] : [];
+    // Supply goes with the account, as at the desk: a closed remote-control meter is cut, its
+    // command settled by read-back and shown on the closing's record (销户记录), not on this item.
+    if (closed.state === 1)
+      await settleClosingSupply(
+        tx,
+        serviceUser(item.tenantId, "account/close", {
+          ...(item.actor.userId ? { userId: item.actor.userId } : {}),
+          realName: item.actor.name,
+        }),
+        item.tenantId,
+        energyType,
+        closed,
+        { keep: false, reason: "" },
+      );
   }
   if (commandIds.length > 0)
     await tx.query("update pms_meter_command set batch_id = $1 where id = any($2::bigint[])", [

@@ -6,7 +6,9 @@ import { localDay } from "../metering/usage-periods.ts";
 import { lockAccount, METER_TABLE } from "./account.repository.ts";
 import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
 import { settleSupply } from "./arrears.ts";
-import { purchaseWrite, queueMeterWrites } from "./meter-purchase.ts";
+import { knownPurchaseCount, purchaseWrite, queueMeterWrites } from "./meter-purchase.ts";
+import { purchaseCountNeeded } from "./opening-needs.ts";
+import { restoreOnOpening } from "./opening-supply.ts";
 import { schemeWrites } from "./scheme-writes.ts";
 
 interface MeterForOpening {
@@ -27,19 +29,29 @@ interface MeterForOpening {
   low_value: string | null;
 }
 
-/** Locks the meter and reads what opening needs: its room's owner, its schemes, its registers now. */
+/** A register as opening reads it: the latest reading, else the initial reading stored at install. */
+const register = (column: string) =>
+  `case when cd.read_time is not null then cd.${column} else ov.${column} end as ${column}`;
+
+/**
+ * Locks the meter and reads what opening needs: its room's owner, its schemes, its registers now
+ * (never read yet: the registers at install, so the first priced usage starts from them).
+ */
 async function meterForOpening(tx: Queryable, tenantId: string, energyType: 1 | 2, meterId: string) {
   const table = METER_TABLE[energyType];
   // Water meters have no CONTROL_STATUS field: the server always keeps their balance.
   const control = energyType === 1 ? "m.control_status" : "1";
   const [row] = await tx.query<MeterForOpening>(
     `select m.id, m.account_status, ${control} as control_status, m.charging_scheme_id, m.alarm_scheme_id,
-            rm.room_id, orr.owner_id, cs.price_mode, cs.ladder_cycle, cd.read_time, cd.total_value, cd.tip_value, cd.peak_value, cd.peace_value, cd.low_value
+            rm.room_id, orr.owner_id, cs.price_mode, cs.ladder_cycle, ${register("read_time")},
+            ${["total_value", "tip_value", "peak_value", "peace_value", "low_value"].map(register).join(", ")}
        from ${table} m
        left join pms_room_meter rm on rm.meter_id = m.id and rm.energy_type = $3 and rm.is_deleted = 0
        left join pms_owner_room orr on orr.room_id = rm.room_id and orr.is_deleted = 0
        left join pms_charging_scheme cs on cs.id = m.charging_scheme_id and cs.is_deleted = 0
        left join pms_meter_current_data cd on cd.meter_id = m.id and cd.energy_type = $3 and cd.tenant_id = m.tenant_id
+       left join pms_meter_orig_value ov on ov.meter_id = m.id and ov.energy_type = $3 and ov.tenant_id = m.tenant_id
+                                        and ov.is_deleted = 0
       where m.id = $1 and m.tenant_id = $2 and m.is_deleted = 0
         for update of m`,
     [meterId, tenantId, energyType],
@@ -60,6 +72,14 @@ export interface OpenedAccount {
   meterWrites?: { commandIds: string[]; depositCommandId: string | null };
 }
 
+/** A meter to open, its deposit (fen) and how the deposit was paid (PAYMENT_METHOD, cash if unsaid). */
+export interface OpeningTarget {
+  energyType: 1 | 2;
+  meterId: string;
+  deposit: bigint;
+  paymentMethod?: number;
+}
+
 /**
  * Opens the account of a meter for the owner of its room, with the meter's charging and alarm
  * schemes, and books the opening deposit. Usage before this moment is never charged: the meter's
@@ -68,7 +88,7 @@ export interface OpenedAccount {
 export async function openAccount(
   tx: Queryable,
   tenantId: string,
-  target: { energyType: 1 | 2; meterId: string; deposit: bigint },
+  target: OpeningTarget,
   actor: Actor,
   timeZone: string,
 ): Promise<OpenedAccount> {
@@ -79,14 +99,19 @@ export async function openAccount(
   if (!meter.owner_id) throw badRequest("meterId: 表计所在房间没有业主");
   if (meter.control_status === 1 && meter.price_mode === null)
     throw badRequest("chargingSchemeId: 表计未设置收费方案,不能开户");
+  if (meter.control_status === 0 && target.energyType === 1 && target.deposit > 0n) {
+    // Said before anything is written, in words the operator acts on (not only "count unknown").
+    if ((await knownPurchaseCount(tx, target.meterId)) === undefined)
+      throw badRequest(`deposit: ${await purchaseCountNeeded(tx, tenantId, target.meterId)}`);
+  }
   // A yearly ladder accumulates over the year; every other price's rounding restarts monthly.
   const cycle = meter.price_mode === 2 && meter.ladder_cycle === 2 ? "year" : "month";
   const accountId = nextId();
   await tx.query(
     `insert into pms_account (id, tenant_id, owner_id, room_id, energy_type, meter_id, control_status,
                               charging_scheme_id, alarm_scheme_id, cycle_key, register_total, register_tip,
-                              register_peak, register_peace, register_low, priced_time, open_user, priced_from)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $16)`,
+                              register_peak, register_peace, register_low, priced_time, open_user, priced_from, deposit_method)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $16, $18)`,
     [
       accountId,
       tenantId,
@@ -106,6 +131,7 @@ export async function openAccount(
       // Pricing goes on from the reading the registers came from.
       meter.read_time,
       actor.userId || null,
+      target.deposit > 0n ? (target.paymentMethod ?? 1) : null,
     ],
   );
   await tx.query(`update ${METER_TABLE[target.energyType]} set account_status = 1 where id = $1`, [
@@ -126,7 +152,11 @@ export async function openAccount(
     });
   }
   // Opened without enough to cover the overdraft line: supply goes off like any account in arrears.
-  if (account.control_status === 1) await settleSupply(tx, account, new Date(), timeZone);
+  if (account.control_status === 1) {
+    // `book` moved the locked row's balance: both read the balance the deposit left.
+    await settleSupply(tx, account, new Date(), timeZone);
+    await restoreOnOpening(tx, account, actor);
+  }
   return { accountId, meterId: target.meterId, balance: fenToYuan(BigInt(account.balance)) };
 }
 
@@ -152,7 +182,7 @@ async function writeToMeter(
 export function openAccounts(
   db: Db,
   tenantId: string,
-  targets: { energyType: 1 | 2; meterId: string; deposit: bigint }[],
+  targets: OpeningTarget[],
   actor: Actor,
   timeZone: string,
 ): Promise<OpenedAccount[]> {

@@ -1,3 +1,4 @@
+import type { ChargePart } from "@meterline/billing";
 import type { Queryable } from "../../db/client.ts";
 
 /** The table of each energy type's meters: 1 electric, 2 water. */
@@ -124,3 +125,23 @@ export async function appendEntry(
 export const meterCodeJoin = (row: string, as: string) =>
   `left join lateral (select product_code from pms_meter where ${row}.energy_type = 1 and id = ${row}.meter_id
      union all select product_code from pms_water where ${row}.energy_type = 2 and id = ${row}.meter_id) ${as} on true`;
+
+/** A usage charge's split by tier or band, stamped with the entry's own tenant, account and time. */
+export async function appendParts(
+  tx: Queryable,
+  ledgerId: string,
+  parts: readonly ChargePart[],
+): Promise<void> {
+  await tx.query(
+    `insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
+     select l.id, l.tenant_id, l.account_id, p.part, p.usage, p.charge, l.create_time
+       from pms_ledger l, unnest($2::text[], $3::bigint[], $4::bigint[]) as p(part, usage, charge)
+      where l.id = $1`,
+    [
+      ledgerId,
+      parts.map((p) => p.part),
+      parts.map((p) => p.usage.toString()),
+      parts.map((p) => p.charge.toString()),
+    ],
+  );
+}

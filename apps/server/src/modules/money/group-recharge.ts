@@ -3,7 +3,7 @@ import { fenToYuan } from "@meterline/billing";
 import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db } from "../../db/client.ts";
 import type { Actor } from "./account-book.ts";
-import { takeRecharge, within } from "./recharge.service.ts";
+import { type ApprovalGate, takeRecharge, within } from "./recharge.service.ts";
 
 export interface GroupRechargeRequest {
   ownerGroupId: string;
@@ -37,6 +37,7 @@ export function rechargeGroup(
   request: GroupRechargeRequest,
   actor: Actor,
   timeZone: string,
+  approval?: ApprovalGate,
 ) {
   return db.transaction(async (tx) => {
     const [group] = await tx.query<{ group_name: string }>(
@@ -92,6 +93,9 @@ export function rechargeGroup(
         },
         actor,
         timeZone,
+        // A group books money in (recharges), which no approval holds; the gate is passed all the
+        // same, so whatever money a group operation may one day take out is held like any other.
+        approval ? { approval } : {},
       );
       if (result.replayed) replayed += 1;
       recharges.push({

@@ -2,7 +2,9 @@ import { fenToYuan } from "@meterline/billing";
 import type { Queryable } from "../../db/client.ts";
 import {
   CHANNEL_LABEL,
+  CLOSE_STATE_LABEL,
   CONTROL_STATUS_LABEL,
+  closingSupplyLabel,
   ENERGY_TYPE_LABEL,
   labelOf,
   PAYMENT_METHOD_LABEL,
@@ -70,7 +72,10 @@ export async function rechargeSheet(
     rows: async (limit, offset) =>
       (await rechargeRows(db, search, limit, offset)).map((r: RechargeRow) => rechargeView(r, timeZone)),
     // In (recharges, corrections plus) under 金额, out (refunds, corrections minus) beside it.
-    totals: { 备注: `收入 ${totals.credit} 元,支出 ${totals.debit} 元`, "金额(元)": totals.credit },
+    totals: {
+      备注: `收入 ${totals.credit} 元,支出 ${totals.debit} 元;充值 ${totals.income} 元,退费 ${totals.refund} 元,净收 ${totals.net} 元`,
+      "金额(元)": totals.credit,
+    },
   };
 }
 
@@ -112,6 +117,34 @@ export async function paymentSheet(
 }
 
 type Operation = Awaited<ReturnType<typeof accountOperationRows>>[number];
+type OperationField = (row: Operation, name: string) => string;
+
+/** An opening's own columns: how the deposit was paid (none before it was recorded, or without a deposit). */
+const openingColumns = (field: OperationField): SheetColumn<Operation>[] => [
+  {
+    header: "支付方式",
+    value: (r) =>
+      field(r, "paymentMethod") === "" ? "" : labelOf(PAYMENT_METHOD_LABEL, field(r, "paymentMethod")),
+  },
+];
+
+/** A closing's own columns: the debt left, its state, the final reading and what became of supply. */
+const closingColumns = (field: OperationField): SheetColumn<Operation>[] => [
+  { header: "欠费(元)", value: (r) => field(r, "debt"), money: true },
+  { header: "状态", value: (r) => labelOf(CLOSE_STATE_LABEL, field(r, "closeState")), width: 12 },
+  { header: "最终读数", value: (r) => field(r, "finalReading"), width: 14 },
+  { header: "抄表时间", value: (r) => field(r, "finalReadTime"), width: 20 },
+  {
+    header: "供电",
+    value: (r) =>
+      closingSupplyLabel(
+        field(r, "closeSupply"),
+        field(r, "closeSupplyState"),
+        field(r, "closeSupplyReason"),
+      ),
+    width: 24,
+  },
+];
 
 /** dataopenaccount/export and datacloseaccount/export: openings with deposits, closings with refunds and debts. */
 export async function accountOperationsSheet(
@@ -137,8 +170,9 @@ export async function accountOperationsSheet(
     { header: "能源类型", value: (r) => labelOf(ENERGY_TYPE_LABEL, r.energyType), width: 10 },
     { header: "表号", value: (r) => r.productCode, width: 18 },
     { header: "控制模式", value: (r) => labelOf(CONTROL_STATUS_LABEL, r.controlStatus), width: 10 },
+    { header: "收据号", value: (r) => r.receiptNo, width: 18 },
     { header: amountHeader, value: (r) => field(r, closing ? "refund" : "deposit"), money: true },
-    ...(closing ? [{ header: "欠费(元)", value: (r: Operation) => field(r, "debt"), money: true }] : []),
+    ...(closing ? closingColumns(field) : openingColumns(field)),
     { header: "操作员", value: (r) => r.operator },
     {
       header: closing ? "销户时间" : "开户时间",

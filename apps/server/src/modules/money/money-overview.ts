@@ -13,11 +13,12 @@ const RANGE = `r.create_time >= ($2::date::timestamp at time zone $4) and r.crea
 
 /**
  * Money taken in a period, split by recharge type (rechargeTypeRatio) or by payment method of the
- * recharges (paymentMethodRatio): amounts in yuan and counts, for the home page's pies.
+ * recharges (paymentMethodRatio): amounts in yuan and counts, for the home page's pies; of every
+ * tenant when `tenantId` is null (the platform administrator's home).
  */
 export async function moneyRatio(
   db: Queryable,
-  tenantId: string,
+  tenantId: string | null,
   by: "recharge_type" | "payment_method",
   period: { from: string; to: string },
   timeZone: string,
@@ -26,7 +27,7 @@ export async function moneyRatio(
   const rows = await db.query<{ key: number; amount: string; count: number }>(
     `select r.${by} as key, (sum(r.amount) / 100.0)::numeric(14, 2)::text as amount, count(*)::int as count
        from pms_recharge r
-      where r.tenant_id = $1 and r.state = 1 and ${RANGE} ${onlyRecharges}
+      where ($1::text is null or r.tenant_id = $1::text) and r.state = 1 and ${RANGE} ${onlyRecharges}
       group by r.${by} order by r.${by}`,
     [tenantId, period.from, period.to, timeZone],
   );

@@ -9,6 +9,7 @@ import type { Queryable } from "../../db/client.ts";
 import { areaSubtree } from "../pms/registry.hooks.ts";
 import { roomLabelSql } from "../pms/room-label.ts";
 import { meterCodeJoin } from "./account.repository.ts";
+import { ACCOUNT_DESK_COLUMNS, type AccountDeskRow, accountDeskFields } from "./account-desk-reads.ts";
 
 type Params = Record<string, unknown>;
 export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -55,12 +56,19 @@ export const tenantCondition = (tenantId: string | null, sql: SqlParams, column:
 /** Whose a row is, named in the list's own statement (a subselect on the live tenant). */
 export const tenantNameOf = (alias: string) =>
   `${alias}.tenant_id, (select tn.tenant_name from sys_tenant tn
-     where tn.tenant_id = ${alias}.tenant_id and tn.is_deleted = 0) as tenant_name`;
+     where tn.tenant_id = ${alias}.tenant_id and tn.is_deleted = 0) as tenant_name,
+   (select tn.logo_url from sys_tenant tn where tn.tenant_id = ${alias}.tenant_id and tn.is_deleted = 0) as tenant_logo`;
 
 /** The tenant's code and name of a row, as the console's tenant column reads them. */
-export const tenantOfRow = (row: { tenant_id: string; tenant_name: string | null }) => ({
+export const tenantOfRow = (row: {
+  tenant_id: string;
+  tenant_name: string | null;
+  tenant_logo?: string | null;
+}) => ({
   tenantId: row.tenant_id,
   tenantName: row.tenant_name ?? row.tenant_id,
+  /** The site's logo (the tenant's upload) printed on receipts beside its name; empty when none. */
+  tenantLogo: row.tenant_logo ?? "",
 });
 
 /**
@@ -181,17 +189,34 @@ export type Search = ReturnType<typeof rechargeSearch>;
 
 /** The count and the money in (recharges, corrections plus) and out of a recharge search, in one pass. */
 export async function rechargeTotals(db: Queryable, { sql, filter }: Search) {
-  const [totals] = await db.query<{ n: string; credit: string; debit: string }>(
+  const [totals] = await db.query<{
+    n: string;
+    credit: string;
+    debit: string;
+    income: string;
+    refund: string;
+  }>(
     `select count(*)::text as n,
             coalesce(sum(r.amount) filter (where r.recharge_type in (1, 3) and r.state = 1), 0)::text as credit,
-            coalesce(sum(r.amount) filter (where r.recharge_type in (2, 4) and r.state = 1), 0)::text as debit
+            coalesce(sum(r.amount) filter (where r.recharge_type in (2, 4) and r.state = 1), 0)::text as debit,
+            coalesce(sum(r.amount) filter (where r.recharge_type = 1 and r.state = 1), 0)::text as income,
+            coalesce(sum(r.amount) filter (where r.recharge_type = 2 and r.state = 1), 0)::text as refund
        ${filter}`,
     sql.values,
   );
+  const income = BigInt(totals?.income ?? "0");
+  const refund = BigInt(totals?.refund ?? "0");
+  // Corrections plus less corrections minus: what the ledger moved besides recharges and refunds.
+  const correction = BigInt(totals?.credit ?? "0") - income - (BigInt(totals?.debit ?? "0") - refund);
   return {
     count: Number(totals?.n ?? 0),
     credit: yuan(totals?.credit ?? "0"),
     debit: yuan(totals?.debit ?? "0"),
+    // Recharges taken, refunds paid back and what stayed, apart: corrections are neither.
+    income: fenToYuan(income),
+    refund: fenToYuan(refund),
+    net: fenToYuan(income - refund),
+    correction: fenToYuan(correction),
   };
 }
 
@@ -218,7 +243,14 @@ export async function rechargePage(db: Queryable, tenantId: string | null, param
       current,
       size,
     ),
-    totals: { credit: totals.credit, debit: totals.debit },
+    totals: {
+      credit: totals.credit,
+      debit: totals.debit,
+      income: totals.income,
+      refund: totals.refund,
+      net: totals.net,
+      correction: totals.correction,
+    },
   };
 }
 
@@ -343,7 +375,7 @@ export async function ownerAccountsPage(db: Queryable, tenantId: string | null, 
   return page(records, Number(count?.n ?? 0), current, size);
 }
 
-interface AccountOperationRow {
+interface AccountOperationRow extends AccountDeskRow {
   id: string;
   tenant_id: string;
   tenant_name: string | null;
@@ -361,6 +393,7 @@ interface AccountOperationRow {
   status: number;
   close_state: number | null;
   close_outcome: string | null;
+  held_refund: string | null;
 }
 
 /**
@@ -403,11 +436,12 @@ export function accountOperationsSearch(
   timeZone: string,
 ) {
   const sql = new SqlParams();
-  // A closing still waiting for its meter's clearing, or refused by it, is listed from its request.
-  const time = closing ? "coalesce(a.closed_time, a.close_requested_time)" : "a.opened_time";
+  // A closing still waiting for its meter's clearing, or refused by it, is listed from its request,
+  // and one waiting for a second person's approval (pms_close_hold, at most one per account) from its hold.
+  const time = closing ? "coalesce(a.closed_time, a.close_requested_time, h.create_time)" : "a.opened_time";
   const where = [
     tenantCondition(tenantId, sql, "a.tenant_id"),
-    closing ? "(a.status = 2 or a.close_state is not null)" : "true",
+    closing ? "(a.status = 2 or a.close_state is not null or h.id is not null)" : "true",
   ];
   const ownerName = optionalString(params, "ownerName")?.trim();
   if (ownerName) where.push(`o.owner_name like ${sql.bind(like(ownerName))}`);
@@ -420,7 +454,11 @@ export function accountOperationsSearch(
   timeRange(params, sql, time, timeZone, where);
   placeFilter(params, sql, "a.room_id", where);
   const entryType = closing ? 8 : 1;
+  const waitingHold = closing
+    ? "left join pms_close_hold h on h.tenant_id = a.tenant_id and h.account_id = a.id and h.state = 3"
+    : "";
   const from = `from pms_account a
+    ${waitingHold}
     left join pms_owner o on o.id = a.owner_id
     left join pms_room r on r.id = a.room_id
     ${meterCodeJoin("a", "m")}
@@ -449,10 +487,13 @@ export async function accountOperationRows(
   const values = [...sql.values, limit, offset];
   const rows = await db.query<AccountOperationRow>(
     `select a.id::text as id, a.owner_id::text as owner_id, o.owner_name, ${roomLabelSql("r")} as room_name, a.energy_type,
-            a.meter_id::text as meter_id, m.product_code, a.control_status, ${time} as at, u.real_name as operator,
+            a.meter_id::text as meter_id, m.product_code, a.control_status, ${time} as at,
+            coalesce(u.real_name, ${closing ? "nullif(h.operator, '')" : "null"}) as operator,
             coalesce((select abs(l.amount) from pms_ledger l where l.account_id = a.id and l.entry_type = ${entryType}
                        order by l.create_time limit 1), 0)::text as amount,
-            a.balance::text as balance, a.status, a.close_state, a.close_outcome, ${tenantNameOf("a")}
+            a.balance::text as balance, a.status, a.close_state, a.close_outcome, ${tenantNameOf("a")},
+            ${closing ? "h.amount::text" : "null"} as held_refund,
+            ${ACCOUNT_DESK_COLUMNS}
        ${from} order by ${time} desc, a.id desc limit $${values.length - 1} offset $${values.length}`,
     values,
   );
@@ -471,13 +512,16 @@ export async function accountOperationRows(
     ...(closing
       ? {
           closeTime: formatDateTime(r.at, timeZone),
-          refund: yuan(r.amount),
+          // A closing waiting for approval shows the refund it asks for; nothing is booked yet.
+          refund: r.held_refund !== null ? yuan(r.held_refund) : yuan(r.amount),
           debt: r.status === 2 && BigInt(r.balance) < 0n ? yuan((-BigInt(r.balance)).toString()) : "0.00",
-          // 1 closed, 0 waiting for the meter to confirm its clearing, 2 the meter refused or was not reached (still open).
-          closeState: r.close_state ?? 1,
+          // 1 closed, 0 waiting for the meter to confirm its clearing, 2 the meter refused or was not
+          // reached (still open), 3 waiting for a second person's approval (still open).
+          closeState: r.held_refund !== null ? 3 : (r.close_state ?? 1),
           closeOutcome: r.close_outcome ?? "",
         }
       : { openTime: formatDateTime(r.at, timeZone), deposit: yuan(r.amount) }),
+    ...accountDeskFields(r, closing, timeZone),
   }));
 }
 

@@ -12,14 +12,19 @@ import { dayParam } from "../metering/usage-periods.ts";
 import { listTenant, registryTenant } from "../pms/registry-access.ts";
 import type { Actor } from "./account-book.ts";
 import { closeAccounts } from "./account-closing.ts";
+import { accountDeskRoutes } from "./account-desk.routes.ts";
+import { closingSupplyOf, depositMethodOf } from "./account-desk-input.ts";
 import { startAccountJob } from "./account-jobs.ts";
 import { openAccounts } from "./account-opening.ts";
 import { runHeldCuts } from "./arrears.ts";
+import { closingHold, registerClosingApprovals } from "./closing-approval.ts";
+import { settleClosingSupply } from "./closing-supply.ts";
 import { closeDay, closeYesterdayIfDue } from "./daily-close.ts";
 import { checkLedger } from "./ledger-check.ts";
 import { meterRechargeRoutes } from "./meter-recharge.routes.ts";
 import { approvalGate, registerMoneyApprovals } from "./money-approval.ts";
 import { moneyRatio, ownerRechargePath, ownerUsagePath, periodDays } from "./money-overview.ts";
+import { moneyPolicyRoutes } from "./money-policy.routes.ts";
 import {
   accountOperationDetail,
   accountOperationsPage,
@@ -94,6 +99,7 @@ const codesFor = (rechargeType: number) =>
 export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone: string }) {
   const { db, timeZone } = opts;
   registerMoneyApprovals(timeZone);
+  registerClosingApprovals(timeZone);
   // Cuts held by a protection window go ahead when it ends; every process may sweep, the locks share it.
   // The daily close of yesterday runs once it is due; each tick is a single look when it is done.
   const sweeper = setInterval(() => {
@@ -108,6 +114,11 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
   sweeper.unref();
   app.addHook("onClose", async () => clearInterval(sweeper));
   await meterRechargeRoutes(app, opts);
+  await moneyPolicyRoutes(app, opts);
+  await accountDeskRoutes(app, {
+    ...opts,
+    closeCodes: { 1: MONEY_CODES.closeElectric, 2: MONEY_CODES.closeWater },
+  });
 
   app.post(
     `${pms}/datarecharge/submit`,
@@ -231,16 +242,33 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
           return ok(outcome, `已创建${verb === "open" ? "开户" : "销户"}任务,共 ${outcome.queued} 块表`);
         }
         if (verb === "close") {
-          const closed = await closeAccounts(db, tenantId, energyType, meterIds, actorOf(user), timeZone);
+          const actor = actorOf(user);
+          // The desk's choice on supply: cut (the default), or kept on for a stated reason.
+          const supply = closingSupplyOf(params);
+          const closed = await closeAccounts(
+            db,
+            tenantId,
+            energyType,
+            meterIds,
+            actor,
+            timeZone,
+            closingHold(user, actor),
+            (tx, one) => settleClosingSupply(tx, user, tenantId, energyType, one, supply),
+          );
           const waiting = closed.filter((c) => c.state === 0).length;
+          // Held for approval is an answer, not an error: the instance id lets the console follow it.
+          const held = closed.filter((c) => c.state === 3).length;
           return ok(
             closed,
-            waiting === 0
-              ? `销户成功 ${closed.length} 块表`
-              : `销户成功 ${closed.length - waiting} 块表,${waiting} 块本地费控表待表计确认清零后退款销户`,
+            held > 0
+              ? "销户退款已提交审批,审批通过后退款销户"
+              : waiting === 0
+                ? `销户成功 ${closed.length} 块表`
+                : `销户成功 ${closed.length - waiting} 块表,${waiting} 块本地费控表待表计确认清零后退款销户`,
           );
         }
-        const targets = meterIds.map((meterId) => ({ energyType, meterId, deposit }));
+        const paymentMethod = depositMethodOf(params);
+        const targets = meterIds.map((meterId) => ({ energyType, meterId, deposit, paymentMethod }));
         const opened = await openAccounts(db, tenantId, targets, actorOf(user), timeZone);
         return ok(opened, `开户成功 ${opened.length} 块表`);
       },
@@ -311,7 +339,8 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
         const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
         const params = readParams(request);
         const period = periodDays(dateTypeOf(params), new Date(), timeZone);
-        return ok(await moneyRatio(db, registryTenant(user, params), by, period, timeZone));
+        // The platform administrator's home sums every tenant unless it names one.
+        return ok(await moneyRatio(db, listTenant(user, params), by, period, timeZone));
       },
     );
   }
@@ -327,7 +356,7 @@ export async function moneyRoutes(app: FastifyInstance, opts: { db: Db; timeZone
     async (request) => {
       const user = await requirePermission(db, request, MONEY_CODES.rechargeRead);
       const params = readParams(request);
-      const tenantId = registryTenant(user, params);
+      const tenantId = listTenant(user, params);
       return ok(await rechargesPerPeriod(db, tenantId, dateTypeOf(params), new Date(), timeZone));
     },
   );

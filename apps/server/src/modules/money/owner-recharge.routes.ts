@@ -10,6 +10,7 @@ import { changeAccountSchemes } from "./account-schemes.ts";
 import { counterSearch } from "./counter-search.ts";
 import { rechargeGroup } from "./group-recharge.ts";
 import { MONEY_CODES } from "./money.routes.ts";
+import { approvalGate } from "./money-approval.ts";
 import { rechargeRequestOf } from "./recharge-input.ts";
 
 const pms = "/api/blade-pms";
@@ -69,6 +70,7 @@ export async function ownerRechargeRoutes(app: FastifyInstance, opts: { db: Db; 
         },
         { userId: user.userId, name: user.realName || user.account },
         timeZone,
+        approvalGate(user),
       );
       return ok(
         result,

@@ -28,11 +28,12 @@ function monthsFrom(from: string, to: string): string[] {
 /**
  * The tenant's recharges and refunds per day (dateType 1: 7 days, 2: 30 days) or per month (3: 12
  * months), on the same axis as the usage chart (homepage/getChart), for the home page to put money
- * beside usage. Corrections are not money taken and stay out. Days are the tenant's calendar days.
+ * beside usage; every tenant's when `tenantId` is null (the platform administrator's home).
+ * Corrections are not money taken and stay out. Days are the tenant's calendar days.
  */
 export async function rechargesPerPeriod(
   db: Queryable,
-  tenantId: string,
+  tenantId: string | null,
   dateType: 1 | 2 | 3,
   now: Date,
   timeZone: string,
@@ -45,7 +46,7 @@ export async function rechargesPerPeriod(
             (coalesce(sum(r.amount) filter (where r.recharge_type = 2), 0) / 100.0)::numeric(14, 2)::text as refund,
             (count(*) filter (where r.recharge_type = 1))::int as count
        from pms_recharge r
-      where r.tenant_id = $1 and r.state = 1 and r.recharge_type in (1, 2)
+      where ($1::text is null or r.tenant_id = $1::text) and r.state = 1 and r.recharge_type in (1, 2)
         and r.create_time >= ($2::date::timestamp at time zone $4)
         and r.create_time < (($3::date + 1)::timestamp at time zone $4)
       group by 1`,

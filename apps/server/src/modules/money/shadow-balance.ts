@@ -6,6 +6,8 @@ import { type Actor, book, LEDGER_TYPE } from "./account-book.ts";
 import { knownPurchaseCount, openPurchase, rememberPurchaseCount } from "./meter-purchase.ts";
 
 const METER_REGISTERS: Actor = { name: "表内余额" };
+/** The part (pms_ledger_part) of a charge a local-prepaid meter priced by its own registers. */
+export const METER_PRICED = "meter";
 
 export interface PrepaidReading {
   tenantId: string;
@@ -89,6 +91,8 @@ export async function shadowReading(db: Db, reading: PrepaidReading, timeZone: s
         actor: METER_REGISTERS,
         usageDay: day,
         ...(usage?.usage === undefined ? {} : { usage: usage.usage }),
+        // The meter priced this itself: the books cannot tell its tiers or bands, only that it was the meter's.
+        parts: [{ part: METER_PRICED, usage: usage?.usage ?? 0n, charge: -difference }],
       });
     // The register moves on with each charge, or is set once when the account never had one.
     const register =

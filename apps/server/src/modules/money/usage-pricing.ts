@@ -4,6 +4,7 @@ import {
   type Band,
   type CycleUsage,
   chargeBetween,
+  chargeParts,
   cycleKey,
   cycleOf,
   monthlyFeeFen,
@@ -183,6 +184,7 @@ export async function priceReadingIn(
         actor: PRICING,
         usage: step.total,
         usageDay: day,
+        parts: chargeParts(tariff, position, moved),
       });
     }
     const month = day.slice(0, 7);

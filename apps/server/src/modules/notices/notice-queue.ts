@@ -1,6 +1,7 @@
 import { PgBoss } from "pg-boss";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
+import { MIGRATION_LOCK } from "../../db/migrate.ts";
 import type { SmsProvider } from "../sms/sms-provider.ts";
 import { markDispatched, undispatched } from "./owner-notice.repository.ts";
 import { type Backoff, DEFAULT_BACKOFF, deliverNotice } from "./owner-notice.service.ts";
@@ -46,6 +47,23 @@ function bossDatabase(db: Db) {
 }
 
 /**
+ * Runs pg-boss's start, which creates its schema on a new database, while holding the migrations'
+ * lock: servers started together on one PostgreSQL otherwise race to create it and all but one fail
+ * ("pg_namespace_nspname_index"). The lock is held by a transaction of its own while pg-boss uses
+ * other connections of the pool. PGlite has one process and one connection: nothing to race.
+ */
+async function startInTurn(db: Db, start: () => Promise<unknown>): Promise<void> {
+  if (db.kind === "pglite") {
+    await start();
+    return;
+  }
+  await db.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await start();
+  });
+}
+
+/**
  * The owner notification sender. Messages are queued in pms_message_queue by the transaction that
  * raises a balance alarm (wherever readings are stored: this process or the gateway's), so
  * nothing is lost between the alarm and the queue; the dispatcher hands each to pg-boss under the
@@ -65,7 +83,7 @@ export async function startNoticeQueue(options: NoticeQueueOptions): Promise<Not
     superviseIntervalSeconds: Math.max(60, pollSeconds),
   });
   boss.on("error", (error) => log("job queue error", error));
-  await boss.start();
+  await startInTurn(db, () => boss.start());
   // Retries of the job itself only cover a worker that died or a database error mid-send; the
   // provider's failures are retried by the message's own schedule (deliverNotice).
   await boss.createQueue(OWNER_SMS_QUEUE, {

@@ -1,32 +1,14 @@
 import type { ResourceHooks } from "../../crud/hooks.ts";
 import { roomLabelSql } from "../pms/room-label.ts";
 import { commandReason } from "./command-reason.ts";
-
-/**
- * The key of what a command does, from its type and the direction in its payload: a relay switch
- * cuts (switchType 2) or restores (1), a valve opens or closes, a write sets a price (tariff, ladder
- * step or cycle, time-of-use table) or an alarm limit by its DI (scheme-writes.ts). The keys name rows of the `command_action` dictionary.
- */
-const ACTION_KEY = `case c.command_type
-    when 'switch' then 'switch.' || coalesce(c.payload::jsonb ->> 'switchType', '')
-    when 'relay' then 'relay.' || coalesce(c.payload::jsonb ->> 'action', '')
-    when 'valve' then case when c.payload::jsonb ->> 'open' = 'true' then 'valve.open' else 'valve.close' end
-    when 'write' then case
-      when c.payload::jsonb ->> 'di' like '040501%' or c.payload::jsonb ->> 'di' like '04060%'
-        or c.payload::jsonb ->> 'di' = '0400F010' or c.payload::jsonb ->> 'di' like '040002%'
-        or c.payload::jsonb ->> 'di' like '0401%' then 'write.price'
-      when c.payload::jsonb ->> 'di' like '040010%' then 'write.alarm'
-      else 'write' end
-    else c.command_type end`;
-
-const dictJoin = (alias: string, code: string, key: string) =>
-  `left join sys_dict ${alias} on ${alias}.code = '${code}' and ${alias}.parent_id > 0
-     and ${alias}.is_deleted = 0 and ${alias}.dict_key = ${key}`;
+import { COMMAND_WORDS_COLUMNS, commandWordsJoins, dictJoin } from "./command-words.ts";
 
 interface Words {
   id: string;
   action_name: string | null;
   action_name_en: string | null;
+  why_name: string | null;
+  why_name_en: string | null;
   source_name: string | null;
   source_name_en: string | null;
   operator_name: string | null;
@@ -43,14 +25,14 @@ export const commandWordsHooks: Pick<ResourceHooks, "decorate"> = {
   async decorate({ db }, rows) {
     if (rows.length === 0) return;
     const words = await db.query<Words>(
-      `select c.id::text as id, a.dict_value as action_name, a.dict_value_en as action_name_en,
+      `select c.id::text as id, ${COMMAND_WORDS_COLUMNS},
               s.dict_value as source_name, s.dict_value_en as source_name_en,
               coalesce(nullif(u.real_name, ''), u.name) as operator_name,
               (select ${roomLabelSql("r")} from pms_room_meter rm join pms_room r on r.id = rm.room_id
                 where rm.meter_id = c.meter_id and rm.energy_type = c.energy_type and rm.is_deleted = 0
                 order by rm.id desc limit 1) as room_name
          from pms_meter_command c
-         ${dictJoin("a", "command_action", `(${ACTION_KEY})`)}
+         ${commandWordsJoins("c")}
          ${dictJoin("s", "command_source", "c.source")}
          left join sys_user u on u.id = c.create_user
         where c.id = any($1::bigint[])`,
@@ -61,6 +43,9 @@ export const commandWordsHooks: Pick<ResourceHooks, "decorate"> = {
       const named = byId.get(String(row.id));
       row.actionName = named?.action_name ?? "";
       row.actionNameEn = named?.action_name_en ?? "";
+      // Why it was sent (手动, 欠费自动断电, 充值恢复 …): the console reads "拉闸 · 欠费自动断电".
+      row.whyName = named?.why_name ?? "";
+      row.whyNameEn = named?.why_name_en ?? "";
       row.sourceName = named?.source_name ?? String(row.source ?? "");
       row.sourceNameEn = named?.source_name_en ?? String(row.source ?? "");
       row.operatorName = named?.operator_name ?? "";

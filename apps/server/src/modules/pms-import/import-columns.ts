@@ -19,6 +19,10 @@ export const IMPORT_COLUMNS = [
   { key: "channel", header: "通道号", width: 8, text: false, example: "1" },
   { key: "chargingScheme", header: "收费方案", width: 20, text: false, example: "" },
   { key: "alarmScheme", header: "告警方案", width: 20, text: false, example: "" },
+  // Only electric meters have a control mode: a water meter's balance is always the server's.
+  { key: "controlMode", header: "电表控制方式", width: 14, text: false, example: "远程控制" },
+  { key: "meterInitial", header: "电表初始读数", width: 14, text: false, example: "0.00" },
+  { key: "waterInitial", header: "水表初始读数", width: 14, text: false, example: "" },
 ] as const;
 
 export type ColumnKey = (typeof IMPORT_COLUMNS)[number]["key"];

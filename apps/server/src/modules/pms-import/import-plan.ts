@@ -3,9 +3,9 @@ import { resources } from "@meterline/contracts";
 import type { RowText } from "./import-columns.ts";
 import type { Values } from "./row-values.ts";
 
-const { area, room, owner, ownerRoom, roomMeter, meter, water } = resources;
+const { area, room, owner, ownerRoom, roomMeter, meter, water, meterOrigValue } = resources;
 /** The definitions whose rows an import creates (and whose dictionaries it checks). */
-export const IMPORTED_DEFS = [area, room, owner, ownerRoom, roomMeter, meter, water];
+export const IMPORTED_DEFS = [area, room, owner, ownerRoom, roomMeter, meter, water, meterOrigValue];
 
 export interface NewRow {
   id: string;
@@ -37,6 +37,8 @@ export interface ImportPlan {
   meters: NewRow[];
   waters: NewRow[];
   roomMeters: NewRow[];
+  /** New meters' registers at install (电表初始读数, 水表初始读数). */
+  origValues: NewRow[];
   ownerLog: Map<string, OwnerLogEntry>;
 }
 

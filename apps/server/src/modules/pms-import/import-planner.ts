@@ -39,11 +39,30 @@ const meterLabels = (address: ColumnKey) =>
     channel: "channel",
     chargingSchemeId: "chargingScheme",
     alarmSchemeId: "alarmScheme",
+    controlStatus: "controlMode",
   });
 const ENERGIES = [
-  { energy: 1, def: meter, address: "meterCode", name: "电表", labels: meterLabels("meterCode") },
-  { energy: 2, def: water, address: "waterCode", name: "水表", labels: meterLabels("waterCode") },
+  {
+    energy: 1,
+    def: meter,
+    address: "meterCode",
+    initial: "meterInitial",
+    name: "电表",
+    labels: meterLabels("meterCode"),
+  },
+  {
+    energy: 2,
+    def: water,
+    address: "waterCode",
+    initial: "waterInitial",
+    name: "水表",
+    labels: meterLabels("waterCode"),
+  },
 ] as const;
+/** A register reading as meters show it: kWh or m³ with at most two decimals. */
+const READING = /^\d{1,10}(\.\d{1,2})?$/;
+/** 远程控制 (CONTROL_STATUS 1): what a new site expects, so a blank cell means it. */
+const REMOTE_CONTROL = "1";
 
 /** Area type of a new level by its depth: park, building, unit, then floors all the way down. */
 const areaTypeAt = (depth: number) => Math.min(depth, 4);
@@ -57,7 +76,7 @@ interface Draft {
   roomId?: string;
   owner?: { node: OwnerNode; values: Values };
   ownerLink?: { ownerId: string; ownerName: string; created: boolean; values: Values };
-  meters: { energy: EnergyType; code: string; id: string; values: Values }[];
+  meters: { energy: EnergyType; code: string; id: string; values: Values; initial?: string }[];
   meterLinks: { energy: EnergyType; meterId: string; values: Values }[];
 }
 
@@ -81,6 +100,9 @@ interface Draft {
  *   is a rejected row. A stored meter is reused when it is installed in this room, linked to it when
  *   it is installed nowhere, and a rejected row when it is installed in another room. A new meter is
  *   created with the row's collector, channel and schemes and linked to the room.
+ * - 电表控制方式 is 远程控制 (blank) or 本地预付费 (or the tenant's CONTROL_STATUS label or key); 电表初始读数
+ *   and 水表初始读数 are the registers at install, stored as the new meter's initial reading. They
+ *   describe the row's electric or water meter, so a row without that address may not give them.
  * - 采集器注册码 must name a live collector of the tenant; 通道号 is 0–255 (1 when blank). Both describe
  *   the row's meters, so a row without a meter address may not give them.
  * - 收费方案 and 告警方案 name schemes of the tenant, at most one per energy type, several separated by
@@ -105,6 +127,7 @@ export class ImportPlanner {
     meters: [],
     waters: [],
     roomMeters: [],
+    origValues: [],
     ownerLog: new Map(),
   };
   /** Row where each meter address was first seen, accepted or not: the duplicate rule. */
@@ -112,6 +135,9 @@ export class ImportPlanner {
   private readonly ancestorsColumn = area.tree.ancestors
     ? columnByName(area, "ancestors")?.column
     : undefined;
+
+  /** The read time of the initial readings this import stores: the meters' install. */
+  private readonly importedAt = new Date();
 
   constructor(
     private readonly snapshot: RegistrySnapshot,
@@ -228,6 +254,12 @@ export class ImportPlanner {
         if (t[key] !== "") reasons.push(`${headerOf(key)}: 本行没有电表表号或水表表号`);
       }
     }
+    for (const key of ["controlMode", "meterInitial"] as const) {
+      if (t[key] !== "" && t.meterCode === "") reasons.push(`${headerOf(key)}: 本行没有电表表号`);
+    }
+    if (t.waterInitial !== "" && t.waterCode === "")
+      reasons.push(`${headerOf("waterInitial")}: 本行没有水表表号`);
+    const controlStatus = this.controlStatusKey(t.controlMode, reasons);
     let collectorId: string | undefined;
     if (t.collectorCode !== "") {
       collectorId = this.snapshot.collectors.get(t.collectorCode);
@@ -242,16 +274,20 @@ export class ImportPlanner {
       reasons,
     );
     const alarm = this.resolveSchemes("alarmScheme", this.snapshot.alarmSchemes, energies, t, reasons);
-    const checked: { energy: EnergyType; code: string; values: Values }[] = [];
+    const checked: { energy: EnergyType; code: string; values: Values; initial?: string }[] = [];
     for (const e of present) {
       const code = t[e.address];
       const header = headerOf(e.address);
+      const initial = t[e.initial];
+      if (initial !== "" && !READING.test(initial))
+        reasons.push(`${headerOf(e.initial)}: [${initial}] 须为不小于 0 的读数, 最多 2 位小数`);
       const body = {
         productCode: code,
         collectorId,
         channel: t.channel,
         chargingSchemeId: charging[e.energy],
         alarmSchemeId: alarm[e.energy],
+        ...(e.energy === 1 ? { controlStatus: controlStatus ?? REMOTE_CONTROL } : {}),
       };
       const check = checkPart(e.def, body, e.labels, this.timeZone);
       reasons.push(...check.reasons);
@@ -264,9 +300,21 @@ export class ImportPlanner {
       if (!check.values || first !== undefined) continue;
       const bad = dictionaryReasons(e.def, check.values, this.snapshot.dictionaryKeys, e.labels);
       reasons.push(...bad);
-      if (bad.length === 0) checked.push({ energy: e.energy, code, values: check.values });
+      if (bad.length === 0 && controlStatus !== null)
+        checked.push({ energy: e.energy, code, values: check.values, initial: initial || undefined });
     }
     return checked;
+  }
+
+  /** 电表控制方式 by its label (远程控制, 本地预付费, or the tenant's own label) or key; null when unknown. */
+  private controlStatusKey(text: string, reasons: string[]): string | undefined | null {
+    if (text === "") return undefined;
+    const key = this.snapshot.controlStatusByLabel.get(text);
+    if (key !== undefined) return key;
+    if ([...this.snapshot.controlStatusByLabel.values()].includes(text)) return text;
+    const labels = [...this.snapshot.controlStatusByLabel.keys()].join("、");
+    reasons.push(`${headerOf("controlMode")}: [${text}] 不存在, 可选 ${labels}`);
+    return null;
   }
 
   /** Scheme ids by energy type from a cell of scheme names. */
@@ -341,7 +389,7 @@ export class ImportPlanner {
   }
 
   private resolveMeter(
-    m: { energy: EnergyType; code: string; values: Values },
+    m: { energy: EnergyType; code: string; values: Values; initial?: string },
     roomId: string,
     draft: Draft,
     reasons: string[],
@@ -359,7 +407,7 @@ export class ImportPlanner {
       }
     } else {
       meterId = nextId();
-      draft.meters.push({ energy, code, id: meterId, values: m.values });
+      draft.meters.push({ energy, code, id: meterId, values: m.values, initial: m.initial });
     }
     const link = checkPart(roomMeter, { roomId, energyType: energy, meterId }, {}, this.timeZone);
     if (!link.values) return void reasons.push(...link.reasons);
@@ -403,6 +451,18 @@ export class ImportPlanner {
     for (const m of draft.meters) {
       snapshot.addMeter(m.energy, m.code, m.id);
       (m.energy === 1 ? plan.meters : plan.waters).push({ id: m.id, values: m.values });
+      // The register at install is where the first priced usage starts (account opening reads it).
+      if (m.initial !== undefined) {
+        plan.origValues.push({
+          id: nextId(),
+          values: {
+            energy_type: m.energy,
+            meter_id: m.id,
+            total_value: m.initial,
+            read_time: this.importedAt,
+          },
+        });
+      }
     }
     for (const l of draft.meterLinks) {
       snapshot.linkMeter(l.energy, l.meterId, roomId);

@@ -18,6 +18,11 @@ const NOTES: Record<(typeof IMPORT_COLUMNS)[number]["key"], string> = {
   channel: "选填, 0-255, 默认 1",
   chargingScheme: "选填, 收费方案名称; 电表、水表各一个时用逗号分隔",
   alarmScheme: "选填, 告警方案名称; 电表、水表各一个时用逗号分隔",
+  controlMode:
+    "选填, 远程控制(余额记在平台)或本地预付费(余额在表内, 开户前须先抄到购电次数); 不填为远程控制; 只用于新建的电表",
+  meterInitial:
+    "选填, 电表安装时的总读数(kWh), 最多 2 位小数; 首次计费只计高于此读数的用量; 只用于新建的电表",
+  waterInitial: "选填, 水表安装时的读数(m³), 最多 2 位小数; 首次计费只计高于此读数的用量; 只用于新建的水表",
 };
 
 /** The import template: the columns with an example row, code columns formatted as text, and notes. */

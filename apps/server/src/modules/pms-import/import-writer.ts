@@ -15,7 +15,7 @@ const IMPORT_ACTION: OwnerAction = "import";
  * sets (tenant, audit, live flags), so nothing distinguishes them from rows created one by one.
  */
 export async function writePlan(tx: Queryable, plan: ImportPlan, caller: CurrentUser): Promise<void> {
-  const { area, room, owner, ownerRoom, meter, water, roomMeter } = resources;
+  const { area, room, owner, ownerRoom, meter, water, roomMeter, meterOrigValue } = resources;
   const batches: [ResourceDef, NewRow[]][] = [
     [area, plan.areas],
     [room, plan.rooms],
@@ -24,6 +24,7 @@ export async function writePlan(tx: Queryable, plan: ImportPlan, caller: Current
     [meter, plan.meters],
     [water, plan.waters],
     [roomMeter, plan.roomMeters],
+    [meterOrigValue, plan.origValues],
   ];
   for (const [def, rows] of batches) await insertResourceRows(tx, def, rows, caller);
   await insertOwnerLog(tx, [...plan.ownerLog.values()], caller);

@@ -49,6 +49,11 @@ export class RegistrySnapshot {
   readonly dictionaryKeys = new Map<string, Set<string>>();
   /** Room type labels of the `room_type` dictionary (住宅 …) to their keys. */
   readonly roomTypeByLabel = new Map<string, string>();
+  /** CONTROL_STATUS label → key, with the sheet's own words 远程控制 and 本地预付费. */
+  readonly controlStatusByLabel = new Map<string, string>([
+    ["远程控制", "1"],
+    ["本地预付费", "0"],
+  ]);
 
   addArea(area: AreaNode): void {
     this.areas.set(area.id, area);
@@ -226,5 +231,6 @@ async function loadDictionaries(
     snapshot.dictionaryKeys.set(key, keys);
     keys.add(e.dict_key);
     if (key === "dict:room_type") snapshot.roomTypeByLabel.set(e.dict_value, e.dict_key);
+    if (key === "biz:CONTROL_STATUS") snapshot.controlStatusByLabel.set(e.dict_value, e.dict_key);
   }
 }

@@ -11,6 +11,7 @@ import { formatDateTime } from "../../contract/dates.ts";
 import type { Queryable } from "../../db/client.ts";
 import { daysBack, localDay, monthsBack } from "../metering/usage-periods.ts";
 import { yuan } from "../money/money-reads.ts";
+import { COMMAND_WORDS_COLUMNS, commandWordsJoins } from "../operations/command-words.ts";
 
 /** How many recent readings, commands and recharges a detail page lists. */
 export const RECENT_ROWS = 10;
@@ -215,15 +216,21 @@ export async function recentCommands(
     energy_type: number;
     product_code: string;
     command_type: string;
+    action_name: string | null;
+    action_name_en: string | null;
+    why_name: string | null;
+    why_name_en: string | null;
     state: string;
     create_time: Date;
     done_time: Date | null;
   }>(
-    `select id::text, meter_id::text, energy_type, product_code, command_type, state, create_time, done_time
-       from pms_meter_command
-      where tenant_id = $1
-        and ((energy_type = 1 and meter_id = any($2::bigint[])) or (energy_type = 2 and meter_id = any($3::bigint[])))
-      order by create_time desc, id desc limit $4`,
+    `select c.id::text, c.meter_id::text, c.energy_type, c.product_code, c.command_type, ${COMMAND_WORDS_COLUMNS},
+            c.state, c.create_time, c.done_time
+       from pms_meter_command c
+       ${commandWordsJoins("c")}
+      where c.tenant_id = $1
+        and ((c.energy_type = 1 and c.meter_id = any($2::bigint[])) or (c.energy_type = 2 and c.meter_id = any($3::bigint[])))
+      order by c.create_time desc, c.id desc limit $4`,
     [tenantId, idsOf(meters, 1), idsOf(meters, 2), RECENT_ROWS],
   );
   return rows.map((r) => ({
@@ -232,6 +239,10 @@ export async function recentCommands(
     energyType: r.energy_type as EnergyType,
     productCode: r.product_code,
     commandType: r.command_type,
+    actionName: r.action_name ?? "",
+    actionNameEn: r.action_name_en ?? "",
+    whyName: r.why_name ?? "",
+    whyNameEn: r.why_name_en ?? "",
     state: r.state,
     createTime: time(r.create_time, timeZone) ?? "",
     doneTime: time(r.done_time, timeZone),

@@ -155,8 +155,24 @@ export const DATASETS: Record<string, Dataset> = {
     label: { zh: "充值记录", en: "Recharges" },
     dated: true,
     groups: ["area", "building", "room", "owner", "meter", "day", "month", "energy_type", "payment_method"],
+    // Money taken and money paid back apart: a refund is never income. `amount` is what stayed
+    // (refunds and corrections minus count against it), so a sum over every type is the net.
     columns: {
-      amount: { expr: "d.amount", money: true, label: { zh: "金额(元)", en: "Amount (yuan)" } },
+      income: {
+        expr: "(case when d.recharge_type = 1 then d.amount else 0 end)",
+        money: true,
+        label: { zh: "充值收入(元)", en: "Recharged (yuan)" },
+      },
+      refund: {
+        expr: "(case when d.recharge_type = 2 then d.amount else 0 end)",
+        money: true,
+        label: { zh: "退费(元)", en: "Refunded (yuan)" },
+      },
+      amount: {
+        expr: "(case when d.recharge_type in (2, 4) then -d.amount else d.amount end)",
+        money: true,
+        label: { zh: "净额(元)", en: "Net (yuan)" },
+      },
       records: RECORDS,
     },
     filters: {

@@ -29,6 +29,26 @@ const latinOnly = (text: string) => text.replace(/[^\x20-\x7e]/g, "?");
 const cell = (value: string | null | undefined) => value ?? "";
 
 /**
+ * A new landscape A4 document titled `title`, in the CJK font when there is one; `text` makes a
+ * string printable in the font it got.
+ */
+export async function pdfDocument(title: string) {
+  const { default: PDFDocument } = await import("pdfkit");
+  const doc = new PDFDocument({
+    size: "A4",
+    layout: "landscape",
+    margin: 36,
+    info: { Title: title, Creator: "Meterline" },
+  });
+  const font = cjkFont();
+  if (font) {
+    doc.registerFont("report", font.bytes, font.name);
+    doc.font("report");
+  }
+  return { doc, text: font ? (s: string) => s : latinOnly };
+}
+
+/**
  * A report as a PDF stream: title, the date range and the table, landscape A4, the header row
  * repeated on every page. The caller bounds the rows.
  */
@@ -36,19 +56,7 @@ export async function reportPdf(
   result: ReportResult,
   note: string | undefined,
 ): Promise<NodeJS.ReadableStream> {
-  const { default: PDFDocument } = await import("pdfkit");
-  const doc = new PDFDocument({
-    size: "A4",
-    layout: "landscape",
-    margin: 36,
-    info: { Title: result.name, Creator: "Meterline" },
-  });
-  const font = cjkFont();
-  const text = font ? (s: string) => s : latinOnly;
-  if (font) {
-    doc.registerFont("report", font.bytes, font.name);
-    doc.font("report");
-  }
+  const { doc, text } = await pdfDocument(result.name);
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
   const bottom = doc.page.height - doc.page.margins.bottom;

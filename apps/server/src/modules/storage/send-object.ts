@@ -34,7 +34,7 @@ export async function sendObject(
   disposition: "inline" | "attachment",
 ) {
   const size = await storage.sizeOf(row);
-  if (size === undefined) throw notFound("文件不存在");
+  if (size === undefined) throw await storage.missing(row);
   const range = rangeOf(request.headers.range, size);
   if (range === "unsatisfiable") {
     return reply.status(416).header("content-range", `bytes */${size}`).send();

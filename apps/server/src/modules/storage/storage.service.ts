@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { LOCAL_STORAGE_CATEGORY } from "@meterline/contracts";
-import { ApiError, badRequest } from "../../contract/errors.ts";
+import { ApiError, badRequest, notFound } from "../../contract/errors.ts";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db, Queryable } from "../../db/client.ts";
+import { apiProcessesBesidesThis } from "../../db/id-worker-lease.ts";
 import { nextId } from "../../db/ids.ts";
 import { FILE_LINK_BASE } from "../../plugins/file-links.ts";
 import { LocalStore } from "./local-store.ts";
@@ -209,6 +210,23 @@ export class StorageService {
   }
 
   /**
+   * Why an attachment's object cannot be read here. On local storage each API server keeps its own
+   * disk: with others running, the file is on the disk of the one that received it, which this
+   * server cannot reach, so the answer names that and the cure rather than a bare "not found".
+   */
+  async missing(row: AttachObject): Promise<ApiError> {
+    if ((await this.storeOfAttachment(row)) !== this.local)
+      return notFound("文件不存在: 对象存储中没有该文件");
+    const others = await apiProcessesBesidesThis(this.db).catch(() => 0);
+    if (others === 0) return notFound("文件不存在: 本地存储 (DATA_DIR/files) 中已没有该文件");
+    return new ApiError(
+      503,
+      `文件保存在本地存储, 不在本服务器的磁盘上, 而在接收上传的另一台 API 服务器上 (另有 ${others} 台在运行): ` +
+        "多台 API 服务器须使用 S3 兼容的对象存储 (资源管理 → 对象存储), 见 README「Configuration」",
+    );
+  }
+
+  /**
    * Deletes an attachment's object; an object already gone is not an error. `db` is the handle of
    * the caller's transaction when it runs inside one.
    */
@@ -230,4 +248,16 @@ export class StorageService {
     for (const store of this.clients.values()) store.close();
     this.clients.clear();
   }
+}
+
+/** How many live tenants keep new files on the server's disk (no S3-compatible storage enabled). */
+export async function tenantsOnLocalStorage(db: Queryable): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    `select count(*)::int as n from sys_tenant t
+      where t.is_deleted = 0
+        and not exists (select 1 from blade_oss o
+                         where o.tenant_id = t.tenant_id and o.status = 2 and o.is_deleted = 0 and o.category <> $1)`,
+    [LOCAL_STORAGE_CATEGORY],
+  );
+  return row?.n ?? 0;
 }

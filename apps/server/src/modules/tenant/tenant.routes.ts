@@ -14,6 +14,7 @@ import type { Db } from "../../db/client.ts";
 import { ANY_TENANT, answerFilesFor } from "../../plugins/file-links.ts";
 import { TenantRepository } from "./tenant.repository.ts";
 import { provisionTenant } from "./tenant.service.ts";
+import { handLogoToTenant } from "./tenant-logo.ts";
 
 const def = resources.tenant;
 const base = "/api/blade-system/tenant";
@@ -53,12 +54,19 @@ export async function tenantRoutes(app: FastifyInstance, opts: { db: Db; timeZon
       return db.transaction(async (tx) => {
         if (!id) {
           const tenantName = String(body.tenantName);
-          return ok(await provisionTenant(tx, { tenantName, values }), "租户已创建,请妥善保存管理员初始密码");
+          const provisioned = await provisionTenant(tx, { tenantName, values });
+          await handLogoToTenant(tx, provisioned.tenantId, body.logoUrl);
+          return ok(provisioned, "租户已创建,请妥善保存管理员初始密码");
         }
         const updated = await new ResourceStore(tx, def).update(id, values, user, (s) =>
           visibleRows(def, user, s),
         );
         if (!updated) throw notFound(NOT_FOUND_MESSAGE);
+        const [tenant] = await tx.query<{ tenant_id: string }>(
+          "select tenant_id from sys_tenant where id = $1",
+          [id],
+        );
+        if (tenant) await handLogoToTenant(tx, tenant.tenant_id, body.logoUrl);
         return ok({ id });
       });
     },

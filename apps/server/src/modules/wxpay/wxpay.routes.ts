@@ -9,9 +9,11 @@ import type { Db } from "../../db/client.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import type { Actor } from "../money/account-book.ts";
 import { MONEY_CODES } from "../money/money.routes.ts";
+import { approvalGate } from "../money/money-approval.ts";
 import { sendMoneySheet } from "../money/money-sheet.ts";
 import { amountOf } from "../money/recharge-input.ts";
 import { listTenant, registryTenant } from "../pms/registry-access.ts";
+import { registerRefundApprovals, sendApprovedRefunds } from "./refund-approval.ts";
 import { wxbillRoutes } from "./wxbill.routes.ts";
 import { reconcileYesterday } from "./wxbill-job.ts";
 import {
@@ -56,9 +58,15 @@ export async function wxpayRoutes(
     timeZone,
     log: (message, fields) => app.log.warn(fields, message),
   };
+  const unregister = registerRefundApprovals(deps);
+  app.addHook("onClose", async () => unregister());
   if (opts.sweepMs !== 0) {
     const sweeper = setInterval(() => {
       sweepUnpaid(deps).catch((error: unknown) => app.log.warn({ err: error }, "wxpay query job failed"));
+      // Approved refunds a stop left unsent (they are sent at once after their approval otherwise).
+      sendApprovedRefunds(deps).catch((error: unknown) =>
+        app.log.warn({ err: error }, "wxpay approved refunds failed"),
+      );
     }, opts.sweepMs ?? 30_000);
     sweeper.unref();
     // The daily bill: the job looks every ten minutes whether yesterday's bills are due (or due again).
@@ -195,8 +203,11 @@ export async function wxpayRoutes(
         amountFen,
         reason: optionalString(params, "reason") ?? "",
         actor: actorOf(user),
+        approval: approvalGate(user),
       });
-      return ok({ ...result, order: await wxpayDetail(db, tenantId, id, timeZone) }, "退款已提交");
+      // Held for approval is an answer, not an error: the instance id lets the console follow it.
+      const message = "processInstanceId" in result ? "已提交审批,审批通过后退款" : "退款已提交";
+      return ok({ ...result, order: await wxpayDetail(db, tenantId, id, timeZone) }, message);
     },
   );
 }

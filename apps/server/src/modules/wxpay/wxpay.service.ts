@@ -7,7 +7,7 @@ import { openAccountOf } from "../money/account.repository.ts";
 import type { Actor } from "../money/account-book.ts";
 import { insertPayment } from "../money/payment.repository.ts";
 import { closePaymentIn, confirmPaymentIn } from "../money/payment.service.ts";
-import { takeRecharge, within } from "../money/recharge.service.ts";
+import { type ApprovalGate, takeRecharge, within } from "../money/recharge.service.ts";
 import { MAX_AMOUNT_FEN } from "../money/recharge-input.ts";
 import {
   failRefund,
@@ -472,12 +472,27 @@ export interface RefundInput {
   amountFen: bigint;
   reason: string;
   actor: Actor;
+  /** Money approvals: a refund above the tenant's threshold waits for a second person. */
+  approval?: ApprovalGate;
+}
+
+/** A refund whose ledger entry is booked, ready to be asked of WeChat Pay. */
+export interface BookedRefund {
+  tenantId: string;
+  refundId: string;
+  outRefundNo: string;
+  rechargeId: string;
+  amountFen: bigint;
+  reason: string;
+  order: { id: string; out_trade_no: string; amount: string; account_id: string };
 }
 
 /**
  * Refunds (part of) a paid order: the ledger refund is booked first, in one transaction with the
  * refund row (the balance must still hold it), then WeChat Pay's refund API is called. A refusal
- * there books the money back as a correction, so the ledger always tells what happened.
+ * there books the money back as a correction, so the ledger always tells what happened. A refund
+ * above the tenant's approval threshold is kept waiting (status APPROVAL, nothing booked, its
+ * amount reserved on the order) and is sent once approved (refund-approval.ts).
  */
 export async function refundOrder(deps: WxpayDeps, input: RefundInput) {
   const merchant = await loadMerchant(deps.db, deps.cipher, input.tenantId);
@@ -514,49 +529,83 @@ export async function refundOrder(deps: WxpayDeps, input: RefundInput) {
       },
       input.actor,
       deps.timeZone,
+      input.approval ? { approval: input.approval } : {},
     );
-    await settleRefund(tx, refundId, { status: "PROCESSING", refundId: "", rechargeId: recharge.id });
-    return { order, refundId, rechargeId: recharge.id };
+    const waiting = recharge.state === 3;
+    await settleRefund(tx, refundId, {
+      status: waiting ? REFUND_WAITING : "PROCESSING",
+      refundId: "",
+      rechargeId: recharge.id,
+    });
+    return { order, refundId, rechargeId: recharge.id, processInstanceId: recharge.processInstanceId };
   });
+  if (held.processInstanceId)
+    return {
+      outRefundNo,
+      status: REFUND_WAITING,
+      rechargeId: held.rechargeId,
+      processInstanceId: held.processInstanceId,
+    };
+  const sent = await sendRefund(deps, merchant, {
+    tenantId: input.tenantId,
+    refundId: held.refundId,
+    outRefundNo,
+    rechargeId: held.rechargeId,
+    amountFen: input.amountFen,
+    reason,
+    order: held.order,
+  });
+  return { outRefundNo, status: sent, rechargeId: held.rechargeId };
+}
+
+/** A refund waiting for its approval: nothing booked, its amount reserved on the order. */
+export const REFUND_WAITING = "APPROVAL";
+
+/**
+ * Asks WeChat Pay for a refund already booked in the ledger and records the answer (its status).
+ * Unreachable or untrusted: the refund may have happened, so it stays PROCESSING for the bill to
+ * settle. Refused: the money is booked back as a correction and the refund closed, then the refusal
+ * is thrown as the API's error.
+ */
+export async function sendRefund(deps: WxpayDeps, merchant: Merchant, refund: BookedRefund): Promise<string> {
   try {
     const { data } = await callWxpay<{ refund_id?: string; status?: string }>(
       merchant,
       "POST",
       "/v3/refund/domestic/refunds",
       {
-        out_trade_no: held.order.out_trade_no,
-        out_refund_no: outRefundNo,
-        ...(reason ? { reason } : {}),
-        amount: { refund: Number(input.amountFen), total: Number(held.order.amount), currency: "CNY" },
+        out_trade_no: refund.order.out_trade_no,
+        out_refund_no: refund.outRefundNo,
+        ...(refund.reason ? { reason: refund.reason } : {}),
+        amount: { refund: Number(refund.amountFen), total: Number(refund.order.amount), currency: "CNY" },
       },
     );
-    await settleRefund(deps.db, held.refundId, {
+    await settleRefund(deps.db, refund.refundId, {
       status: String(data.status ?? "PROCESSING").slice(0, 16),
       refundId: String(data.refund_id ?? "").slice(0, 32),
-      rechargeId: held.rechargeId,
+      rechargeId: refund.rechargeId,
     });
-    return { outRefundNo, status: data.status ?? "PROCESSING", rechargeId: held.rechargeId };
+    return data.status ?? "PROCESSING";
   } catch (error) {
     if (!(error instanceof WxpayCallError)) throw error;
-    // Unreachable or untrusted: the refund may have happened; it stays PROCESSING for the bill to settle.
     if (error.status < 400 || error.status >= 500) throw asApiError(error);
     await deps.db.transaction(async (tx) => {
       await takeRecharge(
         within(tx),
-        input.tenantId,
+        refund.tenantId,
         {
-          accountId: held.order.account_id,
+          accountId: refund.order.account_id,
           energyType: 1,
           rechargeType: 3,
           paymentMethod: 5,
-          amount: input.amountFen,
-          remark: `微信退款被拒,冲回 ${outRefundNo}: ${error.code}`.slice(0, 255),
-          idempotencyKey: `wxrefund-back-${outRefundNo}`,
+          amount: refund.amountFen,
+          remark: `微信退款被拒,冲回 ${refund.outRefundNo}: ${error.code}`.slice(0, 255),
+          idempotencyKey: `wxrefund-back-${refund.outRefundNo}`,
         },
         WXPAY_ACTOR,
         deps.timeZone,
       );
-      await failRefund(tx, held.refundId, held.order.id, input.amountFen, "CLOSED");
+      await failRefund(tx, refund.refundId, refund.order.id, refund.amountFen, "CLOSED");
     });
     throw asApiError(error);
   }

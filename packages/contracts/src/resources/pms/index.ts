@@ -15,4 +15,5 @@ export {
 } from "./readings.ts";
 export { area, owner, ownerGroup, ownerRoom, room, roomMeter } from "./registry.ts";
 export { alarmScheme, chargingScheme } from "./schemes.ts";
+export { meteringNode, meteringNodeMeter } from "./topology.ts";
 export { wxBind, wxConfig } from "./wechat.ts";

@@ -44,6 +44,8 @@ export interface RankedMeter {
   roomName: string | null;
   areaName: string | null;
   usage: string;
+  /** Whose meter: only in the platform administrator's every-tenant rank, where rooms of tenants look alike. */
+  tenantName?: string;
 }
 
 /**

@@ -28,6 +28,8 @@ export const area = defineResource({
     ...moneyListScreens,
     // 告警记录 filters by area: the records of meters installed in its rooms.
     "checkRecord",
+    // 月度对账单 picks a building.
+    "monthStatement",
   ],
   fields: {
     parentId: { type: "id", default: "0", ref: { resource: "area", label: "areaName" } },
@@ -51,7 +53,8 @@ export const room = defineResource({
   listVerb: "page",
   extraVerbs: ["matching-ids"],
   writeVerbs: ["save", "update"],
-  pickerUsers: moneyListScreens,
+  // 月度对账单 picks a room.
+  pickerUsers: [...moneyListScreens, "monthStatement"],
   fields: {
     areaId: { type: "id", required: true, search: "equal", ref: { resource: "area", label: "areaName" } },
     roomName: { type: "string", required: true, maxLength: 64, search: "like", unique: ["areaId"] },
@@ -71,6 +74,8 @@ export const owner = defineResource({
   path: "owner",
   listVerb: "page",
   extraVerbs: ["matching-ids"],
+  // 月度对账单 picks an owner.
+  pickerUsers: ["monthStatement"],
   fields: {
     ownerName: { type: "string", required: true, maxLength: 64, search: "like" },
     ownerCode: { type: "string", maxLength: 32, search: "like", unique: true },

@@ -129,6 +129,20 @@ interface JobRow {
   create_time: Date;
   finish_time: Date | null;
   counts: Partial<Record<BatchItemState, number>> | null;
+  waiting_offline: number;
+}
+
+/**
+ * The offline collector a remaining item (alias `item`) waits for, as JSON, else null: an item of
+ * a meter behind an offline collector is waiting for it to come back, which the operator must see.
+ */
+function offlineCollectorSql(item: string): string {
+  return `(select json_build_object('collectorName', c.collector_name, 'collectorCode', c.collector_code)::text
+     from pms_collector c
+    where c.online_status = 0 and c.is_deleted = 0 and ${item}.state in ('pending', 'queued', 'sent')
+      and c.id = case when ${item}.energy_type = 1
+                      then (select m.collector_id from pms_meter m where m.id = ${item}.meter_id)
+                      else (select w.collector_id from pms_water w where w.id = ${item}.meter_id) end)`;
 }
 
 /** The job's columns and its item counts (only the items `inScope`, a predicate on alias i). */
@@ -137,7 +151,9 @@ function jobColumns(inScope: string): string {
   j.retry_of::text as retry_of, j.create_user::text as create_user,
   coalesce(nullif(u.real_name, ''), u.name) as create_user_name, j.create_time, j.finish_time,
   (select json_object_agg(s.state, s.n) from (select i.state, count(*)::int as n from pms_batch_job_item i
-    where i.job_id = j.id and ${inScope} group by i.state) s) as counts`;
+    where i.job_id = j.id and ${inScope} group by i.state) s) as counts,
+  (select count(*)::int from pms_batch_job_item i
+    where i.job_id = j.id and ${inScope} and ${offlineCollectorSql("i")} is not null) as waiting_offline`;
 }
 
 /** With a data scope, a job's items outside it are neither counted nor listed. */
@@ -168,6 +184,7 @@ function summaryOf(row: JobRow): BatchJobSummary {
     fail: n("fail"),
     timeout: n("timeout"),
     remaining: n("pending") + n("queued") + n("sent"),
+    waitingOffline: Number(row.waiting_offline ?? 0),
     cancelled: n("cancelled"),
     skipped,
     retryOf: row.retry_of,
@@ -241,6 +258,7 @@ interface ItemRow {
   room_name: string | null;
   state: BatchItemState;
   reason: string;
+  waiting_for: string | null;
   command_id: string | null;
   update_time: Date;
 }
@@ -265,7 +283,7 @@ export async function pageItems(
   const sql = new SqlParams();
   const rows = await db.query<ItemRow>(
     `select i.meter_id::text as meter_id, i.product_code, i.energy_type, i.state, i.reason,
-            i.command_id::text as command_id, i.update_time,
+            ${offlineCollectorSql("i")} as waiting_for, i.command_id::text as command_id, i.update_time,
             (select ${roomLabelSql("r")} from pms_room_meter rm join pms_room r on r.id = rm.room_id
               where rm.meter_id = i.meter_id and rm.energy_type = i.energy_type and rm.is_deleted = 0
               order by rm.id desc limit 1) as room_name
@@ -283,6 +301,7 @@ export async function pageItems(
       roomName: row.room_name ?? "",
       state: row.state,
       reason: row.reason,
+      waitingFor: row.waiting_for ? (JSON.parse(row.waiting_for) as BatchJobItem["waitingFor"]) : null,
       commandId: row.command_id,
       updateTime: formatDateTime(new Date(row.update_time)),
     })),
