@@ -2,6 +2,7 @@ import type { PageEntry } from "../components/chunk.ts";
 import type { MessageKey } from "../i18n/index.tsx";
 import { type DetailKind, parseDetailPath } from "../pages/detail/detail-paths.ts";
 import { type LeavePage, parseLeavePath } from "../pages/work/leave-paths.ts";
+import { type MoneyApprovalPage, parseMoneyApprovalPath } from "../pages/work/money-approval-paths.ts";
 
 const page = (load: PageEntry["load"], file: string): PageEntry => ({ load, file });
 
@@ -21,6 +22,14 @@ const workList = (name: keyof typeof import("../pages/work/WorkListPage.tsx")): 
 const leavePage = (name: keyof typeof import("../pages/work/LeavePages.tsx")): PageEntry => ({
   file: "pages/work/LeavePages.tsx",
   load: async () => ({ default: (await import("../pages/work/LeavePages.tsx"))[name] }),
+});
+
+/** A page of the money approval process; the two share one chunk. */
+const moneyApprovalPage = (
+  name: keyof typeof import("../pages/money/approval/MoneyApprovalPages.tsx"),
+): PageEntry => ({
+  file: "pages/money/approval/MoneyApprovalPages.tsx",
+  load: async () => ({ default: (await import("../pages/money/approval/MoneyApprovalPages.tsx"))[name] }),
 });
 
 /** Every lazily loaded screen; `file` names the source in chunk-failure logs. */
@@ -45,6 +54,10 @@ export const pages = {
   openings: moneyList("OpeningsPage"),
   closings: moneyList("ClosingsPage"),
   statement: page(() => import("../pages/money/StatementPage.tsx"), "pages/money/StatementPage.tsx"),
+  monthStatement: page(
+    () => import("../pages/money/MonthStatementPage.tsx"),
+    "pages/money/MonthStatementPage.tsx",
+  ),
   region: page(() => import("../pages/region/RegionPage.tsx"), "pages/region/RegionPage.tsx"),
   moneyCounter: page(
     () => import("../pages/money/counter/CounterPage.tsx"),
@@ -52,10 +65,30 @@ export const pages = {
   ),
   roomDetail: page(() => import("../pages/detail/RoomDetailPage.tsx"), "pages/detail/RoomDetailPage.tsx"),
   ownerDetail: page(() => import("../pages/detail/OwnerDetailPage.tsx"), "pages/detail/OwnerDetailPage.tsx"),
+  collectorDetail: page(
+    () => import("../pages/detail/CollectorDetailPage.tsx"),
+    "pages/detail/CollectorDetailPage.tsx",
+  ),
   meterDetail: page(() => import("../pages/detail/MeterDetailPage.tsx"), "pages/detail/MeterDetailPage.tsx"),
   registrations: page(
     () => import("../pages/registration/RegistrationPage.tsx"),
     "pages/registration/RegistrationPage.tsx",
+  ),
+  attention: page(
+    () => import("../pages/operation/attention/AttentionPage.tsx"),
+    "pages/operation/attention/AttentionPage.tsx",
+  ),
+  lineLoss: page(
+    () => import("../pages/operation/line-loss/LineLossPage.tsx"),
+    "pages/operation/line-loss/LineLossPage.tsx",
+  ),
+  apportionment: page(
+    () => import("../pages/operation/apportionment/ApportionmentPage.tsx"),
+    "pages/operation/apportionment/ApportionmentPage.tsx",
+  ),
+  suspects: page(
+    () => import("../pages/operation/suspects/SuspectsPage.tsx"),
+    "pages/operation/suspects/SuspectsPage.tsx",
   ),
   checkRecords: page(
     () => import("../pages/operation/alarm/CheckRecordPage.tsx"),
@@ -80,6 +113,12 @@ export const pages = {
   leaveForm: leavePage("LeaveFormPage"),
   leaveHandle: leavePage("LeaveHandlePage"),
   leaveDetail: leavePage("LeaveDetailPage"),
+  moneyApprovalHandle: moneyApprovalPage("MoneyApprovalHandlePage"),
+  moneyApprovalDetail: moneyApprovalPage("MoneyApprovalDetailPage"),
+  moneyPolicy: page(
+    () => import("../pages/money/approval/MoneyPolicyPage.tsx"),
+    "pages/money/approval/MoneyPolicyPage.tsx",
+  ),
   flowDeploy: page(() => import("../pages/flow/DeployPage.tsx"), "pages/flow/DeployPage.tsx"),
   flowManager: page(() => import("../pages/flow/ManagerPage.tsx"), "pages/flow/ManagerPage.tsx"),
   flowFollow: page(() => import("../pages/flow/FollowPage.tsx"), "pages/flow/FollowPage.tsx"),
@@ -116,12 +155,22 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/money/payment": { entry: pages.payments, titleKey: "menu.payment", keepAlive: true },
   "/money/wxpay": { entry: pages.wxpay, titleKey: "menu.wxpay", keepAlive: true },
   "/money/wxbill": { entry: pages.wxbill, titleKey: "menu.wxbill", keepAlive: true },
+  "/money/policy": { entry: pages.moneyPolicy, titleKey: "menu.moneyPolicy", keepAlive: false },
   "/money/dataopenaccount": { entry: pages.openings, titleKey: "menu.dataOpenAccount", keepAlive: true },
   "/money/datacloseaccount": { entry: pages.closings, titleKey: "menu.dataCloseAccount", keepAlive: true },
   "/money/statement": { entry: pages.statement, titleKey: "menu.accountStatement", keepAlive: true },
+  "/money/monthstatement": {
+    entry: pages.monthStatement,
+    titleKey: "menu.monthStatement",
+    keepAlive: true,
+  },
   "/money/ownerrecharge": { entry: pages.moneyCounter, titleKey: "menu.ownerRecharge", keepAlive: true },
   "/base/region": { entry: pages.region, titleKey: "menu.region", keepAlive: true },
   "/operation/checkrecord": { entry: pages.checkRecords, titleKey: "menu.checkRecord", keepAlive: true },
+  "/operation/attention": { entry: pages.attention, titleKey: "menu.attention", keepAlive: true },
+  "/operation/lineloss": { entry: pages.lineLoss, titleKey: "menu.lineLoss", keepAlive: true },
+  "/operation/apportionment": { entry: pages.apportionment, titleKey: "menu.apportionment", keepAlive: true },
+  "/operation/suspects": { entry: pages.suspects, titleKey: "menu.suspects", keepAlive: true },
   "/operation/batchjob": { entry: pages.batchJobs, titleKey: "menu.batch_job", keepAlive: true },
   "/system/registration": {
     entry: pages.registrations,
@@ -152,18 +201,26 @@ const leavePages: Record<LeavePage, RegisteredPage> = {
   detail: { entry: pages.leaveDetail, titleKey: "leave.detailTitle", keepAlive: false },
 };
 
+const moneyApprovalPages: Record<MoneyApprovalPage, RegisteredPage> = {
+  handle: { entry: pages.moneyApprovalHandle, titleKey: "moneyApproval.handleTitle", keepAlive: false },
+  detail: { entry: pages.moneyApprovalDetail, titleKey: "moneyApproval.detailTitle", keepAlive: false },
+};
+
 const detailPages: Record<DetailKind, RegisteredPage> = {
   room: { entry: pages.roomDetail, titleKey: "detail.tab.room", keepAlive: false },
   owner: { entry: pages.ownerDetail, titleKey: "detail.tab.owner", keepAlive: false },
   // Electric and water meters share one page; it reads its kind from the address.
   meter: { entry: pages.meterDetail, titleKey: "detail.tab.meter", keepAlive: false },
   water: { entry: pages.meterDetail, titleKey: "detail.tab.water", keepAlive: false },
+  collector: { entry: pages.collectorDetail, titleKey: "detail.tab.collector", keepAlive: false },
 };
 
-/** The page of a path: a fixed one, or a detail or leave page whose address carries ids. */
+/** The page of a path: a fixed one, or a detail, leave or money approval page whose address carries ids. */
 export const registeredPage = (path: string): RegisteredPage | undefined => {
   const detail = parseDetailPath(path);
   if (detail) return detailPages[detail.kind];
   const leave = parseLeavePath(path);
-  return leave ? leavePages[leave.page] : pageRegistry[path];
+  if (leave) return leavePages[leave.page];
+  const money = parseMoneyApprovalPath(path);
+  return money ? moneyApprovalPages[money.page] : pageRegistry[path];
 };

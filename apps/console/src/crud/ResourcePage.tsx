@@ -4,6 +4,7 @@ import { Button, Card, Empty, Space, Table, type TableColumnsType } from "antd";
 import { type ReactNode, useMemo, useState } from "react";
 import { api, reportNetworkError } from "../app/api.ts";
 import { currentToken, startDownload } from "../app/download.ts";
+import { type LiveChange, useLiveChanges } from "../app/live.ts";
 import { LoadFailed } from "../components/LoadFailed.tsx";
 import { useI18n } from "../i18n/index.tsx";
 import { useConsole } from "../store/useConsole.ts";
@@ -63,6 +64,8 @@ export interface ResourcePageProps {
   searchOmit?: readonly string[];
   /** Told each search the operator runs (the area tree beside it follows the chosen tenant). */
   onSearch?: (filters: QueryParams) => void;
+  /** Reads the table again when the server announces changes of these kinds (app/live.ts). */
+  followChanges?: readonly LiveChange["kind"][];
 }
 
 /**
@@ -97,6 +100,7 @@ export function ResourcePage(props: ResourcePageProps) {
   const base = resourceBase(def);
   const verbs = writePaths(def);
   const reload = () => load();
+  useLiveChanges("all", () => void load(), props.followChanges, Boolean(props.followChanges));
   const omitted = useMemo(
     () => [...Object.keys(baseFilters ?? {}), ...(props.searchOmit ?? [])],
     [baseFilters, props.searchOmit],

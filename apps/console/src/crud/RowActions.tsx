@@ -1,7 +1,7 @@
 import { EllipsisOutlined } from "@ant-design/icons";
 import type { Row } from "@meterline/api-client";
 import { Button, Dropdown, type MenuProps } from "antd";
-import { Children, Fragment, isValidElement, type ReactElement, type ReactNode } from "react";
+import { Children, Fragment, isValidElement, type ReactElement, type ReactNode, useRef } from "react";
 import { useT } from "../i18n/index.tsx";
 import { textWidth } from "./column-sizing.ts";
 
@@ -112,6 +112,7 @@ export function RowActions(props: Props) {
   const actions = rowActionList(props, t);
   const shown = actions.slice(0, VISIBLE_ACTIONS);
   const rest = actions.slice(VISIBLE_ACTIONS);
+  const more = useRef<HTMLButtonElement>(null);
   const menu: MenuProps = {
     items: rest.map((action) => ({
       key: action.key,
@@ -123,6 +124,9 @@ export function RowActions(props: Props) {
       // Picked with Enter: without this the key's keypress reaches the confirm the action opens and
       // presses its OK at once.
       domEvent.preventDefault();
+      // The focus goes to "more" before the action runs: a confirm or dialog it opens gives the
+      // focus back to what had it when it closes, and the menu item it was picked from is gone by then.
+      more.current?.focus();
       rest.find((action) => action.key === key)?.onClick();
     },
   };
@@ -143,6 +147,7 @@ export function RowActions(props: Props) {
       {rest.length > 0 ? (
         <Dropdown menu={menu} trigger={["click"]} autoFocus>
           <Button
+            ref={more}
             type="link"
             size="small"
             icon={<EllipsisOutlined />}

@@ -30,7 +30,7 @@ interface TenantOption {
 }
 
 /** The tenants to filter by, from the tenant select call, read once when the filter is shown. */
-function useTenantOptions(shown: boolean): TenantOption[] {
+export function useTenantOptions(shown: boolean): TenantOption[] {
   const [options, setOptions] = useState<TenantOption[]>([]);
   useEffect(() => {
     if (!shown) return;

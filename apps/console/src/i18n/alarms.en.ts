@@ -4,6 +4,8 @@ import type { alarmsZh } from "./alarms.zh.ts";
 export const alarmsEn: Record<keyof typeof alarmsZh, string> = {
   "alarm.productCode": "Meter no.",
   "alarm.room": "Room",
+  "alarm.owner": "Owner",
+  "alarm.phone": "Mobile",
   "alarm.ruleName": "Alarm rule",
   "alarm.level": "Level",
   "alarm.state": "State",

@@ -2,6 +2,8 @@
 export const alarmsZh = {
   "alarm.productCode": "表号",
   "alarm.room": "房间",
+  "alarm.owner": "业主",
+  "alarm.phone": "手机号码",
   "alarm.ruleName": "告警规则",
   "alarm.level": "告警等级",
   "alarm.state": "状态",

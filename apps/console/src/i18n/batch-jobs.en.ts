@@ -43,6 +43,8 @@ export const batchJobsEn: Record<keyof typeof batchJobsZh, string> = {
   "batchJob.count.fail": "Failed",
   "batchJob.count.timeout": "To be confirmed",
   "batchJob.count.remaining": "Remaining",
+  "batchJob.count.waitingOffline": "of which waiting for a collector",
+  "batchJob.waitingFor": "Waiting for the collector to come online: {collector}",
   "batchJob.count.cancelled": "Cancelled",
   "batchJob.count.skipped": "Left out",
   "batchJob.count.all": "All",

@@ -41,6 +41,8 @@ export const batchJobsZh = {
   "batchJob.count.cancelled": "已取消",
   "batchJob.count.skipped": "未纳入",
   "batchJob.count.all": "全部",
+  "batchJob.count.waitingOffline": "其中等待采集器上线",
+  "batchJob.waitingFor": "等待采集器上线: {collector}",
   "batchJob.countsLabel":
     "成功 {success}，失败 {fail}，待确认 {timeout}，剩余 {remaining}，已取消 {cancelled}",
   "batchJob.jobState.running": "执行中",

@@ -1,5 +1,7 @@
 import { alarmsEn } from "./alarms.en.ts";
 import { apiLogEn } from "./api-log.en.ts";
+import { apportionmentEn } from "./apportionment.en.ts";
+import { attentionEn } from "./attention.en.ts";
 import { batchJobsEn } from "./batch-jobs.en.ts";
 import { batchesEn } from "./batches.en.ts";
 import { commandLogEn } from "./command-log.en.ts";
@@ -7,16 +9,21 @@ import { detailEn } from "./detail.en.ts";
 import { developEn } from "./develop.en.ts";
 import { flowModelsEn } from "./flow-models.en.ts";
 import { globalSearchEn } from "./global-search.en.ts";
+import { lineLossEn } from "./line-loss.en.ts";
 import { menuOperationsEn } from "./menu-operations.en.ts";
 import { meterWritesEn } from "./meter-writes.en.ts";
+import { moneyApprovalEn } from "./money-approval.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
 import { moneyMetersEn } from "./money-meters.en.ts";
+import { monthStatementEn } from "./month-statement.en.ts";
 import { readingCorrectionsEn } from "./reading-corrections.en.ts";
 import { regionEn } from "./region.en.ts";
 import { reportsEn } from "./reports.en.ts";
+import { setupEn } from "./setup.en.ts";
 import { socialEn } from "./social.en.ts";
 import { storageEn } from "./storage.en.ts";
+import { suspectsEn } from "./suspects.en.ts";
 import { tablesEn } from "./tables.en.ts";
 import { topologyEn } from "./topology.en.ts";
 import { viewsEn } from "./views.en.ts";
@@ -175,6 +182,7 @@ export const en: Record<MessageKey, string> = {
   "home.evening": "Good evening",
   "home.greeting": "{greeting}, {name}",
   "home.tenant": "Tenant: {tenant} ({tenantId})",
+  "home.tenantPicker": "View tenant",
   "home.today": "Today is {date}",
   "home.roles": "My roles",
   "home.overview.devices": "Devices",
@@ -610,9 +618,16 @@ export const en: Record<MessageKey, string> = {
   "sms.params": "Template values (JSON)",
   "menu.wxBind": "WeChat bindings",
   ...moneyListsEn,
+  ...attentionEn,
+  ...lineLossEn,
+  ...apportionmentEn,
+  ...suspectsEn,
+  ...setupEn,
+  ...monthStatementEn,
   ...regionEn,
   ...socialEn,
   ...wxpayEn,
+  ...moneyApprovalEn,
   ...wxbillEn,
   ...storageEn,
   ...developEn,

@@ -136,4 +136,11 @@ export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
   "counter.groupDone": "Recharged {count} accounts, {total} yuan in all",
   "counter.groupUnavailable": "Group recharge is not available",
   "counter.localRefundHint": "Balance in the meter: refunded when the account is closed",
+  "counter.layout.a4": "A4 full page",
+  "counter.finalReading": "Final reading",
+  "counter.closeSupply": "Supply",
+  "counter.signOperator": "Handled by (signature):",
+  "counter.signOwner": "Owner (signature):",
+  "counter.slipTitle": "account closing slip",
+  "counter.logo": "Site logo",
 };

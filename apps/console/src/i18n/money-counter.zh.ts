@@ -128,4 +128,11 @@ export const moneyCounterZh = {
   "counter.groupDone": "已为 {count} 个账户充值,合计 {total} 元",
   "counter.groupUnavailable": "分组充值暂不可用",
   "counter.localRefundHint": "表内余额：销户时结算退还",
+  "counter.layout.a4": "A4 整页",
+  "counter.finalReading": "最终读数",
+  "counter.closeSupply": "供电",
+  "counter.signOperator": "经办人(签字):",
+  "counter.signOwner": "业主(签字):",
+  "counter.slipTitle": "销户结算单",
+  "counter.logo": "站点标志",
 } as const;

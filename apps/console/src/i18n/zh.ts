@@ -1,5 +1,7 @@
 import { alarmsZh } from "./alarms.zh.ts";
 import { apiLogZh } from "./api-log.zh.ts";
+import { apportionmentZh } from "./apportionment.zh.ts";
+import { attentionZh } from "./attention.zh.ts";
 import { batchJobsZh } from "./batch-jobs.zh.ts";
 import { batchesZh } from "./batches.zh.ts";
 import { commandLogZh } from "./command-log.zh.ts";
@@ -7,16 +9,21 @@ import { detailZh } from "./detail.zh.ts";
 import { developZh } from "./develop.zh.ts";
 import { flowModelsZh } from "./flow-models.zh.ts";
 import { globalSearchZh } from "./global-search.zh.ts";
+import { lineLossZh } from "./line-loss.zh.ts";
 import { menuOperationsZh } from "./menu-operations.zh.ts";
 import { meterWritesZh } from "./meter-writes.zh.ts";
+import { moneyApprovalZh } from "./money-approval.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
 import { moneyMetersZh } from "./money-meters.zh.ts";
+import { monthStatementZh } from "./month-statement.zh.ts";
 import { readingCorrectionsZh } from "./reading-corrections.zh.ts";
 import { regionZh } from "./region.zh.ts";
 import { reportsZh } from "./reports.zh.ts";
+import { setupZh } from "./setup.zh.ts";
 import { socialZh } from "./social.zh.ts";
 import { storageZh } from "./storage.zh.ts";
+import { suspectsZh } from "./suspects.zh.ts";
 import { tablesZh } from "./tables.zh.ts";
 import { topologyZh } from "./topology.zh.ts";
 import { viewsZh } from "./views.zh.ts";
@@ -172,6 +179,7 @@ export const zh = {
   "home.evening": "晚上好",
   "home.greeting": "{greeting}，{name}",
   "home.tenant": "当前租户：{tenant}（{tenantId}）",
+  "home.tenantPicker": "查看租户",
   "home.today": "今天是 {date}",
   "home.roles": "我的角色",
   "home.overview.devices": "设备状态",
@@ -597,9 +605,16 @@ export const zh = {
   "sms.params": "模版参数(JSON)",
   "menu.wxBind": "微信绑定",
   ...moneyListsZh,
+  ...attentionZh,
+  ...lineLossZh,
+  ...apportionmentZh,
+  ...suspectsZh,
+  ...setupZh,
+  ...monthStatementZh,
   ...regionZh,
   ...socialZh,
   ...wxpayZh,
+  ...moneyApprovalZh,
   ...wxbillZh,
   ...storageZh,
   ...developZh,

@@ -9,7 +9,7 @@ echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TooltipCompone
 
 export interface Series {
   name: string;
-  /** Exact decimal text per label. */
+  /** Exact decimal text per label; "" or "-" where the day has no figure (a gap, never a 0). */
   values: string[];
   color: string;
   kind: "bar" | "line";
@@ -34,13 +34,25 @@ export default function SeriesChart({ labels, series, textColor, summary, testId
       tooltip: { trigger: "axis" },
       xAxis: { type: "category", data: labels, axisLabel: { color: textColor } },
       yAxis: { type: "value", axisLabel: { color: textColor } },
-      series: series.map((s) => ({
-        name: s.name,
-        type: s.kind,
-        data: s.values.map(Number),
-        itemStyle: { color: s.color },
-        ...(s.kind === "line" ? { smooth: true, showSymbol: false } : {}),
-      })),
+      series: series.map((s) => {
+        const data = s.values.map((value) => (/^-?\d/.test(value.trim()) ? Number(value) : null));
+        // A day with no figure on either side would vanish from a line without its dot.
+        const alone = (index: number) =>
+          data[index] !== null && (data[index - 1] ?? null) === null && (data[index + 1] ?? null) === null;
+        return {
+          name: s.name,
+          type: s.kind,
+          data,
+          itemStyle: { color: s.color },
+          ...(s.kind === "line"
+            ? {
+                smooth: true,
+                symbol: "circle",
+                symbolSize: (_: unknown, params: { dataIndex: number }) => (alone(params.dataIndex) ? 6 : 0),
+              }
+            : {}),
+        };
+      }),
     }),
     [labels, series, textColor],
   );

@@ -19,6 +19,8 @@ export default function LanguageMenu({
   return (
     <Dropdown
       trigger={["click"]}
+      // Opened from the keyboard, its first item has the focus and the arrows move through it.
+      autoFocus
       open={open}
       onOpenChange={onOpenChange}
       menu={{
@@ -31,6 +33,11 @@ export default function LanguageMenu({
         onClick: ({ key }) => {
           onOpenChange(false);
           void setLanguage(key as Language);
+          // The picked item leaves the page with its menu: the focus goes back to the switch (one per
+          // page: the login page's or the top bar's), not to the document's body.
+          requestAnimationFrame(() =>
+            document.querySelector<HTMLElement>('[data-testid="language-switch"]')?.focus(),
+          );
         },
       }}
     >

@@ -16,6 +16,7 @@ import { PageLoading } from "../../components/PageLoading.tsx";
 import { type Translate, useI18n, useT } from "../../i18n/index.tsx";
 import type { Language } from "../../store/state.ts";
 import { LevelTag } from "../money/counter/LevelTag.tsx";
+import { commandWords } from "../operation/command-words.ts";
 import type { DetailLabels } from "./detail-labels.ts";
 import { detailPath, meterDetailPath } from "./detail-paths.ts";
 import { MeterActions } from "./MeterActions.tsx";
@@ -148,7 +149,11 @@ export function MetersTable({
         {
           key: "supply",
           title: supplyTitles(t),
-          render: (_, m) => labels.supply(m.reading?.switchStatus ?? m.switchStatus),
+          render: (_, m) => (
+            <span data-testid="detail-meter-supply">
+              {labels.supply(m.reading?.switchStatus ?? m.switchStatus)}
+            </span>
+          ),
         },
         {
           key: "account",
@@ -301,7 +306,13 @@ export function CommandsCard({
   labels: DetailLabels;
   showMeter: boolean;
 }) {
-  const t = useT();
+  const { t, language } = useI18n();
+  // "拉闸 · 欠费自动断电": what it does and why, as the command log says it.
+  const words = (c: DetailCommand) =>
+    commandWords(
+      (language === "en" ? c.actionNameEn : c.actionName) || labels.commandType(c.commandType),
+      language === "en" ? c.whyNameEn : c.whyName,
+    );
   return (
     <Card size="small" title={t("detail.commands")}>
       <Table<DetailCommand>
@@ -328,7 +339,7 @@ export function CommandsCard({
           {
             key: "type",
             title: t("detail.command.type"),
-            render: (_, c) => labels.commandType(c.commandType),
+            render: (_, c) => <span data-testid="detail-command-words">{words(c)}</span>,
           },
           { key: "state", title: t("detail.command.state"), render: (_, c) => labels.commandState(c.state) },
           { key: "done", title: t("detail.command.done"), render: (_, c) => c.doneTime ?? "" },

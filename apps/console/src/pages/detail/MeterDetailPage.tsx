@@ -1,6 +1,7 @@
 import type { MeterOverview } from "@meterline/contracts";
 import { Card, Col, Descriptions, Empty, Row, Space, Typography } from "antd";
 import { Link } from "react-router";
+import { useLiveChanges } from "../../app/live.ts";
 import { useT } from "../../i18n/index.tsx";
 import {
   AccountCell,
@@ -44,7 +45,15 @@ function ConfigCard({ meter, labels }: { meter: MeterOverview["meter"]; labels: 
         {electric ? (
           <Descriptions.Item label={t("detail.meter.ctRatio")}>{meter.ctRatio ?? ""}</Descriptions.Item>
         ) : null}
-        <Descriptions.Item label={t("detail.meter.collector")}>{meter.collectorName}</Descriptions.Item>
+        <Descriptions.Item label={t("detail.meter.collector")}>
+          {meter.collectorId ? (
+            <Link to={detailPath("collector", meter.collectorId)} data-testid="detail-collector-link">
+              {meter.collectorName}
+            </Link>
+          ) : (
+            meter.collectorName
+          )}
+        </Descriptions.Item>
         <Descriptions.Item label={t("detail.meter.channel")}>{meter.channel ?? ""}</Descriptions.Item>
         <Descriptions.Item label={t("detail.meter.run")}>{labels.run(meter.runStatus)}</Descriptions.Item>
         <Descriptions.Item label={t("detail.meter.chargingScheme")}>
@@ -173,6 +182,8 @@ function MeterView({
 function MeterDetail({ path, kind, id }: { path: string; kind: DetailKind; id: string }) {
   const state = useOverview(kind === "water" ? "water" : "meter", id);
   const labels = useDetailLabels();
+  // Its supply, balance and commands as the server learns them, without 刷新.
+  useLiveChanges([id], state.reload);
   useTabSubject(path, state.data?.meter.productCode);
   return (
     <DetailState state={state}>

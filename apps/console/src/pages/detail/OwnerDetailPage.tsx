@@ -2,6 +2,7 @@ import type { DetailRecharge, OwnerOverview } from "@meterline/contracts";
 import { Button, Card, Col, Descriptions, Empty, Row, Space, Table } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
+import { useLiveChanges } from "../../app/live.ts";
 import { useT } from "../../i18n/index.tsx";
 import { OwnerLogDrawer } from "../pms/owner/OwnerLogDrawer.tsx";
 import {
@@ -138,6 +139,8 @@ function OwnerView({
 
 function OwnerDetail({ path, id }: { path: string; id: string }) {
   const state = useOverview("owner", id);
+  // The owner's meters' supply, balances and commands as the server learns them, without 刷新.
+  useLiveChanges(state.data?.meters.map((m) => m.id) ?? [], state.reload);
   const labels = useDetailLabels();
   useTabSubject(path, state.data?.owner.ownerName);
   return (

@@ -2,6 +2,7 @@ import type { RoomOverview } from "@meterline/contracts";
 import { Button, Card, Col, Descriptions, Empty, Row, Space, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
+import { useLiveChanges } from "../../app/live.ts";
 import { useT } from "../../i18n/index.tsx";
 import { OwnerLogDrawer } from "../pms/owner/OwnerLogDrawer.tsx";
 import {
@@ -102,6 +103,8 @@ function RoomView({
 function RoomDetail({ path, id }: { path: string; id: string }) {
   const state = useOverview("room", id);
   const labels = useDetailLabels();
+  // Its meters' supply, balances and commands as the server learns them, without 刷新.
+  useLiveChanges(state.data?.meters.map((m) => m.id) ?? [], state.reload);
   const room = state.data?.room;
   useTabSubject(path, room ? roomSubject(room.areaPath, room.roomName) : undefined);
   return (

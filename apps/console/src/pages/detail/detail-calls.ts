@@ -1,4 +1,4 @@
-import type { MeterOverview, OwnerOverview, RoomOverview } from "@meterline/contracts";
+import type { CollectorOverview, MeterOverview, OwnerOverview, RoomOverview } from "@meterline/contracts";
 import { useCallback, useEffect, useState } from "react";
 import { useParams } from "react-router";
 import { api } from "../../app/api.ts";
@@ -13,6 +13,7 @@ export interface Overviews {
   owner: OwnerOverview;
   meter: MeterOverview;
   water: MeterOverview;
+  collector: CollectorOverview;
 }
 
 /** One call per page: the server joins everything about the subject (room/overview …). */

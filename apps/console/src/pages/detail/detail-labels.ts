@@ -15,6 +15,7 @@ export function useDetailLabels() {
     meterType: useDictionaryLabel(meter.meterType),
     control: useDictionaryLabel(meter.controlStatus),
     protocol: useDictionaryLabel(meter.protocol),
+    collectorType: useDictionaryLabel(resources.collector.fields.collectorType),
     commandType: useDictionaryLabel(command.commandType),
     commandState: useDictionaryLabel(command.state),
     rechargeType: useDictionaryLabel(money.rechargeType),

@@ -2,9 +2,9 @@
  * The detail pages' addresses (issue 11). Fixed: the global search and every table's links open
  * them, so a room, owner or meter always has the same address.
  */
-export type DetailKind = "room" | "owner" | "meter" | "water";
+export type DetailKind = "room" | "owner" | "meter" | "water" | "collector";
 
-export const DETAIL_KINDS: readonly DetailKind[] = ["room", "owner", "meter", "water"];
+export const DETAIL_KINDS: readonly DetailKind[] = ["room", "owner", "meter", "water", "collector"];
 
 /** The address of a detail page. */
 export const detailPath = (kind: DetailKind, id: string) => `/pms/${kind}/detail/${encodeURIComponent(id)}`;
@@ -13,7 +13,7 @@ export const detailPath = (kind: DetailKind, id: string) => `/pms/${kind}/detail
 export const meterDetailPath = (energyType: number | string, id: string) =>
   detailPath(Number(energyType) === 2 ? "water" : "meter", id);
 
-const pattern = /^\/pms\/(room|owner|meter|water)\/detail\/(\d{1,20})$/;
+const pattern = /^\/pms\/(room|owner|meter|water|collector)\/detail\/(\d{1,20})$/;
 
 /** The kind and id a path names, or null for any other path. */
 export function parseDetailPath(path: string): { kind: DetailKind; id: string } | null {

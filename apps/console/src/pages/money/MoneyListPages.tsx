@@ -4,10 +4,13 @@ import { type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
-import { useI18n } from "../../i18n/index.tsx";
+import { type MessageKey, useI18n } from "../../i18n/index.tsx";
 import { findLeaf } from "../../layout/menu-model.ts";
 import { useConsole } from "../../store/useConsole.ts";
+import { useClosingSupplyText } from "./counter/closing-supply-text.ts";
+import { methodLabel, usePaymentMethods } from "./counter/payment-methods.ts";
 import { AccountReprintButton, ReprintButton } from "./counter/ReprintButton.tsx";
+import { closingSupplyOf } from "./counter/receipt-data.ts";
 import { type MoneyColumn, MoneyTable, type Totals } from "./MoneyTable.tsx";
 import { closePayment, moneyLists, removePayments } from "./money-calls.ts";
 import { moneyFilterDef } from "./money-filters.ts";
@@ -93,16 +96,20 @@ export function RechargesPage() {
     { key: "operator", title: t("moneyList.operator") },
     { key: "remark", title: t("moneyList.remark"), cut: true },
   ];
-  // Money in (recharges, corrections plus) and out (refunds, corrections minus), under the amount.
+  // Recharges taken, refunds paid back and the net apart (a refund is not income); corrections only
+  // when the search holds any, as they are neither.
+  const totalsParts = (totals: Totals): string[] => {
+    const parts = [
+      `${t("moneyList.income")} ${String(totals.income ?? "0.00")}`,
+      `${t("moneyList.refundTotal")} ${String(totals.refund ?? "0.00")}`,
+      `${t("moneyList.net")} ${String(totals.net ?? "0.00")}`,
+    ];
+    const correction = String(totals.correction ?? "0.00");
+    if (!/^-?0\.00$/.test(correction)) parts.push(`${t("moneyList.correction")} ${correction}`);
+    return parts;
+  };
   const totalsCells = (totals: Totals): Record<string, ReactNode> => ({
-    amount: (
-      <TotalsLines
-        lines={[
-          `${t("moneyList.credit")} ${String(totals.credit ?? "0.00")}`,
-          `${t("moneyList.debit")} ${String(totals.debit ?? "0.00")}`,
-        ]}
-      />
-    ),
+    amount: <TotalsLines lines={totalsParts(totals)} />,
   });
   return (
     <MoneyTable
@@ -123,9 +130,7 @@ export function RechargesPage() {
       ]}
       columns={columns}
       totalsCells={totalsCells}
-      totalsLine={(totals) =>
-        `${t("moneyList.credit")} ${String(totals.credit ?? "0.00")} · ${t("moneyList.debit")} ${String(totals.debit ?? "0.00")}`
-      }
+      totalsLine={(totals) => totalsParts(totals).join(" · ")}
       // 补打: only a booked operation has a receipt; pending, failed or refused ones never had one.
       rowActions={(row) => (String(row.state) === "1" ? <ReprintButton row={row} /> : null)}
     />
@@ -335,10 +340,20 @@ export function OpeningsPage() {
   const { t } = useI18n();
   const shared = useAccountColumns();
   const statement = useStatementLink();
+  const methods = usePaymentMethods();
   const columns: MoneyColumn[] = [
     { key: "openTime", title: t("moneyList.openTime"), kind: "id" },
     ...shared,
     { key: "deposit", title: t("moneyList.deposit"), kind: "money" },
+    {
+      key: "paymentMethod",
+      title: t("moneyList.paymentMethod"),
+      // Openings before the method was recorded, and those without a deposit, show none.
+      render: (row) =>
+        row.paymentMethod === "" || row.paymentMethod == null
+          ? ""
+          : methodLabel(methods, String(row.paymentMethod)),
+    },
     { key: "operator", title: t("moneyList.operator") },
   ];
   return (
@@ -358,13 +373,25 @@ export function ClosingsPage() {
   const { t } = useI18n();
   const shared = useAccountColumns();
   const statement = useStatementLink();
+  const supplyText = useClosingSupplyText();
   const columns: MoneyColumn[] = [
     { key: "closeTime", title: t("moneyList.closeTime"), kind: "id" },
     ...shared,
+    {
+      key: "closeState",
+      title: t("moneyList.closeState"),
+      render: (row) => t(`moneyList.closeState.${String(row.closeState ?? "1")}` as MessageKey),
+    },
     { key: "refund", title: t("moneyList.refund"), kind: "money" },
     { key: "debt", title: t("moneyList.debt"), kind: "money" },
     // A local-prepaid meter is cleared before the refund: waiting, refused, or done, in the meter's words.
     { key: "closeOutcome", title: t("moneyList.closeOutcome") },
+    { key: "finalReading", title: t("moneyList.finalReading"), kind: "id" },
+    {
+      key: "closeSupply",
+      title: t("moneyList.closeSupply"),
+      render: (row) => supplyText(closingSupplyOf(row)),
+    },
     { key: "operator", title: t("moneyList.operator") },
   ];
   return (

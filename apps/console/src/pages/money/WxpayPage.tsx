@@ -8,6 +8,7 @@ import { useConsole } from "../../store/useConsole.ts";
 import { amountProblem, fenToYuan, yuanToFen } from "./counter/money-text.ts";
 import { type MoneyColumn, MoneyTable, type Totals } from "./MoneyTable.tsx";
 import { refundWxpay, wxpayList } from "./money-calls.ts";
+import { WxpayOrderDialog } from "./WxpayOrderDialog.tsx";
 
 /** WXPAY_STATE: 0 unpaid, 1 paid (recharge booked), 2 closed, 3 failed. */
 const STATES: [string, MessageKey][] = [
@@ -24,6 +25,8 @@ const labelOf = (t: Translate, list: [string, MessageKey][], value: unknown) => 
   const found = list.find(([key]) => key === String(value));
   return found ? t(found[1]) : String(value ?? "");
 };
+/** A refund above the tenant's approval threshold waits for a second person (nothing booked yet). */
+const REFUND_HELD = "APPROVAL";
 const rowTenant = (row: Row) => (typeof row.tenantId === "string" ? row.tenantId : undefined);
 /** Yuan text to fen (exact), 0 for anything unreadable. */
 const fen = (text: unknown) => yuanToFen(String(text ?? "0")) ?? 0n;
@@ -37,6 +40,7 @@ export default function WxpayPage() {
   const [refunding, setRefunding] = useState<{ row: Row; reload: () => Promise<void> } | null>(null);
   const [form] = Form.useForm<{ amount: string; reason: string }>();
   const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState<{ id: string; tenantId?: string } | null>(null);
   const choices = useMemo(
     () => ({
       stateOptions: STATES.map(([value, key]) => ({ value, label: t(key) })),
@@ -78,13 +82,15 @@ export default function WxpayPage() {
       return;
     }
     setBusy(true);
+    let held = false;
     try {
-      await refundWxpay(
+      const answer = await refundWxpay(
         String(refunding.row.id),
         values.amount.trim(),
         values.reason?.trim() ?? "",
         rowTenant(refunding.row),
       );
+      held = answer.status === REFUND_HELD;
     } catch (failure) {
       // Server refusals were toasted by the API bridge; the dialog stays for another try.
       reportNetworkError(failure);
@@ -95,7 +101,8 @@ export default function WxpayPage() {
     const { reload } = refunding;
     setRefunding(null);
     await reload();
-    message.success(t("wxpay.refunded.done"));
+    if (held) message.info(t("moneyApproval.wxRefundHeld"));
+    else message.success(t("wxpay.refunded.done"));
   };
   return (
     <>
@@ -117,9 +124,17 @@ export default function WxpayPage() {
         columns={columns}
         totalsCells={(totals) => ({ amount: totalsLines(totals).join(" · ") })}
         totalsLine={(totals) => totalsLines(totals).join(" · ")}
-        rowActions={(row, reload) =>
-          canRefund && String(row.state) === "1" && refundable(row) > 0n ? (
-            <Space size={0}>
+        rowActions={(row, reload) => (
+          <Space size={0}>
+            <Button
+              type="link"
+              size="small"
+              data-testid="wxpay-detail"
+              onClick={() => setShown({ id: String(row.id), tenantId: rowTenant(row) })}
+            >
+              {t("moneyList.detail")}
+            </Button>
+            {canRefund && String(row.state) === "1" && refundable(row) > 0n && (
               <Button
                 type="link"
                 size="small"
@@ -132,10 +147,17 @@ export default function WxpayPage() {
               >
                 {t("wxpay.refund")}
               </Button>
-            </Space>
-          ) : null
-        }
+            )}
+          </Space>
+        )}
       />
+      {shown && (
+        <WxpayOrderDialog
+          {...shown}
+          stateLabel={(state) => labelOf(t, STATES, state)}
+          onClose={() => setShown(null)}
+        />
+      )}
       <Modal
         open={refunding !== null}
         title={t("wxpay.refund.title", { no: String(refunding?.row.outTradeNo ?? "") })}

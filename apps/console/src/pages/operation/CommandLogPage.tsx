@@ -5,6 +5,7 @@ import { useMemo } from "react";
 import { ResourcePage } from "../../crud/ResourcePage.tsx";
 import { EMPTY_VALUE } from "../../crud/view-values.ts";
 import { useI18n } from "../../i18n/index.tsx";
+import { commandWords } from "./command-words.ts";
 import { frameText } from "./frame-text.ts";
 
 type Column = TableColumnsType<Row>[number];
@@ -16,6 +17,7 @@ function FrameViewer({ value }: { value?: unknown }) {
 }
 
 const frames = { viewers: { request: FrameViewer, reply: FrameViewer } };
+const COMMAND_CHANGES = ["command"] as const;
 
 /**
  * 命令记录 in words: the action (拉闸 / 合闸 / 开阀 …, from the command and its direction), its state,
@@ -43,7 +45,10 @@ export function CommandRecordsPage({ def }: { def: ResourceDef }) {
       ellipsis: true,
       render,
     });
-    const action = column("action", t("commandLog.action"), 110, named("action"));
+    // What it does and why it was sent: "拉闸 · 欠费自动断电", "合闸 · 充值恢复", "拉闸 · 手动".
+    const action = column("action", t("commandLog.action"), 170, (_: unknown, row: Row) =>
+      commandWords(named("action")(_, row), named("why")(_, row)),
+    );
     const reason = column("reason", t("commandLog.reason"), undefined, named("reason"));
     const operator = column("operator", t("commandLog.operator"), 110, (_: unknown, row: Row) =>
       String(row.operatorName || t("commandLog.system")),
@@ -62,7 +67,8 @@ export function CommandRecordsPage({ def }: { def: ResourceDef }) {
         return [c];
       });
   }, [t, language]);
-  return <ResourcePage def={def} columns={columns} form={frames} />;
+  // A command's progress shows as the gateway reports it, without 刷新.
+  return <ResourcePage def={def} columns={columns} form={frames} followChanges={COMMAND_CHANGES} />;
 }
 
 export default function CommandLogPage() {

@@ -1,7 +1,8 @@
 import { meteringOverviewSources, moneyScreens, website } from "@meterline/contracts";
 import { Card, Col, Empty, Row, Space, Spin, Tag, Typography } from "antd";
-import { lazy, Suspense, useMemo } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { UserAvatar, useUserName } from "../../components/UserAvatar.tsx";
+import { usePlatformAdministrator } from "../../crud/tenant-column.tsx";
 import { useI18n } from "../../i18n/index.tsx";
 import { MenuIcon } from "../../layout/icon-registry.tsx";
 import { menuLeaves } from "../../layout/menu-model.ts";
@@ -9,12 +10,16 @@ import { useOpenMenu } from "../../layout/useOpenMenu.ts";
 import { useConsole } from "../../store/useConsole.ts";
 import { useMayReadAlarms } from "../operation/alarm/useMayReadAlarms.ts";
 import { greetingKey } from "./greeting.ts";
+import { HomeTenantContext, HomeTenantPicker } from "./home-tenant.tsx";
 import AlarmRulesCard from "./overview/AlarmRulesCard.tsx";
+import { SetupChecklist } from "./setup/SetupChecklist.tsx";
 
 // ECharts comes with the overviews, loaded only for users who see them.
 const MeteringOverview = lazy(() => import("./overview/MeteringOverview.tsx"));
 const MoneyOverview = lazy(() => import("./overview/MoneyOverview.tsx"));
 
+/** The screens of whoever sets a site up (modules/pms/setup.routes.ts). */
+const SETUP_SCREENS = new Set<string>(["area", "room", "meter", "owner", "collector"]);
 /** The screens whose users may read accounts and recharges (the server's money read codes). */
 const MONEY_SCREENS = new Set<string>(["owner", ...moneyScreens]);
 
@@ -44,12 +49,18 @@ export default function HomePage() {
     () => menuLeaves(menuAll).some((leaf) => MONEY_SCREENS.has(leaf.code)),
     [menuAll],
   );
+  // Users of the registry's screens set a site up (the server asks the same of the checklist).
+  const setsUp = useMemo(() => menuLeaves(menuAll).some((leaf) => SETUP_SCREENS.has(leaf.code)), [menuAll]);
   const now = new Date();
   const today = new Intl.DateTimeFormat(language === "en" ? "en-US" : "zh-CN", { dateStyle: "full" }).format(
     now,
   );
   const roleNames = profile?.roleName ? profile.roleName.split(",") : roles;
   const alarms = useMayReadAlarms();
+  // The platform administrator's cards sum every tenant ("") or read the one it picks.
+  const platform = usePlatformAdministrator();
+  const [homeTenant, setHomeTenant] = useState("");
+  const showsFigures = showsOverview || alarms.read || showsMoney;
 
   return (
     <Space orientation="vertical" size="middle" className="ml-home" data-testid="home-page">
@@ -78,17 +89,25 @@ export default function HomePage() {
           </div>
         </div>
       </Card>
-      {showsOverview ? (
-        <Suspense fallback={<Spin />}>
-          <MeteringOverview showsMoney={showsMoney} />
-        </Suspense>
+      {setsUp ? <SetupChecklist /> : null}
+      {platform && showsFigures ? (
+        <Card size="small" data-testid="home-tenant-card">
+          <HomeTenantPicker value={homeTenant} onChange={setHomeTenant} />
+        </Card>
       ) : null}
-      {alarms.read ? <AlarmRulesCard canOpen={alarms.screen} /> : null}
-      {showsMoney ? (
-        <Suspense fallback={<Spin />}>
-          <MoneyOverview />
-        </Suspense>
-      ) : null}
+      <HomeTenantContext value={homeTenant}>
+        {showsOverview ? (
+          <Suspense fallback={<Spin />}>
+            <MeteringOverview showsMoney={showsMoney} />
+          </Suspense>
+        ) : null}
+        {alarms.read ? <AlarmRulesCard canOpen={alarms.screen} /> : null}
+        {showsMoney ? (
+          <Suspense fallback={<Spin />}>
+            <MoneyOverview />
+          </Suspense>
+        ) : null}
+      </HomeTenantContext>
       <Card title={t("home.shortcuts")}>
         {shortcuts.length === 0 ? (
           <Empty description={t("home.noShortcuts")} />

@@ -1,5 +1,6 @@
 import { Button, Card, Col, Empty, Input, Row, Select, Space } from "antd";
 import { useCallback, useState } from "react";
+import { useLiveChanges } from "../../../app/live.ts";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../components/useLoaded.ts";
 import { TenantFilter, usePlatformAdministrator } from "../../../crud/tenant-column.tsx";
@@ -51,6 +52,16 @@ export default function CounterPage() {
   const reload = () => setQuery((q) => ({ ...q }));
   // The chosen owner stays on screen through a new search; a reload brings their fresh balances.
   const chosen = found.data?.records.find((hit) => hit.owner?.id === picked?.id)?.owner ?? picked;
+  // Balances and supply on screen follow the server (a restore after a recharge, the gateway's
+  // read-back) without 刷新.
+  useLiveChanges(
+    [
+      ...(found.data?.records.flatMap((hit) => hit.meters.map((m) => m.meterId)) ?? []),
+      ...(chosen?.accounts.map((a) => a.meterId) ?? []),
+    ],
+    reload,
+    ["supply", "balance"],
+  );
 
   const search = (keyword: string) => {
     setQuery((q) => ({ ...q, keyword, current: 1 }));

@@ -1,6 +1,7 @@
 import { fenToCapitals, yuanToFen } from "@meterline/billing";
 import { Alert, Button, Descriptions, Modal, Segmented } from "antd";
 import { useT } from "../../../i18n/index.tsx";
+import { useClosingSupplyText } from "./closing-supply-text.ts";
 import { methodLabel, usePaymentMethods } from "./payment-methods.ts";
 import type { ReceiptData } from "./receipt-data.ts";
 import { RECEIPT_LAYOUTS, useReceiptLayout } from "./receipt-layout.ts";
@@ -20,7 +21,9 @@ function capitalsOf(amount: string): string {
  * the amount also in capitals (大写金额) and lines for both signatures. Printing uses the browser's
  * own dialog; receipt.css hides everything but the receipt while one is open (no pop-up window, no
  * inline script: the Content-Security-Policy allows neither) and sizes the page for the paper
- * chosen here (A5, 80 mm or 58 mm roll), remembered per browser. A reprint (补打) says so.
+ * chosen here (A4, A5, 80 mm or 58 mm roll), remembered per browser. A reprint (补打) says so. The
+ * site's logo stands before its name when the tenant has one; an account's closing prints as a slip
+ * with its final reading and what became of supply, signed by the operator and the owner.
  */
 export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onClose: () => void }) {
   const t = useT();
@@ -33,6 +36,14 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
       ? t(`counter.type.${receipt.rechargeType as 1 | 2 | 3 | 4}`)
       : String(receipt.rechargeType);
   const energy = t(receipt.energyType === 2 ? "counter.energy.2" : "counter.energy.1");
+  const supplyText = useClosingSupplyText();
+  const closing = receipt.operation === "close";
+  // A recharge or refund says how it was paid, and so does an opening's deposit.
+  const paid =
+    receipt.rechargeType === 1 ||
+    receipt.rechargeType === 2 ||
+    (receipt.operation === "open" && receipt.paymentMethod > 0);
+  const supply = receipt.closeSupply ? supplyText(receipt.closeSupply) : "";
   const code = (text: string, testId?: string) => (
     <span className="counter-code" data-testid={testId}>
       {text}
@@ -74,7 +85,16 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
         aria-label={t("counter.receipt")}
       >
         <h2 data-testid="receipt-title">
-          {receipt.tenantName} {t("counter.receiptTitle")}
+          {receipt.tenantLogo ? (
+            <img
+              className="receipt-logo"
+              src={receipt.tenantLogo}
+              alt={`${receipt.tenantName} ${t("counter.logo")}`}
+              data-testid="receipt-logo"
+            />
+          ) : null}
+          <span data-testid="receipt-site">{receipt.tenantName}</span>{" "}
+          {t(closing ? "counter.slipTitle" : "counter.receiptTitle")}
         </h2>
         {receipt.reprintedAt && (
           <p className="receipt-reprint" data-testid="receipt-reprint">
@@ -82,7 +102,7 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
           </p>
         )}
         <Descriptions
-          bordered={layout === "a5"}
+          bordered={layout === "a4" || layout === "a5"}
           size="small"
           column={1}
           items={[
@@ -104,7 +124,16 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
               label: t("counter.receiptType"),
               children: <span data-testid="receipt-type">{type}</span>,
             },
-            ...(receipt.rechargeType === 1 || receipt.rechargeType === 2
+            ...(receipt.finalReading
+              ? [
+                  {
+                    key: "reading",
+                    label: t("counter.finalReading"),
+                    children: code(receipt.finalReading, "receipt-final-reading"),
+                  },
+                ]
+              : []),
+            ...(paid
               ? [
                   {
                     key: "method",
@@ -132,6 +161,15 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
               label: t("counter.receiptBalance"),
               children: code(receipt.balanceAfter, "receipt-balance"),
             },
+            ...(supply
+              ? [
+                  {
+                    key: "supply",
+                    label: t("counter.closeSupply"),
+                    children: <span data-testid="receipt-supply">{supply}</span>,
+                  },
+                ]
+              : []),
             { key: "operator", label: t("counter.receiptOperator"), children: receipt.operator },
             ...(receipt.remark
               ? [{ key: "remark", label: t("counter.receiptRemark"), children: receipt.remark }]
@@ -139,8 +177,9 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
           ]}
         />
         <div className="receipt-signatures" data-testid="receipt-signatures">
-          <span>{t("counter.signPayee")}</span>
-          <span>{t("counter.signPayer")}</span>
+          {/* A closing slip is signed by whoever handled it and by the owner it settles with. */}
+          <span>{t(closing ? "counter.signOperator" : "counter.signPayee")}</span>
+          <span>{t(closing ? "counter.signOwner" : "counter.signPayer")}</span>
         </div>
       </section>
     </Modal>

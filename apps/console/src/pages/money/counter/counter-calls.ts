@@ -73,6 +73,8 @@ export interface RechargeDetail {
   id: string;
   tenantId: string;
   tenantName: string;
+  /** The site's logo for the receipt; empty when the tenant has none. */
+  tenantLogo?: string;
   /** The room with its building and area (pms_area_label). */
   roomName: string;
   accountId: string;

@@ -5,6 +5,8 @@ import type { BookedRecharge, OwnerAccount, RechargeDetail, RechargeInput } from
 export interface ReceiptData {
   /** The site's name printed as the receipt's title: the tenant's name. */
   tenantName: string;
+  /** The site's logo (a signed link to the tenant's upload) printed beside its name; empty when none. */
+  tenantLogo?: string;
   /** Stored at booking (R + booking date + the recharge's id), so a reprint shows the same number. */
   receiptNo: string;
   createTime: string;
@@ -26,7 +28,26 @@ export interface ReceiptData {
   reprintedAt?: string;
   /** An account's opening (its deposit) or closing (its refund) rather than a recharge. */
   operation?: "open" | "close";
+  /** A closing slip: the final reading the account was settled to, and what became of supply. */
+  finalReading?: string;
+  closeSupply?: ClosingSupplyState;
 }
+
+/** What a closing did to supply (销户记录's closeSupply, closeSupplyReason, closeSupplyState). */
+export interface ClosingSupplyState {
+  /** 1 cut, 2 kept on, 0 nothing switched; "" before it was recorded. */
+  supply: string;
+  reason: string;
+  /** The cut command's state: queued, sent, success, fail, timeout. */
+  state: string;
+}
+
+/** The closing's supply of a 销户记录 row. */
+export const closingSupplyOf = (row: Row): ClosingSupplyState => ({
+  supply: text(row.closeSupply),
+  reason: text(row.closeSupplyReason),
+  state: text(row.closeSupplyState),
+});
 
 /** The receipt of a booked recharge as the server holds it; the room comes from the account. */
 export const receiptOf = (detail: RechargeDetail, account: OwnerAccount, replayed: boolean): ReceiptData => ({
@@ -39,6 +60,7 @@ export const receiptOf = (detail: RechargeDetail, account: OwnerAccount, replaye
 /** The receipt of a recharge as the server holds it, e.g. printed again (补打) from 充值记录. */
 export const receiptOfDetail = (detail: RechargeDetail, reprintedAt?: string): ReceiptData => ({
   tenantName: detail.tenantName,
+  tenantLogo: detail.tenantLogo ?? "",
   receiptNo: detail.receiptNo,
   createTime: detail.createTime,
   ownerName: detail.ownerName,
@@ -89,10 +111,11 @@ const text = (value: unknown) => (value === undefined || value === null ? "" : S
  * The receipt of an account's opening (the deposit taken) or closing (the balance paid back), printed
  * again from 开户记录 or 销户记录: the list row is the server's record, number included.
  */
-export const receiptOfAccountOperation = (row: Row, closing: boolean, reprintedAt: string): ReceiptData => {
+export const receiptOfAccountOperation = (row: Row, closing: boolean, reprintedAt?: string): ReceiptData => {
   const debt = text(row.debt);
   return {
     tenantName: text(row.tenantName),
+    tenantLogo: text(row.tenantLogo),
     receiptNo: text(row.receiptNo),
     createTime: text(closing ? row.closeTime : row.openTime),
     ownerName: text(row.ownerName),
@@ -100,14 +123,16 @@ export const receiptOfAccountOperation = (row: Row, closing: boolean, reprintedA
     energyType: Number(row.energyType),
     productCode: text(row.productCode),
     rechargeType: 0,
-    paymentMethod: 0,
+    // How an opening's deposit was paid; a closing's refund has no method recorded.
+    paymentMethod: closing ? 0 : Number(row.paymentMethod) || 0,
     amount: text(closing ? row.refund : row.deposit),
     // Opening: the deposit is the first balance. Closing: nothing is left, or the debt still owed.
     balanceAfter: closing ? (debt && debt !== "0.00" ? `-${debt}` : "0.00") : text(row.deposit),
     operator: text(row.operator),
     remark: "",
     replayed: false,
-    reprintedAt,
+    ...(reprintedAt ? { reprintedAt } : {}),
     operation: closing ? "close" : "open",
+    ...(closing ? { finalReading: text(row.finalReading), closeSupply: closingSupplyOf(row) } : {}),
   };
 };

@@ -1,9 +1,9 @@
 import { useState } from "react";
 
-/** The paper a receipt is printed on: half an A4 sheet (A5), or a 58 mm or 80 mm thermal roll. */
-export type ReceiptLayout = "a5" | "58mm" | "80mm";
+/** The paper a receipt is printed on: a whole A4 sheet, half of one (A5), or a 58 mm or 80 mm thermal roll. */
+export type ReceiptLayout = "a4" | "a5" | "58mm" | "80mm";
 
-export const RECEIPT_LAYOUTS: readonly ReceiptLayout[] = ["a5", "80mm", "58mm"];
+export const RECEIPT_LAYOUTS: readonly ReceiptLayout[] = ["a4", "a5", "80mm", "58mm"];
 
 /** Per browser: each desk has its own printer, so the choice stays with the browser, not the user. */
 const STORAGE_KEY = "meterline.receiptLayout";

@@ -178,6 +178,10 @@ export default function CheckRecordPage() {
       text("roomName", "alarm.room", (row) =>
         linkedCell("checkRecord", "roomName", row, String(row.roomName ?? "")),
       ),
+      text("ownerName", "alarm.owner", (row) =>
+        linkedCell("checkRecord", "ownerName", row, String(row.ownerName ?? "")),
+      ),
+      text("phone", "alarm.phone"),
       text("checkRuleName", "alarm.ruleName"),
       {
         // A meter check carries level 0, which says nothing about it.

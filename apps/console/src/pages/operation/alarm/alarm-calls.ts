@@ -22,7 +22,9 @@ export interface RuleCount {
   count: number;
 }
 
-export const loadRuleCounts = () => api.get<RuleCount[]>(`${pms}/checkRecord/ruleCounts`);
+/** `tenantId`: the one tenant the platform administrator picked on the home page (every tenant without). */
+export const loadRuleCounts = (tenantId?: string) =>
+  api.get<RuleCount[]>(`${pms}/checkRecord/ruleCounts`, tenantId ? { tenantId } : {});
 
 /**
  * The sentence to speak for a new alarm of a rule (message/SpeechByContent, type 2), in the

@@ -38,6 +38,9 @@ const sourceField: FieldDef = { type: "string", dict: "command_source" };
 
 /** How many items a filter shows, from the job's own counts. */
 const countOf = (job: BatchJobSummary, filter: BatchItemFilter) => job[filter];
+/** The collector as the registry shows it: name (code). */
+const collectorLabel = ({ collectorName, collectorCode }: NonNullable<BatchJobItem["waitingFor"]>) =>
+  collectorName && collectorName !== collectorCode ? `${collectorName}(${collectorCode})` : collectorCode;
 
 /**
  * One job: what it does, who started it and when, its counts as they settle (read every second
@@ -89,7 +92,19 @@ export function JobDetailDrawer({ id, tenantId, actions, onOpenJob, onClose }: P
         </span>
       ),
     },
-    { key: "reason", title: t("batchJob.reason"), dataIndex: "reason" },
+    {
+      key: "reason",
+      title: t("batchJob.reason"),
+      dataIndex: "reason",
+      // A meter behind an offline collector is waiting for it, not stuck: say which one.
+      render: (reason: string, item) => (
+        <span data-testid="job-item-reason">
+          {item.waitingFor
+            ? t("batchJob.waitingFor", { collector: collectorLabel(item.waitingFor) })
+            : reason}
+        </span>
+      ),
+    },
     { key: "updateTime", title: t("batchJob.updateTime"), dataIndex: "updateTime", className: "ml-nowrap" },
   ];
 

@@ -76,6 +76,11 @@ export function JobProgressBar({ job, compact = false }: { job: BatchJobSummary;
             {t(`batchJob.count.${part}` as MessageKey)} <strong>{job[part]}</strong>
           </Typography.Text>
         ))}
+        {job.waitingOffline > 0 ? (
+          <Typography.Text type="warning" data-testid="job-count-waitingOffline">
+            {t("batchJob.count.waitingOffline")} <strong>{job.waitingOffline}</strong>
+          </Typography.Text>
+        ) : null}
         <Typography.Text type="secondary">{`${share}%`}</Typography.Text>
       </Space>
     </Space>

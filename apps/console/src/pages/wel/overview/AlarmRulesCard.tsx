@@ -1,4 +1,5 @@
 import { Button, Card, Empty, Spin, Typography } from "antd";
+import { useCallback } from "react";
 import { useNavigate } from "react-router";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../components/useLoaded.ts";
@@ -6,6 +7,7 @@ import { useDictionary } from "../../../crud/dictionary.ts";
 import { useI18n } from "../../../i18n/index.tsx";
 import { loadRuleCounts } from "../../operation/alarm/alarm-calls.ts";
 import { alarmsOfRuleHref, ruleField } from "../../operation/alarm/alarm-filters.ts";
+import { useHomeTenant } from "../home-tenant.tsx";
 
 /**
  * Open alarms by rule, most first: a compact table whose bars compare the counts at a glance and
@@ -15,7 +17,9 @@ import { alarmsOfRuleHref, ruleField } from "../../operation/alarm/alarm-filters
 export default function AlarmRulesCard({ canOpen }: { canOpen: boolean }) {
   const { t, language } = useI18n();
   const navigate = useNavigate();
-  const { data, error, loading } = useLoaded(loadRuleCounts);
+  const tenant = useHomeTenant();
+  const load = useCallback(() => loadRuleCounts(tenant), [tenant]);
+  const { data, error, loading } = useLoaded(load);
   // Rule names in the console's language; a rule the dictionary does not know yet keeps its record's name.
   const rules = useDictionary(ruleField, language);
   const nameOf = (code: string, fallback: string) =>

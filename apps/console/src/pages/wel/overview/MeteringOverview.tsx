@@ -4,6 +4,7 @@ import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../components/useLoaded.ts";
 import { useT } from "../../../i18n/index.tsx";
+import { useHomeTenant } from "../home-tenant.tsx";
 import { loadRechargeChart, periodLabel } from "./money-calls.ts";
 import { type EnergyType, loadDeviceStatus, loadUsageChart, loadUsageRank } from "./overview-calls.ts";
 
@@ -68,7 +69,9 @@ function DeviceGroup({ title, counts, testId }: { title: string; counts: DeviceC
 
 function DeviceStatusCard() {
   const t = useT();
-  const { data, error, loading } = useLoaded(loadDeviceStatus);
+  const tenant = useHomeTenant();
+  const load = useCallback(() => loadDeviceStatus(tenant), [tenant]);
+  const { data, error, loading } = useLoaded(load);
   return (
     <Card title={t("home.overview.devices")} data-testid="overview-devices">
       <Loaded loading={loading} error={error}>
@@ -112,7 +115,8 @@ function EnergySwitch({ value, onChange }: { value: EnergyType; onChange: (value
 function RechargeBars({ period }: { period: ChartPeriod }) {
   const t = useT();
   const { token } = theme.useToken();
-  const load = useCallback(() => loadRechargeChart(period), [period]);
+  const tenant = useHomeTenant();
+  const load = useCallback(() => loadRechargeChart(period, tenant), [period, tenant]);
   const { data, error, loading } = useLoaded(load);
   const bars = (data ?? []).map((b) => ({ label: periodLabel(b.day, period), value: b.recharge }));
   return (
@@ -139,7 +143,8 @@ function UsageChartCard({ showsMoney }: { showsMoney: boolean }) {
   const { token } = theme.useToken();
   const [energy, setEnergy] = useState<EnergyType>("1");
   const [period, setPeriod] = useState<ChartPeriod>(1);
-  const load = useCallback(() => loadUsageChart(period, energy), [period, energy]);
+  const tenant = useHomeTenant();
+  const load = useCallback(() => loadUsageChart(period, energy, tenant), [period, energy, tenant]);
   const { data, error, loading } = useLoaded(load);
   const bars = (data ?? []).map((b) => ({
     label: period === 3 ? b.day.slice(0, 7) : b.day.slice(5),
@@ -182,7 +187,8 @@ function UsageChartCard({ showsMoney }: { showsMoney: boolean }) {
 function UsageRankCard() {
   const t = useT();
   const [energy, setEnergy] = useState<EnergyType>("1");
-  const load = useCallback(() => loadUsageRank(energy), [energy]);
+  const tenant = useHomeTenant();
+  const load = useCallback(() => loadUsageRank(energy, tenant), [energy, tenant]);
   const { data, error, loading } = useLoaded(load);
   return (
     <Card
@@ -194,17 +200,23 @@ function UsageRankCard() {
         {/* A plain list drawn as antd's small List: its own module would bring the Pagination too. */}
         <ol className="ml-rank-list">
           {(data ?? []).map((row, index) => (
-            <li
-              key={`${row.productCode}-${row.roomName}`}
-              className="ml-rank-row"
-              data-testid="overview-rank-row"
-            >
+            <li key={row.meterId} className="ml-rank-row" data-testid="overview-rank-row">
               <span>
                 <Tag color={index < 3 ? "volcano" : "default"}>{index + 1}</Tag>
                 {[row.areaName, row.roomName].filter(Boolean).join(" ") || "—"}
                 <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
                   {row.productCode}
                 </Typography.Text>
+                {/* Every tenant's rank (the platform administrator's): rooms of two sites look alike. */}
+                {row.tenantName ? (
+                  <Typography.Text
+                    type="secondary"
+                    style={{ marginLeft: 8 }}
+                    data-testid="overview-rank-tenant"
+                  >
+                    · {row.tenantName}
+                  </Typography.Text>
+                ) : null}
               </span>
               <Typography.Text strong data-testid="overview-rank-usage">
                 {row.usage} {UNITS[energy]}

@@ -7,6 +7,7 @@ import { useLoaded } from "../../../components/useLoaded.ts";
 import { dictionaryOptions, loadDictionary } from "../../../crud/dictionary.ts";
 import { useI18n, useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
+import { useHomeTenant } from "../home-tenant.tsx";
 import {
   loadOwnerRecharges,
   loadOwnerUsage,
@@ -46,7 +47,8 @@ function RatioPie({ kind, period }: { kind: RatioKind; period: ChartPeriod }) {
   const t = useT();
   const { token } = theme.useToken();
   const labels = useDictionaryLabels(ratioDictionary[kind]);
-  const load = useCallback(() => loadRatio(kind, period), [kind, period]);
+  const tenant = useHomeTenant();
+  const load = useCallback(() => loadRatio(kind, period, tenant), [kind, period, tenant]);
   const { data, error, loading } = useLoaded(load);
   const slices = useMemo(
     () =>
@@ -155,7 +157,11 @@ function OwnerPathCard() {
   // The platform administrator's choices span tenants: each is named with its tenant.
   const platform = useConsole((state) => state.roles.includes(ROLE_ADMINISTRATOR));
   const [days, setDays] = useState<(typeof OWNER_DAYS)[number]>(30);
-  const find = useCallback(() => searchOwners(keyword), [keyword]);
+  const tenant = useHomeTenant();
+  const find = useCallback(() => searchOwners(keyword, tenant), [keyword, tenant]);
+  // An owner picked before another tenant was chosen may not be among that tenant's.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared whenever the tenant changes
+  useEffect(() => setOwner(undefined), [tenant]);
   const owners = useLoaded<OwnerChoice[]>(find);
   const loadPaths = useCallback(
     async () =>

@@ -1,5 +1,6 @@
 import type { ChartPeriod } from "@meterline/contracts";
 import { api } from "../../../app/api.ts";
+import { tenantQuery } from "../home-tenant.tsx";
 
 const base = "/api/blade-pms/homepage";
 
@@ -19,8 +20,8 @@ export const ratioDictionary: Record<RatioKind, string> = {
   paymentMethod: "PAYMENT_METHOD",
 };
 
-export const loadRatio = (kind: RatioKind, dateType: ChartPeriod) =>
-  api.get<RatioSlice[]>(`${base}/${kind}Ratio`, { dateType: String(dateType) });
+export const loadRatio = (kind: RatioKind, dateType: ChartPeriod, tenantId?: string) =>
+  api.get<RatioSlice[]>(`${base}/${kind}Ratio`, { dateType: String(dateType), ...tenantQuery(tenantId) });
 
 /** The tenant's money per day or month, on the usage chart's axis (homepage/rechargeChart). */
 export interface RechargeSum {
@@ -30,8 +31,8 @@ export interface RechargeSum {
   count: number;
 }
 
-export const loadRechargeChart = (dateType: ChartPeriod) =>
-  api.get<RechargeSum[]>(`${base}/rechargeChart`, { dateType: String(dateType) });
+export const loadRechargeChart = (dateType: ChartPeriod, tenantId?: string) =>
+  api.get<RechargeSum[]>(`${base}/rechargeChart`, { dateType: String(dateType), ...tenantQuery(tenantId) });
 
 export interface OwnerUsageDay {
   day: string;
@@ -63,13 +64,17 @@ export interface OwnerChoice {
   tenantName?: string;
 }
 
-/** Owners whose name, phone, room or meter contains `keyword` (the recharge counter's search). */
-export const searchOwners = (keyword: string) =>
+/**
+ * Owners whose name, phone, room or meter contains `keyword` (the recharge counter's search), of the
+ * tenant the platform administrator picked on the home page when it picked one.
+ */
+export const searchOwners = (keyword: string, tenantId?: string) =>
   api
     .get<{ records: OwnerChoice[] }>("/api/blade-pms/ownerRecharge/page", {
       current: "1",
       size: "20",
       ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
+      ...tenantQuery(tenantId),
     })
     .then((page) => page.records);
 

@@ -1,4 +1,4 @@
-import { serverMessageOf } from "@meterline/api-client";
+import { type Row, serverMessageOf } from "@meterline/api-client";
 import type { SwitchOutcome, TreeNode } from "@meterline/contracts";
 import { api } from "../../../../app/api.ts";
 import type { Energy } from "../switch-calls.ts";
@@ -18,8 +18,12 @@ export interface ClosedAccount {
   meterId: string;
   refunded: string;
   debt: string;
-  /** 1 closed; 0 a local-prepaid meter is being cleared first: refund and closing follow its confirmation. */
-  state?: 0 | 1;
+  /**
+   * 1 closed; 0 a local-prepaid meter is being cleared first: refund and closing follow its
+   * confirmation; 3 the refund waits for approval (processInstanceId), the account still open.
+   */
+  state?: 0 | 1 | 3;
+  processInstanceId?: string;
 }
 
 export type AccountVerb = "open" | "close";
@@ -46,21 +50,38 @@ export const accountPermission: Record<AccountVerb, Record<Energy, string>> = {
  * deposits above zero), all or nothing (a single meter: several would be a batch job). Silent: the caller shows the server's reason beside the
  * meters it concerns.
  */
-export const openAccounts = (energy: Energy, meterIds: readonly string[], deposit: string) =>
+export const openAccounts = (
+  energy: Energy,
+  meterIds: readonly string[],
+  deposit: string,
+  /** PAYMENT_METHOD of the deposit (the server takes cash when not said). */
+  paymentMethod?: string,
+) =>
   api
     .request(`${pms}/${paths.open[energy]}`, {
       method: "POST",
-      body: { meterIds: meterIds.join(","), ...(isZero(deposit) ? {} : { deposit }) },
+      body: {
+        meterIds: meterIds.join(","),
+        ...(isZero(deposit) ? {} : { deposit, ...(paymentMethod ? { paymentMethod } : {}) }),
+      },
       silent: true,
     })
     .then((answer) => (answer as { data: OpenedAccount[] }).data);
 
 /** Closes the meters' accounts: settled to the last reading, the balance refunded or the debt recorded. */
-export const closeAccounts = (energy: Energy, meterIds: readonly string[]) =>
+export const closeAccounts = (
+  energy: Energy,
+  meterIds: readonly string[],
+  /** Supply is cut on closing unless kept on, which needs a reason. */
+  supply?: { keep: boolean; reason: string },
+) =>
   api
     .request(`${pms}/${paths.close[energy]}`, {
       method: "POST",
-      body: { meterIds: meterIds.join(",") },
+      body: {
+        meterIds: meterIds.join(","),
+        ...(supply?.keep ? { keepSupply: "1", keepSupplyReason: supply.reason } : {}),
+      },
       silent: true,
     })
     .then((answer) => (answer as { data: ClosedAccount[] }).data);
@@ -120,3 +141,35 @@ export function loadAccountTree(verb: AccountVerb, energy: Energy): Promise<Mete
     energy === "water" ? { energyType: "2" } : {},
   );
 }
+
+/** What closing a meter's account would settle (account/closePreview), before the operator confirms. */
+export interface ClosingPreview {
+  accountId: string;
+  productCode: string;
+  ownerName: string;
+  roomName: string;
+  /** 1 the server keeps the balance: closing cuts supply unless kept on. */
+  controlStatus: 0 | 1;
+  lastReading: string;
+  finalReading: string;
+  finalReadTime: string;
+  usage: string;
+  usageCharge: string;
+  balanceBefore: string;
+  balance: string;
+  refund: string;
+  debt: string;
+  switchStatus: number;
+}
+
+export const closingPreview = (energy: Energy, meterId: string) =>
+  api.get<ClosingPreview>(`${pms}/account/closePreview`, {
+    meterId,
+    energyType: energy === "water" ? "2" : "1",
+  });
+
+/** An account's opening or closing as 开户记录 / 销户记录 list it (the row a receipt is printed from). */
+export const accountOperation = (verb: AccountVerb, accountId: string) =>
+  api.get<Row>(`${pms}/${verb === "open" ? "dataopenaccount" : "datacloseaccount"}/detail`, {
+    id: accountId,
+  });

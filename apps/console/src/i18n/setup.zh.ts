@@ -1,0 +1,26 @@
+/** 开通向导: a new site's way from empty to its first recharge. */
+export const setupZh = {
+  "setup.title": "开通向导",
+  "setup.intro":
+    "按顺序完成以下步骤即可收取第一笔充值。区域、房间、业主和表计也可在“房间管理”用“导入”一次建好。",
+  "setup.count": "已有 {count}",
+  "setup.go": "去设置",
+  "setup.step.areas": "区域",
+  "setup.step.rooms": "房间",
+  "setup.step.chargingSchemes": "收费方案",
+  "setup.step.alarmSchemes": "告警方案",
+  "setup.step.collectors": "采集器",
+  "setup.step.meters": "电表和水表",
+  "setup.step.owners": "业主",
+  "setup.step.accounts": "开户",
+  "setup.step.recharges": "第一笔充值",
+  "setup.hint.areas": "园区、楼栋、单元",
+  "setup.hint.rooms": "每个房间挂在一个区域下",
+  "setup.hint.chargingSchemes": "单价、阶梯或分时电价、水价",
+  "setup.hint.alarmSchemes": "余额告警线和欠费断电线",
+  "setup.hint.collectors": "集中器或 DTU 的注册码",
+  "setup.hint.meters": "表号、所属采集器、控制方式和收费方案",
+  "setup.hint.owners": "业主及其房间",
+  "setup.hint.accounts": "在电表管理、水表管理为表计开户",
+  "setup.hint.recharges": "在充值收费为业主充值",
+};

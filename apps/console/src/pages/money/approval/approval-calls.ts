@@ -1,0 +1,42 @@
+import { api } from "../../../app/api.ts";
+
+const pms = "/api/blade-pms";
+
+/** The tenant's money policy as money-policy/detail answers it (threshold in yuan, "" = none). */
+export interface MoneyPolicy {
+  threshold: string;
+  approverRole: string;
+  own: boolean;
+  defaults: { threshold: string; approverRole: string };
+  roles: { roleAlias: string; roleName: string }[];
+}
+
+export const loadPolicy = () => api.get<MoneyPolicy>(`${pms}/money-policy/detail`);
+
+export const savePolicy = (threshold: string, approverRole: string) =>
+  api.post<MoneyPolicy>(`${pms}/money-policy/submit`, { threshold, approverRole });
+
+/** The operation a money approval holds, as money-approval/detail answers it. */
+export interface ApprovalRequest {
+  kind: "refund" | "correction" | "wxRefund" | "closing";
+  processInstanceId: string;
+  amount: string;
+  accountId: string;
+  energyType: number;
+  productCode: string;
+  balance: string;
+  ownerName: string;
+  phone: string;
+  roomName: string;
+  requester: string;
+  requestTime: string;
+  reason: string;
+  /** 3 waiting, 1 booked, 4 rejected. */
+  state: number;
+  approvalNote: string;
+  receiptNo: string;
+  rechargeId: string;
+}
+
+export const loadApprovalRequest = (processInstanceId: string) =>
+  api.get<ApprovalRequest>(`${pms}/money-approval/detail`, { processInstanceId });
