@@ -75,6 +75,23 @@ async function writeToMeter(actor: Actor, verb: string, records: string) {
   }, 30_000);
 }
 
+/** The first metering node, made (with the first meter as its master) when the site has none. */
+async function meteringNodeOf(a: Actor): Promise<string> {
+  const [node] = recordsOf(await call<unknown>(a.baseUrl, a.token, "/api/blade-pms/meteringnode/list"));
+  if (node) return String(node.id);
+  await submit(a, "/api/blade-pms/meteringnode/submit", {
+    nodeTitle: "1号楼总表",
+    energyType: 1,
+    nodeKind: 2,
+    masterMeterId: await firstId(a, "/api/blade-pms/meter/page"),
+    apportionRule: 1,
+    apportionLoss: 0,
+    sort: 1,
+    remark: "配电室",
+  });
+  return meteringNodeOf(a);
+}
+
 /**
  * A row for each resource the demo site leaves empty, made through the API as an operator would
  * (each with values of every kind its form has: decimals, dates, links, dictionaries).
@@ -90,6 +107,22 @@ export const seeds: Partial<Record<string, (actor: Actor) => Promise<unknown>>> 
       content: "<p>11 月 2 日 <b>8:00</b> 起检修</p>",
     }),
   ownerGroup: (a) => submit(a, "/api/blade-pms/ownerGroup/submit", { groupName: "三号宿舍", remark: "整栋" }),
+  meteringNode: (a) => meteringNodeOf(a),
+  meteringNodeMeter: async (a) => {
+    const node = await meteringNodeOf(a);
+    const meters = recordsOf(
+      await call<unknown>(a.baseUrl, a.token, "/api/blade-pms/meter/page", {
+        query: { current: "1", size: "2" },
+      }),
+    );
+    return submit(a, "/api/blade-pms/meteringnodemeter/submit", {
+      nodeId: node,
+      energyType: 1,
+      meterId: String(meters[1]?.id),
+      meterRole: 2,
+      remark: "走廊照明",
+    });
+  },
   alarm: (a) =>
     submit(a, "/api/blade-pms/alarm/submit", {
       ruleCode: "offline",

@@ -148,6 +148,9 @@ async function loaded(table: Locator): Promise<Locator> {
  * instead (answered, so the caller decides whether that was expected).
  */
 async function save(page: Page, modal: Locator, ok: Locator): Promise<string | null> {
+  // An error toast of the previous form (the message queue's refusal) stays 3 s: it must not be
+  // taken for this save's answer.
+  await page.waitForFunction(() => !document.querySelector(".ant-message-notice-error"));
   await ok.click();
   const refused = modal.locator(".ant-form-item-explain-error").first();
   const serverError = page.locator(".ant-message-notice-error").first();

@@ -136,12 +136,21 @@ test("keyboard only: the add dialog opens from 新增, labels its own fields, re
   // 删除 waits in the row's "more" menu: Enter opens it with its first item focused, Enter picks it.
   const more = rowsWith(screen, code).getByTestId("row-more");
   await pressUntilFocused(page, "Tab", more, 60);
-  await page.keyboard.press("Enter");
-  await waitForFocus(page, page.locator(".ant-dropdown:visible [role=menuitem]", { hasText: "删除" }));
-  await page.keyboard.press("Enter");
+  const pickRemove = async () => {
+    await page.keyboard.press("Enter");
+    await waitForFocus(page, page.locator(".ant-dropdown:visible [role=menuitem]", { hasText: "删除" }));
+    await page.keyboard.press("Enter");
+  };
+  await pickRemove();
   const ok = page.getByTestId("crud-remove-ok");
   await ok.waitFor();
   await expectAccessible(page, "delete confirm");
+  await waitForFocus(page, ok);
+  // Esc cancels: the focus is back on the row's "more", where the menu was opened.
+  await page.keyboard.press("Escape");
+  await ok.waitFor({ state: "detached" });
+  await waitForFocus(page, more);
+  await pickRemove();
   await waitForFocus(page, ok);
   await page.keyboard.press("Enter");
   await toast(page, "删除成功");
@@ -152,4 +161,21 @@ test("keyboard only: the add dialog opens from 新增, labels its own fields, re
     `still listed; focus on ${await focusedElement(page)}`,
   );
   assert.ok(await hasFocus(page.locator("body")), "focus stays in the page");
+
+  // The language switch by keyboard: the menu opens on its first item, a pick switches the page and
+  // gives the focus back to the switch; and back to Chinese the same way.
+  const language = page.getByTestId("language-switch");
+  for (const [name, lang] of [
+    ["English", "en"],
+    ["中文", "zh-CN"],
+  ] as const) {
+    await language.focus();
+    await page.keyboard.press("Enter");
+    const items = page.locator(".ant-dropdown:visible [role=menuitem]");
+    await waitForFocus(page, page.locator(".ant-dropdown:visible"));
+    await pressUntilFocused(page, "ArrowDown", items.filter({ hasText: name }), 3);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((wanted) => document.documentElement.lang === wanted, lang);
+    await waitForFocus(page, language);
+  }
 });

@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { repoRoot, signIn, startServer, storedToken, textOf, useBrowserSuite } from "./harness.ts";
+import {
+  repoRoot,
+  signIn,
+  signInWithForm,
+  startServer,
+  storedToken,
+  textOf,
+  useBrowserSuite,
+} from "./harness.ts";
 
 const suite = useBrowserSuite();
 
@@ -25,7 +33,7 @@ test("an anonymous visit lands on the Chinese login page; a wrong password is re
 
 test("admin signs in and sees the layout in Chinese with the seeded menus", async () => {
   const { page, errors } = suite.session;
-  await signIn(page);
+  await signInWithForm(page);
   assert.equal(new URL(page.url()).pathname, "/wel/index");
   assert.equal(await page.title(), "首页");
   const sidebar = page.getByTestId("sidebar");

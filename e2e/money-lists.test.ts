@@ -113,7 +113,7 @@ test("recharges of an owner are listed with the totals of the search; the statem
   await expectAccessible(page, "screen 充值记录");
   assert.equal((await rowTexts(recharges)).length, 4, "every recharge of the tenant before a search");
   const allTotals = recharges.getByTestId("money-totals");
-  assert.match(await textOf(allTotals), /收入 150\.00.*支出 20\.00/s);
+  assert.match(await textOf(allTotals), /充值 150\.00.*退款 20\.00.*净收 130\.00/s);
 
   // Search by the owner: only the owner's three rows, and the totals of those alone.
   await recharges.getByLabel("业主", { exact: true }).fill("李对账");
@@ -130,9 +130,14 @@ test("recharges of an owner are listed with the totals of the search; the statem
     rows.join("\n"),
   );
   assert.ok(rows.some((row) => row.includes("退费")));
-  await eventually(async () => assert.match(await textOf(allTotals), /收入 80\.00.*支出 20\.00/s));
+  await eventually(async () =>
+    assert.match(await textOf(allTotals), /充值 80\.00.*退款 20\.00.*净收 60\.00/s),
+  );
   // The same sums above the table, seen without scrolling to the amount column.
-  assert.equal(await textOf(recharges.getByTestId("money-totals-line")), "合计: 收入 80.00 · 支出 20.00");
+  assert.equal(
+    await textOf(recharges.getByTestId("money-totals-line")),
+    "合计: 充值 80.00 · 退款 20.00 · 净收 60.00",
+  );
   await recharges.locator(".ant-pagination-total-text", { hasText: "共 3 条" }).waitFor();
   // 导出 downloads the search shown as an Excel workbook.
   const sheet = page.waitForEvent("download");

@@ -35,7 +35,7 @@ test("a report is designed, run as chart and table, and exported as Excel and PD
   await designer.locator("#report-name").fill("各支付方式充值");
   await chooseOption(page, designer.getByTestId("report-dataset"), "充值记录", false);
   await pickOne(page, designer.getByTestId("report-group"), "支付方式");
-  await pickOne(page, designer.getByTestId("report-measures"), "金额(元) · 合计");
+  await pickOne(page, designer.getByTestId("report-measures"), "净额(元) · 合计");
   await chooseOption(page, designer.getByTestId("report-filter-recharge_type"), "充值类型: 充值", false);
   await designer.getByTestId("report-chart-type").getByText("柱状图").click();
   await expectAccessible(page, "report designer");
@@ -84,7 +84,7 @@ test("a report is designed, run as chart and table, and exported as Excel and PD
   const excel = await downloadOf(page, () => output.getByTestId("report-export-xlsx").click());
   assert.match(excel.suggestedFilename(), /^各支付方式充值-.*\.xlsx$/);
   const sheet = await sheetRows(excel);
-  assert.deepEqual(sheet[0], ["支付方式", "金额(元)合计"]);
+  assert.deepEqual(sheet[0], ["支付方式", "净额(元)合计"]);
   assert.deepEqual(
     sheet.slice(1).map(([method, amount]) => [method, Number(amount)]),
     run.rows.map((r) => [r.g0, Number(r.m0)]),

@@ -11,6 +11,8 @@ const DATA = [
   ".ant-descriptions-item-content",
   ".ant-tree",
   ".ant-select-selection-item",
+  // A single select's chosen value (antd 6 renders it in the select's content, not an item).
+  ".ant-select-content-has-value",
   "svg",
   "canvas",
   // A value shown outside a table (a room's label, an owner's name in a list of hits).

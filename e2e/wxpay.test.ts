@@ -122,5 +122,15 @@ test("the counter shows a WeChat Pay QR code, books the owner's payment, and 微
   assert.equal(double.order(MERCHANT.mchid, records[0]!.outTradeNo)?.refunded, 550);
   // The list shows what was refunded beside the amount.
   await eventually(async () => assert.match(await textOf(row), /25\.50.*5\.50/s));
+  // 详情 shows the order with its refund, its reason and where it stands, in words.
+  await row.getByTestId("wxpay-detail").click();
+  const detail = page.getByTestId("wxpay-order");
+  const refundRow = detail.getByTestId("wxpay-order-refunds").locator(".ant-table-row", { hasText: "多充" });
+  await refundRow.waitFor();
+  assert.match(await textOf(refundRow), /5\.50.*退款(处理中|成功)/s);
+  assert.match(await textOf(detail), new RegExp(records[0]!.outTradeNo));
+  await expectAccessible(page, "wxpay order detail");
+  await detail.locator(".ant-modal-footer button").click();
+  await detail.waitFor({ state: "hidden" });
   assert.deepEqual(errors, []);
 });
