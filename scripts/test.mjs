@@ -64,8 +64,17 @@ function withE2eTemplates(run) {
 // time: each drives a server and a Chromium, enough for two cores. TEST_CONCURRENCY overrides.
 const concurrency = Number(process.env.TEST_CONCURRENCY) || (testsUnder("e2e") ? 1 : 2);
 
-// TEST_REPORTER picks node's test reporter (a name or a module), e.g. to see durations per file.
-const reporter = process.env.TEST_REPORTER ? [`--test-reporter=${process.env.TEST_REPORTER}`] : [];
+// TEST_REPORTER picks node's test reporter (a name or a module), e.g. to see durations per file;
+// otherwise node's own choice (spec on a terminal, TAP in a log). A second reporter repeats every
+// failed or cancelled test at the very end, where a log's kept tail shows it.
+const mainReporter = process.env.TEST_REPORTER || (process.stdout.isTTY ? "spec" : "tap");
+const summary = new URL("./failure-summary.mjs", import.meta.url).href;
+const reporter = [
+  `--test-reporter=${mainReporter}`,
+  "--test-reporter-destination=stdout",
+  `--test-reporter=${summary}`,
+  "--test-reporter-destination=stdout",
+];
 
 const status = withDbTemplate((dbEnv) =>
   withE2eTemplates((e2eEnv) => {

@@ -124,7 +124,7 @@ describe("two API servers and two gateways behind a TCP balancer share the fleet
       `${apiBases[1]}/api/blade-auth/oauth/token?tenantId=000000&username=admin&password=${md5Hex(ADMIN_PASSWORD)}&grant_type=password&scope=all`,
       { method: "POST", headers: { authorization: CLIENT, "tenant-id": "000000" } },
     );
-    assert.equal(login.status, 200, await login.clone().text());
+    assert.equal(login.status, 200, `${await login.clone().text()}\n${diagnose()}`);
     token = ((await login.json()) as { access_token: string }).access_token;
     balancer = new TcpBalancer(gatewayPorts.map((port) => ({ host: "127.0.0.1", port })));
     const front = await balancer.listen();

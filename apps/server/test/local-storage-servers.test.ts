@@ -64,7 +64,9 @@ describe("two API servers on local storage", {
       `${bases[0]}/api/blade-auth/oauth/token?tenantId=000000&username=admin&password=${md5Hex(ADMIN_PASSWORD)}&grant_type=password&scope=all`,
       { method: "POST", headers: { authorization: CLIENT, "tenant-id": "000000" } },
     );
-    assert.equal(login.status, 200, await login.clone().text());
+    const answer = await login.clone().text();
+    const outputs = apis.map((child, i) => `--- API server ${i}\n${child.output()}`).join("\n");
+    assert.equal(login.status, 200, `${answer}\n${outputs}`);
     token = ((await login.json()) as { access_token: string }).access_token;
   });
 
