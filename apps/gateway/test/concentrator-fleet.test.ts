@@ -169,12 +169,17 @@ describe("a concentrator's own event reports (AFN 0E) over real TCP", () => {
 
   test("a cover opened is reported, confirmed, and only that meter is read at once, cover count included", async () => {
     const confirms = concentrator.concentratorStats.confirmsReceived;
+    const reportConfirms = concentrator.concentratorStats.reportConfirmsReceived;
     await new Promise((resolve) => setTimeout(resolve, 100)); // the concentrator has seen its meters once
     rig.fleet.setConditions(address(0), { coverOpen: true });
     const id = `meter-${address(0)}`;
     await waitUntil(() => rig.readings.latest(id)?.coverOpenCount === 1, 5_000, "the cover count read");
     assert.ok(concentrator.concentratorStats.eventsReported >= 1);
     assert.ok(concentrator.concentratorStats.confirmsReceived > confirms, "the report was confirmed");
+    assert.ok(
+      concentrator.concentratorStats.reportConfirmsReceived > reportConfirms,
+      "the report's confirm is a plain acknowledgement (C = 00), not a link status",
+    );
     // Nothing is polled on a schedule here (first poll in 60 s): the other meters were not read.
     for (const serial of [1, 2, 3]) assert.equal(rig.readings.latest(`meter-${address(serial)}`), undefined);
   });

@@ -45,6 +45,8 @@ export interface ConcentratorStats {
   /** Requests refused for a wrong password (AFN 00 F2). */
   denied: number;
   confirmsReceived: number;
+  /** Confirms with link function 0 (认可): the answer to an event report, not to a link test. */
+  reportConfirmsReceived: number;
   /** Event records reported to the gateway on the concentrator's own initiative. */
   eventsReported: number;
 }
@@ -63,6 +65,7 @@ export class SimulatedConcentrator extends SimulatedDtu {
     carrierDrops: 0,
     denied: 0,
     confirmsReceived: 0,
+    reportConfirmsReceived: 0,
     eventsReported: 0,
   };
   /** The meter file by row index. */
@@ -169,6 +172,7 @@ export class SimulatedConcentrator extends SimulatedDtu {
     const decoded = decodeDown(frame.bytes);
     if (decoded?.afn !== 0x00) return false;
     this.concentratorStats.confirmsReceived++;
+    if (decoded.control.function === 0) this.concentratorStats.reportConfirmsReceived++;
     return true;
   }
 

@@ -212,7 +212,7 @@ export class ConcentratorLink implements FrameLink {
    */
   private reported(decoded: Decoded): void {
     if (decoded.seq.con)
-      this.connection.send(qgdw1376.buildConfirm({ address: decoded.address, seq: decoded.seq.seq }));
+      this.connection.send(qgdw1376.buildReportConfirm({ address: decoded.address, seq: decoded.seq.seq }));
     const records = decoded.units.flatMap((unit) => (unit.value.type === "events" ? unit.value.records : []));
     if (records.length === 0) return;
     const byPn = new Map((this.file ?? []).map((row) => [row.pn, row.address]));

@@ -364,6 +364,14 @@ describe("Q/GDW 1376.1 builders and decoders", () => {
     );
     const close = decodeBytes(qgdw1376.buildAllowClose(concentrator, 2, { confirm: true }));
     assert.deepEqual([close.units[0]!.label, close.seq.con, close.control.raw], ["p2 F2", true, 0x4a]);
+    // The master's confirm of a link test is a link status (C = 0B); of an event report, 认可 (C = 00).
+    const toLogin = decodeBytes(qgdw1376.buildConfirm({ address: terminalAddress, seq: 4 }));
+    assert.deepEqual([toLogin.kind, toLogin.control.raw, toLogin.seq.seq], ["confirm", 0x0b, 4]);
+    const toReport = decodeBytes(qgdw1376.buildReportConfirm({ address: terminalAddress, seq: 5 }));
+    assert.deepEqual(
+      [toReport.kind, toReport.control.raw, toReport.control.functionName],
+      ["confirm", 0x00, "confirm"],
+    );
     const done = decodeBytes(qgdw1376.buildTerminalConfirm(terminalAddress, true));
     assert.deepEqual([done.kind, done.control.raw], ["confirm", 0x80]);
     const refused = decodeBytes(qgdw1376.buildTerminalConfirm(terminalAddress, false));

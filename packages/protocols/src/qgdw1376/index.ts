@@ -114,6 +114,7 @@ export {
   buildReadClock,
   buildReadEvents,
   buildRemoteTrip,
+  buildReportConfirm,
   buildSetClock,
   buildUnitConfirm,
   buildWriteMeterFile,

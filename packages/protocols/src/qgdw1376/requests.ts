@@ -86,20 +86,31 @@ export interface AnswerTo {
   seq: number;
 }
 
-function confirmation(to: AnswerTo, fn: 1 | 2): Uint8Array {
+function confirmation(to: AnswerTo, fn: 1 | 2, link: number = LinkFn.LINK_STATUS): Uint8Array {
   return buildMessage({
     address: to.address,
-    // Master's answer to a link test or report: DIR 0, PRM 0, link status (11), as C = 0B.
-    control: encodeControl({ direction: "master->terminal", primary: false, function: LinkFn.LINK_STATUS }),
+    control: encodeControl({ direction: "master->terminal", primary: false, function: link }),
     afn: 0x00,
     seq: encodeSeq({ seq: to.seq }),
     units: [{ pn: 0, fn }],
   });
 }
 
-/** AFN 00 F1 to a login, heartbeat or logout (or any report with CON). */
+/**
+ * AFN 00 F1 to a login, heartbeat or logout: the answer to a link test (AFN 02) is the link's
+ * status, DIR 0, PRM 0, function 11, so C = 0B (as public login exchanges show).
+ */
 export function buildConfirm(to: AnswerTo): Uint8Array {
   return confirmation(to, 1);
+}
+
+/**
+ * AFN 00 F1 to data the terminal sent on its own asking for a confirmation (CON), such as an
+ * AFN 0E event report: that is user data, not a link test, so the master's answer is the link's
+ * plain acknowledgement, DIR 0, PRM 0, function 0 (认可), C = 00.
+ */
+export function buildReportConfirm(to: AnswerTo): Uint8Array {
+  return confirmation(to, 1, LinkFn.CONFIRM);
 }
 
 export const buildLoginConfirm = buildConfirm;
