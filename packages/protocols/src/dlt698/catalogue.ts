@@ -116,6 +116,7 @@ const ENTRIES: [number, ObjectSpec][] = [
   [0x200a, variable("power factor", "", -3, "total-phases")],
   [0x200f, variable("grid frequency", "Hz", -2)],
   [0x2014, variable("meter running status words", undefined, undefined)],
+  [0x2021, { name: "data freeze time", attributes: { 2: { name: "data freeze time" } } }],
   [
     0x202c,
     {
@@ -217,6 +218,7 @@ const ENTRIES: [number, ObjectSpec][] = [
       methods: { [WALLET_METHOD]: "wallet operation" },
     },
   ],
+  [0x5004, { name: "daily freeze", attributes: { 2: { name: "daily frozen records" } } }],
   [0xf101, { name: "security mode parameters", attributes: { 2: { name: "security mode enabled" } } }],
   [0xf205, { name: "relay outputs", attributes: { 2: { name: "relay outputs" } } }],
 ];
@@ -234,6 +236,12 @@ export const OAD = {
   FREQUENCY: "200F0200",
   WALLET: "202C0200",
   OVERDRAFT: "202D0200",
+  /** Status words 1–7 (array of bit-string(16)), word 1 first. */
+  STATUS_WORDS: "20140200",
+  /** The freeze time column of a frozen record (date_time_s). */
+  FREEZE_TIME: "20210200",
+  /** Daily freeze (日冻结), attribute 2: the frozen records, read by GET-Record. */
+  DAILY_FROZEN: "50040200",
   CLOCK: "40000200",
   ADDRESS: "40010200",
   METER_NUMBER: "40020200",

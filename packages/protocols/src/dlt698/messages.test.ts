@@ -157,7 +157,7 @@ describe("DL/T 698.45 builders, catalogue and decoded views", () => {
     );
     assert.equal(answer.service, "GET-Response-Record");
     assert.deepEqual(values(answer.attributes[0]), [
-      ["row 1: 20210200", "2026-11-29 00:00:00", null],
+      ["row 1: data freeze time", "2026-11-29 00:00:00", null],
       ["row 1: forward active energy, total", "1.00", "kWh"],
       ["row 1: forward active energy, tariff 1", "0.60", "kWh"],
     ]);
@@ -255,5 +255,46 @@ describe("DL/T 698.45 builders, catalogue and decoded views", () => {
     const d = roundTrip(dlt698.buildGet(METER, ["40000200"], { timeTag }));
     assert.ok(d.apdu?.service === "get-request-normal");
     assert.deepEqual(d.apdu.timeTag, timeTag);
+  });
+
+  test("GET-Record of the last daily freeze: lastRecord builds selector 9; DAR and empty answers decode", () => {
+    const record = dlt698.lastRecord(dlt698.OAD.DAILY_FROZEN, 1, [
+      dlt698.OAD.FREEZE_TIME,
+      dlt698.OAD.FORWARD_ACTIVE_ENERGY,
+    ]);
+    assert.deepEqual(record, {
+      oad: "50040200",
+      rsd: { selector: 9, last: 1 },
+      columns: [{ oad: "20210200" }, { oad: "00100200" }],
+    });
+    assert.throws(() => dlt698.lastRecord("50040200", 0, ["20210200"]), ProtocolError);
+    assert.throws(() => dlt698.lastRecord("50040200", 1, []), ProtocolError);
+    const refused = roundTrip(
+      dlt698.buildGetRecordResponse(METER, { ...record, result: { dar: 6 } }, { piid: 5 }),
+    );
+    assert.ok(refused.apdu?.service === "get-response-record");
+    assert.deepEqual([refused.apdu.piid, refused.apdu.record.result], [5, { dar: 6 }]);
+    assert.deepEqual(refused.attributes[0]?.dar, { code: 6, name: "object unavailable" });
+    const empty = roundTrip(dlt698.buildGetRecordResponse(METER, { ...record, result: { rows: [] } }));
+    assert.ok(empty.apdu?.service === "get-response-record");
+    assert.deepEqual(empty.apdu.record.result, { rows: [] });
+    assert.equal(dlt698.oadName(dlt698.OAD.DAILY_FROZEN), "daily frozen records");
+    assert.equal(dlt698.oadName(dlt698.OAD.FREEZE_TIME), "data freeze time");
+  });
+
+  test("broadcast time: ACTION 4000 method 127 with date_time_s to the broadcast address, exact bytes", () => {
+    const time = { year: 2026, month: 11, day: 29, hour: 10, minute: 5, second: 30 };
+    const wire = dlt698.buildBroadcastTime(time);
+    const d = roundTrip(wire);
+    assert.deepEqual(d.server, { type: "broadcast", logical: 0, address: "AA" });
+    assert.ok(d.apdu?.service === "action-request-normal");
+    assert.deepEqual([d.apdu.omd, d.apdu.data], ["40007F00", { type: "date-time-s", value: time }]);
+    assert.equal(dlt698.omdName(d.apdu.omd), "date and time: broadcast time");
+    // 68 L(2) C=43 SA=C0 AA CA=00 HCS(2) | 07 01 PIID 40 00 7F 00 1C 07EA 0B 1D 0A 05 1E | no time tag
+    assert.equal(Buffer.from(wire).toString("hex").toUpperCase().slice(0, 10), "681A0043C0");
+    assert.equal(
+      Buffer.from(wire.slice(9, -3)).toString("hex").toUpperCase(),
+      "07010040007F001C07EA0B1D0A051E00",
+    );
   });
 });

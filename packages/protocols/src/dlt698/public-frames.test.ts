@@ -242,6 +242,25 @@ describe("DL/T 698.45 frames from public sources", () => {
   });
 
   // The same public frames with one byte changed: the header check and the frame check are named.
+  // file id 55739052642: Qt "面向对象的用电信息数据交换协议" parser helper (frameoophelper.h), example
+  // frame: GET-Request-Record of the last daily freeze 5004/2 by selector 9 (n = 1), columns freeze
+  // time 2021/2, forward and reverse active energy 0010/2 and 0020/2; client address 02, PIID 2.
+  test("GET-Request-Record 50040200, selector 9, three columns, rebuilt byte for byte", () => {
+    const hex =
+      "68 29 00 43 05 43 01 21 07 15 20 02 DE 48 05 03 02 50 04 02 00 09 01 03 00 20 21 02 00 00 00 10 02 00 00 00 20 02 00 00 5C 81 16";
+    const d = decode(hex);
+    assert.deepEqual(d.server, { type: "single", logical: 0, address: "201507210143" });
+    assert.equal(d.client, 2);
+    assert.equal(d.service, "GET-Request-Record");
+    const record = dlt698.lastRecord(dlt698.OAD.DAILY_FROZEN, 1, [
+      dlt698.OAD.FREEZE_TIME,
+      dlt698.OAD.FORWARD_ACTIVE_ENERGY,
+      dlt698.OAD.REVERSE_ACTIVE_ENERGY,
+    ]);
+    assert.deepEqual(d.apdu, { service: "get-request-record", record, piid: 2, timeTag: null });
+    assert.equal(toHex(dlt698.buildGetRecord("201507210143", record, { piid: 2, client: 2 })), hex);
+  });
+
   test("a wrong HCS or FCS is refused with a ProtocolError naming it", () => {
     const good = parseHex("68 17 00 43 05 00 00 00 00 00 00 00 72 79 05 01 00 40 01 02 00 00 ED 03 16");
     const badHcs = good.slice();

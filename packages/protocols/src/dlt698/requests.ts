@@ -1,8 +1,8 @@
 import { parseScaled } from "../decimal.ts";
 import { fail } from "../errors.ts";
-import { type ServerAddress, toServerAddress } from "./address.ts";
+import { BROADCAST, type ServerAddress, toServerAddress } from "./address.ts";
 import { type Apdu, encodeApdu, type RecordRequest, serviceSide, type TimeTag } from "./apdu.ts";
-import type { Data, DateTime, SidMac } from "./axdr.ts";
+import type { Csd, Data, DateTime, DateTimeS, SidMac } from "./axdr.ts";
 import { OAD, OMD } from "./catalogue.ts";
 import { encodeControl, Fn } from "./control.ts";
 import { buildFrame } from "./frame.ts";
@@ -84,6 +84,17 @@ export function buildGetRecord(
   options: Dlt698BuildOptions = {},
 ): Uint8Array {
   return buildApduFrame(server, { service: "get-request-record", record, ...req(options) }, options);
+}
+
+/**
+ * The n-th last record of a record object (RSD selector 9, "上第 n 次记录"; n = 1 is the newest)
+ * with the columns asked: e.g. the last daily freeze (50040200) with its freeze time (20210200)
+ * and forward active energy (00100200).
+ */
+export function lastRecord(oad: string, last: number, columns: readonly string[]): RecordRequest {
+  if (!Number.isInteger(last) || last < 1 || last > 255) fail("bad-argument", `record ${last} is not 1..255`);
+  if (columns.length === 0) fail("bad-argument", "a record request needs at least one column");
+  return { oad, rsd: { selector: 9, last }, columns: columns.map((column): Csd => ({ oad: column })) };
 }
 
 /** GET-Request-Next: the next block of a response the meter split at the application layer. */
@@ -245,6 +256,16 @@ export async function buildSecuredRequest(
 ): Promise<Uint8Array> {
   const secured = await secureRequest(apdu, port, toServerAddress(server), mode);
   return buildApduFrame(server, secured, options);
+}
+
+/**
+ * Broadcast time (DL/T 698.45 class 8 "date and time" 4000, method 127 广播校时, parameter
+ * date_time_s): ACTION-Request-Normal on OMD 40007F00 to the broadcast address (SA type 3, "AA",
+ * §7.1.3). Every 698.45 meter on the line takes it and none answers; DL/T 645 meters on the same
+ * line ignore the frame (no 645 frame parses from it).
+ */
+export function buildBroadcastTime(time: DateTimeS, options: Dlt698BuildOptions = {}): Uint8Array {
+  return buildAction(BROADCAST, OMD.BROADCAST_TIME, { type: "date-time-s", value: time }, options);
 }
 
 export interface LinkAnswerInput {
