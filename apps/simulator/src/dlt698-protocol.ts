@@ -1,13 +1,14 @@
 import { dlt698 } from "@meterline/protocols";
-import { calendar } from "./clock.ts";
-import type { ElectricMeter } from "./electric-meter.ts";
+import { calendar, parseLocalText } from "./clock.ts";
+import { type ElectricMeter, REGISTER_MODULUS } from "./electric-meter.ts";
 import { switchRelay } from "./electric-protocol.ts";
 
 /**
  * A simulated DL/T 698.45 meter answering one request addressed to it: GET of the objects the
  * gateway reads (energy, power, wallet, overdraft, relay command state, relay outputs, power
- * hold, clock, address) and ACTION trip / close (8000) and power hold (8001), on the same state
- * as the DL/T 645 model (electric-meter.ts). Returns the reply frame, or null for no reply.
+ * hold, clock, status words, address), GET-Record of its daily freezes (5004), ACTION trip /
+ * close (8000), power hold (8001) and broadcast time (4000 method 127), on the same state as the
+ * DL/T 645 model (electric-meter.ts). Returns the reply frame, or null for no reply.
  */
 type ClientApdu = dlt698.Apdu;
 
@@ -15,7 +16,27 @@ const u32 = (value: number): dlt698.Data => ({ type: "double-long-unsigned", val
 const enumOf = (value: number): dlt698.Data => ({ type: "enum", value });
 
 /** DAR codes the simulated meter answers with (appendix F.1). */
-const DAR = { success: 0, denied: 3, undefined: 4, typeMismatch: 7, other: 255 } as const;
+const DAR = {
+  success: 0,
+  denied: 3,
+  undefined: 4,
+  unavailable: 6,
+  typeMismatch: 7,
+  other: 255,
+} as const;
+
+/** Status word 1 as 2014's first bit-string: 645 bit n is the n-th bit on the wire (see the gateway's statusWord1FromBits). */
+function statusWordBits(word: number): dlt698.Data {
+  let bits = "";
+  for (let n = 0; n < 16; n++) bits += word & (1 << n) ? "1" : "0";
+  return { type: "bit-string", bits };
+}
+
+/** Energy by tariff, 0.01 kWh (scaler -2): total, then tip, peak, flat, valley, as 645's registers. */
+function energyData(steps: readonly number[]): dlt698.Data {
+  const total = steps.reduce((sum, value) => sum + value, 0) % REGISTER_MODULUS;
+  return { type: "array", items: [total, ...steps].map(u32) };
+}
 
 function attribute(meter: ElectricMeter, oi: number, attr: number, now: number): dlt698.Data | null {
   const stuck = meter.conditions.relayFault === true;
@@ -58,6 +79,11 @@ function attribute(meter: ElectricMeter, oi: number, attr: number, now: number):
       return enumOf(meter.powerHold ? 1 : 0);
     case 0x400002:
       return { type: "date-time-s", value: calendar(meter.localNow(now)) };
+    case 0x201402: {
+      // Seven status words; word 1 carries the batteries and the power direction.
+      const words = [meter.statusWord1(), 0, 0, 0, 0, 0, 0];
+      return { type: "array", items: words.map(statusWordBits) };
+    }
     case 0x400102:
       return { type: "octet-string", hex: meter.address };
     default:
@@ -72,6 +98,42 @@ function get(meter: ElectricMeter, oad: string, now: number): dlt698.GetResult {
   if (index === 0) return { data };
   const element = data.type === "array" || data.type === "structure" ? data.items[index - 1] : undefined;
   return element ? { data: element } : { dar: DAR.undefined };
+}
+
+/**
+ * GET-Record: the meter's daily freezes (5004 attribute 2) by RSD selector 9, the n-th last one,
+ * frozen at local midnight; columns freeze time (2021) and energy (0010), any other column null.
+ * No freeze yet: no rows. A model configured without daily freezes refuses (object unavailable).
+ */
+function record(meter: ElectricMeter, request: dlt698.RecordRequest): dlt698.ResultRecord {
+  const answer = (result: dlt698.ResultRecord["result"]) => ({
+    oad: request.oad,
+    columns: request.columns,
+    result,
+  });
+  if (request.oad !== dlt698.OAD.DAILY_FROZEN) return answer({ dar: DAR.undefined });
+  if (meter.config.dailyFrozen === false) return answer({ dar: DAR.unavailable });
+  if (request.rsd.selector !== 9) return answer({ dar: DAR.other });
+  const day = request.rsd.last >= 1 ? meter.frozen[request.rsd.last - 1] : undefined;
+  if (!day) return answer({ rows: [] });
+  const cell = (column: dlt698.Csd): dlt698.Data => {
+    const oad = "oad" in column ? column.oad : "";
+    if (oad === dlt698.OAD.FREEZE_TIME) return { type: "date-time-s", value: calendar(day.localMs) };
+    if (oad === dlt698.OAD.FORWARD_ACTIVE_ENERGY) return energyData(day.steps);
+    return { type: "null" };
+  };
+  return answer({ rows: [request.columns.map(cell)] });
+}
+
+/** Broadcast time (4000 method 127, date_time_s): the meter takes the master's clock, as 645's 08. */
+function setClock(meter: ElectricMeter, data: dlt698.Data, now: number): number {
+  if (data.type !== "date-time-s") return DAR.typeMismatch;
+  const { year, month, day, hour, minute, second } = data.value;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const set = parseLocalText(`${year}-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(second)}`);
+  if (set === null) return DAR.typeMismatch;
+  meter.config.localOffsetMs = set - now;
+  return DAR.success;
 }
 
 /** The relay command an ACTION carries, or null when its parameter is not the standard's. */
@@ -90,6 +152,7 @@ function relayCommand(
 }
 
 function act(meter: ElectricMeter, omd: string, data: dlt698.Data, now: number): number {
+  if (omd === dlt698.OMD.BROADCAST_TIME) return setClock(meter, data, now);
   const isRelay = omd.startsWith("8000") || omd.startsWith("8001");
   if (!isRelay) return DAR.undefined;
   const command = relayCommand(omd, data);
@@ -120,6 +183,8 @@ export function answerDlt698(
         apdu.oads.map((oad) => ({ oad, result: get(meter, oad, now) })),
         { piid },
       );
+    case "get-request-record":
+      return dlt698.buildGetRecordResponse(address, record(meter, apdu.record), { piid });
     case "action-request-normal": {
       const dar = act(meter, apdu.omd, apdu.data, now);
       if (dar !== DAR.success) meter.counters.refused++;

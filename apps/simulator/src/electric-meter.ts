@@ -36,6 +36,8 @@ export interface ElectricConfig {
   runningSince?: number;
   /** An injected anomaly (see anomalies.ts): under-registering, tamper or relay-bypass. */
   anomaly?: MeterAnomaly;
+  /** false: a DL/T 698.45 model without daily freezes, refusing GET-Record of 5004 (DAR 6). */
+  dailyFrozen?: boolean;
 }
 
 /** What a meter itself does wrong from `start`: the kinds of anomalies.ts a single meter can carry. */

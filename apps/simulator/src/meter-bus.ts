@@ -83,10 +83,19 @@ export class MeterBus {
     }
   }
 
-  /** DL/T 698.45: only a meter's own single address is answered (no wildcard or broadcast yet). */
+  /**
+   * DL/T 698.45: a meter's own single address is answered; the broadcast address (broadcast time)
+   * is acted on by every 698.45 meter and answered by none. No wildcard or group addresses yet.
+   */
   private dlt698(bytes: Uint8Array, now: number, result: BusResult): void {
     const frame = dlt698.parseFrame(bytes, { maxFrameLength: bytes.length });
-    if (frame.control & 0x80 || frame.split || frame.server.type !== "single") return;
+    if (frame.control & 0x80 || frame.split) return;
+    if (frame.server.type === "broadcast") {
+      for (const { meter } of this.meters)
+        if (meter instanceof ElectricMeter && meter.speaks698) answerDlt698(meter, frame, now);
+      return;
+    }
+    if (frame.server.type !== "single") return;
     for (const entry of this.meters) {
       const meter = entry.meter;
       if (!(meter instanceof ElectricMeter) || !meter.speaks698 || frame.server.address !== meter.address)
