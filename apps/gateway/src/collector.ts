@@ -1,4 +1,4 @@
-import { dlt645 } from "@meterline/protocols";
+import { dlt645, dlt698 } from "@meterline/protocols";
 import { Bus } from "./bus/bus.ts";
 import type { FrameLink } from "./bus/link.ts";
 import { CommandWork, type Job, type PendingReconciliation } from "./command-work.ts";
@@ -41,7 +41,8 @@ export class Collector {
   private wakeUp: (() => void) | undefined;
   private running: Promise<void> = Promise.resolve();
   private ser = 0;
-  private lastClockBroadcast = Number.NEGATIVE_INFINITY;
+  /** When each protocol's broadcast time last went out on this bus: one does not set the other's meters. */
+  private readonly lastClockBroadcast = new Map<"dlt645-2007" | "dlt698", number>();
 
   constructor(
     readonly link: FrameLink,
@@ -221,26 +222,35 @@ export class Collector {
   }
 
   /**
-   * A DL/T 645-2007 clock read off by more than the tolerance gets the bus's broadcast time (0x08):
-   * one frame sets every meter on the bus, so it is sent at most once per interval per bus.
+   * A clock read off by more than the tolerance gets the bus's broadcast time: DL/T 645-2007's
+   * (control code 08) for a 645 meter, DL/T 698.45's (ACTION 4000 method 127 to the broadcast
+   * address) for a 698.45 meter. One frame sets every meter of that protocol on the bus and the
+   * other protocol's meters ignore it, so each is sent at most once per interval per bus.
    */
   private async correctClock(meter: MeterInfo, reading: MeterReading): Promise<void> {
     const { clockToleranceMs, clockBroadcastIntervalMs, timeZone } = this.deps.settings;
-    if (!clockToleranceMs || meter.protocol !== "dlt645-2007" || !reading.meterTime || this.stopped) return;
+    const protocol = meter.protocol;
+    if (!clockToleranceMs || !reading.meterTime || this.stopped) return;
+    if (protocol !== "dlt645-2007" && protocol !== "dlt698") return;
     const meterAt = localTextToEpoch(reading.meterTime, timeZone);
     if (meterAt === undefined) return;
     const drift = meterAt - Date.now();
     if (Math.abs(drift) <= clockToleranceMs) return;
-    if (Date.now() - this.lastClockBroadcast < clockBroadcastIntervalMs) return;
-    this.lastClockBroadcast = Date.now();
-    const frame = dlt645.buildBroadcastTime(localParts(new Date(), timeZone), {
-      preamble: meter.model.preamble,
-    });
+    const last = this.lastClockBroadcast.get(protocol) ?? Number.NEGATIVE_INFINITY;
+    if (Date.now() - last < clockBroadcastIntervalMs) return;
+    this.lastClockBroadcast.set(protocol, Date.now());
+    const now = localParts(new Date(), timeZone);
+    const preamble = meter.model.preamble;
+    const frame =
+      protocol === "dlt698"
+        ? dlt698.buildBroadcastTime(now, { preamble })
+        : dlt645.buildBroadcastTime(now, { preamble });
     if (await this.ctx.bus.announce(frame, meter.address, CLOCK_SETTLE_MS)) {
       this.deps.counters.clockBroadcasts++;
       this.deps.logger.log("info", "broadcast time to correct a meter clock", {
         collector: this.id,
         meter: meter.address,
+        protocol,
         driftSeconds: Math.round(drift / 1000),
       });
     }

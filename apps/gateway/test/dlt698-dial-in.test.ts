@@ -16,6 +16,8 @@ const PLAN = {
   dlt698DialIn: true,
   seed: "dial-in",
   pollIntervalMs: 0,
+  // Running since yesterday: the meter has frozen a day, read by the day's first poll.
+  runningSince: Date.now() - 26 * 3_600_000,
 };
 const METER = "201000000003";
 
@@ -48,7 +50,7 @@ describe("DL/T 698.45 meters dialling in over TCP", () => {
     assert.ok(rig.gateway.stats().heartbeats >= 2);
   });
 
-  test("read over its own connection: energy and wallet", async () => {
+  test("read over its own connection: energy, wallet, the daily freeze and the clock", async () => {
     rig.gateway.pollNow([`meter-${METER}`]);
     await waitUntil(() => rig.readings.latest(`meter-${METER}`) !== undefined, 5_000, "a reading");
     const reading = rig.readings.latest(`meter-${METER}`)!;
@@ -56,6 +58,8 @@ describe("DL/T 698.45 meters dialling in over TCP", () => {
     assert.equal(reading.balance, formatScaled(BigInt(sim().balanceFen), 2));
     assert.equal(reading.relay, "closed");
     assert.ok(Number(reading.energy?.total) > 0);
+    assert.match(reading.dailyFrozen?.time ?? "", /^\d{4}-\d{2}-\d{2} 00:00$/);
+    assert.ok(reading.meterTime && reading.statusWord1 === "0000");
   });
 
   test("cut by ACTION with read-back, restored by one whose reply is lost and settled by reading back", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { CommandAction, StoredCommand } from "@meterline/gateway";
-import { formatScaled, parseScaled } from "@meterline/protocols";
+import { type CommandAction, localTextToEpoch, type StoredCommand } from "@meterline/gateway";
+import { dlt698, formatScaled, parseScaled } from "@meterline/protocols";
 import type { ElectricMeter, Fault } from "@meterline/simulator";
 import { type Rig, startRig, waitUntil } from "./harness.ts";
 
@@ -14,6 +14,8 @@ const PLAN = {
   dlt698Ratio: 0.5,
   seed: "dlt698",
   pollIntervalMs: 0,
+  // Running since yesterday: every meter has frozen a day at its local midnight.
+  runningSince: Date.now() - 26 * 3_600_000,
 };
 const address = (serial: number) => String(201_000_000_000 + serial);
 const PLAIN_698 = address(2);
@@ -71,6 +73,8 @@ describe("DL/T 698.45 meters behind a DTU, over real TCP", () => {
     assert.match(prepaid.activePower ?? "", /^\d+\.\d{4}$/, "kW with 4 decimals, as DL/T 645 gives it");
     const plain = rig.readings.latest(`meter-${PLAIN_698}`)!;
     assert.deepEqual([plain.missing, plain.balance], [[], undefined]);
+    // The first poll of the day reads the daily freeze and the clock too.
+    assert.ok(prepaid.dailyFrozen && plain.dailyFrozen && prepaid.meterTime && plain.statusWord1);
     assert.ok(rig.readings.latest(`meter-${address(1)}`)?.balance, "the 645 meter on the bus is read too");
   });
 
@@ -116,4 +120,82 @@ describe("DL/T 698.45 meters behind a DTU, over real TCP", () => {
       /current wallet file, remaining amount=0\.00; current wallet file, purchase count=0/,
     );
   });
+});
+
+describe("DL/T 698.45 daily freeze, clock and status words over real TCP", () => {
+  const TZ = "Asia/Shanghai";
+  let rig: Rig;
+  const sim = (meter: string) => rig.fleet.meter(meter) as ElectricMeter;
+  const localText = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+
+  before(async () => {
+    rig = await startRig(PLAN, { timeZone: TZ, clockToleranceMs: 60_000 });
+    // Before the day's first poll: one 698.45 meter's clock runs 10 minutes fast with a low clock
+    // battery and power fed back; the other is a model without daily freezes (DAR for 5004).
+    sim(PLAIN_698).config.localOffsetMs += 10 * 60_000;
+    sim(PLAIN_698).setConditions({ batteryLow: true, reverseEnergy: true });
+    sim(PREPAID_698).config.dailyFrozen = false;
+  });
+  after(async () => {
+    await rig.close();
+  });
+
+  test("the day's poll yields the freeze, the clock and status word 1; one broadcast time corrects the clock", async () => {
+    const ids = [0, 1, 2, 3].map((serial) => `meter-${address(serial)}`);
+    const offsets645 = [0, 1].map((serial) => sim(address(serial)).config.localOffsetMs);
+    rig.gateway.pollNow();
+    await waitUntil(() => ids.every((id) => rig.readings.latest(id)), 5_000, "every meter read");
+    const plain = rig.readings.latest(`meter-${PLAIN_698}`)!;
+    const meter = sim(PLAIN_698);
+    assert.deepEqual(plain.missing, []);
+    const frozen = meter.frozen[0]!;
+    const fixed = (steps: number) => formatScaled(BigInt(steps), 2);
+    assert.deepEqual(plain.dailyFrozen, {
+      time: localText(frozen.localMs).slice(0, 16),
+      energy: {
+        total: fixed(frozen.steps.reduce((a, b) => a + b, 0)),
+        tariffs: frozen.steps.map(fixed),
+      },
+    });
+    assert.match(plain.dailyFrozen!.time!, / 00:00$/, "frozen at local midnight");
+    assert.equal(plain.statusWord1, "0014", "clock battery low and reverse active power, as 645 says it");
+    const drift = localTextToEpoch(plain.meterTime!, TZ)! - plain.at.getTime();
+    assert.ok(Math.abs(drift - 600_000) < 5_000, `read 10 minutes fast, drift ${drift} ms`);
+
+    await waitUntil(() => rig.gateway.stats().clockBroadcasts > 0, 5_000, "a broadcast time");
+    assert.equal(rig.gateway.stats().clockBroadcasts, 1);
+    const clock = await run(PLAIN_698, { kind: "read", di: dlt698.OAD.CLOCK });
+    const now = localTextToEpoch((clock.history.at(-1)?.evidence.value ?? "").split("=").at(-1)!, TZ)!;
+    assert.ok(Math.abs(now - Date.now()) < 5_000, `the clock is still ${now - Date.now()} ms off`);
+    assert.deepEqual(
+      [0, 1].map((serial) => sim(address(serial)).config.localOffsetMs),
+      offsets645,
+      "the 645 meters on the bus ignored the 698.45 broadcast",
+    );
+  });
+
+  test("a meter refusing GET-Record of 5004 still yields its other items", () => {
+    const prepaid = rig.readings.latest(`meter-${PREPAID_698}`)!;
+    assert.deepEqual(prepaid.missing, ["daily-frozen"]);
+    assert.equal(prepaid.dailyFrozen, undefined);
+    assert.equal(prepaid.balance, formatScaled(BigInt(sim(PREPAID_698).balanceFen), 2));
+    assert.ok(prepaid.energy && prepaid.meterTime && prepaid.relay === "closed");
+    assert.equal(prepaid.statusWord1, "0000");
+  });
+
+  test("another round the same day neither rereads the freeze nor broadcasts again", async () => {
+    sim(PLAIN_698).config.localOffsetMs += 10 * 60_000;
+    const before = rig.readings.count;
+    rig.gateway.pollNow();
+    await waitUntil(() => rig.readings.count >= before + 4, 5_000, "a second round");
+    const plain = rig.readings.latest(`meter-${PLAIN_698}`)!;
+    assert.equal(plain.dailyFrozen, undefined);
+    assert.equal(plain.meterTime, undefined);
+    assert.equal(rig.gateway.stats().clockBroadcasts, 1);
+  });
+
+  async function run(meter: string, action: CommandAction): Promise<StoredCommand> {
+    const command = rig.commands.enqueue(`meter-${meter}`, action);
+    return rig.commands.waitFor(command.id, ["success", "fail", "timeout"], 5_000);
+  }
 });

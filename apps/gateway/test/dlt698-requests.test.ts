@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import { dlt698, type SplitFrame, splitFrames } from "@meterline/protocols";
 import { dialInRefusalOf } from "../src/dtu/authenticate.ts";
 import type { MeterInfo, MeterReading } from "../src/model.ts";
+import { statusWord1FromBits } from "../src/protocol/dlt698-requests.ts";
 import { applyReply, diOf, factFrom, pollPlan, readBackDi } from "../src/protocol/read-items.ts";
 import { type MeterReply, RequestFactory } from "../src/protocol/requests.ts";
 
@@ -62,7 +63,7 @@ describe("DL/T 698.45 meters: GET into the reading fields of the 645 path", () =
   test("a prepaid meter's poll reads energy, relay, power and the wallet; each reply fills its fields", () => {
     let ser = 0;
     const factory = new RequestFactory(() => ++ser);
-    assert.deepEqual(pollPlan(meter, true), ["energy", "status", "power", "balance"]);
+    assert.deepEqual(pollPlan(meter, false), ["energy", "status", "status-1", "power", "balance"]);
     const out = reading();
 
     const e = ask(factory, "energy");
@@ -161,6 +162,180 @@ describe("DL/T 698.45 meters: GET into the reading fields of the 645 path", () =
     assert.deepEqual(apdu?.service === "get-request-normal-list" && apdu.oads, ["202C0200", "00100200"]);
     assert.throws(() => factory.read(meter, "0010020"), /not a DL\/T 698.45 OAD/);
     assert.throws(() => factory.read(meter, "00010000; DROP"), /not a DL\/T 698.45 OAD/);
+  });
+});
+
+describe("DL/T 698.45 daily freeze, clock and status word 1 into the fields of the 645 path", () => {
+  const frozenRow = (time: dlt698.DateTimeS, registers: dlt698.Data): dlt698.Data[] => [
+    { type: "date-time-s", value: time },
+    registers,
+  ];
+  const MIDNIGHT = { year: 2026, month: 11, day: 29, hour: 0, minute: 0, second: 0 };
+  function recordAnswer(
+    request: ReturnType<RequestFactory["read"]>,
+    result: dlt698.ResultRecord["result"],
+    options: { server?: string; piid?: number; oad?: string; columns?: dlt698.Csd[] } = {},
+  ) {
+    const asked = dlt698.decodeFromClient(dlt698.parseFrame(request.bytes)).apdu;
+    assert.ok(asked?.service === "get-request-record");
+    return request.accept(
+      frameOf(
+        dlt698.buildGetRecordResponse(
+          options.server ?? meter.address,
+          {
+            oad: options.oad ?? asked.record.oad,
+            columns: options.columns ?? asked.record.columns,
+            result,
+          },
+          { piid: options.piid ?? asked.piid },
+        ),
+      ),
+    );
+  }
+
+  test("once a day the poll adds the last daily freeze and the clock; the freeze is GET-Record, selector 9", () => {
+    assert.deepEqual(pollPlan(meter, true), [
+      "energy",
+      "status",
+      "status-1",
+      "power",
+      "balance",
+      "daily-frozen",
+      "clock",
+    ]);
+    assert.equal(diOf("daily-frozen", meter), "50040200#1:20210200,00100200");
+    const request = new RequestFactory(() => 7).read(meter, diOf("daily-frozen", meter));
+    const apdu = dlt698.decodeFromClient(dlt698.parseFrame(request.bytes)).apdu;
+    assert.deepEqual(apdu, {
+      service: "get-request-record",
+      piid: 7,
+      timeTag: null,
+      record: {
+        oad: "50040200",
+        rsd: { selector: 9, last: 1 },
+        columns: [{ oad: "20210200" }, { oad: "00100200" }],
+      },
+    });
+    assert.deepEqual([diOf("clock", meter), diOf("status-1", meter)], ["40000200", "20140200"]);
+  });
+
+  test("the freeze row lands in dailyFrozen as the 645 path gives it: time to the minute, kWh with 2 decimals", () => {
+    const request = new RequestFactory(() => 3).read(meter, diOf("daily-frozen", meter));
+    const reply = recordAnswer(request, {
+      rows: [frozenRow(MIDNIGHT, energy(1234567, 1000, 200000, 33456, 1000111))],
+    });
+    const out = reading();
+    assert.ok(reply && applyReply(out, "daily-frozen", reply));
+    assert.deepEqual(out.dailyFrozen, {
+      time: "2026-11-29 00:00",
+      energy: { total: "12345.67", tariffs: ["10.00", "2000.00", "334.56", "10001.11"] },
+    });
+  });
+
+  test("a freeze answer is taken only from the meter asked, with the PIID, object and columns asked for", () => {
+    const request = new RequestFactory(() => 12).read(meter, diOf("daily-frozen", meter));
+    const rows = { rows: [frozenRow(MIDNIGHT, energy(1, 1, 0, 0, 0))] };
+    assert.equal(recordAnswer(request, rows, { server: "202600000043" }), undefined, "another meter");
+    assert.equal(recordAnswer(request, rows, { piid: 13 }), undefined, "another request's PIID");
+    assert.equal(recordAnswer(request, rows, { oad: "50060200" }), undefined, "the monthly freeze");
+    assert.equal(
+      recordAnswer(request, rows, { columns: [{ oad: "20210200" }, { oad: "00200200" }] }),
+      undefined,
+      "other columns",
+    );
+    assert.equal(request.accept(frameOf(request.bytes)), undefined, "the request's own echo");
+    const normal = request.accept(
+      frameOf(
+        dlt698.buildGetResponse(meter.address, [{ oad: "50040200", result: { dar: 6 } }], { piid: 12 }),
+      ),
+    );
+    assert.equal(normal, undefined, "a GET-Response-Normal is not the answer to a GET-Record");
+    assert.equal(recordAnswer(request, rows)?.kind, "read");
+  });
+
+  test("a DAR or no record is an error reply: the item is missing, nothing lands in the reading", () => {
+    const factory = new RequestFactory(() => 20);
+    const refused = recordAnswer(factory.read(meter, diOf("daily-frozen", meter)), { dar: 6 });
+    assert.deepEqual(refused, { kind: "error", detail: "error reply: 50040200 object unavailable" });
+    const empty = recordAnswer(factory.read(meter, diOf("daily-frozen", meter)), { rows: [] });
+    assert.equal(empty?.kind, "error");
+    const out = reading();
+    assert.equal(applyReply(out, "daily-frozen", refused!), false);
+    assert.equal(applyReply(out, "daily-frozen", empty!), false);
+    const nullEnergy = recordAnswer(factory.read(meter, diOf("daily-frozen", meter)), {
+      rows: [frozenRow(MIDNIGHT, { type: "null" })],
+    });
+    assert.equal(applyReply(out, "daily-frozen", nullEnergy!), false, "a row without registers");
+    assert.equal(out.dailyFrozen, undefined);
+  });
+
+  test("clock 4000 is meterTime; status word 1 of 2014 maps bit for bit onto 645's hex word", () => {
+    let ser = 30;
+    const factory = new RequestFactory(() => ++ser);
+    const out = reading();
+    const c = ask(factory, "clock");
+    const clock = c.request.accept(
+      frameOf(
+        dlt698.buildGetResponse(
+          meter.address,
+          [
+            {
+              oad: "40000200",
+              result: {
+                data: {
+                  type: "date-time-s",
+                  value: { year: 2026, month: 11, day: 29, hour: 10, minute: 7, second: 5 },
+                },
+              },
+            },
+          ],
+          { piid: c.piid },
+        ),
+      ),
+    );
+    assert.ok(clock && applyReply(out, "clock", clock));
+    assert.equal(out.meterTime, "2026-11-29 10:07:05", "as the 645 path joins date and time");
+
+    const words = (first: string): dlt698.Data => ({
+      type: "array",
+      items: [first, ...Array(6).fill("0000000000000000")].map(
+        (bits): dlt698.Data => ({ type: "bit-string", bits }),
+      ),
+    });
+    const s = ask(factory, "status-1");
+    const status = s.request.accept(
+      frameOf(
+        dlt698.buildGetResponse(
+          meter.address,
+          [{ oad: "20140200", result: { data: words("0010100000000000") } }],
+          {
+            piid: s.piid,
+          },
+        ),
+      ),
+    );
+    assert.ok(status && applyReply(out, "status-1", status));
+    assert.equal(out.statusWord1, "0014", "clock battery (bit 2) and reverse active power (bit 4)");
+  });
+
+  test("statusWord1FromBits: bit n of the bit-string (n-th on the wire) is 645 bit n", () => {
+    assert.equal(statusWord1FromBits("0000000000000000"), "0000");
+    assert.equal(statusWord1FromBits("0010000000000000"), "0004", "clock battery low");
+    assert.equal(statusWord1FromBits("0001000000000000"), "0008", "reading battery low");
+    assert.equal(statusWord1FromBits("0000100000000000"), "0010", "active power reverse");
+    assert.equal(statusWord1FromBits("0000000010000000"), "0100", "bit 8 in the second octet");
+    assert.equal(statusWord1FromBits("00101"), null);
+    assert.equal(statusWord1FromBits("001000000000000x"), null);
+  });
+
+  test("an ad-hoc read may ask a record; a malformed record item is refused before it is sent", () => {
+    const factory = new RequestFactory(() => 1);
+    const request = factory.read(meter, "50040200#2:20210200");
+    const apdu = dlt698.decodeFromClient(dlt698.parseFrame(request.bytes)).apdu;
+    assert.ok(apdu?.service === "get-request-record");
+    assert.deepEqual(apdu.record.rsd, { selector: 9, last: 2 });
+    assert.throws(() => factory.read(meter, "50040200#0:20210200"), /not a DL\/T 698.45 OAD/);
+    assert.throws(() => factory.read(meter, "50040200#1:"), /not a DL\/T 698.45 OAD/);
   });
 });
 

@@ -38,7 +38,7 @@ export async function pollMeter(ctx: BusContext, meter: MeterInfo, withFrozen: b
       continue;
     }
     reachable = true;
-    if (item === "frozen-time" || item === "frozen-energy") frozenAnswered = true;
+    if (item === "frozen-time" || item === "frozen-energy" || item === "daily-frozen") frozenAnswered = true;
     if (!applyReply(reading, item, exchange.reply)) reading.missing.push(item);
     // A zero balance may hide an overdraft: the meter keeps it in its own register.
     if (item === "balance" && isZero(reading.balance)) plan.splice(i + 1, 0, "overdraft");

@@ -70,7 +70,12 @@ function fieldsOf(result: dlt698.ResultNormal): DecodedField[] {
     return [
       { kind: "raw", name, status: "absent", raw: "", value: `DAR ${dlt698.darName(result.result.dar)}` },
     ];
-  return dlt698.namedValues(result.oad, result.result.data).map((value): DecodedField => {
+  return dataFields(result.oad, result.result.data);
+}
+
+/** An attribute's Data as the decoded fields the gateway's readings are built from. */
+function dataFields(oad: string, data: dlt698.Data): DecodedField[] {
+  return dlt698.namedValues(oad, data).map((value): DecodedField => {
     if (value.scaled !== undefined && value.scale !== undefined && value.value !== null)
       return {
         kind: "number",
@@ -161,6 +166,96 @@ export function dlt698Get(
       return readReply(results);
     },
   };
+}
+
+/**
+ * A GET-Record read as one item identifier: "<record OAD>#<n>:<column OAD>,<column OAD>…", the
+ * n-th last record (RSD selector 9) with those columns — "50040200#1:20210200,00100200" is the
+ * last daily freeze with its freeze time and forward active energy.
+ */
+export function recordItem(record: dlt698.RecordRequest): string {
+  if (record.rsd.selector !== 9) throw new Error("only selector 9 (the n-th last record) has an item form");
+  const columns = record.columns.map((column) => ("oad" in column ? column.oad : column.road.oad));
+  return `${record.oad}#${record.rsd.last}:${columns.join(",")}`;
+}
+
+const RECORD_ITEM = /^([0-9A-F]{8})#(\d{1,3}):([0-9A-F]{8}(?:,[0-9A-F]{8}){0,15})$/;
+
+/** The record request of an item identifier made by recordItem; null when it is not one. */
+export function parseRecordItem(item: string): dlt698.RecordRequest | null {
+  const match = RECORD_ITEM.exec(item.toUpperCase());
+  if (!match) return null;
+  const last = Number(match[2]);
+  if (last < 1 || last > 255) return null;
+  return dlt698.lastRecord(match[1]!, last, match[3]!.split(","));
+}
+
+/** The last daily freeze (5004) with its freeze time and forward active energy by tariff. */
+export const DAILY_FROZEN_ITEM = recordItem(
+  dlt698.lastRecord(dlt698.OAD.DAILY_FROZEN, 1, [dlt698.OAD.FREEZE_TIME, dlt698.OAD.FORWARD_ACTIVE_ENERGY]),
+);
+
+const columnOads = (columns: readonly dlt698.Csd[]) =>
+  columns.map((column) =>
+    "oad" in column ? column.oad : `${column.road.oad}:${column.road.oads.join(",")}`,
+  );
+
+/**
+ * GET-Request-Record. The answer must come from the meter asked, carry the request's PIID
+ * sequence and name the same record object and columns; its first row becomes the fields, column
+ * by column. A DAR, or no row at all (a meter that has not frozen yet), is an error reply: the
+ * item is missing from the reading, the rest of the poll goes on.
+ */
+export function dlt698GetRecord(
+  meter: MeterInfo,
+  record: dlt698.RecordRequest,
+  piid: number,
+): PreparedRequest<MeterReply> {
+  const sequence = sequenceOf(piid);
+  const bytes = dlt698.buildGetRecord(meter.address, record, {
+    piid: sequence,
+    preamble: meter.model.preamble,
+  });
+  const columns = columnOads(record.columns);
+  return {
+    bytes,
+    address: meter.address,
+    accept(frame) {
+      const apdu = answerTo(meter, frame, sequence);
+      if (!apdu) return undefined;
+      if (apdu.service === "error-response")
+        return { kind: "error", detail: `error response ${apdu.errorType}` };
+      if (apdu.service !== "get-response-record" || apdu.record.oad !== record.oad) return undefined;
+      const answer = apdu.record;
+      if ("dar" in answer.result)
+        return { kind: "error", detail: `error reply: ${record.oad} ${dlt698.darName(answer.result.dar)}` };
+      if (!sameOads(columnOads(answer.columns), columns)) return undefined;
+      const row = answer.result.rows[0];
+      if (!row)
+        return {
+          kind: "error",
+          detail:
+            `no record: ${record.oad} holds no record ${record.rsd.selector === 9 ? record.rsd.last : ""}`.trim(),
+        };
+      return { kind: "read", fields: row.flatMap((data, i) => dataFields(columns[i]!, data)) };
+    },
+  };
+}
+
+/**
+ * Status word 1 of 2014 attribute 2 (array of bit-string(16), word 1 first) as the 4 hex digits
+ * DL/T 645-2007 gives for 04000501, meaning the same. DL/T 698.45-2017 defines 电能表运行状态字1
+ * bit by bit as DL/T 645-2007 appendix A table A.1 does (bit 1 demand method, bit 2 clock
+ * battery, bit 3 reading battery, bit 4 active and bit 5 reactive power direction), and its
+ * bit-string numbers bit 0 as the first bit on the wire, the most significant bit of the first
+ * octet (A-XDR, as 8000 attribute 5 numbers relay 1). So 698 bit n is 645 bit n (value 1 << n):
+ * "0010000000000000" (clock battery low) is "0004".
+ */
+export function statusWord1FromBits(bits: string): string | null {
+  if (!/^[01]{16}$/.test(bits)) return null;
+  let raw = 0;
+  for (let n = 0; n < 16; n++) if (bits[n] === "1") raw |= 1 << n;
+  return raw.toString(16).toUpperCase().padStart(4, "0");
 }
 
 function actionFrame(

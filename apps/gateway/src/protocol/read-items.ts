@@ -1,7 +1,7 @@
 import { cjt188, type DecodedField, dlt645, dlt698, formatScaled } from "@meterline/protocols";
 import { describeWaterFact, type ReadBackFact, type ReadBackItem } from "../commands/reconcile.ts";
 import type { EnergyRegisters, MeterInfo, MeterReading } from "../model.ts";
-import { RELAY_STATUS_OADS } from "./dlt698-requests.ts";
+import { DAILY_FROZEN_ITEM, RELAY_STATUS_OADS, statusWord1FromBits } from "./dlt698-requests.ts";
 import type { MeterReply } from "./requests.ts";
 
 /**
@@ -26,9 +26,13 @@ export type PollItem =
   /** The meter's clock, read once a day with the frozen data so drift can be corrected. */
   | "clock-date"
   | "clock-time"
+  /** DL/T 698.45: the last daily freeze (GET-Record of 5004): freeze time and energy in one row. */
+  | "daily-frozen"
+  /** DL/T 698.45: the clock (4000, date_time_s), date and time in one value. */
+  | "clock"
   | "water";
 
-const DI_2007: Record<Exclude<PollItem, "water">, string> = {
+const DI_2007: Record<Exclude<PollItem, "water" | "daily-frozen" | "clock">, string> = {
   energy: dlt645.DI.FORWARD_ENERGY_BLOCK,
   balance: dlt645.DI.BALANCE,
   overdraft: dlt645.DI.OVERDRAFT,
@@ -54,6 +58,8 @@ const OADS_698: Partial<Record<PollItem, readonly string[]>> = {
   "purchase-count": [dlt698.OAD.WALLET],
   status: RELAY_STATUS_OADS,
   power: [dlt698.OAD.ACTIVE_POWER],
+  "status-1": [dlt698.OAD.STATUS_WORDS],
+  clock: [dlt698.OAD.CLOCK],
 };
 
 /** The name the 698.45 catalogue gives the purchase count inside the wallet file (202C0200). */
@@ -62,9 +68,11 @@ const WALLET_PURCHASE_COUNT = "current wallet file, purchase count";
 export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
   if (meter.protocol === "cjt188") return ["water"];
   if (meter.protocol === "dlt698") {
-    // Daily frozen data (GET-Record of 5004) and the clock are not read from 698.45 meters yet.
-    const plan: PollItem[] = ["energy", "status", "power"];
+    // The cover-open count is not read: 301B's "current record count" (attribute 4) stops at the
+    // meter's record depth, so it is not the running count DL/T 645's 03300D00 gives.
+    const plan: PollItem[] = ["energy", "status", "status-1", "power"];
     if (meter.model.localPrepaid) plan.push("balance");
+    if (withFrozen) plan.push("daily-frozen", "clock");
     return plan;
   }
   if (meter.protocol === "dlt645-1997") return ["energy"];
@@ -77,13 +85,19 @@ export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
 export function diOf(item: PollItem, meter: MeterInfo): string {
   if (item === "water") return "901F";
   if (meter.protocol === "dlt698") {
+    if (item === "daily-frozen") return DAILY_FROZEN_ITEM;
     const oads = OADS_698[item];
     if (!oads) throw new Error(`${item} is not read from DL/T 698.45 meters`);
     return oads.join(",");
   }
   if (meter.protocol === "dlt645-1997") return dlt645.DI1997.FORWARD_ENERGY_BLOCK;
+  if (item === "daily-frozen" || item === "clock")
+    throw new Error(`${item} is read from DL/T 698.45 meters only`);
   return DI_2007[item];
 }
+
+/** A 698.45 date_time_s as the codec writes it: "2026-11-29 00:00:00". */
+const LOCAL_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/;
 
 const okValue = (field: DecodedField | undefined): string | null =>
   field && field.status === "ok" ? field.value : null;
@@ -144,7 +158,9 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
       return true;
     }
     case "status-1": {
-      const word = okValue(reply.fields[0]);
+      // DL/T 645: 4 hex digits; DL/T 698.45: word 1 of 2014 as 16 bits, mapped to the same digits.
+      const value = okValue(reply.fields[0]);
+      const word = value !== null && /^[01]{16}$/.test(value) ? statusWord1FromBits(value) : value;
       if (word === null || !/^[0-9A-F]{4}$/i.test(word)) return false;
       reading.statusWord1 = word.toUpperCase();
       return true;
@@ -169,6 +185,20 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
       const energy = energyOf(reply.fields);
       if (!energy) return false;
       reading.dailyFrozen = { time: reading.dailyFrozen?.time ?? null, energy };
+      return true;
+    }
+    case "daily-frozen": {
+      // The freeze time to the minute, as DL/T 645's 05060001 (YYMMDDhhmm) gives it.
+      const time = okValue(reply.fields[0]);
+      const energy = energyOf(reply.fields.slice(1));
+      if (time === null || !LOCAL_TIME.test(time) || !energy) return false;
+      reading.dailyFrozen = { time: time.slice(0, 16), energy };
+      return true;
+    }
+    case "clock": {
+      const time = okValue(reply.fields[0]);
+      if (time === null || !LOCAL_TIME.test(time)) return false;
+      reading.meterTime = time.slice(0, 19);
       return true;
     }
     case "clock-date": {

@@ -8,7 +8,14 @@ import {
 } from "@meterline/protocols";
 import type { PreparedRequest } from "../bus/bus.ts";
 import type { MeterInfo, RelayAction } from "../model.ts";
-import { dlt698Get, dlt698Relay, parseOads, type RelayStatus } from "./dlt698-requests.ts";
+import {
+  dlt698Get,
+  dlt698GetRecord,
+  dlt698Relay,
+  parseOads,
+  parseRecordItem,
+  type RelayStatus,
+} from "./dlt698-requests.ts";
 import { DEFAULT_CLEARING_DI, DEFAULT_RECHARGE_DI, encodeRecharge } from "./recharge.ts";
 
 /**
@@ -115,11 +122,19 @@ export class RequestFactory {
     return { ser: this.nextSer(), meterType, diOrder, preamble };
   }
 
-  /** `di`: a DL/T 645 DI, "901F" for CJ/T 188, one OAD or several joined by "," for DL/T 698.45. */
+  /**
+   * `di`: a DL/T 645 DI, "901F" for CJ/T 188; for DL/T 698.45 one OAD or several joined by ",", or
+   * a record "<OAD>#<n>:<column OADs>" (GET-Record of the n-th last record, see recordItem).
+   */
   read(meter: MeterInfo, di: string): Request {
     if (meter.protocol === "dlt698") {
+      const record = parseRecordItem(di);
+      if (record) return dlt698GetRecord(meter, record, this.nextSer());
       const oads = parseOads(di);
-      if (!oads) throw new UnsupportedRequest(`${di} is not a DL/T 698.45 OAD (8 hex digits, or a list)`);
+      if (!oads)
+        throw new UnsupportedRequest(
+          `${di} is not a DL/T 698.45 OAD (8 hex digits, or a list) nor a record (<OAD>#<n>:<columns>)`,
+        );
       return dlt698Get(meter, oads, this.nextSer());
     }
     if (meter.protocol === "cjt188") {
