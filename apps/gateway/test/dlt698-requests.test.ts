@@ -258,7 +258,10 @@ describe("DL/T 698.45 daily freeze, clock and status word 1 into the fields of t
     const refused = recordAnswer(factory.read(meter, diOf("daily-frozen", meter)), { dar: 6 });
     assert.deepEqual(refused, { kind: "error", detail: "error reply: 50040200 object unavailable" });
     const empty = recordAnswer(factory.read(meter, diOf("daily-frozen", meter)), { rows: [] });
-    assert.equal(empty?.kind, "error");
+    assert.deepEqual(empty, {
+      kind: "error",
+      detail: "no record: 50040200 has no row for the selection (no freeze yet?)",
+    });
     const out = reading();
     assert.equal(applyReply(out, "daily-frozen", refused!), false);
     assert.equal(applyReply(out, "daily-frozen", empty!), false);

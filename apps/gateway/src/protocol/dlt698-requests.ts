@@ -234,8 +234,7 @@ export function dlt698GetRecord(
       if (!row)
         return {
           kind: "error",
-          detail:
-            `no record: ${record.oad} holds no record ${record.rsd.selector === 9 ? record.rsd.last : ""}`.trim(),
+          detail: `no record: ${record.oad} has no row for the selection (no freeze yet?)`,
         };
       return { kind: "read", fields: row.flatMap((data, i) => dataFields(columns[i]!, data)) };
     },
