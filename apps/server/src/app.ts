@@ -19,6 +19,7 @@ import { allowedEndpoints } from "./modules/develop/datasource-address.ts";
 import { developRoutes } from "./modules/develop/develop.routes.ts";
 import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { fileRoutes } from "./modules/file/file.routes.ts";
+import { forecastWarningJob } from "./modules/forecast-warnings/forecast-warnings.job.ts";
 import { lineLossRoutes } from "./modules/line-loss/line-loss.routes.ts";
 import { liveRoutes } from "./modules/live/live.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
@@ -254,6 +255,7 @@ export async function buildApp({
   await app.register(lineLossRoutes, { db, timeZone: config.timeZone });
   await app.register(apportionmentRoutes, { db, timeZone: config.timeZone });
   await app.register(suspectsRoutes, { db, timeZone: config.timeZone });
+  await app.register(forecastWarningJob, { db, timeZone: config.timeZone });
   await app.register(readingCorrectionRoutes, { db, timeZone: config.timeZone });
   await app.register(currentDataRoutes, { db });
   await app.register(meterFileRoutes, { db, timeZone: config.timeZone });

@@ -6,7 +6,7 @@ import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { requireInstanceReader } from "../workflow/instance-readers.ts";
 import { approvalRequest } from "./approval-reads.ts";
-import { readPolicy, savePolicy, thresholdOf } from "./money-policy.ts";
+import { readPolicy, savePolicy, saveWarnDays, thresholdOf, warnDaysInput } from "./money-policy.ts";
 
 const pms = "/api/blade-pms";
 const tags = ["money"];
@@ -45,6 +45,23 @@ export async function moneyPolicyRoutes(app: FastifyInstance, opts: { db: Db; ti
       const threshold = thresholdOf(params.threshold);
       const approverRole = optionalString(params, "approverRole") ?? "";
       await db.transaction((tx) => savePolicy(tx, user, user.tenantId, { threshold, approverRole }));
+      return ok(await readPolicy(db, user.tenantId), "保存成功");
+    },
+  );
+
+  app.post(
+    `${pms}/money-policy/warn-days`,
+    {
+      schema: {
+        tags,
+        summary:
+          "Set the tenant's owner warnings before the forecast cut (warnDays: days ahead, 0 or empty = off)",
+      },
+    },
+    async (request) => {
+      const user = await requirePermission(db, request, POLICY_CODES.edit);
+      const days = warnDaysInput(readParams(request).warnDays);
+      await db.transaction((tx) => saveWarnDays(tx, user, user.tenantId, days));
       return ok(await readPolicy(db, user.tenantId), "保存成功");
     },
   );

@@ -49,7 +49,7 @@ export async function ownerPageRoutes(
       return ok({
         ...base,
         ownerName: await ownerName(db, session.tenantId, session.ownerId),
-        accounts: await accountsOf(db, session.tenantId, session.ownerId),
+        accounts: await accountsOf(db, session.tenantId, session.ownerId, timeZone),
       });
     },
   );

@@ -1,6 +1,7 @@
 import { restoreAmount, toUnits } from "@meterline/billing";
 import { notFound } from "../../contract/errors.ts";
 import type { Db } from "../../db/client.ts";
+import { forecastsOf } from "../forecast-warnings/forecast-warnings.service.ts";
 import { roomLabelSql } from "../pms/room-label.ts";
 
 /**
@@ -32,6 +33,13 @@ export interface OwnerAccount {
    * otherwise.
    */
   restore: { leastFen: string; offerFen: string } | null;
+  /**
+   * Days until the balance is forecast to be spent, from its recent daily charges (1: today; 0:
+   * spent; null: plenty, or nothing to learn from yet), and whether that is within the tenant's
+   * warning days (the page says "about X days of balance left" then).
+   */
+  forecastDays: number | null;
+  forecastWarning: boolean;
 }
 
 /** A scheme's amount (yuan text) in fen; none is 0. */
@@ -45,7 +53,13 @@ export async function ownerName(db: Db, tenantId: string, ownerId: string): Prom
   return row?.owner_name ?? "";
 }
 
-export async function accountsOf(db: Db, tenantId: string, ownerId: string): Promise<OwnerAccount[]> {
+export async function accountsOf(
+  db: Db,
+  tenantId: string,
+  ownerId: string,
+  timeZone: string,
+  now = new Date(),
+): Promise<OwnerAccount[]> {
   const rows = await db.query<{
     id: string;
     energy_type: number;
@@ -61,6 +75,7 @@ export async function accountsOf(db: Db, tenantId: string, ownerId: string): Pro
     arrears_cut: number;
     arrears_limit: string | null;
     trip_on_arrears: number | null;
+    opened_day: string;
   }>(
     `select a.id::text as id, a.energy_type, a.meter_id::text as meter_id, a.balance::text as balance,
             a.alarm_level, a.arrears_cut,
@@ -68,7 +83,8 @@ export async function accountsOf(db: Db, tenantId: string, ownerId: string): Pro
             coalesce(m.meter_name, w.meter_name) as meter_name,
             coalesce(m.switch_status, w.switch_status) as switch_status,
             r.room_name, ar.area_name, ${roomLabelSql("r")} as room_label,
-            s.arrears_limit::text as arrears_limit, s.trip_on_arrears
+            s.arrears_limit::text as arrears_limit, s.trip_on_arrears,
+            to_char((a.opened_time at time zone $3)::date, 'YYYY-MM-DD') as opened_day
        from pms_account a
        left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
        left join pms_meter m on a.energy_type = 1 and m.id = a.meter_id and m.tenant_id = a.tenant_id
@@ -77,7 +93,14 @@ export async function accountsOf(db: Db, tenantId: string, ownerId: string): Pro
        left join pms_area ar on ar.id = r.area_id and ar.tenant_id = a.tenant_id
       where a.tenant_id = $1 and a.owner_id = $2 and a.status = 1
       order by r.room_name nulls last, a.energy_type, a.id`,
-    [tenantId, ownerId],
+    [tenantId, ownerId, timeZone],
+  );
+  const forecasts = await forecastsOf(
+    db,
+    tenantId,
+    rows.map((r) => ({ id: r.id, balanceFen: r.balance, openedDay: r.opened_day })),
+    now,
+    timeZone,
   );
   return rows.map((r) => {
     // The scheme's cut line decides, as it does for the cut itself (settleSupply in money/arrears.ts).
@@ -104,6 +127,8 @@ export async function accountsOf(db: Db, tenantId: string, ownerId: string): Pro
       switchStatus: r.switch_status ?? 0,
       arrearsCut: r.arrears_cut,
       restore: restore && { leastFen: restore.leastFen.toString(), offerFen: restore.offerFen.toString() },
+      forecastDays: forecasts.get(r.id)?.forecastDays ?? null,
+      forecastWarning: forecasts.get(r.id)?.warning ?? false,
     };
   });
 }
