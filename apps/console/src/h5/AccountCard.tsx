@@ -68,6 +68,11 @@ export function AccountCard({
           {restoreNeeded(t, account)}
         </p>
       )}
+      {account.forecastWarning && !account.restore && (
+        <p className="message warning" data-testid="h5-forecast" data-days={account.forecastDays ?? ""}>
+          {t("forecastLeft", { days: account.forecastDays ?? "" })}
+        </p>
+      )}
       <button type="button" className="small" onClick={onRecharge} data-testid="h5-recharge-open">
         {t("recharge")}
       </button>

@@ -82,6 +82,10 @@ export interface Account {
   arrearsCut: number;
   /** Cut for arrears: the least recharge that restores supply, and that in whole yuan (offered). */
   restore: { leastFen: string; offerFen: string } | null;
+  /** Days until the balance is forecast to be spent (1: today); empty when plenty or unknown. */
+  forecastDays: number | "" | null;
+  /** The forecast is within the property's warning days: the page says so. */
+  forecastWarning: boolean;
 }
 
 export interface Me {

@@ -6,6 +6,7 @@ import { PageLoading } from "../../../components/PageLoading.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
 import { loadPolicy, type MoneyPolicy, savePolicy } from "./approval-calls.ts";
+import { WarnDaysCard } from "./WarnDaysCard.tsx";
 
 /** An amount in yuan with at most two decimals, or nothing (no approval). */
 const THRESHOLD_PATTERN = /^\d{1,7}(\.\d{1,2})?$/;
@@ -82,84 +83,87 @@ export default function MoneyPolicyPage() {
     role: policy.defaults.approverRole,
   });
   return (
-    <Card title={t("menu.moneyPolicy")} data-testid="money-policy">
-      <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
-        <Alert
-          type={policy.threshold ? "info" : "warning"}
-          showIcon
-          data-testid="money-policy-state"
-          data-threshold={policy.threshold}
-          title={
-            policy.threshold
-              ? t("moneyPolicy.on", { amount: policy.threshold, role: policy.approverRole })
-              : t("moneyPolicy.off")
-          }
-          description={policy.own ? t("moneyPolicy.own") : `${t("moneyPolicy.inherited")} ${defaults}`}
-        />
-        <Form<PolicyForm>
-          form={form}
-          layout="horizontal"
-          labelCol={{ span: 4 }}
-          wrapperCol={{ span: 12 }}
-          disabled={!mayEdit}
-          onFinish={() => void save().catch(() => undefined)}
-        >
-          <Form.Item
-            name="threshold"
-            label={t("moneyPolicy.threshold")}
-            extra={t("moneyPolicy.thresholdHelp")}
-            rules={[
-              {
-                validator: (_, value: string | undefined) =>
-                  !value?.trim() || THRESHOLD_PATTERN.test(value.trim())
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t("moneyPolicy.thresholdPattern"))),
-              },
-            ]}
+    <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
+      <Card title={t("menu.moneyPolicy")} data-testid="money-policy">
+        <Space orientation="vertical" size="middle" style={{ width: "100%" }}>
+          <Alert
+            type={policy.threshold ? "info" : "warning"}
+            showIcon
+            data-testid="money-policy-state"
+            data-threshold={policy.threshold}
+            title={
+              policy.threshold
+                ? t("moneyPolicy.on", { amount: policy.threshold, role: policy.approverRole })
+                : t("moneyPolicy.off")
+            }
+            description={policy.own ? t("moneyPolicy.own") : `${t("moneyPolicy.inherited")} ${defaults}`}
+          />
+          <Form<PolicyForm>
+            form={form}
+            layout="horizontal"
+            labelCol={{ span: 4 }}
+            wrapperCol={{ span: 12 }}
+            disabled={!mayEdit}
+            onFinish={() => void save().catch(() => undefined)}
           >
-            <Input inputMode="decimal" allowClear data-testid="money-policy-threshold" />
-          </Form.Item>
-          <Form.Item
-            name="approverRole"
-            label={t("moneyPolicy.role")}
-            extra={t("moneyPolicy.roleHelp")}
-            rules={[{ required: true, message: t("moneyPolicy.roleRequired") }]}
-          >
-            <Select
-              data-testid="money-policy-role"
-              options={policy.roles.map((role) => ({
-                value: role.roleAlias,
-                label: `${role.roleName} (${role.roleAlias})`,
-              }))}
-            />
-          </Form.Item>
-          {mayEdit ? (
-            <Form.Item wrapperCol={{ offset: 4 }}>
-              <Space>
-                <Button
-                  type="primary"
-                  htmlType="submit"
-                  loading={saving === "save"}
-                  disabled={saving !== null}
-                  data-testid="money-policy-save"
-                >
-                  {t("moneyPolicy.save")}
-                </Button>
-                <Button
-                  loading={saving === "clear"}
-                  disabled={saving !== null}
-                  onClick={() => void clear()}
-                  data-testid="money-policy-clear"
-                >
-                  {t("moneyPolicy.clear")}
-                </Button>
-              </Space>
+            <Form.Item
+              name="threshold"
+              label={t("moneyPolicy.threshold")}
+              extra={t("moneyPolicy.thresholdHelp")}
+              rules={[
+                {
+                  validator: (_, value: string | undefined) =>
+                    !value?.trim() || THRESHOLD_PATTERN.test(value.trim())
+                      ? Promise.resolve()
+                      : Promise.reject(new Error(t("moneyPolicy.thresholdPattern"))),
+                },
+              ]}
+            >
+              <Input inputMode="decimal" allowClear data-testid="money-policy-threshold" />
             </Form.Item>
-          ) : (
-            <Typography.Text type="secondary">{t("moneyPolicy.readOnly")}</Typography.Text>
-          )}
-        </Form>
-      </Space>
-    </Card>
+            <Form.Item
+              name="approverRole"
+              label={t("moneyPolicy.role")}
+              extra={t("moneyPolicy.roleHelp")}
+              rules={[{ required: true, message: t("moneyPolicy.roleRequired") }]}
+            >
+              <Select
+                data-testid="money-policy-role"
+                options={policy.roles.map((role) => ({
+                  value: role.roleAlias,
+                  label: `${role.roleName} (${role.roleAlias})`,
+                }))}
+              />
+            </Form.Item>
+            {mayEdit ? (
+              <Form.Item wrapperCol={{ offset: 4 }}>
+                <Space>
+                  <Button
+                    type="primary"
+                    htmlType="submit"
+                    loading={saving === "save"}
+                    disabled={saving !== null}
+                    data-testid="money-policy-save"
+                  >
+                    {t("moneyPolicy.save")}
+                  </Button>
+                  <Button
+                    loading={saving === "clear"}
+                    disabled={saving !== null}
+                    onClick={() => void clear()}
+                    data-testid="money-policy-clear"
+                  >
+                    {t("moneyPolicy.clear")}
+                  </Button>
+                </Space>
+              </Form.Item>
+            ) : (
+              <Typography.Text type="secondary">{t("moneyPolicy.readOnly")}</Typography.Text>
+            )}
+          </Form>
+        </Space>
+      </Card>
+      <WarnDaysCard policy={policy} mayEdit={mayEdit} onSaved={setPolicy} />
+    </Space>
   );
 }

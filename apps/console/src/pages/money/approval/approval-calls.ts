@@ -9,12 +9,19 @@ export interface MoneyPolicy {
   own: boolean;
   defaults: { threshold: string; approverRole: string };
   roles: { roleAlias: string; roleName: string }[];
+  /** Days before the forecast cut owners are warned (0: off), own or the platform's default. */
+  warnDays: number;
+  warnDaysOwn: boolean;
+  warnDaysDefault: number;
 }
 
 export const loadPolicy = () => api.get<MoneyPolicy>(`${pms}/money-policy/detail`);
 
 export const savePolicy = (threshold: string, approverRole: string) =>
   api.post<MoneyPolicy>(`${pms}/money-policy/submit`, { threshold, approverRole });
+
+export const saveWarnDays = (warnDays: string) =>
+  api.post<MoneyPolicy>(`${pms}/money-policy/warn-days`, { warnDays });
 
 /** The operation a money approval holds, as money-approval/detail answers it. */
 export interface ApprovalRequest {
