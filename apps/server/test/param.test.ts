@@ -56,8 +56,14 @@ describe("parameters per tenant", () => {
     assert.equal(byKey(platform, "account.failCount")?.platformWide, 1);
     assert.equal(byKey(platform, "account.initPassword")?.platformWide, 0);
     const keys = (await list(a.token)).map((row) => row.paramKey);
-    // The money approval settings (seed 040) are the tenant's to set as well.
-    assert.deepEqual(keys, ["account.initPassword", "money.approval.threshold", "money.approval.role"]);
+    // The money approval settings (seed 040) and the owner warning days (seed 059) are the
+    // tenant's to set as well.
+    assert.deepEqual(keys, [
+      "account.initPassword",
+      "owner.forecast.warnDays",
+      "money.approval.threshold",
+      "money.approval.role",
+    ]);
   });
 
   test("a tenant's edit of a default is its own value; the default and other tenants keep theirs", async () => {

@@ -70,7 +70,9 @@ export function AccountCard({
       )}
       {account.forecastWarning && !account.restore && (
         <p className="message warning" data-testid="h5-forecast" data-days={account.forecastDays ?? ""}>
-          {t("forecastLeft", { days: account.forecastDays ?? "" })}
+          {account.forecastDays === 1
+            ? t("forecastToday")
+            : t("forecastLeft", { days: account.forecastDays ?? "" })}
         </p>
       )}
       <button type="button" className="small" onClick={onRecharge} data-testid="h5-recharge-open">

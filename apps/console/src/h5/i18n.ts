@@ -109,6 +109,7 @@ const zh = {
   restoreNeeded: "已欠费断电,至少充值 ¥{amount} 即可恢复供电。",
   restoreNeededWater: "已欠费停水,至少充值 ¥{amount} 即可恢复供水。",
   forecastLeft: "按近期用量,预计约 {days} 天后余额用尽,请及时充值。",
+  forecastToday: "按近期用量,预计今天余额用尽,请及时充值。",
   restoreTitle: "恢复供电",
   restoreWaiting: "等待下发复电指令",
   restoreDone: "已恢复供电",
@@ -238,6 +239,7 @@ const en: Record<WordKey, string> = {
   restoreNeededWater:
     "Water is cut off because the balance is overdue. Pay at least ¥{amount} to get water back.",
   forecastLeft: "At your recent usage, about {days} days of balance left. Please top up in time.",
+  forecastToday: "At your recent usage, the balance runs out today. Please top up in time.",
   restoreTitle: "Restoring supply",
   restoreWaiting: "Waiting to send the reconnection command",
   restoreDone: "Supply restored",
