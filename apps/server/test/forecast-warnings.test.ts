@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { addDays } from "@meterline/analytics";
+import type { Queryable } from "../src/db/client.ts";
 import { nextId } from "../src/db/ids.ts";
 import { warnDailyIfDue, warnTenant } from "../src/modules/forecast-warnings/forecast-warnings.service.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
@@ -307,7 +308,25 @@ describe("owner warnings before the forecast cut: daily run, SMS once per episod
     await spendDays(liAccount, 2, 2);
     await book(zhangAccount, 7000, 5, null);
     assert.equal(await balanceOf(zhangAccount), "2500");
-    assert.deepEqual(await runDay(3), [tenantA]);
+    // Set-based: the tenant's run is six statements (claim, setting, accounts, charges, messages,
+    // episodes), none of them per account.
+    let statements = 0;
+    const counting = new Proxy(server.db, {
+      get(target, property, receiver) {
+        if (property !== "transaction") return Reflect.get(target, property, receiver);
+        return <T>(fn: (tx: Queryable) => Promise<T>) =>
+          target.transaction((tx) =>
+            fn({
+              query: (sql, params) => {
+                statements++;
+                return tx.query(sql, params);
+              },
+            }),
+          );
+      },
+    });
+    assert.deepEqual(await warnDailyIfDue(counting, morning(3), ZONE), [tenantA]);
+    assert.equal(statements, 6);
     const messages = await until(
       forecastMessages,
       (list) => list.length === 2 && list.every((m) => m.state === 3),
