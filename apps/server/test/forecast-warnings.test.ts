@@ -84,6 +84,12 @@ describe("owner warnings before the forecast cut: daily run, SMS once per episod
       )
     )[0]!.balance;
   const runDay = (offset: number) => warnDailyIfDue(server.db, morning(offset), ZONE);
+  /** The forecast the console's meter page shows beside the account's balance. */
+  const consoleForecast = async (meterId: string) => {
+    const res = await server.call("GET", `${pms}/meter/overview?id=${meterId}`, a);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json().data.meter.account.forecast as { days: number; day: string } | undefined;
+  };
 
   before(async () => {
     server = await startTestServer({
@@ -255,6 +261,8 @@ describe("owner warnings before the forecast cut: daily run, SMS once per episod
       a,
     );
     assert.equal(records.json().data.records.length, 1);
+    // The console's meter page shows the run's figure beside the balance.
+    assert.deepEqual(await consoleForecast(site.meter), { days: 3, day: today });
 
     // The same day again (later, or by another process): already run, nothing sent.
     assert.deepEqual(
@@ -288,6 +296,8 @@ describe("owner warnings before the forecast cut: daily run, SMS once per episod
       idempotencyKey: "forecast-recharge-1",
     });
     assert.equal(recharge.statusCode, 200, recharge.body);
+    // The morning's figure is stale once the balance rose: the console no longer shows it.
+    assert.equal(await consoleForecast(site.meter), undefined);
     await spendDays(zhangAccount, 1, 1);
     await spendDays(liAccount, 1, 1);
     assert.equal(await balanceOf(zhangAccount), "10500");

@@ -22,6 +22,11 @@ export interface DetailAccount {
   alarmLevel: number;
   arrearsStatus: number;
   controlStatus: number;
+  /**
+   * The last daily forecast of days until the balance is spent (1: that day), and the local day it
+   * was made; absent when there is none, it said plenty, or a recharge raised the balance since.
+   */
+  forecast?: { days: number; day: string };
 }
 
 /** The latest values read from a meter (metercurrentdata). */

@@ -59,6 +59,8 @@ export const detailEn: Record<keyof typeof detailZh, string> = {
   "detail.accounts": "Accounts and balances",
   "detail.noAccounts": "No accounts",
   "detail.account.none": "No account",
+  "detail.account.forecast": "About {days} days left",
+  "detail.account.forecastAsOf": "Forecast of {day} from recent daily charges",
   "detail.account.closed": "Closed",
   "detail.account.holder": "Account holder",
   "detail.account.balance": "Balance (yuan)",

@@ -57,6 +57,8 @@ export const detailZh = {
   "detail.accounts": "账户与余额",
   "detail.noAccounts": "暂无账户",
   "detail.account.none": "未开户",
+  "detail.account.forecast": "预计约 {days} 天后用尽",
+  "detail.account.forecastAsOf": "{day} 按近期每日扣费预测",
   "detail.account.closed": "已销户",
   "detail.account.holder": "开户业主",
   "detail.account.balance": "余额(元)",

@@ -83,6 +83,15 @@ export function AccountCell({ account }: { account: DetailAccount | null }) {
     <Space size={6}>
       <span data-testid="detail-balance">{account.balance}</span>
       <LevelTag level={account.alarmLevel} />
+      {account.forecast && (
+        <Typography.Text
+          type="secondary"
+          data-testid="detail-forecast"
+          title={t("detail.account.forecastAsOf", { day: account.forecast.day })}
+        >
+          {t("detail.account.forecast", { days: account.forecast.days })}
+        </Typography.Text>
+      )}
     </Space>
   );
 }

@@ -20,6 +20,9 @@ create table pms_forecast_warning (
   -- The last run's forecast: days until spent (null: outlasts the horizon or spends nothing).
   forecast_days integer,
   forecast_day date,
+  -- The balance that forecast was made from (fen): a console showing the figure later hides it once
+  -- a recharge raised the balance above it.
+  forecast_balance bigint,
   update_time timestamptz not null default now(),
   primary key (tenant_id, account_id)
 );

@@ -150,10 +150,10 @@ export async function writeEpisodes(
   if (writes.length === 0) return;
   await db.query(
     `insert into pms_forecast_warning (tenant_id, account_id, open, warned_day, warned_days, warned_balance,
-                                       message_id, forecast_days, forecast_day)
+                                       message_id, forecast_days, forecast_day, forecast_balance)
      select $1, u.account_id, u.open,
             case when u.warned then $2::date end, case when u.warned then u.days end,
-            case when u.warned then u.balance end, u.message_id, u.days, $2::date
+            case when u.warned then u.balance end, u.message_id, u.days, $2::date, u.balance
        from unnest($3::bigint[], $4::int[], $5::boolean[], $6::int[], $7::bigint[], $8::bigint[])
             as u(account_id, open, warned, days, balance, message_id)
      on conflict (tenant_id, account_id) do update set
@@ -166,6 +166,7 @@ export async function writeEpisodes(
                               else pms_forecast_warning.message_id end,
             forecast_days = excluded.forecast_days,
             forecast_day = excluded.forecast_day,
+            forecast_balance = excluded.forecast_balance,
             update_time = now()`,
     [
       tenantId,

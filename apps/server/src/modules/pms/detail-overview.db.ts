@@ -62,6 +62,8 @@ interface MeterRow {
   alarm_level: number | null;
   arrears_status: number | null;
   control_status: number | null;
+  forecast_days: number | null;
+  forecast_day: string | null;
   extra: Record<string, unknown> | null;
 }
 
@@ -85,7 +87,9 @@ export async function metersOf(
             cd.read_time, cd.total_value::text as total_value, cd.balance::text as live_balance,
             cd.switch_status as live_switch,
             a.id::text as account_id, a.owner_id::text as owner_id, o.owner_name, a.status as account_status_now,
-            a.balance::text as account_balance, a.alarm_level, a.arrears_status, a.control_status, m.extra
+            a.balance::text as account_balance, a.alarm_level, a.arrears_status, a.control_status, m.extra,
+            case when a.balance <= fw.forecast_balance then fw.forecast_days end as forecast_days,
+            to_char(fw.forecast_day, 'YYYY-MM-DD') as forecast_day
        from (select distinct energy_type, meter_id from targets) t
        join lateral (
             select 1 as energy_type, e.id, e.tenant_id, e.product_code, e.meter_name, e.run_status, e.account_status,
@@ -114,6 +118,7 @@ export async function metersOf(
        left join lateral (select * from pms_account x where x.meter_id = m.id and x.energy_type = m.energy_type
                            order by x.status, x.id desc limit 1) a on true
        left join pms_owner o on o.id = a.owner_id
+       left join pms_forecast_warning fw on fw.tenant_id = $1 and fw.account_id = a.id and a.status = 1
       order by m.energy_type, m.product_code`,
     [tenantId, ...binds],
   );
@@ -155,6 +160,9 @@ export async function metersOf(
             alarmLevel: row.alarm_level ?? 0,
             arrearsStatus: row.arrears_status ?? 0,
             controlStatus: row.control_status ?? 0,
+            ...(row.forecast_days && row.forecast_day
+              ? { forecast: { days: row.forecast_days, day: row.forecast_day } }
+              : {}),
           }
         : null,
       extra: row.extra ?? {},
