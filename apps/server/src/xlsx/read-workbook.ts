@@ -1,6 +1,12 @@
 import { Worker } from "node:worker_threads";
 import { ApiError, badRequest } from "../contract/errors.ts";
-import { refusalMessage, type SheetBounds, type SheetData, type SheetResult } from "./sheet-bounds.ts";
+import {
+  type HeaderSpec,
+  refusalMessage,
+  type SheetBounds,
+  type SheetData,
+  type SheetsResult,
+} from "./sheet-bounds.ts";
 
 /** Parses at once; more wait their turn, so a burst of uploads cannot take every core. */
 const MAX_PARALLEL = 2;
@@ -56,17 +62,30 @@ async function turn<T>(work: () => Promise<T>): Promise<T> {
 export async function readWorkbook(
   file: Buffer,
   bounds: SheetBounds,
-  requiredHeaders: readonly string[] = [],
+  requiredHeaders: HeaderSpec = [],
 ): Promise<SheetData | null> {
-  const result = await turn(() => parseOnWorker(file, bounds, requiredHeaders));
-  if (!result.ok) throw badRequest(refusalMessage(result.refusal));
-  return result.sheet;
+  const [sheet = null] = await readWorkbookSheets(file, bounds, [requiredHeaders]);
+  return sheet;
 }
 
-function parseOnWorker(file: Buffer, bounds: SheetBounds, requiredHeaders: readonly string[]) {
+/**
+ * Several kinds of worksheet from one upload, each the first carrying its spec's headers (null
+ * when none does), read on a worker thread within the bounds as `readWorkbook` reads one.
+ */
+export async function readWorkbookSheets(
+  file: Buffer,
+  bounds: SheetBounds,
+  specs: readonly HeaderSpec[],
+): Promise<(SheetData | null)[]> {
+  const result = await turn(() => parseOnWorker(file, bounds, specs));
+  if (!result.ok) throw badRequest(refusalMessage(result.refusal));
+  return result.sheets;
+}
+
+function parseOnWorker(file: Buffer, bounds: SheetBounds, specs: readonly HeaderSpec[]) {
   const worker = idle.pop() ?? startWorker();
   worker.ref();
-  return new Promise<SheetResult>((resolve, reject) => {
+  return new Promise<SheetsResult>((resolve, reject) => {
     const tooComplex = () =>
       new ApiError(
         400,
@@ -77,7 +96,7 @@ function parseOnWorker(file: Buffer, bounds: SheetBounds, requiredHeaders: reado
       worker.off("message", onMessage);
       worker.off("exit", onExit);
     };
-    const onMessage = (result: SheetResult) => {
+    const onMessage = (result: SheetsResult) => {
       done();
       worker.unref();
       idle.push(worker);
@@ -95,6 +114,6 @@ function parseOnWorker(file: Buffer, bounds: SheetBounds, requiredHeaders: reado
     }, DEADLINE_MS);
     worker.on("message", onMessage);
     worker.on("exit", onExit);
-    worker.postMessage({ file: new Uint8Array(file), bounds, requiredHeaders: [...requiredHeaders] });
+    worker.postMessage({ file: new Uint8Array(file), bounds, specs: specs.map((spec) => [...spec]) });
   });
 }

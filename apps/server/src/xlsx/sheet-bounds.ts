@@ -40,8 +40,11 @@ export type SheetRefusal =
   | { kind: "columns"; limit: number }
   | { kind: "cell"; limit: number; address: string };
 
-/** `sheet` is null when no worksheet carries the required headers. */
-export type SheetResult = { ok: true; sheet: SheetData | null } | { ok: false; refusal: SheetRefusal };
+/** Headers a worksheet must hold to be taken; an entry that is a list is met by any one of them. */
+export type HeaderSpec = readonly (string | readonly string[])[];
+
+/** One entry per spec asked for, null where no worksheet carries that spec's headers. */
+export type SheetsResult = { ok: true; sheets: (SheetData | null)[] } | { ok: false; refusal: SheetRefusal };
 
 const MB = 1024 * 1024;
 

@@ -5,25 +5,36 @@ import { loadExcel } from "./excel.ts";
 import { typedText } from "./safe-cell.ts";
 import {
   columnLetters,
+  type HeaderSpec,
   type SheetBounds,
   type SheetCell,
-  type SheetResult,
+  type SheetData,
   type SheetRow,
+  type SheetsResult,
 } from "./sheet-bounds.ts";
 
 /** A header as compared: blanks and the template's required mark `*` do not count. */
 export const headerKey = (text: string) => text.replace(/[\s*]/g, "");
 
+/** Whether a header row holds every required header (any one of an entry's alternatives). */
+function holds(headers: readonly string[], required: HeaderSpec): boolean {
+  const present = new Set(headers.map(headerKey));
+  return required.every((wanted) =>
+    (typeof wanted === "string" ? [wanted] : wanted).some((h) => present.has(headerKey(h))),
+  );
+}
+
 /**
- * Reads the first worksheet whose header row holds every required header (any first worksheet
- * when none are required), one row at a time, and stops at the first bound crossed: memory holds
- * the rows kept so far, never the whole workbook model.
+ * Reads several kinds of worksheet from one workbook: for each spec, the first worksheet (not
+ * already taken by an earlier spec) whose header row holds its required headers. Each sheet taken
+ * is bounded on its own; a sheet no spec wants is skipped without keeping its rows.
  */
-export async function readSheet(
+export async function readSheets(
   file: Uint8Array,
   bounds: SheetBounds,
-  requiredHeaders: readonly string[],
-): Promise<SheetResult> {
+  specs: readonly HeaderSpec[],
+): Promise<SheetsResult> {
+  const sheets: (SheetData | null)[] = specs.map(() => null);
   const archive = openArchive(file, bounds);
   if (!("ok" in archive)) return { ok: false, refusal: archive };
   const reader = new (await loadExcel()).stream.xlsx.WorkbookReader(
@@ -40,6 +51,7 @@ export async function readSheet(
     for await (const worksheet of reader) {
       let headers: string[] | undefined;
       let wanted = true;
+      let taker = -1;
       const rows: SheetRow[] = [];
       // A sheet that is not wanted is still read to its end: the reader streams sheets in turn.
       for await (const row of worksheet) {
@@ -61,8 +73,9 @@ export async function readSheet(
           headers = Array.from(cells, (cell) =>
             cell === null || cell === undefined ? "" : String(cell).trim(),
           );
-          const present = new Set(headers.map(headerKey));
-          wanted = requiredHeaders.every((h) => present.has(headerKey(h)));
+          const found = headers;
+          taker = specs.findIndex((spec, at) => sheets[at] === null && holds(found, spec));
+          wanted = taker >= 0;
           continue;
         }
         if (cells.every((cell) => cell === null || cell === undefined || cell === "")) continue;
@@ -71,12 +84,13 @@ export async function readSheet(
         }
         rows.push({ row: row.number, cells });
       }
-      if (headers && wanted) return { ok: true, sheet: { headers, rows } };
+      if (headers && wanted) sheets[taker] = { headers, rows };
+      if (sheets.every((sheet) => sheet !== null)) break;
     }
   } catch {
     return { ok: false, refusal: { kind: "unreadable" } };
   }
-  return { ok: true, sheet: null };
+  return { ok: true, sheets };
 }
 
 /**

@@ -16,15 +16,26 @@ export interface RejectedRowsSheet {
  * Stores an import's refused rows as a sheet "未导入" of the caller's, every cell written as
  * typed (safeCell), and answers the stored file (its link goes into the import's answer).
  */
-export async function storeRejectedRows(db: Queryable, caller: CurrentUser, rejected: RejectedRowsSheet) {
+export async function storeRejectedRows(
+  db: Queryable,
+  caller: CurrentUser,
+  rejected: RejectedRowsSheet,
+  /** Further sheets of refused rows (an import of several sheets), each under its own name. */
+  more: readonly (Omit<RejectedRowsSheet, "fileName"> & { name: string })[] = [],
+) {
   const book = new (await loadExcel()).Workbook();
-  const sheet = book.addWorksheet("未导入");
-  sheet.columns = rejected.columns.map(({ header, width }) => ({ header, width }));
-  rejected.columns.forEach((column, index) => {
-    if (column.text) sheet.getColumn(index + 1).numFmt = "@";
-  });
-  for (const row of rejected.rows) sheet.addRow(row.map(safeCell));
-  sheet.getRow(1).font = { bold: true };
+  const sheets = [{ ...rejected, name: "未导入" }, ...more];
+  // The first sheet is kept even when empty only if nothing follows it.
+  for (const [at, part] of sheets.entries()) {
+    if (part.rows.length === 0 && (at > 0 || more.some((m) => m.rows.length > 0))) continue;
+    const sheet = book.addWorksheet(part.name);
+    sheet.columns = part.columns.map(({ header, width }) => ({ header, width }));
+    part.columns.forEach((column, index) => {
+      if (column.text) sheet.getColumn(index + 1).numFmt = "@";
+    });
+    for (const row of part.rows) sheet.addRow(row.map(safeCell));
+    sheet.getRow(1).font = { bold: true };
+  }
   return storeFile(db, {
     tenantId: caller.tenantId,
     userId: caller.userId,

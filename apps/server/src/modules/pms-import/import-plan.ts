@@ -2,6 +2,7 @@
 import { resources } from "@meterline/contracts";
 import type { RowText } from "./import-columns.ts";
 import type { Values } from "./row-values.ts";
+import type { TopologyPlan } from "./topology-planner.ts";
 
 const { area, room, owner, ownerRoom, roomMeter, meter, water, meterOrigValue } = resources;
 /** The definitions whose rows an import creates (and whose dictionaries it checks). */
@@ -42,12 +43,16 @@ export interface ImportPlan {
   ownerLog: Map<string, OwnerLogEntry>;
 }
 
-/** What a plan creates, as the preview and the import answer it. */
-export const createdCounts = (plan: ImportPlan) => ({
+/**
+ * What a plan creates, as the preview and the import answer it. Node counts appear only for a file
+ * with topology rows, so the answer to a room sheet alone is what it always was.
+ */
+export const createdCounts = (plan: ImportPlan, topology: TopologyPlan) => ({
   areas: plan.areas.length,
   rooms: plan.rooms.length,
   owners: plan.owners.length,
   meters: plan.meters.length,
   waters: plan.waters.length,
   links: plan.ownerRooms.length + plan.roomMeters.length,
+  ...(topology.total > 0 ? { nodes: topology.nodes.length, nodeMeters: topology.nodeMeters.length } : {}),
 });

@@ -1,6 +1,6 @@
 import { badRequest } from "../../contract/errors.ts";
-import { readWorkbook } from "../../xlsx/read-workbook.ts";
-import type { SheetBounds, SheetCell } from "../../xlsx/sheet-bounds.ts";
+import { readWorkbookSheets } from "../../xlsx/read-workbook.ts";
+import type { SheetBounds, SheetCell, SheetData } from "../../xlsx/sheet-bounds.ts";
 import { headerKey } from "../../xlsx/stream-rows.ts";
 import {
   type ColumnKey,
@@ -10,6 +10,16 @@ import {
   REQUIRED_COLUMNS,
   type RowText,
 } from "./import-columns.ts";
+import {
+  headersOf,
+  NODE_COLUMNS,
+  NODE_METER_COLUMNS,
+  NODE_METER_REQUIRED,
+  NODE_REQUIRED,
+  type NodeKey,
+  type NodeMeterKey,
+  type TopologyColumn,
+} from "./topology-columns.ts";
 
 /** One non-blank data row: its number in the sheet (header = 1), its text, and cells unreadable as text. */
 export interface SheetRow {
@@ -30,14 +40,80 @@ export const REGISTRY_SHEET_BOUNDS: SheetBounds = {
   maxCellChars: 1000,
 };
 
+/** A non-blank row of a topology sheet, read like a room row. */
+export interface TopologySheetRow<K extends string> {
+  row: number;
+  text: Record<K, string>;
+  problems: string[];
+}
+
+/** What a registry upload holds: the room sheet, the node sheet and the node-meter sheet, each possibly empty. */
+export interface ImportSheets {
+  rooms: SheetRow[];
+  nodes: TopologySheetRow<NodeKey>[];
+  nodeMeters: TopologySheetRow<NodeMeterKey>[];
+}
+
+const requiredOf = <K extends string>(columns: readonly TopologyColumn<K>[], keys: readonly K[]) =>
+  keys.map((key) => headersOf(columns.find((c) => c.key === key)!));
+
 /**
- * Reads the first sheet that carries the required headers. Problems of the file as a whole (not
- * an .xlsx, no such sheet, a bound crossed) answer 400 naming `file`; problems of single cells stay
+ * Reads the registry sheet and the topology sheets: for each, the first worksheet that carries its
+ * required headers; a file must hold at least one of them. Problems of the file as a whole (not an
+ * .xlsx, no such sheet, a bound crossed) answer 400 naming `file`; problems of single cells stay
  * with their row so the rest of the file still imports.
  */
-export async function readImportSheet(file: Buffer): Promise<SheetRow[]> {
-  const sheet = await readWorkbook(file, REGISTRY_SHEET_BOUNDS, REQUIRED_COLUMNS.map(headerOf));
-  if (!sheet) throw badRequest(`file: 缺少列 ${REQUIRED_COLUMNS.map(headerOf).join("、")}`);
+export async function readImportSheet(file: Buffer): Promise<ImportSheets> {
+  const [rooms, nodes, nodeMeters] = await readWorkbookSheets(file, REGISTRY_SHEET_BOUNDS, [
+    REQUIRED_COLUMNS.map(headerOf),
+    requiredOf(NODE_COLUMNS, NODE_REQUIRED),
+    requiredOf(NODE_METER_COLUMNS, NODE_METER_REQUIRED),
+  ]);
+  if (!rooms && !nodes && !nodeMeters)
+    throw badRequest(`file: 缺少列 ${REQUIRED_COLUMNS.map(headerOf).join("、")}`);
+  return {
+    rooms: rooms ? roomRows(rooms) : [],
+    nodes: nodes ? topologyRows(nodes, NODE_COLUMNS) : [],
+    nodeMeters: nodeMeters ? topologyRows(nodeMeters, NODE_METER_COLUMNS) : [],
+  };
+}
+
+/** Rows of a topology sheet by the columns' headers or aliases; unknown columns are ignored. */
+function topologyRows<K extends string>(
+  sheet: SheetData,
+  columns: readonly TopologyColumn<K>[],
+): TopologySheetRow<K>[] {
+  const byHeader = new Map<string, number>();
+  sheet.headers.forEach((header, at) => {
+    const key = headerKey(header ?? "");
+    if (key && !byHeader.has(key)) byHeader.set(key, at);
+  });
+  const index = new Map<K, number>();
+  for (const column of columns) {
+    const at = headersOf(column)
+      .map((h) => byHeader.get(headerKey(h)))
+      .find((found) => found !== undefined);
+    if (at !== undefined) index.set(column.key, at);
+  }
+  const rows: TopologySheetRow<K>[] = [];
+  for (const { row, cells } of sheet.rows) {
+    const text = {} as Record<K, string>;
+    const problems: string[] = [];
+    for (const column of columns) {
+      const at = index.get(column.key);
+      const cell = at === undefined ? "" : cellText(cells[at] ?? null);
+      if (cell === undefined) {
+        problems.push(`${column.header}: 数字位数过多已失真, 请将该列设为文本格式后重新填写`);
+        text[column.key] = "";
+      } else text[column.key] = cell;
+    }
+    if (problems.length === 0 && Object.values<string>(text).every((v) => v === "")) continue;
+    rows.push({ row, text, problems });
+  }
+  return rows;
+}
+
+function roomRows(sheet: SheetData): SheetRow[] {
   const index = headerIndex(sheet.headers);
   const rows: SheetRow[] = [];
   for (const { row, cells } of sheet.rows) {

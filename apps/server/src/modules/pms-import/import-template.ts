@@ -1,5 +1,27 @@
 import { loadExcel } from "../../xlsx/excel.ts";
 import { IMPORT_COLUMNS, MAX_AREA_DEPTH, MAX_IMPORT_ROWS } from "./import-columns.ts";
+import {
+  NODE_COLUMNS,
+  NODE_METER_COLUMNS,
+  NODE_METER_SHEET,
+  NODE_SHEET,
+  type NodeKey,
+  type NodeMeterKey,
+} from "./topology-columns.ts";
+
+/** How each topology column is filled (the rules of topology-planner.ts). */
+const TOPOLOGY_NOTES: Record<NodeKey | NodeMeterKey, string> = {
+  nodeTitle: "必填, 不能包含 /; 同一上级节点下同名的节点视为已有节点, 直接使用(导入不修改已有节点)",
+  parent:
+    "根节点不填; 否则填上级节点名称, 名称不唯一时填从根节点起的路径, 如 1号变压器/1号楼; 行的先后不限, 互为上级的节点不能导入",
+  energyType: "选填, 电或水; 不填时同上级节点, 根节点为电; 须与上级节点相同。节点下级表中选填, 须与节点相同",
+  nodeKind: "选填, 供电点/变压器、楼栋、楼层/竖井、其他; 不填为楼栋",
+  masterCode:
+    "选填, 本租户已登记(或本文件房间档案页新建)的同能源类型表号; 一块表只能作一个节点的总表, 也不能同时是下级表",
+  node: "必填, 节点名称或从根节点起的路径, 写法同上级节点",
+  meterCode: "必填, 与节点同能源类型的表号; 一块表只能属于一个节点, 且不能是总表",
+  meterRole: "选填, 分户表或公区表; 不填为分户表",
+};
 
 /** How each column is filled, shown on the template's second sheet (the rules of import-planner.ts). */
 const NOTES: Record<(typeof IMPORT_COLUMNS)[number]["key"], string> = {
@@ -47,6 +69,24 @@ export async function importTemplate(roomTypes: readonly string[]): Promise<Buff
   notes.addRow([]);
   notes.addRow(["房间类型可选值", roomTypes.join("、")]);
   notes.addRow(["行数", `一次最多 ${MAX_IMPORT_ROWS} 行; 有问题的行不导入, 结果中可下载这些行及原因`]);
+  notes.addRow([]);
+  for (const [sheetName, columns] of [
+    [NODE_SHEET, NODE_COLUMNS],
+    [NODE_METER_SHEET, NODE_METER_COLUMNS],
+  ] as const) {
+    const sheet = book.addWorksheet(sheetName);
+    sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
+    columns.forEach((c, index) => {
+      if (c.text) sheet.getColumn(index + 1).numFmt = "@";
+    });
+    sheet.getRow(1).font = { bold: true };
+    sheet.views = [{ state: "frozen", ySplit: 1 }];
+    for (const c of columns) notes.addRow([`${sheetName}: ${c.header}`, TOPOLOGY_NOTES[c.key]]);
+  }
+  notes.addRow([
+    "计量拓扑",
+    "计量节点和节点下级表两页可不填; 也可只填这两页导入拓扑。计量节点、节点下级表页面导出的表格也可直接导入; 列名可用中文或英文(Node name, Parent node, Energy type, Node type, Master meter; Metering node, Meter, Meter role)",
+  ]);
   notes.getRow(1).font = { bold: true };
   return Buffer.from(await book.xlsx.writeBuffer());
 }

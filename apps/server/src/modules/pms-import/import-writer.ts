@@ -6,6 +6,7 @@ import type { CurrentUser } from "../auth/current-user.ts";
 import type { OwnerAction } from "../pms/owner-log.ts";
 import { type FixedSql, insertRows } from "./bulk-insert.ts";
 import type { ImportPlan, NewRow, OwnerLogEntry } from "./import-plan.ts";
+import type { TopologyPlan } from "./topology-planner.ts";
 
 const IMPORT_ACTION: OwnerAction = "import";
 
@@ -14,8 +15,24 @@ const IMPORT_ACTION: OwnerAction = "import";
  * entry per owner the import created or linked. Rows carry the same columns the engine's insert
  * sets (tenant, audit, live flags), so nothing distinguishes them from rows created one by one.
  */
-export async function writePlan(tx: Queryable, plan: ImportPlan, caller: CurrentUser): Promise<void> {
-  const { area, room, owner, ownerRoom, meter, water, roomMeter, meterOrigValue } = resources;
+export async function writePlan(
+  tx: Queryable,
+  plan: ImportPlan,
+  topology: TopologyPlan,
+  caller: CurrentUser,
+): Promise<void> {
+  const {
+    area,
+    room,
+    owner,
+    ownerRoom,
+    meter,
+    water,
+    roomMeter,
+    meterOrigValue,
+    meteringNode,
+    meteringNodeMeter,
+  } = resources;
   const batches: [ResourceDef, NewRow[]][] = [
     [area, plan.areas],
     [room, plan.rooms],
@@ -25,6 +42,9 @@ export async function writePlan(tx: Queryable, plan: ImportPlan, caller: Current
     [water, plan.waters],
     [roomMeter, plan.roomMeters],
     [meterOrigValue, plan.origValues],
+    // Nodes in the order they were placed: every parent before its children.
+    [meteringNode, topology.nodes],
+    [meteringNodeMeter, topology.nodeMeters],
   ];
   for (const [def, rows] of batches) await insertResourceRows(tx, def, rows, caller);
   await insertOwnerLog(tx, [...plan.ownerLog.values()], caller);

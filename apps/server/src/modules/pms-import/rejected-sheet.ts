@@ -3,6 +3,8 @@ import type { CurrentUser } from "../auth/current-user.ts";
 import { storeRejectedRows } from "../file/rejected-rows-sheet.ts";
 import { IMPORT_COLUMNS } from "./import-columns.ts";
 import type { Rejection } from "./import-plan.ts";
+import { NODE_COLUMNS, NODE_METER_COLUMNS, NODE_METER_SHEET, NODE_SHEET } from "./topology-columns.ts";
+import type { TopologyRejection } from "./topology-planner.ts";
 
 export const REASON_HEADER = "失败原因";
 export const ROW_HEADER = "原行号";
@@ -12,13 +14,35 @@ export const ROW_HEADER = "原行号";
  * number in the uploaded file: the operator fixes the rows in place and imports this very file
  * (the extra columns are ignored on import).
  */
-export const storeRejectedSheet = (db: Queryable, caller: CurrentUser, rejected: readonly Rejection[]) =>
-  storeRejectedRows(db, caller, {
-    fileName: "未导入的房间档案.xlsx",
-    columns: [
-      ...IMPORT_COLUMNS.map((c) => ({ header: c.header, width: c.width, text: c.text })),
-      { header: REASON_HEADER, width: 60 },
-      { header: ROW_HEADER, width: 8 },
-    ],
-    rows: rejected.map((r) => [...IMPORT_COLUMNS.map((c) => r.text[c.key]), r.reason, r.row]),
-  });
+export const storeRejectedSheet = (
+  db: Queryable,
+  caller: CurrentUser,
+  rejected: readonly Rejection[],
+  topology: readonly TopologyRejection[] = [],
+) =>
+  storeRejectedRows(
+    db,
+    caller,
+    {
+      fileName: "未导入的房间档案.xlsx",
+      columns: withReason(IMPORT_COLUMNS),
+      rows: rejected.map((r) => [...IMPORT_COLUMNS.map((c) => r.text[c.key]), r.reason, r.row]),
+    },
+    // Topology rows go to sheets laid out as the template's 计量节点 and 节点下级表.
+    (
+      [
+        [NODE_SHEET, NODE_COLUMNS, "nodes"],
+        [NODE_METER_SHEET, NODE_METER_COLUMNS, "nodeMeters"],
+      ] as const
+    ).map(([name, columns, kind]) => ({
+      name,
+      columns: withReason(columns),
+      rows: topology.filter((r) => r.sheet === kind).map((r) => [...r.cells, r.reason, r.row]),
+    })),
+  );
+
+const withReason = (columns: readonly { header: string; width: number; text: boolean }[]) => [
+  ...columns.map((c) => ({ header: c.header, width: c.width, text: c.text })),
+  { header: REASON_HEADER, width: 60 },
+  { header: ROW_HEADER, width: 8 },
+];
