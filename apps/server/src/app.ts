@@ -57,6 +57,7 @@ import { storageRoutes } from "./modules/storage/storage.routes.ts";
 import { StorageService } from "./modules/storage/storage.service.ts";
 import { suspectsRoutes } from "./modules/suspects/suspects.routes.ts";
 import { tenantRoutes } from "./modules/tenant/tenant.routes.ts";
+import { topologyViewRoutes } from "./modules/topology-view/topology-view.routes.ts";
 import { userAdminRoutes } from "./modules/user/user-admin.routes.ts";
 import { userImportRoutes } from "./modules/user/user-import.routes.ts";
 import { workflowRoutes } from "./modules/workflow/workflow.routes.ts";
@@ -253,6 +254,7 @@ export async function buildApp({
   await app.register(reportRoutes, { db, timeZone: config.timeZone });
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });
   await app.register(lineLossRoutes, { db, timeZone: config.timeZone });
+  await app.register(topologyViewRoutes, { db });
   await app.register(apportionmentRoutes, { db, timeZone: config.timeZone });
   await app.register(suspectsRoutes, { db, timeZone: config.timeZone });
   await app.register(forecastWarningJob, { db, timeZone: config.timeZone });

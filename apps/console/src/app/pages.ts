@@ -78,6 +78,10 @@ export const pages = {
     () => import("../pages/operation/attention/AttentionPage.tsx"),
     "pages/operation/attention/AttentionPage.tsx",
   ),
+  meteringTopology: page(
+    () => import("../pages/pms/metering-topology/MeteringTopologyPage.tsx"),
+    "pages/pms/metering-topology/MeteringTopologyPage.tsx",
+  ),
   lineLoss: page(
     () => import("../pages/operation/line-loss/LineLossPage.tsx"),
     "pages/operation/line-loss/LineLossPage.tsx",
@@ -168,6 +172,7 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/base/region": { entry: pages.region, titleKey: "menu.region", keepAlive: true },
   "/operation/checkrecord": { entry: pages.checkRecords, titleKey: "menu.checkRecord", keepAlive: true },
   "/operation/attention": { entry: pages.attention, titleKey: "menu.attention", keepAlive: true },
+  "/pms/topology": { entry: pages.meteringTopology, titleKey: "menu.meteringTopology", keepAlive: true },
   "/operation/lineloss": { entry: pages.lineLoss, titleKey: "menu.lineLoss", keepAlive: true },
   "/operation/apportionment": { entry: pages.apportionment, titleKey: "menu.apportionment", keepAlive: true },
   "/operation/suspects": { entry: pages.suspects, titleKey: "menu.suspects", keepAlive: true },

@@ -12,6 +12,7 @@ import { globalSearchEn } from "./global-search.en.ts";
 import { lineLossEn } from "./line-loss.en.ts";
 import { menuOperationsEn } from "./menu-operations.en.ts";
 import { meterWritesEn } from "./meter-writes.en.ts";
+import { meteringTopologyEn } from "./metering-topology.en.ts";
 import { moneyApprovalEn } from "./money-approval.en.ts";
 import { moneyCounterEn } from "./money-counter.en.ts";
 import { moneyListsEn } from "./money-lists.en.ts";
@@ -469,7 +470,7 @@ export const en: Record<MessageKey, string> = {
   "pms.import.open": "Import registry",
   "pms.import.title": "Import the registry",
   "pms.import.hint":
-    "Only .xlsx files up to 10 MB; one room per row, with its area path, owner, electric and water meter; the first row is the header",
+    "Only .xlsx files up to 10 MB; one room per row, with its area path, owner, electric and water meter; the first row is the header; the template's Metering nodes and Node sub-meters sheets import the metering topology too",
   "pms.import.preview": "Preview",
   "pms.import.submit": "Import",
   "pms.import.nothingValid":
@@ -493,6 +494,10 @@ export const en: Record<MessageKey, string> = {
   "pms.import.meters": "Electric meters",
   "pms.import.waters": "Water meters",
   "pms.import.links": "Links",
+  "pms.import.nodes": "Metering nodes",
+  "pms.import.nodeMeters": "Node sub-meters",
+  "pms.import.sheet": "Sheet",
+  "pms.import.roomSheet": "Rooms",
   "pms.owner.rooms": "Rooms",
   "pms.owner.group": "Group",
   "pms.ownerLog.open": "Change log",
@@ -620,6 +625,7 @@ export const en: Record<MessageKey, string> = {
   ...moneyListsEn,
   ...attentionEn,
   ...lineLossEn,
+  ...meteringTopologyEn,
   ...apportionmentEn,
   ...suspectsEn,
   ...setupEn,

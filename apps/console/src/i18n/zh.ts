@@ -12,6 +12,7 @@ import { globalSearchZh } from "./global-search.zh.ts";
 import { lineLossZh } from "./line-loss.zh.ts";
 import { menuOperationsZh } from "./menu-operations.zh.ts";
 import { meterWritesZh } from "./meter-writes.zh.ts";
+import { meteringTopologyZh } from "./metering-topology.zh.ts";
 import { moneyApprovalZh } from "./money-approval.zh.ts";
 import { moneyCounterZh } from "./money-counter.zh.ts";
 import { moneyListsZh } from "./money-lists.zh.ts";
@@ -461,7 +462,7 @@ export const zh = {
   "pms.import.open": "档案导入",
   "pms.import.title": "导入房间档案",
   "pms.import.hint":
-    "仅支持 .xlsx 文件，不超过 10MB；每行一个房间，可同时填写区域路径、业主、电表和水表，第一行为表头",
+    "仅支持 .xlsx 文件，不超过 10MB；每行一个房间，可同时填写区域路径、业主、电表和水表，第一行为表头；模板的计量节点、节点下级表两页可一并导入计量拓扑",
   "pms.import.preview": "预览",
   "pms.import.submit": "导入",
   "pms.import.nothingValid": "没有可导入的行，请按下方原因修改文件后重新预览",
@@ -483,6 +484,10 @@ export const zh = {
   "pms.import.meters": "电表",
   "pms.import.waters": "水表",
   "pms.import.links": "关联",
+  "pms.import.nodes": "计量节点",
+  "pms.import.nodeMeters": "节点下级表",
+  "pms.import.sheet": "工作表",
+  "pms.import.roomSheet": "房间档案",
   "pms.owner.rooms": "房间",
   "pms.owner.group": "分组",
   "pms.ownerLog.open": "变更记录",
@@ -607,6 +612,7 @@ export const zh = {
   ...moneyListsZh,
   ...attentionZh,
   ...lineLossZh,
+  ...meteringTopologyZh,
   ...apportionmentZh,
   ...suspectsZh,
   ...setupZh,

@@ -1,7 +1,8 @@
 import type { TableColumnsType } from "antd";
 import { Card, DatePicker, Empty, Segmented, Space, Spin, Table, Tag, Typography, theme } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
-import { lazy, Suspense, useCallback, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { useSearchParams } from "react-router";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../components/useLoaded.ts";
 import { type MessageKey, useT } from "../../../i18n/index.tsx";
@@ -47,14 +48,24 @@ const bandText = (band: LossBand | null) => (band ? `${band.low.toFixed(2)} – 
 /**
  * 线损分析 (运行控制): the metering node tree of an energy type with each node's loss over a day
  * (and its normal band) or a month, and a node's 60-day loss % against its band once it is picked.
+ * Opened with `?energyType=&node=` (from 计量拓扑) it shows that node's type with the node picked.
  */
 export default function LineLossPage() {
   const t = useT();
   const { token } = theme.useToken();
-  const [energyType, setEnergyType] = useState("1");
+  const [params] = useSearchParams();
+  const linkedType = params.get("energyType") === "2" ? "2" : "1";
+  const linkedNode = params.get("node");
+  const [energyType, setEnergyType] = useState(linkedType);
   const [mode, setMode] = useState<"day" | "month">("day");
   const [date, setDate] = useState<Dayjs>(() => dayjs().subtract(1, "day"));
-  const [picked, setPicked] = useState<string | null>(null);
+  const [picked, setPicked] = useState<string | null>(linkedNode);
+  // The page stays open between visits: a later link to another node picks that one.
+  useEffect(() => {
+    if (!linkedNode) return;
+    setEnergyType(linkedType);
+    setPicked(linkedNode);
+  }, [linkedNode, linkedType]);
 
   const dateText = date.format(mode === "day" ? "YYYY-MM-DD" : "YYYY-MM");
   // One object per search, so that a retry (a copy of it) reads again.

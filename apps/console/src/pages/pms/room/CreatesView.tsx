@@ -10,6 +10,8 @@ const labels: Record<(typeof CREATE_KINDS)[number], MessageKey> = {
   meters: "pms.import.meters",
   waters: "pms.import.waters",
   links: "pms.import.links",
+  nodes: "pms.import.nodes",
+  nodeMeters: "pms.import.nodeMeters",
 };
 
 /** The rows an import creates per kind. */
@@ -21,7 +23,7 @@ export function CreatesView({ creates, title }: { creates: RegistryCreates; titl
       bordered
       size="small"
       column={3}
-      items={CREATE_KINDS.map((kind) => ({
+      items={CREATE_KINDS.filter((kind) => creates[kind] !== undefined).map((kind) => ({
         key: kind,
         label: t(labels[kind]),
         children: <span data-testid={`room-import-creates-${kind}`}>{creates[kind] ?? 0}</span>,

@@ -43,11 +43,23 @@ export function ImportPreviewView({ preview }: { preview: RegistryImportPreview 
           <Typography.Title level={5}>{t("pms.import.problems")}</Typography.Title>
           <Table
             size="small"
-            rowKey={(problem) => `${problem.row}:${problem.reason}`}
+            rowKey={(problem) => `${problem.sheet ?? ""}:${problem.row}:${problem.reason}`}
             dataSource={preview.problems}
             pagination={preview.problems.length > 5 ? { pageSize: 5, size: "small" } : false}
             columns={[
               { key: "row", dataIndex: "row", title: t("pms.import.row"), width: 80 },
+              // Only a file with topology sheets says which sheet a row is on.
+              ...(preview.problems.some((p) => p.sheet)
+                ? [
+                    {
+                      key: "sheet",
+                      title: t("pms.import.sheet"),
+                      width: 110,
+                      className: "ml-nowrap",
+                      render: (_: unknown, p: { sheet?: string }) => p.sheet ?? t("pms.import.roomSheet"),
+                    },
+                  ]
+                : []),
               { key: "reason", dataIndex: "reason", title: t("pms.import.reason") },
             ]}
             data-testid="room-import-problems"

@@ -15,6 +15,9 @@ export interface RegistryCreates {
   meters: number;
   waters: number;
   links: number;
+  /** Metering nodes and the meters listed under them, from the topology sheets. */
+  nodes?: number;
+  nodeMeters?: number;
 }
 
 /** What importing a sheet would do (room/import-preview); `problems` are the first rejected rows. */
@@ -23,7 +26,8 @@ export interface RegistryImportPreview {
   valid: number;
   rejected: number;
   creates: RegistryCreates;
-  problems: { row: number; reason: string }[];
+  /** `sheet` names a topology sheet (计量节点, 节点下级表); absent for the room sheet. */
+  problems: { row: number; reason: string; sheet?: string }[];
 }
 
 /** What an import did (room/import); `rejectedFile` links a sheet of the rejected rows with reasons. */
@@ -54,4 +58,13 @@ export const runRegistryImport = (file: File, onProgress: (percent: number) => v
 /** The download link of the template; it needs the token like every export. */
 export const registryTemplateUrl = () => withToken(`${base}/import-template`);
 
-export const CREATE_KINDS = ["areas", "rooms", "owners", "meters", "waters", "links"] as const;
+export const CREATE_KINDS = [
+  "areas",
+  "rooms",
+  "owners",
+  "meters",
+  "waters",
+  "links",
+  "nodes",
+  "nodeMeters",
+] as const;

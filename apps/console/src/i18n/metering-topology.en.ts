@@ -1,0 +1,31 @@
+import type { meteringTopologyZh } from "./metering-topology.zh.ts";
+
+export const meteringTopologyEn: Record<keyof typeof meteringTopologyZh, string> = {
+  "menu.meteringTopology": "Metering topology",
+  "meteringTopology.energyType": "Energy type",
+  "meteringTopology.electric": "Electricity",
+  "meteringTopology.water": "Water",
+  "meteringTopology.search": "Find by meter, room or node",
+  "meteringTopology.found": "{count} found",
+  "meteringTopology.notFound": "No node, meter or room matches",
+  "meteringTopology.expandAll": "Expand all",
+  "meteringTopology.collapseAll": "Collapse all",
+  "meteringTopology.name": "Node / meter",
+  "meteringTopology.kind": "Type",
+  "meteringTopology.master": "Master meter",
+  "meteringTopology.room": "Room / area",
+  "meteringTopology.counts": "Below",
+  "meteringTopology.actions": "Actions",
+  "meteringTopology.lineLoss": "Line loss",
+  "meteringTopology.countsText": "Tenant meters {tenant} · common-area {common} · child nodes {nodes}",
+  "meteringTopology.summary": "{nodes} nodes, {meters} sub-meters",
+  "meteringTopology.noMaster": "No master meter",
+  "meteringTopology.role.1": "Tenant meter",
+  "meteringTopology.role.2": "Common-area meter",
+  "meteringTopology.kind.1": "Supply point / transformer",
+  "meteringTopology.kind.2": "Building",
+  "meteringTopology.kind.3": "Floor / riser",
+  "meteringTopology.kind.4": "Other",
+  "meteringTopology.empty":
+    "No metering nodes yet: create them under Registry › Metering nodes, or fill the Metering nodes and Node sub-meters sheets of the room import template and import it",
+};
