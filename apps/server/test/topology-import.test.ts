@@ -238,6 +238,52 @@ describe("registry import: the metering topology sheets", () => {
     ]);
   });
 
+  test("the topology view answers each node's master and sub-meters with their rooms, per energy type", async () => {
+    interface ViewMeter {
+      productCode: string;
+      meterRole?: number;
+      room?: string;
+    }
+    interface ViewNode {
+      id: string;
+      parentId: string;
+      nodeTitle: string;
+      master: ViewMeter | null;
+      meters: ViewMeter[];
+    }
+    const view = async (query: string, token = tenant.token) => {
+      const res = await server.call("GET", `/api/blade-pms/topology/nodes${query}`, token);
+      return res;
+    };
+    const electric = (await view("?energyType=1")).json().data.nodes as ViewNode[];
+    const byTitle = new Map(electric.map((n) => [n.nodeTitle, n]));
+    const supply = byTitle.get("1号变压器")!;
+    const building = byTitle.get("1号楼")!;
+    assert.equal(building.parentId, supply.id);
+    assert.deepEqual(supply.master, {
+      meterId: supply.master!.meterId,
+      productCode: "300000000900",
+    });
+    assert.equal(building.master?.room, "1号楼 配电间");
+    assert.deepEqual(building.meters.map((m) => [m.productCode, m.meterRole, m.room]).sort(), [
+      ["300000000101", 1, "1号楼 101"],
+      ["300000000102", 1, "1号楼 102"],
+      ["300000000990", 2, "1号楼 公区"],
+    ]);
+    assert.ok(!byTitle.has("1号楼供水"), "water nodes answer for energyType 2 only");
+    const water = (await view("?energyType=2")).json().data.nodes as ViewNode[];
+    assert.deepEqual(
+      water.map((n) => [n.nodeTitle, n.meters.map((m) => m.productCode)]),
+      [["1号楼供水", ["40000000000101"]]],
+    );
+    const bad = await view("?energyType=3");
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.json().msg, /^energyType: /);
+    const admin = (await server.login()).access_token;
+    const other = await provisionTenant(server, admin, "隔壁视图园区");
+    assert.deepEqual((await view("?energyType=1", other.token)).json().data.nodes, []);
+  });
+
   test("another tenant's import cannot hang meters under the first tenant's nodes", async () => {
     const admin = (await server.login()).access_token;
     const other = await provisionTenant(server, admin, "隔壁拓扑园区");
