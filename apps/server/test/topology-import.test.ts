@@ -240,6 +240,7 @@ describe("registry import: the metering topology sheets", () => {
 
   test("the topology view answers each node's master and sub-meters with their rooms, per energy type", async () => {
     interface ViewMeter {
+      meterId: string;
       productCode: string;
       meterRole?: number;
       room?: string;
