@@ -136,6 +136,24 @@ describe("registry import: the metering topology sheets", () => {
     assert.deepEqual([again.creates.nodes, again.creates.nodeMeters], [0, 0]);
   });
 
+  test("the 计量节点 and 节点下级表 exports import back as they are: everything exists, nothing changes", async () => {
+    for (const resource of ["meteringnode", "meteringnodemeter"]) {
+      const exported = await server.inject({
+        method: "GET",
+        url: `/api/blade-pms/${resource}/export`,
+        headers: { "blade-auth": `bearer ${tenant.token}` },
+      });
+      assert.equal(exported.statusCode, 200, exported.body);
+      const answer: Answer = await upload("import", exported.rawPayload);
+      const rows = resource === "meteringnode" ? 3 : 4;
+      assert.deepEqual(
+        [answer.total, answer.imported, answer.unchanged, answer.rejected],
+        [rows, rows, rows, 0],
+        `${resource}: ${JSON.stringify(answer)}`,
+      );
+    }
+  });
+
   test("nodes naming each other as parent are refused as a cycle, with the reason in the rejected sheet", async () => {
     const file = await workbook({
       计量节点: [
