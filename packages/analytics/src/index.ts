@@ -1,5 +1,6 @@
 export * from "./align.ts";
 export * from "./band.ts";
+export * from "./detectors/daily-load.ts";
 export * from "./detectors/drop.ts";
 export * from "./detectors/electric.ts";
 export * from "./detectors/evidence.ts";

@@ -8,6 +8,8 @@ export type SuspicionKind =
   | "relay-bypass"
   /** Load shown (power or current) while the energy register stood still: the meter under-registers. */
   | "no-energy-under-load"
+  /** Days whose highest polled power showed a load while the day's energy stayed near zero. */
+  | "load-without-energy"
   /** Usage fell and stayed low against the meter's own past and its peers while its node lost more. */
   | "sustained-drop"
   /** Reverse energy or an opened cover reported by the meter itself. */
@@ -21,6 +23,8 @@ export interface EvidenceFigure {
   name: string;
   value: number;
   unit: string;
+  /** The local day (yyyy-MM-dd) a figure of one day belongs to; absent for a figure of the whole. */
+  day?: string;
 }
 
 export interface Suspicion {
