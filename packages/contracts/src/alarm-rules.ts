@@ -19,6 +19,8 @@ export const ALARM_RULE_CODES = [
   "valve_fault",
   "over_power",
   "command_unsettled",
+  "loss_above_band",
+  "loss_negative",
 ] as const;
 export type AlarmRuleCode = (typeof ALARM_RULE_CODES)[number];
 
@@ -42,4 +44,15 @@ export const ALARM_RULE_NAMES: Record<AlarmRuleCode, { zh: string; en: string }>
   valve_fault: { zh: "阀门故障", en: "Valve fault" },
   over_power: { zh: "功率超限", en: "Power over limit" },
   command_unsettled: { zh: "指令待确认", en: "Command not confirmed" },
+  loss_above_band: { zh: "线损超出正常范围", en: "Loss above its normal band" },
+  loss_negative: { zh: "负线损(挂接或表计故障)", en: "Negative loss (mapping or meter fault)" },
 };
+
+/**
+ * The rules a metering node's day raises on its master meter (the daily line-loss sweep), one
+ * record per node and day; the others are conditions of a meter that hold now and restore.
+ */
+export const LINE_LOSS_RULE_CODES = [
+  "loss_above_band",
+  "loss_negative",
+] as const satisfies readonly AlarmRuleCode[];

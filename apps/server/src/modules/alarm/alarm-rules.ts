@@ -3,6 +3,7 @@ import {
   ALARM_RULE_NAMES,
   type AlarmRuleCode,
   isAlarmRuleCode,
+  LINE_LOSS_RULE_CODES,
 } from "@meterline/contracts";
 
 /**
@@ -14,6 +15,14 @@ import {
 export const RULE_CODES = ALARM_RULE_CODES;
 export type RuleCode = AlarmRuleCode;
 export const isRuleCode = isAlarmRuleCode;
+
+/**
+ * The rules decided from a meter's facts: the pass raises and restores these. The line-loss rules
+ * are raised by the daily sweep, one record per node and day, and never restore by themselves.
+ */
+export const METER_RULE_CODES: readonly RuleCode[] = RULE_CODES.filter(
+  (code) => !(LINE_LOSS_RULE_CODES as readonly string[]).includes(code),
+);
 
 /** A rule as the tenant set it (pms_alarm), or its default when the tenant has no row for it. */
 export interface RuleSetting {
@@ -58,6 +67,9 @@ export const DEFAULT_RULES: Record<RuleCode, Omit<RuleSetting, "code">> = {
   over_power: rule("over_power", 20),
   // The gateway settles a timed-out command by reading the meter back at its next visit, within the hour.
   command_unsettled: rule("command_unsettled", 60),
+  // Judged against each node's own band (line-loss module): no threshold of their own.
+  loss_above_band: rule("loss_above_band", 0),
+  loss_negative: rule("loss_negative", 0),
 };
 
 /** The tenant's rows over the defaults; unknown codes in the table are skipped. */

@@ -192,7 +192,7 @@ export interface OpenRecord {
 export async function openRecords(db: Queryable, tenantId: string, only?: MeterFilter) {
   const rows = await db.query<OpenRecord>(
     `select id, energy_type, meter_id, rule_code from pms_check_record
-      where tenant_id = $1 and alarm_status = 1 and is_deleted = 0${only ? " and energy_type = $2 and meter_id = $3" : ""}`,
+      where tenant_id = $1 and alarm_status = 1 and is_deleted = 0 and alarm_day is null${only ? " and energy_type = $2 and meter_id = $3" : ""}`,
     only ? [tenantId, only.energyType, only.meterId] : [tenantId],
   );
   return new Map(rows.map((r) => [ruleKey(r.energy_type, r.meter_id, r.rule_code), r]));
@@ -240,7 +240,8 @@ export async function raiseRecord(tx: Queryable, record: NewRecord): Promise<str
     `insert into pms_check_record (id, tenant_id, energy_type, meter_id, product_code, owner_id, rule_code,
        check_rule_name, alarm_level, alarm_status, content, create_time, last_check_time)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $11, $11)
-     on conflict (tenant_id, energy_type, meter_id, rule_code) where alarm_status = 1 and is_deleted = 0 do nothing
+     on conflict (tenant_id, energy_type, meter_id, rule_code) where alarm_status = 1 and is_deleted = 0 and alarm_day is null
+     do nothing
      returning id`,
     [
       id,
@@ -259,6 +260,74 @@ export async function raiseRecord(tx: Queryable, record: NewRecord): Promise<str
   if (rows.length === 0) return undefined;
   await addHistory(tx, record.tenantId, id, 0, 1, record.content, record.at);
   return id;
+}
+
+/** A record about one metering node's day, raised on the node's master meter. */
+export interface DayRecord {
+  energyType: 1 | 2;
+  meterId: string;
+  productCode: string;
+  nodeId: string;
+  /** The local day judged, yyyy-MM-dd. */
+  day: string;
+  code: RuleCode;
+  name: string;
+  content: string;
+}
+
+/**
+ * Raises the records of nodes' days in one statement, each with its first history row: a node's
+ * day already raised (alarming, closed or removed since) is never raised again, and neither is a
+ * rule an operator silenced on the master meter for days or for good. Answers how many it raised.
+ */
+export async function raiseDayRecords(
+  db: Queryable,
+  tenantId: string,
+  records: readonly DayRecord[],
+  at: Date,
+): Promise<number> {
+  if (records.length === 0) return 0;
+  const rows = await db.query(
+    `with wanted as (
+       select * from jsonb_to_recordset($2::jsonb) as w(id bigint, history_id bigint, energy_type int,
+              meter_id bigint, product_code text, node_id bigint, alarm_day date, rule_code text,
+              check_rule_name text, content text)),
+     raised as (
+       insert into pms_check_record (id, tenant_id, energy_type, meter_id, product_code, rule_code, check_rule_name,
+              alarm_level, alarm_status, content, create_time, last_check_time, node_id, alarm_day)
+       select w.id, $1::varchar, w.energy_type, w.meter_id, w.product_code, w.rule_code, w.check_rule_name, 0, 1,
+              w.content, $3::timestamptz, $3::timestamptz, w.node_id, w.alarm_day
+         from wanted w
+        where not exists (
+          select 1 from pms_check_ignore i
+           where i.tenant_id = $1::varchar and i.is_deleted = 0 and i.energy_type = w.energy_type
+             and i.meter_id = w.meter_id and i.rule_code = w.rule_code
+             and (i.ignore_type = 3 or (i.ignore_type = 2 and i.ignore_until > $3::timestamptz)))
+       on conflict (tenant_id, node_id, alarm_day, rule_code) where alarm_day is not null do nothing
+       returning id, content)
+     insert into pms_check_record_history (id, tenant_id, record_id, from_status, to_status, cause, create_time)
+     select w.history_id, $1::varchar, r.id, 0, 1, r.content, $3::timestamptz from raised r join wanted w on w.id = r.id
+     returning record_id`,
+    [
+      tenantId,
+      JSON.stringify(
+        records.map((record) => ({
+          id: nextId(),
+          history_id: nextId(),
+          energy_type: record.energyType,
+          meter_id: record.meterId,
+          product_code: record.productCode,
+          node_id: record.nodeId,
+          alarm_day: record.day,
+          rule_code: record.code,
+          check_rule_name: record.name,
+          content: record.content.slice(0, 255),
+        })),
+      ),
+      at,
+    ],
+  );
+  return rows.length;
 }
 
 /** Moves an alarming record to restored (2) or closed (3); answers whether it was still alarming. */

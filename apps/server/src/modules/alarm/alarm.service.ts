@@ -1,17 +1,19 @@
-import type { Db } from "../../db/client.ts";
+import type { Db, Queryable } from "../../db/client.ts";
 import { queueOwnerNotice } from "../notices/owner-notice.repository.ts";
 import {
+  type DayRecord,
   endRecord,
   type MeterFilter,
   meterFacts,
   openRecords,
+  raiseDayRecords,
   raiseRecord,
   ruleKey,
   silencedRules,
   tenantRuleRows,
   tenantsWithMeters,
 } from "./alarm.repository.ts";
-import { effectiveRules, findings, notifiesBySms, RULE_CODES, type RuleCode } from "./alarm-rules.ts";
+import { effectiveRules, findings, METER_RULE_CODES, notifiesBySms, type RuleCode } from "./alarm-rules.ts";
 
 /** Rules whose records tell the owner by SMS: the balance levels (the finding carries the ALARM_LEVEL). */
 const OWNER_NOTIFIED: ReadonlySet<RuleCode> = new Set(["balance_low", "balance_severe", "arrears"]);
@@ -44,7 +46,7 @@ export async function evaluateTenant(
   await db.transaction(async (tx) => {
     for (const meter of meters) {
       const found = new Map(findings(meter, rules, now).map((f) => [f.code, f]));
-      for (const code of RULE_CODES) {
+      for (const code of METER_RULE_CODES) {
         const key = ruleKey(meter.energyType, meter.meterId, code);
         const finding = found.get(code);
         const record = open.get(key);
@@ -93,4 +95,23 @@ export async function evaluateAll(db: Db, now = new Date(), timeZone?: string): 
     total.restored += one.restored;
   }
   return total;
+}
+
+/**
+ * Raises the records of metering nodes' days (the daily line-loss sweep finds them), named as the
+ * tenant named each rule; a rule the tenant switched off raises nothing. Answers how many it raised
+ * (a day raised before is not raised again).
+ */
+export async function raiseNodeDayAlarms(
+  db: Queryable,
+  tenantId: string,
+  found: readonly Omit<DayRecord, "name">[],
+  at: Date,
+): Promise<number> {
+  if (found.length === 0) return 0;
+  const rules = effectiveRules(await tenantRuleRows(db, tenantId));
+  const records = found
+    .filter((record) => rules[record.code].enabled)
+    .map((record) => ({ ...record, name: rules[record.code].name }));
+  return raiseDayRecords(db, tenantId, records, at);
 }

@@ -12,6 +12,7 @@ import {
   readsAround,
 } from "./line-loss.repository.ts";
 import {
+  BAND_DAYS,
   bandOf,
   bandView,
   historyValue,
@@ -26,8 +27,7 @@ import {
   type TopologyNode,
 } from "./node-figures.ts";
 
-/** Days a node's band is learned from: the four weeks before the day judged. */
-export const BAND_DAYS = 28;
+export { BAND_DAYS };
 /** The longest daily series one call answers. */
 export const MAX_HISTORY_DAYS = 366;
 

@@ -67,6 +67,9 @@ export function sortedByMeter(reads: ReadonlyMap<string, RegisterRead[]>): Map<s
 export const historyValue = (loss: PeriodLoss): number =>
   loss.kind === "loss" && loss.percent !== null ? loss.percent : Number.NaN;
 
+/** Days a node's band is learned from: the four weeks before the day judged. */
+export const BAND_DAYS = 28;
+
 /** Loss in per cent against the node's band, learned from its previous days (a floor of half a point). */
 export function bandOf(history: readonly number[]): Band | undefined {
   return learnBand(history, { minDays: 7, width: 3, floor: 0.5 });

@@ -19,6 +19,7 @@ import {
   electricDayRead,
   waterDayRead,
 } from "./daily-usage.db.ts";
+import { type DayPower, keepDayPowers } from "./day-power.db.ts";
 import {
   type ElectricRead,
   GroupInsert,
@@ -59,6 +60,8 @@ export class DbReadingsSink implements ReadingsSink {
   /** Reads that arrive together (many sessions, one turn of the event loop) share one insert. */
   private readonly electricLog = new GroupInsert<ElectricRead>((rows) => insertElectricReads(this.db, rows));
   private readonly waterLog = new GroupInsert<WaterRead>((rows) => insertWaterReads(this.db, rows));
+  /** Each electric meter's highest power of the day, beside its daily usage, batched as the log is. */
+  private readonly dayPower = new GroupInsert<DayPower>((rows) => keepDayPowers(this.db, rows));
 
   /** `timeZone`: the tenants' zone, whose midnights divide daily usage (design.md §5 "Time"). */
   constructor(
@@ -165,7 +168,7 @@ export class DbReadingsSink implements ReadingsSink {
       roomId: meter.room_id,
       productCode: reading.address,
     };
-    if (meter.energy_type === 1) await this.electricHistory(target, reading, supply);
+    if (meter.energy_type === 1) await this.electricHistory(target, reading, supply, facts.activePower);
     else await this.waterHistory(target, reading, supply);
     if (meter.priced) await this.price(meter.tenant_id, meter.energy_type, reading);
     // A local-prepaid meter keeps its own balance: the account shadows it (and learns its purchase count).
@@ -223,8 +226,13 @@ export class DbReadingsSink implements ReadingsSink {
     );
   }
 
-  /** The reading log row and the daily usage of an electric meter's read. */
-  private async electricHistory(target: DailyTarget, reading: MeterReading, supply: number | null) {
+  /** The reading log row, the daily usage and the day's highest power of an electric meter's read. */
+  private async electricHistory(
+    target: DailyTarget,
+    reading: MeterReading,
+    supply: number | null,
+    activePower: string | null,
+  ) {
     const frozen = reading.dailyFrozen;
     const frozenDay = /^\d{4}-\d{2}-\d{2}/.exec(frozen?.time ?? "")?.[0];
     const frozenRegisters = frozen && registersOf(frozen.energy);
@@ -240,6 +248,15 @@ export class DbReadingsSink implements ReadingsSink {
         balance: cents(reading.balance),
         switchStatus: supply,
         missing: reading.missing.join(",").slice(0, 255),
+      });
+    // A load shown on a day whose register stands still is what the suspects sweep looks for.
+    if (activePower !== null)
+      await this.dayPower.add({
+        tenantId: target.tenantId,
+        meterId: target.meterId,
+        day: localDay(reading.at, this.timeZone),
+        powerKw: activePower,
+        at: reading.at,
       });
     // One transaction: a freeze moves the day's start, the read its end; a reader in between would
     // see a start above the end, a day of negative use.

@@ -1,4 +1,4 @@
-import type { ElectricSample, RegisterRead } from "@meterline/analytics";
+import type { ElectricSample, LoadDay, RegisterRead } from "@meterline/analytics";
 import type { Queryable } from "../../db/client.ts";
 import { type EnergyType, registerHundredths } from "../line-loss/line-loss.repository.ts";
 
@@ -79,6 +79,75 @@ export async function nightReads(
     byMeter.set(row.meter_id, list);
   }
   return byMeter;
+}
+
+/**
+ * The local days from `firstDay` to `lastDay` on which electric meters reported a power, each with
+ * its highest power and the energy its daily usage row counted (undefined without a row), per
+ * meter in day order: one statement for the tenant.
+ */
+export async function dayLoads(
+  db: Queryable,
+  tenantId: string,
+  firstDay: string,
+  lastDay: string,
+  timeZone: string,
+): Promise<Map<string, LoadDay[]>> {
+  const rows = await db.query<{
+    meter_id: string;
+    day: string;
+    day_from: Date;
+    day_to: Date;
+    max_power: string;
+    usage: string | null;
+  }>(
+    `select p.meter_id::text as meter_id, to_char(p.day_date, 'YYYY-MM-DD') as day,
+            (p.day_date::timestamp at time zone $4) as day_from,
+            ((p.day_date + 1)::timestamp at time zone $4) as day_to,
+            p.max_power::text as max_power, d.usage::text as usage
+       from pms_data_day_power p
+       join pms_meter m on m.id = p.meter_id and m.tenant_id = p.tenant_id and m.is_deleted = 0
+       left join pms_data_daily d on d.tenant_id = p.tenant_id and d.meter_id = p.meter_id
+            and d.day_date = p.day_date
+      where p.tenant_id = $1 and p.day_date between $2::date and $3::date
+      order by p.meter_id, p.day_date`,
+    [tenantId, firstDay, lastDay, timeZone],
+  );
+  const byMeter = new Map<string, LoadDay[]>();
+  for (const row of rows) {
+    const list = byMeter.get(row.meter_id) ?? [];
+    list.push({
+      day: row.day,
+      from: new Date(row.day_from).getTime(),
+      to: new Date(row.day_to).getTime(),
+      maxPowerKw: Number(row.max_power),
+      energyKwh: row.usage === null ? undefined : Number(row.usage),
+    });
+    byMeter.set(row.meter_id, list);
+  }
+  return byMeter;
+}
+
+/**
+ * One electric meter's daily usage (its usage rows, as the load detector judged them) and highest
+ * power per local day from `firstDay` to `lastDay`, as decimal text; null where a day has none.
+ */
+export async function dailyUsageAndPower(
+  db: Queryable,
+  tenantId: string,
+  meterId: string,
+  firstDay: string,
+  lastDay: string,
+): Promise<{ day: string; usage: string | null; max_power: string | null }[]> {
+  return db.query(
+    `select to_char(g.day, 'YYYY-MM-DD') as day, round(d.usage, 2)::text as usage,
+            rtrim(rtrim(p.max_power::text, '0'), '.') as max_power
+       from generate_series($3::date, $4::date, interval '1 day') g(day)
+       left join pms_data_daily d on d.tenant_id = $1 and d.meter_id = $2 and d.day_date = g.day::date
+       left join pms_data_day_power p on p.tenant_id = $1 and p.meter_id = $2 and p.day_date = g.day::date
+      order by g.day`,
+    [tenantId, meterId, firstDay, lastDay],
+  );
 }
 
 /** The local midnights of the days from `firstDay` to `lastDay` (inclusive), in the tenant's zone. */

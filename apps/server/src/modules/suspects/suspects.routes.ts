@@ -21,6 +21,7 @@ const tags = ["metering"];
 const KINDS = [
   "relay-bypass",
   "no-energy-under-load",
+  "load-without-energy",
   "sustained-drop",
   "meter-event",
   "night-flow",

@@ -1,4 +1,5 @@
 import {
+  loadWithoutEnergy,
   minimumHourlyFlow,
   nightFlow,
   type RegisterRead,
@@ -13,13 +14,17 @@ import {
 import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { raiseNodeDayAlarms } from "../alarm/alarm.service.ts";
 import { dayBoundaries, type EnergyType } from "../line-loss/line-loss.repository.ts";
 import { metersOfNode, nodeHistory, sortedReadsAround, topologyOf } from "../line-loss/line-loss.service.ts";
-import { periodLoss } from "../line-loss/node-figures.ts";
+import { treeLossAlarms } from "../line-loss/loss-alarms.ts";
+import { type PeriodLoss, periodLoss } from "../line-loss/node-figures.ts";
 import { daysBack, localDay } from "../metering/usage-periods.ts";
 import { meterEvents } from "./meter-events.ts";
 import {
   claimDailySweep,
+  dailyUsageAndPower,
+  dayLoads,
   meterEventCounts,
   midnights,
   nightReads,
@@ -43,6 +48,13 @@ import {
 export const SWEEP_DAYS = 45;
 /** Days of history a sustained drop is judged on: 28 of baseline and the 7 judged. */
 const DROP_DAYS = 35;
+/**
+ * Days a sweep judges each node's loss on: yesterday, and the two before it for a day whose reads
+ * came in late or a sweep that did not run (a day already raised is never raised again).
+ */
+const LOSS_ALARM_DAYS = 3;
+/** Days a load without energy is looked for in, to yesterday. */
+const LOAD_DAYS = 14;
 /** Nights a night-flow run is looked for in (it must reach the last night). */
 const NIGHTS = 14;
 const DAY_MS = 86_400_000;
@@ -72,6 +84,7 @@ async function dailyFigures(
     for (const id of metersOfNode(node, topology.outflow.get(node.id)!)) meterIds.add(id);
   }
   const reads = await sortedReadsAround(db, tenantId, energyType, meterIds, instants);
+  const days = instants.slice(0, -1).map((_, d) => daysBack(lastDay, DROP_DAYS - d));
   const usage = (id: string) =>
     instants.slice(0, -1).map((from, d) => {
       const start = valueAt(reads.get(id) ?? [], from);
@@ -79,29 +92,27 @@ async function dailyFigures(
       if (start.kind !== "value" || end.kind !== "value" || end.value < start.value) return Number.NaN;
       return Number(end.value - start.value) / ALIGNED_PER_UNIT;
     });
-  const loss = (nodeIndex: number) => {
+  const losses = (nodeIndex: number): PeriodLoss[] => {
     const node = topology.nodes[nodeIndex]!;
-    return instants.slice(0, -1).map((from, d) => {
-      const figure = periodLoss(node, topology.outflow.get(node.id)!, reads, from, instants[d + 1]!);
-      return figure.kind === "loss" || figure.kind === "negative"
-        ? Number(figure.loss) / ALIGNED_PER_UNIT
-        : Number.NaN;
-    });
+    return instants
+      .slice(0, -1)
+      .map((from, d) => periodLoss(node, topology.outflow.get(node.id)!, reads, from, instants[d + 1]!));
   };
-  return { topology, firstDay: instants[0]!, usage, loss };
+  const loss = (nodeIndex: number) =>
+    losses(nodeIndex).map((figure) =>
+      figure.kind === "loss" || figure.kind === "negative"
+        ? Number(figure.loss) / ALIGNED_PER_UNIT
+        : Number.NaN,
+    );
+  return { energyType, topology, firstDay: instants[0]!, days, usage, losses, loss };
 }
+
+type DailyFigures = Awaited<ReturnType<typeof dailyFigures>>;
 
 const complete = (series: readonly number[]) => series.every((value) => !Number.isNaN(value));
 
 /** Meters whose usage fell and stayed low against their peers under the same node while its loss rose. */
-async function drops(
-  db: Queryable,
-  tenantId: string,
-  energyType: EnergyType,
-  lastDay: string,
-  timeZone: string,
-) {
-  const { topology, firstDay, usage, loss } = await dailyFigures(db, tenantId, energyType, lastDay, timeZone);
+function drops({ energyType, topology, firstDay, usage, loss }: DailyFigures) {
   const found: Found[] = [];
   topology.nodes.forEach((node, index) => {
     const series = new Map(node.listedMeterIds.map((id) => [id, usage(id)]));
@@ -121,6 +132,10 @@ async function drops(
   });
   return found;
 }
+
+/** The nodes' days that left their band (or went negative) among the last ones, as alarm findings. */
+const nodeDayAlarms = ({ energyType, topology, days, losses }: DailyFigures) =>
+  treeLossAlarms(topology, energyType, days, losses, LOSS_ALARM_DAYS);
 
 /** Water meters with flow through every quiet hour for nights in a row, and nodes leaking before their meters. */
 async function nightFlows(db: Queryable, tenantId: string, now: Date, timeZone: string) {
@@ -190,11 +205,13 @@ export async function rerank(db: Queryable, tenantId: string): Promise<void> {
 
 /**
  * Runs every detector over the tenant's last 45 days: relay bypass on electric reads, cover-open
- * and reverse-energy alarms, sustained
+ * and reverse-energy alarms, days of load without energy (the meters' highest power per day against
+ * their daily usage), sustained
  * drops of electric and water meters against their node's peers and loss, night flow of water
  * meters and unmetered night flow of water nodes. Findings are stored (a known one keeps its
- * state and reason) and the whole list is ranked again. Set-based: a handful of statements per
- * tenant whatever its number of meters.
+ * state and reason) and the whole list is ranked again. The same daily losses raise the line-loss
+ * alarms of the nodes' last days (告警记录). Set-based: a handful of statements per tenant
+ * whatever its number of meters.
  */
 export async function sweep(db: Queryable, tenantId: string, timeZone: string, now = new Date()) {
   const lastDay = daysBack(localDay(now, timeZone), 2);
@@ -213,8 +230,19 @@ export async function sweep(db: Queryable, tenantId: string, timeZone: string, n
     });
     if (suspicion) found.push({ energyType: 1, subjectType: "meter", suspicion });
   }
-  found.push(...(await drops(db, tenantId, 1, lastDay, timeZone)));
-  found.push(...(await drops(db, tenantId, 2, lastDay, timeZone)));
+  for (const [meterId, days] of await dayLoads(
+    db,
+    tenantId,
+    daysBack(lastDay, LOAD_DAYS),
+    lastDay,
+    timeZone,
+  )) {
+    const suspicion = loadWithoutEnergy(meterId, days);
+    if (suspicion) found.push({ energyType: 1, subjectType: "meter", suspicion });
+  }
+  const electric = await dailyFigures(db, tenantId, 1, lastDay, timeZone);
+  const water = await dailyFigures(db, tenantId, 2, lastDay, timeZone);
+  found.push(...drops(electric), ...drops(water));
   found.push(...(await nightFlows(db, tenantId, now, timeZone)));
   const rows: SuspectWrite[] = found.map(({ energyType, subjectType, suspicion }) => ({
     energyType,
@@ -235,7 +263,13 @@ export async function sweep(db: Queryable, tenantId: string, timeZone: string, n
     now,
   );
   await rerank(db, tenantId);
-  return { found: rows.length };
+  const lossAlarms = await raiseNodeDayAlarms(
+    db,
+    tenantId,
+    [...nodeDayAlarms(electric), ...nodeDayAlarms(water)],
+    now,
+  );
+  return { found: rows.length, lossAlarms };
 }
 
 /**
@@ -294,7 +328,8 @@ export async function suspectsPage(
 
 /**
  * One suspect with its evidence and the subject's daily series over the sweep's window: a meter's
- * usage per day, a node's loss per day (null for a day without a figure).
+ * usage per day, a node's loss per day (null for a day without a figure); for a load without
+ * energy, the meter's usage rows and its highest power per day (`power`).
  */
 export async function suspectDetail(db: Queryable, tenantId: string, id: string, timeZone: string) {
   const row = await suspectById(db, tenantId, id);
@@ -302,6 +337,21 @@ export async function suspectDetail(db: Queryable, tenantId: string, id: string,
   const lastDay = daysBack(localDay(new Date(), timeZone), 2);
   const energyType: EnergyType = row.energy_type === 2 ? 2 : 1;
   let series: { day: string; value: string | null }[];
+  if (row.kind === "load-without-energy") {
+    // The figures the detector judged: the usage rows and the highest power of each day.
+    const days = await dailyUsageAndPower(
+      db,
+      tenantId,
+      row.subject_id,
+      daysBack(lastDay, SWEEP_DAYS),
+      lastDay,
+    );
+    return {
+      ...suspectView(row),
+      series: days.map((day) => ({ day: day.day, value: day.usage })),
+      power: days.map((day) => ({ day: day.day, value: day.max_power })),
+    };
+  }
   if (row.subject_type === "node") {
     const history = await nodeHistory(db, tenantId, row.subject_id, lastDay, SWEEP_DAYS, timeZone);
     series = history.days.map((day) => ({ day: day.day, value: day.loss }));

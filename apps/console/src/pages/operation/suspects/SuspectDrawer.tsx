@@ -8,7 +8,7 @@ import { useLoaded } from "../../../components/useLoaded.ts";
 import { type MessageKey, useT } from "../../../i18n/index.tsx";
 import { useConsole } from "../../../store/useConsole.ts";
 import { loadSuspect, markSuspect, type SuspectDetail, type SuspectState } from "./suspect-calls.ts";
-import { figureName, figureValue, STATE_COLOURS } from "./suspect-words.ts";
+import { figureKey, figureName, figureValue, STATE_COLOURS } from "./suspect-words.ts";
 
 const SeriesChart = lazy(() => import("../../../components/charts/SeriesChart.tsx"));
 
@@ -77,7 +77,7 @@ export function SuspectDrawer({
           {dayjs(s.evidenceTo).format("YYYY-MM-DD HH:mm")}
         </Descriptions.Item>
         {s.figures.map((figure) => (
-          <Descriptions.Item key={figure.name} label={figureName(t, figure)}>
+          <Descriptions.Item key={figureKey(figure)} label={figureName(t, figure)}>
             {figureValue(t, figure)}
           </Descriptions.Item>
         ))}
@@ -96,6 +96,16 @@ export function SuspectDrawer({
               color: token.colorPrimary,
               kind: "bar",
             },
+            ...(s.power
+              ? [
+                  {
+                    name: t("suspects.chart.power"),
+                    values: s.power.map((d) => d.value ?? "-"),
+                    color: token.colorWarning,
+                    kind: "line" as const,
+                  },
+                ]
+              : []),
           ]}
           textColor={token.colorTextSecondary}
           summary={t("suspects.chartOf", { subject: s.meterCode ?? s.nodeName ?? s.subjectId })}

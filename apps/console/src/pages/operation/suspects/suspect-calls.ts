@@ -9,6 +9,8 @@ export interface EvidenceFigure {
   name: string;
   value: number;
   unit: string;
+  /** The day (yyyy-MM-dd) a figure of one day belongs to. */
+  day?: string;
 }
 
 /** A meter or node the detectors suspect, with its labels, rank and the inspector's verdict. */
@@ -35,6 +37,8 @@ export interface Suspect {
 /** The subject's daily figure (usage, or a node's loss) for the evidence chart; null without one. */
 export interface SuspectDetail extends Suspect {
   series: { day: string; value: string | null }[];
+  /** A load without energy: the meter's highest power of each day (kW), beside its usage. */
+  power?: { day: string; value: string | null }[];
 }
 
 export interface SuspectQuery {

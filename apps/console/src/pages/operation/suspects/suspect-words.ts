@@ -24,6 +24,9 @@ const FIGURE_KEYS: Record<string, MessageKey> = {
   "litres a day at that rate": "suspects.figure.litres",
   "cover openings": "suspects.figure.coverOpenings",
   "reverse energy alarms": "suspects.figure.reverseEnergy",
+  "days with load, no energy": "suspects.figure.loadDays",
+  "highest power": "suspects.figure.highestPower",
+  "energy counted": "suspects.figure.energyCounted",
 };
 
 const UNIT_KEYS: Record<string, MessageKey> = {
@@ -31,12 +34,18 @@ const UNIT_KEYS: Record<string, MessageKey> = {
   ratio: "suspects.unit.ratio",
   nights: "suspects.unit.nights",
   times: "suspects.unit.times",
+  days: "suspects.unit.days",
 };
 
+/** A figure's words; a figure of one day (a day's power, a day's energy) is headed by its day. */
 export const figureName = (t: ReturnType<typeof useT>, figure: EvidenceFigure) => {
   const key = FIGURE_KEYS[figure.name];
-  return key ? t(key) : figure.name;
+  const name = key ? t(key) : figure.name;
+  return figure.day ? `${figure.day} ${name}` : name;
 };
+
+/** A figure's key among its suspect's figures: a name repeats once per day. */
+export const figureKey = (figure: EvidenceFigure) => `${figure.day ?? ""} ${figure.name}`;
 
 export function figureValue(t: ReturnType<typeof useT>, figure: EvidenceFigure): string {
   const unit = UNIT_KEYS[figure.unit];
