@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { evaluateAll } from "../src/modules/alarm/alarm.service.ts";
+import { evaluateAll, raiseNodeDayAlarms } from "../src/modules/alarm/alarm.service.ts";
 import { localDay } from "../src/modules/metering/usage-periods.ts";
 import { sweepDailyIfDue } from "../src/modules/suspects/suspects.service.ts";
 import { provisionTenant } from "./fixtures.ts";
@@ -141,6 +141,36 @@ describe("line-loss alarms: a node's day outside its band raises one record in �
     assert.equal(closed.statusCode, 200, closed.body);
     assert.equal((await post("suspects/sweep")).json().data.lossAlarms, 0);
     assert.equal((await lossRecords()).length, 2);
+  });
+
+  test("a rule ignored permanently on the master meter raises no later day; the other rule still does", async () => {
+    const [negative] = await records("ruleCode=loss_negative");
+    const ignored = await post("checkIgnore/save", {
+      recordId: negative!.id,
+      ignoreType: 3,
+      reason: "总表更换中,挂接待核对",
+    });
+    assert.equal(ignored.statusCode, 200, ignored.body);
+    const later = {
+      energyType: 1 as const,
+      meterId: topology.buildingMaster,
+      productCode: "100000000901",
+      nodeId: topology.building,
+      day: dayBefore(0),
+      content: "计量节点「1号楼」",
+    };
+    const raised = await raiseNodeDayAlarms(
+      server.db,
+      tenant.tenantId,
+      [
+        { ...later, code: "loss_negative" },
+        { ...later, code: "loss_above_band" },
+      ],
+      new Date(),
+    );
+    assert.equal(raised, 1);
+    assert.equal((await records("ruleCode=loss_negative")).length, 1);
+    assert.equal((await records("ruleCode=loss_above_band")).length, 2);
   });
 
   test("another tenant sees none of them", async () => {
