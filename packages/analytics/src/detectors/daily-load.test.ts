@@ -115,7 +115,7 @@ test("only the latest seven days are listed one by one; the count names them all
 
 const arbitraryDay = fc.record({
   maxPowerKw: fc.option(fc.double({ min: -5, max: 20, noNaN: true }), { nil: undefined }),
-  energyKwh: fc.option(fc.double({ min: 0, max: 50, noNaN: true }), { nil: undefined }),
+  energyKwh: fc.option(fc.double({ min: -5, max: 50, noNaN: true }), { nil: undefined }),
 });
 const arbitraryDays = fc
   .array(arbitraryDay, { maxLength: 30 })
@@ -129,6 +129,7 @@ test("property: found exactly when enough days qualify; its figures are of those
           d.maxPowerKw !== undefined &&
           d.energyKwh !== undefined &&
           d.maxPowerKw >= 0.1 &&
+          d.energyKwh >= 0 &&
           d.energyKwh <= 0.01,
       );
       const found = loadWithoutEnergy("p", days, { minDays });

@@ -34,7 +34,8 @@ const round = (value: number, places: number) => {
  * Days on which the meter showed a load (its highest polled power at least `minPowerKw`) while its
  * register counted next to nothing: the load drew energy the register did not count, as with a
  * tampered voltage link, a stopped register or a meter that stopped counting. A day without a power
- * poll or without a usage row says nothing either way. Found once it has happened on `minDays`
+ * poll or without a usage row, or with a negative usage (a register replaced or reset), says
+ * nothing either way. Found once it has happened on `minDays`
  * days of the series, in a row or not; the evidence names the days with their power and energy.
  */
 export function loadWithoutEnergy(
@@ -48,6 +49,8 @@ export function loadWithoutEnergy(
       day.maxPowerKw !== undefined &&
       day.energyKwh !== undefined &&
       day.maxPowerKw >= minPowerKw &&
+      // A negative day is a replaced or reset register, which says nothing about the load.
+      day.energyKwh >= 0 &&
       day.energyKwh <= maxKwh,
   );
   if (still.length < Math.max(1, minDays)) return undefined;
