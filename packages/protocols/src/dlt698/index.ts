@@ -142,6 +142,7 @@ export {
   type SecurityMode,
   secureRequest,
   secureResponse,
+  type WalletCipherPort,
 } from "./security.ts";
 export {
   buildSplitAck,
@@ -151,3 +152,4 @@ export {
   SplitReassembler,
 } from "./split.ts";
 export { dataText, dateTimeText, type NamedValue, namedValues } from "./values.ts";
+export { readWalletData, WALLET_OPERATIONS, type WalletSidMacInput, walletMacInput } from "./wallet.ts";

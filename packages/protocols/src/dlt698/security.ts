@@ -2,9 +2,10 @@ import { fail } from "../errors.ts";
 import { toHex } from "../hex.ts";
 import type { ServerAddress } from "./address.ts";
 import { type Apdu, decodeApdu, encodeApdu, type SecurityVerification } from "./apdu.ts";
-import { hexBytes } from "./axdr.ts";
+import { hexBytes, type SidMac } from "./axdr.ts";
 import { darName } from "./catalogue.ts";
 import { crc16x25 } from "./crc.ts";
+import { readWalletData, type WalletSidMacInput, walletMacInput } from "./wallet.ts";
 
 /**
  * SECURITY-Request / SECURITY-Response (DL/T 698.45 §7.2.10, security transfer with the ESAM):
@@ -46,6 +47,15 @@ export interface CipherPort {
   protect(request: ProtectRequest): Promise<Protected>;
   /** Check the MAC and decipher; throw (or reject) when the answer does not verify. */
   open(response: OpenResponse): Promise<Uint8Array>;
+}
+
+/**
+ * A cipher machine that can also authorise money: the SID_MAC inside the ESAM wallet operation
+ * (F100, 钱包操作) is computed by the master's cipher machine for that meter, purchase and count, and
+ * checked by the meter's ESAM before it touches the wallet.
+ */
+export interface WalletCipherPort extends CipherPort {
+  walletSidMac(server: ServerAddress, input: WalletSidMacInput): Promise<SidMac>;
 }
 
 /** The meter's side (the simulated meter's ESAM). */
@@ -151,7 +161,7 @@ export async function secureResponse(
  * "MAC" two CRCs over key and data, so tests can check that the codec carries and checks
  * what a real ESAM would, and that tampering is caught.
  */
-export class FakeEsam implements CipherPort, MeterEsamPort {
+export class FakeEsam implements WalletCipherPort, MeterEsamPort {
   private counter = 0;
   constructor(private readonly key: Uint8Array = Uint8Array.of(0x69, 0x8d, 0x45, 0x17, 0x20, 0x17)) {}
 
@@ -200,12 +210,41 @@ export class FakeEsam implements CipherPort, MeterEsamPort {
     return response.ciphered ? this.stream(response.data, response.server) : response.data;
   }
 
+  /** The SID_MAC a cipher machine holding this key gives a wallet operation for `server`. */
+  walletSidMacNow(server: ServerAddress, input: WalletSidMacInput): SidMac {
+    const sid = { id: (0x81_10_00_00 + input.purchaseCount) >>> 0, extra: "0000" };
+    return { sid, mac: toHex(this.mac(this.walletBytes(server, input), sid.extra), "") };
+  }
+  async walletSidMac(server: ServerAddress, input: WalletSidMacInput): Promise<SidMac> {
+    return this.walletSidMacNow(server, input);
+  }
+  /** Meter side: does the wallet parameter's SID_MAC verify for this meter (and this key)? */
+  walletSidMacValid(server: ServerAddress, data: Parameters<typeof readWalletData>[0]): boolean {
+    const wallet = readWalletData(data);
+    if (!wallet) return false;
+    const expected = this.mac(this.walletBytes(server, wallet), wallet.sidMac.sid.extra);
+    return toHex(expected, "") === wallet.sidMac.mac.toUpperCase();
+  }
+  private walletBytes(server: ServerAddress, input: WalletSidMacInput): Uint8Array {
+    return new Uint8Array([...hexBytes(server.address, "address"), ...walletMacInput(input)]);
+  }
+
   async openRequest(request: {
     server: ServerAddress;
     ciphered: boolean;
     data: Uint8Array;
     verification: SecurityVerification;
   }): Promise<Uint8Array> {
+    return this.openRequestNow(request);
+  }
+
+  /** openRequest without the promise, for a meter that answers synchronously (the simulator). */
+  openRequestNow(request: {
+    server: ServerAddress;
+    ciphered: boolean;
+    data: Uint8Array;
+    verification: SecurityVerification;
+  }): Uint8Array {
     const v = request.verification;
     if (v.kind === "sid-mac" && toHex(this.mac(request.data, v.sid.extra), "") !== v.mac)
       fail("security", "the request MAC does not verify");
@@ -218,6 +257,16 @@ export class FakeEsam implements CipherPort, MeterEsamPort {
     ciphered: boolean;
     request: SecurityVerification;
   }): Promise<{ ciphered: boolean; data: Uint8Array; mac: Uint8Array | null }> {
+    return this.protectResponseNow(response);
+  }
+
+  /** protectResponse without the promise (the simulator). */
+  protectResponseNow(response: {
+    server: ServerAddress;
+    apdu: Uint8Array;
+    ciphered: boolean;
+    request: SecurityVerification;
+  }): { ciphered: boolean; data: Uint8Array; mac: Uint8Array | null } {
     const salt =
       response.request.kind === "rn" || response.request.kind === "rn-mac" ? response.request.rn : "";
     const data = response.ciphered ? this.stream(response.apdu, response.server) : response.apdu;
