@@ -8,6 +8,7 @@ import type { MeterCommand, MeterInfo, MeterReading } from "./model.ts";
 import { pollMeter } from "./polling/poller.ts";
 import { PollScheduler } from "./polling/scheduler.ts";
 import type { CommandSource, Logger, ReadingsSink } from "./ports.ts";
+import { cipherPortFor } from "./protocol/dlt698-wallet.ts";
 import { RequestFactory } from "./protocol/requests.ts";
 import type { Counters } from "./stats.ts";
 import { localDay, localParts, localTextToEpoch } from "./time.ts";
@@ -59,7 +60,7 @@ export class Collector {
       requests: new RequestFactory(() => {
         this.ser = (this.ser + 1) & 0xff;
         return this.ser;
-      }),
+      }, cipherPortFor(settings.dlt698CipherPort)),
       counters,
       timeoutMs:
         link.transport === "mqtt"

@@ -1,4 +1,5 @@
 import { hasField, parseTemplate } from "./dtu/packet-format.ts";
+import { CIPHER_PORTS, type CipherPortName } from "./protocol/dlt698-wallet.ts";
 
 /**
  * Gateway settings and their defaults. Times are milliseconds. The defaults suit real DTUs over
@@ -95,6 +96,12 @@ export interface GatewaySettings {
   maxConcentratorFrameLength: number;
   /** At most one broadcast time per bus in this span (meters accept one correction a day, §1.3). */
   clockBroadcastIntervalMs: number;
+  /**
+   * The cipher machine DL/T 698.45 money writes go through (protocol/dlt698-wallet.ts):
+   * "none" (default) refuses them; "software-test-double" is a double with test keys for the demo
+   * fleet and tests, never a production setting.
+   */
+  dlt698CipherPort: CipherPortName;
 }
 
 export const DEFAULT_SETTINGS: GatewaySettings = {
@@ -137,6 +144,7 @@ export const DEFAULT_SETTINGS: GatewaySettings = {
   concentratorRequestTimeoutMs: 20_000,
   concentratorMeterTimeoutMs: 10_000,
   maxConcentratorFrameLength: 2048,
+  dlt698CipherPort: "none",
 };
 
 export class GatewayConfigError extends Error {}
@@ -181,6 +189,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<G
   if (env.MQTT_URL) out.mqttUrl = env.MQTT_URL;
   if (env.MQTT_TOPIC_PREFIX) out.mqttTopicPrefix = env.MQTT_TOPIC_PREFIX;
   if (env.TENANT_TIME_ZONE) out.timeZone = env.TENANT_TIME_ZONE;
+  if (env.GATEWAY_DLT698_CIPHER_PORT) out.dlt698CipherPort = env.GATEWAY_DLT698_CIPHER_PORT as CipherPortName;
   return out;
 }
 
@@ -198,6 +207,8 @@ export function resolveSettings(overrides: Partial<GatewaySettings> = {}): Gatew
     throw new GatewayConfigError("concentratorMeterTimeoutMs is at most 127 s (AFN 10 F1)");
   if (settings.maxConcentratorFrameLength < 64 || settings.maxConcentratorFrameLength > 16_391)
     throw new GatewayConfigError("maxConcentratorFrameLength must be within 64..16391 bytes");
+  if (!CIPHER_PORTS.includes(settings.dlt698CipherPort))
+    throw new GatewayConfigError(`dlt698CipherPort must be one of ${CIPHER_PORTS.join(", ")}`);
   checkPacketTemplates(settings);
   if (!/^[A-Za-z0-9_/-]+$/.test(settings.mqttTopicPrefix) || settings.mqttTopicPrefix.includes("//"))
     throw new GatewayConfigError("mqttTopicPrefix may hold letters, digits, _ - and /");

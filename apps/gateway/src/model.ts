@@ -26,6 +26,8 @@ export interface MeterModel {
   rechargeDi?: string;
   /** DI of the plain-text account-clearing write of the same meters. */
   clearingDi?: string;
+  /** DL/T 698.45 local prepaid: the customer number (户号, hex bytes) the meter's ESAM holds (4003). */
+  customerNumber?: string;
 }
 
 export interface MeterInfo {

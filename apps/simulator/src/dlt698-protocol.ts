@@ -1,5 +1,6 @@
 import { dlt698 } from "@meterline/protocols";
 import { calendar, parseLocalText } from "./clock.ts";
+import { answerSecured } from "./dlt698-wallet.ts";
 import { type ElectricMeter, REGISTER_MODULUS } from "./electric-meter.ts";
 import { switchRelay } from "./electric-protocol.ts";
 
@@ -7,7 +8,8 @@ import { switchRelay } from "./electric-protocol.ts";
  * A simulated DL/T 698.45 meter answering one request addressed to it: GET of the objects the
  * gateway reads (energy, power, wallet, overdraft, relay command state, relay outputs, power
  * hold, clock, status words, address), GET-Record of its daily freezes (5004), ACTION trip /
- * close (8000), power hold (8001) and broadcast time (4000 method 127), on the same state as the
+ * close (8000), power hold (8001), broadcast time (4000 method 127) and, under security transfer,
+ * the ESAM wallet operation (F100, dlt698-wallet.ts), on the same state as the
  * DL/T 645 model (electric-meter.ts). Returns the reply frame, or null for no reply.
  */
 type ClientApdu = dlt698.Apdu;
@@ -190,6 +192,8 @@ export function answerDlt698(
       if (dar !== DAR.success) meter.counters.refused++;
       return dlt698.buildActionResponse(address, apdu.omd, dar, null, { piid });
     }
+    case "security-request":
+      return answerSecured(meter, apdu, now);
     case "link-response":
     case "report-response-list":
     case "report-response-record-list":

@@ -38,6 +38,10 @@ export interface ElectricConfig {
   anomaly?: MeterAnomaly;
   /** false: a DL/T 698.45 model without daily freezes, refusing GET-Record of 5004 (DAR 6). */
   dailyFrozen?: boolean;
+  /** DL/T 698.45: the key of the meter's ESAM double (hex); unset = the shared test key (dlt698-wallet.ts). */
+  esamKey?: string;
+  /** DL/T 698.45: the customer number (户号, hex) its ESAM holds; unset = 6 bytes of zero. */
+  customerNumber?: string;
 }
 
 /** What a meter itself does wrong from `start`: the kinds of anomalies.ts a single meter can carry. */

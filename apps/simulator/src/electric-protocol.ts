@@ -126,7 +126,12 @@ function moneyWrite(
     : clear(meter, amountFen, operator, now);
 }
 
-function recharge(meter: ElectricMeter, amountFen: number, operator: string | null, now: number): boolean {
+export function recharge(
+  meter: ElectricMeter,
+  amountFen: number,
+  operator: string | null,
+  now: number,
+): boolean {
   if (amountFen <= 0) return false;
   if (meter.balanceFen + amountFen > meter.hoardingLimitFen) return false;
   meter.balanceFen += amountFen;
@@ -146,7 +151,12 @@ function recharge(meter: ElectricMeter, amountFen: number, operator: string | nu
  * Account clearing: only the exact remaining amount is given up (a meter that spent since it was
  * read, or owes, refuses), so what the server refunds is what the meter no longer holds.
  */
-function clear(meter: ElectricMeter, amountFen: number, operator: string | null, now: number): boolean {
+export function clear(
+  meter: ElectricMeter,
+  amountFen: number,
+  operator: string | null,
+  now: number,
+): boolean {
   if (amountFen <= 0 || amountFen !== meter.balanceFen) return false;
   meter.balanceFen = 0;
   meter.microYuan = 0;

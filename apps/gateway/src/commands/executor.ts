@@ -32,7 +32,7 @@ function buildRequest(
   meter: MeterInfo,
   command: MeterCommand,
   settings: CommandSettings,
-): Request {
+): Request | Promise<Request> {
   const { action, operator } = command;
   switch (action.kind) {
     case "read":
@@ -75,7 +75,7 @@ export async function executeCommand(
   }
   let request: Request;
   try {
-    request = buildRequest(ctx, meter, command, settings);
+    request = await buildRequest(ctx, meter, command, settings);
   } catch (error) {
     // A command the meter cannot carry, or a value the codec refuses (bad DI, too many decimals).
     if (!(error instanceof UnsupportedRequest) && !isProtocolError(error)) throw error;
@@ -95,7 +95,8 @@ export async function executeCommand(
       return { kind: "verify", at: Date.now() + settings.valveSettleMs, acknowledged: false };
     return reconcile(ctx, meter, tracker, false, undefined, settings.timeoutRecheckMs);
   }
-  const reply = exchange.reply;
+  // A DL/T 698.45 SECURITY-Response is opened (MAC checked, deciphered) by the cipher port first.
+  const reply = exchange.reply.kind === "secured" ? await exchange.reply.open() : exchange.reply;
   const replyHex = toHex(exchange.frame, "");
   if (reply.kind === "error") {
     await tracker.to("fail", { reply: replyHex, detail: reply.detail });

@@ -3,6 +3,7 @@ import {
   type DateTimeInput,
   type DecodedField,
   dlt645,
+  type dlt698,
   isProtocolError,
   type SplitFrame,
 } from "@meterline/protocols";
@@ -16,6 +17,7 @@ import {
   parseRecordItem,
   type RelayStatus,
 } from "./dlt698-requests.ts";
+import { CipherRefusal, dlt698MoneyWrite } from "./dlt698-wallet.ts";
 import { DEFAULT_CLEARING_DI, DEFAULT_RECHARGE_DI, encodeRecharge } from "./recharge.ts";
 
 /**
@@ -36,7 +38,12 @@ export type MeterReply =
       alarmAmounts?: cjt188.WaterAlarmAmounts;
     }
   | { kind: "ack"; status?: cjt188.MeterStatus | null }
-  | { kind: "error"; detail: string };
+  | { kind: "error"; detail: string }
+  /**
+   * DL/T 698.45 SECURITY-Response: only the cipher port can check and open it, and that is
+   * asynchronous, so the bus hands it over sealed and the command opens it (ack or error).
+   */
+  | { kind: "secured"; open(): Promise<MeterReply> };
 
 export type Request = PreparedRequest<MeterReply>;
 
@@ -115,7 +122,14 @@ function cjtRequest(meter: MeterInfo, bytes: Uint8Array): Request {
  * reply never matches a newer one.
  */
 export class RequestFactory {
-  constructor(private readonly nextSer: () => number) {}
+  /**
+   * `cipher`: the cipher machine DL/T 698.45 money writes go through (dlt698-wallet.ts); without
+   * one they are refused before a byte is sent.
+   */
+  constructor(
+    private readonly nextSer: () => number,
+    private readonly cipher: dlt698.WalletCipherPort | null = null,
+  ) {}
 
   private cjtOptions(meter: MeterInfo): cjt188.Cjt188BuildOptions {
     const { meterType, diOrder, preamble } = meter.model;
@@ -181,19 +195,57 @@ export class RequestFactory {
     return cjtRequest(meter, cjt188.buildWriteAlarmAmounts(meter.address, amounts, this.cjtOptions(meter)));
   }
 
-  recharge(meter: MeterInfo, amount: string, purchaseCount: number, operator?: string): Request {
+  recharge(
+    meter: MeterInfo,
+    amount: string,
+    purchaseCount: number,
+    operator?: string,
+  ): Request | Promise<Request> {
+    if (meter.protocol === "dlt698" && meter.model.localPrepaid)
+      return this.dlt698Money(meter, "recharge", amount, purchaseCount);
     if (meter.protocol !== "dlt645-2007" || !meter.model.localPrepaid)
-      throw new UnsupportedRequest("remote recharge needs a local-prepaid DL/T 645-2007 meter");
+      throw new UnsupportedRequest(
+        "remote recharge needs a local-prepaid DL/T 645-2007 or DL/T 698.45 meter",
+      );
     const di = meter.model.rechargeDi ?? DEFAULT_RECHARGE_DI;
     return this.writeRaw(meter, di, encodeRecharge(di, purchaseCount, amount), operator);
   }
 
   /** Account clearing at closing: the meter gives up exactly `amount` as purchase `purchaseCount`. */
-  clearing(meter: MeterInfo, amount: string, purchaseCount: number, operator?: string): Request {
+  clearing(
+    meter: MeterInfo,
+    amount: string,
+    purchaseCount: number,
+    operator?: string,
+  ): Request | Promise<Request> {
+    // DL/T 698.45: the wallet's refund (退费) of exactly the remaining amount.
+    if (meter.protocol === "dlt698" && meter.model.localPrepaid)
+      return this.dlt698Money(meter, "refund", amount, purchaseCount);
     if (meter.protocol !== "dlt645-2007" || !meter.model.localPrepaid)
-      throw new UnsupportedRequest("account clearing needs a local-prepaid DL/T 645-2007 meter");
+      throw new UnsupportedRequest(
+        "account clearing needs a local-prepaid DL/T 645-2007 or DL/T 698.45 meter",
+      );
     const di = meter.model.clearingDi ?? DEFAULT_CLEARING_DI;
     return this.writeRaw(meter, di, encodeRecharge(di, purchaseCount, amount), operator);
+  }
+
+  /** Checked synchronously, so a gateway without a cipher machine refuses before anything else. */
+  private dlt698Money(
+    meter: MeterInfo,
+    operation: "recharge" | "refund",
+    amount: string,
+    purchaseCount: number,
+  ): Promise<Request> {
+    if (!this.cipher)
+      throw new UnsupportedRequest(
+        "DL/T 698.45 money writes go through a cipher machine, and this gateway has none configured (GATEWAY_DLT698_CIPHER_PORT)",
+      );
+    return dlt698MoneyWrite(meter, this.cipher, operation, amount, purchaseCount, this.nextSer()).catch(
+      (error: unknown) => {
+        if (error instanceof CipherRefusal) throw new UnsupportedRequest(error.message);
+        throw error;
+      },
+    );
   }
 
   write(meter: MeterInfo, di: string, value: string, operator?: string): Request {

@@ -62,11 +62,12 @@ describe("DL/T 698.45 ESAM wallet operation (F100)", () => {
     });
     assert.equal(esam.walletSidMacValid(METER, forged), false, "amount changed after the MAC");
     assert.equal(dlt698.readWalletData({ type: "structure", items: [] }), null);
+    assert.ok(data.type === "structure");
     assert.equal(
       dlt698.readWalletData({
-        ...data,
+        type: "structure",
         items: [{ type: "integer", value: 5 }, ...data.items.slice(1)],
-      } as dlt698.Data),
+      }),
       null,
       "operation 5 is not in the standard's list",
     );
