@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { CommandAction, StoredCommand } from "@meterline/gateway";
+import {
+  type CommandAction,
+  DEFAULT_SETTINGS,
+  GatewayConfigError,
+  resolveSettings,
+  type StoredCommand,
+  settingsFromEnv,
+} from "@meterline/gateway";
 import type { ElectricMeter, Fault } from "@meterline/simulator";
 import { type Rig, startRig } from "./harness.ts";
 
@@ -194,5 +201,20 @@ describe("DL/T 698.45 money writes on a gateway without a cipher machine", () =>
     assert.equal(result.history[0]!.evidence.request, undefined);
     assert.equal(meter.counters.requests, requests, "the meter heard nothing");
     assert.deepEqual(wallet(meter), before);
+  });
+});
+
+describe("the cipher port setting", () => {
+  test("none by default; GATEWAY_DLT698_CIPHER_PORT names the port; an unknown name stops the gateway", () => {
+    assert.equal(DEFAULT_SETTINGS.dlt698CipherPort, "none");
+    assert.equal(resolveSettings({}).dlt698CipherPort, "none");
+    const env = { GATEWAY_DLT698_CIPHER_PORT: "software-test-double" };
+    assert.equal(resolveSettings(settingsFromEnv(env)).dlt698CipherPort, "software-test-double");
+    assert.throws(
+      () => resolveSettings(settingsFromEnv({ GATEWAY_DLT698_CIPHER_PORT: "hsm-x" })),
+      (e) =>
+        e instanceof GatewayConfigError &&
+        /dlt698CipherPort must be one of none, software-test-double/.test(e.message),
+    );
   });
 });

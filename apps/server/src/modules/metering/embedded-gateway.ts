@@ -29,9 +29,16 @@ export function embeddedGatewaySettings(options: {
   host?: string;
   timeZone?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The demo's simulated 698.45 meters carry ESAM doubles keyed with the test key: the demo
+   * gateway talks to them through the software cipher double unless GATEWAY_DLT698_CIPHER_PORT
+   * names another port. Outside the demo the default stays "none" (698.45 money writes refused).
+   */
+  demoFleet?: boolean;
 }): GatewaySettings {
   return resolveSettings({
     ...(options.host ? { host: options.host } : {}),
+    ...(options.demoFleet ? { dlt698CipherPort: "software-test-double" as const } : {}),
     ...settingsFromEnv(options.env),
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     rejectUnknownCollectors: true,
