@@ -23,7 +23,11 @@ const address = (serial: number) => String(201_000_000_000 + serial);
 const PREPAID_645 = address(1);
 const PREPAID_698 = address(3);
 // Carrier delays well inside the timeouts; outcomes are asserted, never durations.
-const SETTINGS = { concentratorRequestTimeoutMs: 1_200, concentratorMeterTimeoutMs: 500 };
+const SETTINGS = {
+  concentratorRequestTimeoutMs: 1_200,
+  concentratorMeterTimeoutMs: 500,
+  dlt698CipherPort: "software-test-double" as const,
+};
 const CARRIER = { minDelayMs: 10, maxDelayMs: 60, dropRate: 0 };
 
 describe("Q/GDW 1376.1 concentrator over real TCP", () => {
@@ -113,6 +117,19 @@ describe("Q/GDW 1376.1 concentrator over real TCP", () => {
     const lostOnTheWay = await run(address(2), { kind: "relay", action: "trip" }, ["ignore"]);
     assert.deepEqual(states(lostOnTheWay), ["sent", "fail"], "never executed: the read-back says so");
     assert.equal(sim(address(2)).counters.relayOps, 0);
+  });
+
+  test("a 698.45 recharge through forwarding: the secured wallet operation is applied once and verified", async () => {
+    const meter = sim(PREPAID_698);
+    const count = meter.purchaseCount;
+    const purchased = meter.purchasedFen;
+    const result = await run(PREPAID_698, { kind: "recharge", amount: "12.34", purchaseCount: count + 1 });
+    assert.deepEqual(states(result), ["sent", "success"]);
+    assert.match(result.history[1]!.evidence.detail, /acknowledged and verified \(purchase count/);
+    assert.deepEqual(
+      [meter.purchaseCount, meter.purchasedFen, meter.counters.recharges],
+      [count + 1, purchased + 1234, 1],
+    );
   });
 
   test("meters removed from the registry leave the file; a meter added takes a free row", async () => {
