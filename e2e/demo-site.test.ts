@@ -23,11 +23,13 @@ test("reads and daily usage of the demo fleet: tables by area, and the usage tre
   }, 90_000);
 
   await signInOperator(page, { ...demo, token });
-  // The home page sums the demo site up: 150 electric (10 on 698.45) and 60 water meters behind 10 DTUs and a concentrator.
+  // The home page sums the demo site up: 150 electric room meters (10 on 698.45) and 60 water ones
+  // behind 10 DTUs and a concentrator, with each building's master and common-area meters (10
+  // electric, 4 water masters) beside them: 160 and 64.
   const overview = page.getByTestId("metering-overview");
   await eventually(async () => {
-    assert.match(await textOf(overview.getByTestId("overview-electric")), /\/ 150/);
-    assert.match(await textOf(overview.getByTestId("overview-water")), /\/ 60/);
+    assert.match(await textOf(overview.getByTestId("overview-electric")), /\/ 160/);
+    assert.match(await textOf(overview.getByTestId("overview-water")), /\/ 64/);
     assert.match(await textOf(overview.getByTestId("overview-collector")), /\/ 11/);
   });
   const bars = async (testId: string) =>

@@ -52,16 +52,22 @@ describe("the embedded demo site", () => {
     );
   });
 
-  test("its meters are the simulated fleet's, each installed in a room behind its DTU", async () => {
+  test("its meters are the simulated fleet's, each installed in a room behind its DTU, and each building's master and common-area meters", async () => {
     const plan = planFleet(DEMO_FLEET);
     const building698 = planFleet(DEMO_698_FLEET);
     const electric = await get(server, token, "meter/page?size=500");
     const water = await get(server, token, "water/page?size=500");
+    // Each of the 5 buildings has an electric master (…9900, …9902, …) and common-area meter (…9901,
+    // …); the 4 with water meters a water master. They are in no room and on no DTU.
+    const topology = (kind: string) =>
+      kind === "electric"
+        ? Array.from({ length: 10 }, (_, i) => String(201_000_009_900 + i))
+        : [0, 2, 4, 6].map((i) => String(78_330_000_009_900 + i));
     const planned = (kind: string) =>
-      [...plan.meters, ...building698.meters]
-        .filter((m) => m.kind === kind)
-        .map((m) => m.address)
-        .sort();
+      [
+        ...[...plan.meters, ...building698.meters].filter((m) => m.kind === kind).map((m) => m.address),
+        ...topology(kind),
+      ].sort();
     assert.deepEqual(
       electric.records.map((m: { productCode: string }) => m.productCode).sort(),
       planned("electric"),
@@ -78,7 +84,27 @@ describe("the embedded demo site", () => {
     assert.equal(collector.collectorCode, first.collectorId);
     const links = await get(server, token, "roommeter/roomMeterPage?size=1");
     assert.equal(links.total, DEMO_FLEET.meters + DEMO_698_FLEET.meters);
+    // Masters and common-area meters count buildings: never offered to a room.
     assert.equal((await get(server, token, "meter/unbindTree")).length, 0);
+    assert.equal((await get(server, token, "water/unbindTree")).length, 0);
+    const nodes = await get(server, token, "meteringnode/list");
+    assert.deepEqual(nodes.map((n: { nodeTitle: string }) => n.nodeTitle).sort(), [
+      "1号楼",
+      "1号楼 供水",
+      "2号楼",
+      "2号楼 供水",
+      "3号楼",
+      "3号楼 供水",
+      "4号楼",
+      "4号楼 供水",
+      "5号楼(698)",
+    ]);
+    const listed = await get(server, token, "meteringnodemeter/page?size=1");
+    assert.equal(
+      listed.total,
+      DEMO_FLEET.meters + DEMO_698_FLEET.meters + 5,
+      "every room meter, and 5 公区表",
+    );
   });
 
   test("its DTUs get random secrets once, stored encrypted, for the simulated fleet to send", async () => {

@@ -23,6 +23,7 @@ export {
   DEFAULT_METER_PRICES,
   type ElectricConfig,
   ElectricMeter,
+  type MeterAnomaly,
   type Operation,
   REGISTER_MODULUS,
 } from "./electric-meter.ts";

@@ -14,16 +14,29 @@ const READ_EVERY_MS = 6 * HOUR_MS;
  */
 const RECENT_DAYS = 7;
 const OLDER_READS = [0, 18 * HOUR_MS];
+/**
+ * Water meters are also read every hour of the quiet night (01:00–05:00) in the last days, as a
+ * site watching for leaks polls them: night flow is judged hour by hour.
+ */
+const NIGHT_READS = [1, 2, 3, 4, 5].map((hour) => hour * HOUR_MS);
 /** The demo's meters keep Beijing time, as the fleet's clocks do (utcOffsetMinutes 480). */
 export const DEMO_UTC_OFFSET_MINUTES = 480;
 const OFFSET_MS = DEMO_UTC_OFFSET_MINUTES * 60_000;
 
-/** A meter of the demo site as seeded: its plan, its row and where it is installed. */
-export interface DemoMeter {
-  planned: PlannedMeter;
+/** What a read row names: the meter, its address and the room it is installed in (none for a master). */
+export interface ReadMeter {
   id: string;
   energyType: 1 | 2;
+  roomId: string | null;
+  planned: { address: string };
+}
+
+/** A meter of the demo site as seeded: its plan, its row and where it is installed. */
+export interface DemoMeter extends ReadMeter {
+  planned: PlannedMeter;
   roomId: string;
+  /** The building (0-based) it is installed in. */
+  building: number;
   ownerId: string | null;
   controlStatus: 0 | 1;
   chargingSchemeId: string;
@@ -32,25 +45,28 @@ export interface DemoMeter {
 }
 
 /** A meter's backfilled reads: their instants and registers (0.01 steps per band, or [volume]). */
-export interface MeterHistory {
-  meter: DemoMeter;
+export interface MeterHistory<M extends ReadMeter = DemoMeter> {
+  meter: M;
   times: number[];
   registers: number[][];
+  /** Reads that found the relay tripped (a bridged relay's), by index; closed otherwise. */
+  tripped?: boolean[];
 }
 
 /** The local day (yyyy-MM-dd) of an instant in the demo's zone. */
 export const demoDay = (at: number) => new Date(at + OFFSET_MS).toISOString().slice(0, 10);
 
 /** Every read instant of the history, from local midnight 60 days back to just before `startsAt`. */
-export function readTimes(startsAt: number): number[] {
+export function readTimes(startsAt: number, energyType: 1 | 2 = 1): number[] {
   const today = Math.floor((startsAt + OFFSET_MS) / DAY_MS) * DAY_MS - OFFSET_MS;
   const times: number[] = [];
   for (let back = HISTORY_DAYS; back >= 0; back--) {
     const midnight = today - back * DAY_MS;
-    const reads =
+    let reads =
       back > RECENT_DAYS
         ? OLDER_READS
         : Array.from({ length: DAY_MS / READ_EVERY_MS }, (_, i) => i * READ_EVERY_MS);
+    if (energyType === 2 && back <= RECENT_DAYS) reads = [...reads, ...NIGHT_READS].sort((a, b) => a - b);
     for (const offset of reads) if (midnight + offset < startsAt) times.push(midnight + offset);
   }
   return times;
@@ -70,11 +86,11 @@ export function meterHistories(
   meters: readonly DemoMeter[],
   options: { seed: string; startsAt: number },
 ): MeterHistory[] {
-  const times = readTimes(options.startsAt);
+  const times = { 1: readTimes(options.startsAt, 1), 2: readTimes(options.startsAt, 2) };
   return meters.map((meter) => ({
     meter,
-    times,
-    registers: registerHistory(meter.planned, times, {
+    times: times[meter.energyType],
+    registers: registerHistory(meter.planned, times[meter.energyType], {
       seed: options.seed,
       utcOffsetMinutes: DEMO_UTC_OFFSET_MINUTES,
       startsAt: options.startsAt,
@@ -98,12 +114,13 @@ const yuanText = (fen: bigint | null | undefined) =>
 export async function writeReadings(
   db: Queryable,
   tenantId: string,
-  histories: readonly MeterHistory[],
+  histories: readonly MeterHistory<ReadMeter>[],
   balances: ReadonlyMap<string, (at: number) => bigint | null>,
+  options: { daily: boolean } = { daily: true },
 ): Promise<void> {
   const electric = histories.filter((h) => h.meter.energyType === 1);
   const water = histories.filter((h) => h.meter.energyType === 2);
-  const readRow = (h: MeterHistory, i: number) => [
+  const readRow = (h: MeterHistory<ReadMeter>, i: number) => [
     nextId(),
     tenantId,
     h.meter.id,
@@ -122,7 +139,7 @@ export async function writeReadings(
           stepsText(totalOf(r)),
           ...r.map(stepsText),
           yuanText(balanceAt?.(h.times[i]!)),
-          0,
+          h.tripped?.[i] ? 1 : 0,
           "",
         ]);
     }
@@ -134,8 +151,11 @@ export async function writeReadings(
     WATER_READ_COLUMNS,
     water.flatMap((h) => h.registers.map((r, i) => [...readRow(h, i), stepsText(r[0]!), 0, ""])),
   );
-  await insertRows(db, "pms_data_daily", ELECTRIC_DAILY_COLUMNS, electric.flatMap(electricDays(tenantId)));
-  await insertRows(db, "pms_water_data_daily", WATER_DAILY_COLUMNS, water.flatMap(waterDays(tenantId)));
+  // A master's or common-area meter's days are not a room's usage: the site's totals stay the rooms'.
+  if (options.daily) {
+    await insertRows(db, "pms_data_daily", ELECTRIC_DAILY_COLUMNS, electric.flatMap(electricDays(tenantId)));
+    await insertRows(db, "pms_water_data_daily", WATER_DAILY_COLUMNS, water.flatMap(waterDays(tenantId)));
+  }
   await insertRows(
     db,
     "pms_meter_current_data",
@@ -220,7 +240,7 @@ function dayStarts(times: readonly number[]): number[] {
 
 const dailyKey = (
   tenantId: string,
-  h: MeterHistory,
+  h: MeterHistory<ReadMeter>,
   first: number,
   updatedAt: number,
   source: string,
@@ -241,7 +261,7 @@ const dailyKey = (
  * Electric days as the meter's freeze makes them: opened by the registers at local midnight and
  * closed by the next midnight's; today's row ends at the last read.
  */
-const electricDays = (tenantId: string) => (h: MeterHistory) => {
+const electricDays = (tenantId: string) => (h: MeterHistory<ReadMeter>) => {
   const rows: unknown[][] = [];
   const starts = dayStarts(h.times);
   for (const [day, first] of starts.entries()) {
@@ -262,7 +282,7 @@ const electricDays = (tenantId: string) => (h: MeterHistory) => {
 };
 
 /** Water days as reads make them: each day from the last read of the day before to its own last read. */
-const waterDays = (tenantId: string) => (h: MeterHistory) => {
+const waterDays = (tenantId: string) => (h: MeterHistory<ReadMeter>) => {
   const rows: unknown[][] = [];
   let previousEnd: number | undefined;
   const starts = dayStarts(h.times);

@@ -1,10 +1,26 @@
 import { protectionEnds, type Tariff, type Thresholds, tariffOf, toUnits } from "@meterline/billing";
-import type { PlanOptions } from "@meterline/simulator";
+import { type PlanOptions, registerHistory, startingSteps } from "@meterline/simulator";
 import type { Queryable } from "../db/client.ts";
 import { lockAccount } from "../modules/money/account.repository.ts";
 import { settleSupply } from "../modules/money/arrears.ts";
-import { type DemoMeter, demoDay, HISTORY_DAYS, meterHistories, writeReadings } from "./demo-history.ts";
+import {
+  DEMO_UTC_OFFSET_MINUTES,
+  type DemoMeter,
+  demoDay,
+  HISTORY_DAYS,
+  type MeterHistory,
+  meterHistories,
+  writeReadings,
+} from "./demo-history.ts";
 import { accountPast, addAdjustments, assignMethods, type DemoRole, writeAccounts } from "./demo-money.ts";
+import {
+  type DemoCases,
+  type DemoNode,
+  nodeHistories,
+  withLeak,
+  withShunt,
+  withTrip,
+} from "./demo-topology.ts";
 
 const ZONE = "Asia/Shanghai";
 
@@ -13,6 +29,10 @@ export interface DemoSiteFacts {
   tenantId: string;
   plan: PlanOptions;
   meters: DemoMeter[];
+  /** The buildings' metering nodes, whose masters and common meters get reads too. */
+  nodes: DemoNode[];
+  /** What goes wrong, and since when: the truth 线损分析 and 窃电与漏水 are judged against. */
+  cases: DemoCases;
   alarmSchemeId: string;
   operator: { id: string; name: string };
   startsAt: number;
@@ -26,6 +46,7 @@ export interface DemoSiteFacts {
  */
 export async function seedDemoPast(db: Queryable, site: DemoSiteFacts): Promise<void> {
   const histories = meterHistories(site.meters, { seed: site.plan.seed, startsAt: site.startsAt });
+  const topology = injectCases(histories, site);
   const tariffs = await tariffsOf(db, site.tenantId);
   const alarm = await alarmOf(db, site.alarmSchemeId);
   const remote = histories.filter((h) => h.meter.ownerId && h.meter.controlStatus === 1);
@@ -65,6 +86,7 @@ export async function seedDemoPast(db: Queryable, site: DemoSiteFacts): Promise<
       ]),
   );
   await writeReadings(db, site.tenantId, histories, balances);
+  await writeReadings(db, site.tenantId, topology, new Map(), { daily: false });
   const today = demoDay(site.startsAt);
   const closeDays = Array.from({ length: HISTORY_DAYS }, (_, i) =>
     demoDay(Date.parse(`${today}T12:00:00Z`) - (HISTORY_DAYS - i) * 86_400_000),
@@ -87,6 +109,33 @@ export async function seedDemoPast(db: Queryable, site: DemoSiteFacts): Promise<
     "update pms_meter_command set create_time = $3 where tenant_id = $1 and meter_id = $2 and state = 'queued'",
     [site.tenantId, account.history.meter.id, new Date(account.cutAt!)],
   );
+}
+
+/**
+ * The cases act on the rooms' histories in the order a site sees them: a leak is water that truly
+ * flows (the master counts it too), so it comes before the masters are summed; a shunt hides energy
+ * the master still counts, so it comes after; a bridged relay only changes what the reads say of
+ * the relay. Answers the masters' and common meters' histories.
+ */
+function injectCases(histories: MeterHistory[], site: DemoSiteFacts) {
+  const of = (address: string) => {
+    const h = histories.find((x) => x.meter.planned.address === address);
+    if (!h) throw new Error(`demo: no meter ${address} for an injected case`);
+    return h;
+  };
+  const { bypass, relay, leak } = site.cases;
+  const leaking = of(leak.address);
+  withLeak(leaking, leak.anomaly, site.startsAt, startingSteps(leaking.meter.planned));
+  const topology = nodeHistories(site.nodes, histories, { seed: site.plan.seed, startsAt: site.startsAt });
+  const shunted = of(bypass.address);
+  const [atStart] = registerHistory(shunted.meter.planned, [bypass.anomaly.start], {
+    seed: site.plan.seed,
+    utcOffsetMinutes: DEMO_UTC_OFFSET_MINUTES,
+    startsAt: site.startsAt,
+  });
+  withShunt(shunted, bypass.anomaly, atStart!, startingSteps(shunted.meter.planned));
+  withTrip(of(relay.address), relay.trippedFrom, relay.trippedTo);
+  return topology;
 }
 
 /** The last read (a few days back at most) that used energy and fell outside every protection window. */

@@ -1,18 +1,28 @@
 import { randomBytes } from "node:crypto";
 import { type ResourceDef, resources } from "@meterline/contracts";
-import { CARRIER_PORT, type MeterConditions, planFleet } from "@meterline/simulator";
+import {
+  CARRIER_PORT,
+  type MeterAnomaly,
+  type MeterConditions,
+  type PlannedMeter,
+  planFleet,
+} from "@meterline/simulator";
 import type { FieldCipher } from "../crud/field-cipher.ts";
 import { readInput } from "../crud/input.ts";
 import { ResourceStore } from "../crud/store.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { serviceUser } from "../modules/auth/current-user.ts";
 import { hashPassword, md5Hex } from "../modules/auth/password.ts";
+import { sweep } from "../modules/suspects/suspects.service.ts";
 import { provisionTenant } from "../modules/tenant/tenant.service.ts";
 import type { DemoMeter } from "./demo-history.ts";
 import { seedDemoPast } from "./demo-past.ts";
+import { casesByAddress, type DemoCases, type DemoNode, demoCases } from "./demo-topology.ts";
 
 /** The demo tenant's code, named in the README so people can sign in to it. */
 export const DEMO_TENANT_ID = "100001";
+/** The demo's zone: its days, nights and months are Beijing time. */
+const DEMO_ZONE = "Asia/Shanghai";
 /** The simulated fleet the embedded demo runs: the registry's meters are exactly these. */
 export const DEMO_FLEET = { meters: 200, dtus: 10 } as const;
 /**
@@ -59,6 +69,35 @@ const OCCUPIED = 180;
 
 /** The building (0-based) a DTU is installed in: the DTUs are spread evenly over the buildings. */
 const buildingOfDtu = (dtu: number, dtus: number) => Math.floor((Math.max(0, dtu) * BUILDINGS) / dtus);
+/** The building (0-based) a meter of the DTU fleet is installed in. */
+const buildingOfMeter = (plan: ReturnType<typeof planFleet>) => (meter: PlannedMeter) =>
+  buildingOfDtu(plan.dtuIds.indexOf(meter.collectorId), plan.dtuIds.length);
+
+/** The injected cases of a demo whose fleet started at `startsAt` (see demo-topology.ts). */
+export function demoCasesAt(startsAt: number): DemoCases {
+  const plan = planFleet(DEMO_FLEET);
+  return demoCases(plan, buildingOfMeter(plan), startsAt, new Set(Object.keys(demoConditions())));
+}
+
+/** What the demo's simulated meters do wrong from their start: the cases' anomalies, by address. */
+export const demoAnomalies = (startsAt: number): Record<string, MeterAnomaly> =>
+  casesByAddress(demoCasesAt(startsAt));
+
+/**
+ * Each building's metering: its share of loss between the master and the rooms (cables, the
+ * transformer's share; pipes for water), and the mean load of its common area (corridor lights,
+ * lifts, pumps) in W. 5号楼(698) has no water meters and so no water node.
+ */
+const BUILDING_METERING = [
+  { loss: 0.028, waterLoss: 0.015, commonW: 1500 },
+  { loss: 0.031, waterLoss: 0.012, commonW: 1800 },
+  { loss: 0.024, waterLoss: 0.018, commonW: 1300 },
+  { loss: 0.026, waterLoss: 0.014, commonW: 1600 },
+  { loss: 0.022, waterLoss: 0, commonW: 600 },
+] as const;
+/** Addresses of the masters and common-area meters: past every fleet's serials. */
+const ELECTRIC_TOPOLOGY_BASE = 201_000_009_900;
+const WATER_TOPOLOGY_BASE = 78_330_000_009_900;
 const SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗";
 const GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂";
 
@@ -97,14 +136,19 @@ export async function seedDemoSite(db: Db, options: { adminPassword: string }): 
       "select id::text as id, real_name from sys_user where tenant_id = $1 and account = 'admin'",
       [DEMO_TENANT_ID],
     );
+    const startsAt = new Date(tenant!.since).getTime();
     await seedDemoPast(tx, {
       tenantId: DEMO_TENANT_ID,
       plan: planFleet(DEMO_FLEET).options,
       meters: site.meters,
+      nodes: site.nodes,
+      cases: demoCasesAt(startsAt),
       alarmSchemeId: site.alarmSchemeId,
       operator: { id: admin!.id, name: admin!.real_name || "管理员" },
-      startsAt: new Date(tenant!.since).getTime(),
+      startsAt,
     });
+    // The suspect list is alive on the first start, not only after the next morning's sweep.
+    await sweep(tx, DEMO_TENANT_ID, DEMO_ZONE, new Date(startsAt));
   });
   return true;
 }
@@ -150,7 +194,7 @@ class DemoSite {
     return new ResourceStore(this.db, def).insert(values, this.user, DEMO_TENANT_ID);
   }
 
-  async build(): Promise<{ meters: DemoMeter[]; alarmSchemeId: string }> {
+  async build(): Promise<{ meters: DemoMeter[]; nodes: DemoNode[]; alarmSchemeId: string }> {
     const { chargingScheme, alarmScheme } = resources;
     const ladder = await this.insert(chargingScheme, {
       schemeName: "居民阶梯电价",
@@ -316,6 +360,7 @@ class DemoSite {
         id,
         energyType: electric ? 1 : 2,
         roomId: rooms[roomIndex]!,
+        building,
         ownerId: occupied ? owners[roomIndex]! : null,
         controlStatus: electric && meter.localPrepaid ? 0 : 1,
         chargingSchemeId,
@@ -335,7 +380,95 @@ class DemoSite {
     meters.push(
       ...(await this.build698(park, { ladder, tou, alarm }, { rooms: rooms.length, owners: owners.length })),
     );
-    return { meters, alarmSchemeId: alarm };
+    const areas = [...buildings, await this.building698Id()];
+    const nodes = await this.buildMetering(areas, meters);
+    return { meters, nodes, alarmSchemeId: alarm };
+  }
+
+  private async building698Id(): Promise<string> {
+    const [row] = await this.db.query<{ id: string }>(
+      "select id::text as id from pms_area where tenant_id = $1 and area_name = '5号楼(698)' and is_deleted = 0",
+      [DEMO_TENANT_ID],
+    );
+    return row!.id;
+  }
+
+  /**
+   * The metering of each building: an electric node with its master meter at the intake and its
+   * common-area meter (公区表) beside the rooms' meters (分户表), and a water node with its master for
+   * the buildings with water meters. Masters and common meters are in no room and on no DTU: their
+   * reads are the history's (the site's own intake meters, read into the system), so the registry's
+   * rooms, accounts and DTUs stay as they were.
+   */
+  private async buildMetering(areas: string[], meters: DemoMeter[]): Promise<DemoNode[]> {
+    const nodes: DemoNode[] = [];
+    for (const [b, areaId] of areas.entries()) {
+      const setting = BUILDING_METERING[b]!;
+      const name = b < BUILDINGS ? `${b + 1}号楼` : "5号楼(698)";
+      for (const energyType of [1, 2] as const) {
+        const rooms = meters.filter((m) => m.building === b && m.energyType === energyType);
+        if (rooms.length === 0) continue;
+        const electric = energyType === 1;
+        const meterOf = (n: number, meterName: string) =>
+          electric
+            ? this.insert(resources.meter, {
+                productCode: String(ELECTRIC_TOPOLOGY_BASE + n),
+                meterName,
+                runStatus: 3,
+                protocol: "dlt645_2007",
+                meterType: 2,
+                controlStatus: 1,
+                installTime: "2026-01-01 08:00:00",
+              })
+            : this.insert(resources.water, {
+                productCode: String(WATER_TOPOLOGY_BASE + n),
+                meterName,
+                runStatus: 3,
+                protocol: "cjt188_2004",
+                installTime: "2026-01-01 08:00:00",
+              });
+        const masterId = await meterOf(b * 2, electric ? `${name} 总表` : `${name} 水总表`);
+        const commonId = electric ? await meterOf(b * 2 + 1, `${name} 公区表`) : null;
+        const node = await this.insert(resources.meteringNode, {
+          parentId: "0",
+          nodeTitle: electric ? name : `${name} 供水`,
+          energyType,
+          nodeKind: 2,
+          areaId,
+          masterMeterId: masterId,
+          apportionRule: 1,
+          apportionLoss: 0,
+          sort: b + 1 + (electric ? 0 : 10),
+        });
+        const listed: [string, number][] = rooms.map((m) => [m.id, 1]);
+        if (commonId) listed.push([commonId, 2]);
+        for (const [meterId, meterRole] of listed)
+          await this.insert(resources.meteringNodeMeter, { nodeId: node, energyType, meterId, meterRole });
+        const code = (n: number) => String((electric ? ELECTRIC_TOPOLOGY_BASE : WATER_TOPOLOGY_BASE) + n);
+        nodes.push({
+          key: `${energyType}:${b}`,
+          energyType,
+          lossShare: electric ? setting.loss : setting.waterLoss,
+          master: { id: masterId, energyType, roomId: null, planned: { address: code(b * 2) } },
+          common: commonId
+            ? {
+                id: commonId,
+                energyType,
+                roomId: null,
+                planned: { address: code(b * 2 + 1) },
+                meanRate: setting.commonW,
+                index: 9_900 + b,
+              }
+            : null,
+          roomMeterIds: rooms.map((m) => m.id),
+        });
+      }
+    }
+    await this.db.query(
+      "update pms_metering_node set ancestors = '0' where tenant_id = $1 and parent_id = 0",
+      [DEMO_TENANT_ID],
+    );
+    return nodes;
   }
 
   /**
@@ -409,6 +542,7 @@ class DemoSite {
         energyType: 1,
         roomId: room,
         ownerId: owner,
+        building: BUILDINGS,
         controlStatus,
         chargingSchemeId,
         alarmSchemeId: schemes.alarm,

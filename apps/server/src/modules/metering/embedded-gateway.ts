@@ -15,6 +15,7 @@ import {
   DEMO_698_FLEET,
   DEMO_FLEET,
   DEMO_TENANT_ID,
+  demoAnomalies,
   demoConditions,
   demoDtuSecrets,
 } from "../../demo/demo-site.ts";
@@ -107,6 +108,8 @@ export async function startEmbeddedMetering(options: {
       ...DEMO_FLEET,
       gateway: { host, port: address.port },
       conditions: demoConditions(),
+      // The demo's injected cases go on in the running meters as the history left them.
+      ...(site ? { anomalies: demoAnomalies(new Date(site.since).getTime()) } : {}),
       dtuSecrets,
       ...runningSince,
     });

@@ -95,7 +95,16 @@ export class RegistryRepository {
     for (const kind of kinds) {
       const table = kind === ELECTRIC ? "pms_meter" : "pms_water";
       const conditions = ["t.tenant_id = $1", "t.is_deleted = 0"];
-      if (filter === "unbound" || filter === "unboundWater") conditions.push("rm.id is null");
+      if (filter === "unbound" || filter === "unboundWater") {
+        conditions.push("rm.id is null");
+        // A node's master or common-area meter (公区表) counts a building, never a room: not offered.
+        conditions.push(
+          `not exists (select 1 from pms_metering_node n where n.tenant_id = t.tenant_id and n.master_meter_id = t.id
+              and n.energy_type = $2 and n.is_deleted = 0)`,
+          `not exists (select 1 from pms_metering_node_meter l where l.tenant_id = t.tenant_id and l.meter_id = t.id
+              and l.energy_type = $2 and l.meter_role = 2 and l.is_deleted = 0)`,
+        );
+      }
       if (filter === "openable" || filter === "openableAny") {
         conditions.push("t.account_status = 0", "rm.id is not null");
         conditions.push(
