@@ -233,6 +233,18 @@ describe("suspects: detectors swept over a tenant, ranked, judged", () => {
     // The filters: electricity only, water only.
     assert.deepEqual((await list("energyType=2")).map((s) => s.kind).sort(), ["night-flow", "node-leak"]);
     assert.equal((await list("energyType=1")).length, 3);
+    // By node: what is counted under a node and under the nodes below it, and the node itself.
+    const kindsUnder = async (node: string) => (await list(`nodeId=${node}`)).map((s) => s.kind).sort();
+    assert.deepEqual(await kindsUnder(topology.building), ["sustained-drop"]);
+    assert.deepEqual(
+      await kindsUnder(topology.supply),
+      ["sustained-drop"],
+      "the building is below the supply",
+    );
+    assert.deepEqual(await kindsUnder(waterNode), ["night-flow", "node-leak"]);
+    const bad = await server.call("GET", "/api/blade-pms/suspects/page?nodeId=x", tenant.token);
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /nodeId/);
   });
 
   test("a suspect's detail carries its evidence and the meter's usage per day for a chart", async () => {

@@ -40,4 +40,7 @@ export const lineLossEn: Record<keyof typeof lineLossZh, string> = {
   "lineLoss.pickNode": "Click a node in the table to see its loss over the last 60 days against its band",
   "lineLoss.chart": "Loss over 60 days",
   "lineLoss.chartOf": "{node}: loss over 60 days",
+  "lineLoss.suspects": "Suspects",
+  "lineLoss.openSuspects": "Suspects",
+  "lineLoss.openSuspectsOf": "Theft and leak suspects of {node}",
 };

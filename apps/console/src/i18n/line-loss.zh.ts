@@ -37,4 +37,7 @@ export const lineLossZh = {
   "lineLoss.pickNode": "点击表格中的节点,查看其近 60 天的损耗率与正常范围",
   "lineLoss.chart": "近 60 天损耗率",
   "lineLoss.chartOf": "{node} 近 60 天损耗率",
+  "lineLoss.suspects": "嫌疑",
+  "lineLoss.openSuspects": "查看嫌疑",
+  "lineLoss.openSuspectsOf": "查看 {node} 的窃电与漏水嫌疑",
 };

@@ -65,4 +65,6 @@ export const suspectsEn: Record<keyof typeof suspectsZh, string> = {
   "suspects.unit.ratio": "×",
   "suspects.unit.nights": "nights",
   "suspects.unit.days": "days",
+  "suspects.nodeFilter": "Node: {node}",
+  "suspects.clearNode": "Show every node",
 };

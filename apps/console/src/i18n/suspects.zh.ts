@@ -63,4 +63,6 @@ export const suspectsZh = {
   "suspects.unit.ratio": "倍",
   "suspects.unit.nights": "夜",
   "suspects.unit.days": "天",
+  "suspects.nodeFilter": "节点: {node}",
+  "suspects.clearNode": "显示全部节点",
 };

@@ -297,6 +297,8 @@ export interface SuspectFilter {
   state?: SuspectState;
   kind?: string;
   energyType?: EnergyType;
+  /** A metering node: its suspects and those of the nodes under it and of the meters counted under them. */
+  nodeId?: string;
 }
 
 /** A page of the tenant's suspects, best rank first, with the total. */
@@ -307,12 +309,28 @@ export async function pageSuspects(
   size: number,
   offset: number,
 ): Promise<{ rows: SuspectRow[]; total: number }> {
+  // The node and every node below it (its ancestors column lists the path from the root).
+  const subtree = `select sn.id from pms_metering_node sn
+     where sn.tenant_id = $1 and sn.is_deleted = 0
+       and (sn.id = $5::bigint or (',' || sn.ancestors || ',') like '%,' || $5::text || ',%')`;
   const where = `s.tenant_id = $1 and ($2::text is null or s.state = $2) and ($3::text is null or s.kind = $3)
-    and ($4::int is null or s.energy_type = $4)`;
-  const params = [tenantId, filter.state ?? null, filter.kind ?? null, filter.energyType ?? null];
+    and ($4::int is null or s.energy_type = $4)
+    and ($5::bigint is null
+      or (s.subject_type = 'node' and s.subject_id in (${subtree}))
+      or (s.subject_type = 'meter' and exists (
+        select 1 from pms_metering_node_meter nm
+         where nm.tenant_id = s.tenant_id and nm.meter_id = s.subject_id and nm.energy_type = s.energy_type
+           and nm.is_deleted = 0 and nm.node_id in (${subtree}))))`;
+  const params = [
+    tenantId,
+    filter.state ?? null,
+    filter.kind ?? null,
+    filter.energyType ?? null,
+    filter.nodeId ?? null,
+  ];
   const [rows, [count]] = await Promise.all([
     db.query<SuspectRow>(
-      `${LABELLED} where ${where} order by s.rank_score desc, s.score desc, s.id limit $5 offset $6`,
+      `${LABELLED} where ${where} order by s.rank_score desc, s.score desc, s.id limit $6 offset $7`,
       [...params, size, offset],
     ),
     db.query<{ total: string }>(`select count(*)::text as total from pms_suspect s where ${where}`, params),

@@ -48,8 +48,10 @@ function filterOf(params: Params) {
   if (energy !== undefined && energy !== "1" && energy !== "2")
     throw badRequest("energyType: 能源类型应为 1(电)或 2(水)");
   const state = stateParam(params, false);
+  const nodeId = optionalId(params, "nodeId");
   return {
     ...(state ? { state } : {}),
+    ...(nodeId ? { nodeId } : {}),
     ...(kind ? { kind } : {}),
     ...(energy ? { energyType: Number(energy) as EnergyType } : {}),
   };

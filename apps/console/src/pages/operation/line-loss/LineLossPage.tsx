@@ -2,7 +2,7 @@ import type { TableColumnsType } from "antd";
 import { Card, DatePicker, Empty, Segmented, Space, Spin, Table, Tag, Typography, theme } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
 import { useLoaded } from "../../../components/useLoaded.ts";
 import { type MessageKey, useT } from "../../../i18n/index.tsx";
@@ -149,6 +149,22 @@ export default function LineLossPage() {
           .filter(Boolean)
           .join(";"),
     },
+    {
+      key: "suspects",
+      title: t("lineLoss.suspects"),
+      render: (_, row) => (
+        // The suspects counted under this node (and the nodes below it), for the one who reads a
+        // high loss to go straight to the meters that may explain it.
+        <Link
+          to={`/operation/suspects?${new URLSearchParams({ nodeId: row.id, energyType, node: row.nodeName })}`}
+          onClick={(event) => event.stopPropagation()}
+          aria-label={t("lineLoss.openSuspectsOf", { node: row.nodeName })}
+          data-testid={`line-loss-suspects-${row.id}`}
+        >
+          {t("lineLoss.openSuspects")}
+        </Link>
+      ),
+    },
   ];
 
   const table = nodes.error ? (
@@ -165,7 +181,11 @@ export default function LineLossPage() {
       pagination={false}
       expandable={{ defaultExpandAllRows: true }}
       key={`${energyType}-${dateText}-${rows.length}`}
-      onRow={(row) => ({ onClick: () => setPicked(row.id), style: { cursor: "pointer" } })}
+      onRow={(row) => ({
+        onClick: () => setPicked(row.id),
+        style: { cursor: "pointer" },
+        "data-node-id": row.id,
+      })}
       rowClassName={(row) => (row.id === picked ? "ant-table-row-selected" : "")}
       data-testid="line-loss-table"
     />

@@ -1,6 +1,7 @@
 import type { TableColumnsType } from "antd";
 import { Button, Card, Empty, Segmented, Select, Space, Table, Tag, Typography } from "antd";
 import { useCallback, useState } from "react";
+import { useSearchParams } from "react-router";
 import { reportNetworkError } from "../../../app/api.ts";
 import { useFeedback } from "../../../app/feedback.ts";
 import { LoadFailed } from "../../../components/LoadFailed.tsx";
@@ -22,7 +23,11 @@ export default function SuspectsPage() {
   const t = useT();
   const { message } = useFeedback();
   const canSweep = useConsole((state) => state.permission.suspects_sweep === true);
-  const [energyType, setEnergyType] = useState<1 | 2>(1);
+  // Opened from 线损分析 for one node: its suspects only, until the filter is cleared.
+  const [params, setParams] = useSearchParams();
+  const nodeId = params.get("nodeId") ?? undefined;
+  const nodeName = params.get("node") ?? nodeId;
+  const [energyType, setEnergyType] = useState<1 | 2>(params.get("energyType") === "2" ? 2 : 1);
   const [state, setState] = useState<SuspectState | undefined>(undefined);
   const [openId, setOpenId] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
@@ -30,8 +35,8 @@ export default function SuspectsPage() {
   const list = useLoaded(
     // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read
     useCallback(
-      () => loadSuspects({ energyType, ...(state ? { state } : {}) }),
-      [energyType, state, version],
+      () => loadSuspects({ energyType, ...(state ? { state } : {}), ...(nodeId ? { nodeId } : {}) }),
+      [energyType, state, nodeId, version],
     ),
   );
 
@@ -123,6 +128,17 @@ export default function SuspectsPage() {
             ]}
             data-testid="suspects-state-filter"
           />
+          {nodeId && (
+            <Tag
+              closable
+              onClose={() => setParams({})}
+              title={t("suspects.clearNode")}
+              data-testid="suspects-node-filter"
+              data-node-id={nodeId}
+            >
+              {t("suspects.nodeFilter", { node: nodeName ?? "" })}
+            </Tag>
+          )}
           {canSweep && (
             <Button onClick={sweep} loading={sweeping} data-testid="suspects-sweep">
               {t("suspects.sweep")}

@@ -44,6 +44,8 @@ export interface SuspectDetail extends Suspect {
 export interface SuspectQuery {
   energyType: 1 | 2;
   state?: SuspectState;
+  /** A metering node: what is counted under it and the nodes below it. */
+  nodeId?: string;
 }
 
 export const loadSuspects = (query: SuspectQuery) =>
