@@ -339,6 +339,19 @@ describe("shared-cost apportionment (公摊) of a node's month", () => {
       (r) => r.processInstanceId === instance!.approval_instance_id,
     );
     assert.ok(task, claimable.body);
+    // The approver's handle page reads what is asked: the node's month, its total, who asked.
+    const asked = await server.call(
+      "GET",
+      `/api/blade-pms/money-approval/detail?processInstanceId=${instance!.approval_instance_id}`,
+      approver,
+    );
+    assert.equal(asked.statusCode, 200, asked.body);
+    const request = asked.json().data;
+    assert.deepEqual(
+      [request.kind, request.amount, request.roomName, request.state],
+      ["apportionment", run.total, "1号楼", 3],
+    );
+    assert.equal(request.reason, `公摊 ${month} 1号楼`);
     const claimed = await server.call("POST", `${flow}/claim-task?taskId=${task.taskId}`, approver);
     assert.equal(claimed.statusCode, 200, claimed.body);
     const done = await server.call("POST", `${flow}/complete-task`, approver, {

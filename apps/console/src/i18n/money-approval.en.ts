@@ -40,6 +40,7 @@ export const moneyApprovalEn: Record<keyof typeof moneyApprovalZh, string> = {
   "moneyApproval.kind.correction": "Correction (minus)",
   "moneyApproval.kind.wxRefund": "WeChat Pay refund",
   "moneyApproval.kind.closing": "Closing refund",
+  "moneyApproval.kind.apportionment": "Shared-cost apportionment",
   "moneyApproval.amount": "Amount (yuan)",
   "moneyApproval.account": "Account",
   "moneyApproval.electric": "Electricity meter",

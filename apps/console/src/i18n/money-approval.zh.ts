@@ -38,6 +38,7 @@ export const moneyApprovalZh = {
   "moneyApproval.kind.correction": "冲正(减)",
   "moneyApproval.kind.wxRefund": "微信退款",
   "moneyApproval.kind.closing": "销户退款",
+  "moneyApproval.kind.apportionment": "公摊分摊",
   "moneyApproval.amount": "金额(元)",
   "moneyApproval.account": "账户",
   "moneyApproval.electric": "电表",

@@ -12,7 +12,7 @@ import { CLOSE_TABLE } from "./closing-approval.ts";
  * closing's refund.
  */
 export interface ApprovalRequest {
-  kind: "refund" | "correction" | "wxRefund" | "closing";
+  kind: "refund" | "correction" | "wxRefund" | "closing" | "apportionment";
   processInstanceId: string;
   amount: string;
   accountId: string;
@@ -80,6 +80,14 @@ export async function approvalRequest(
        from ${CLOSE_TABLE} h join pms_account a on a.id = h.account_id and a.tenant_id = h.tenant_id
        ${ACCOUNT_JOINS}
       where h.tenant_id = $1 and h.approval_instance_id = $2
+     union all
+     -- A node's month of 公摊: many rooms' accounts, so the node stands where one account would.
+     select 'apportionment', ar.total_amount::text, '', ar.energy_type, null, '0', null, null, n.node_title,
+            ar.creator, ar.create_time, '公摊 ' || ar.month || ' ' || coalesce(n.node_title, ''),
+            case ar.state when 1 then 3 when 3 then 4 else 1 end, ar.reject_reason, '', ''
+       from pms_apportionment_run ar
+       left join pms_metering_node n on n.id = ar.node_id and n.tenant_id = ar.tenant_id
+      where ar.tenant_id = $1 and ar.approval_instance_id = $2
       limit 1`,
     [tenantId, processInstanceId],
   );

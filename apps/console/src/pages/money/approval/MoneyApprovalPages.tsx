@@ -63,12 +63,17 @@ function ApprovalSummary({ request }: { request: ApprovalRequest }) {
           {request.roomName}
         </span>
       </Descriptions.Item>
-      <Descriptions.Item label={t("moneyApproval.account")}>
-        <span data-value={`${request.productCode} ${request.accountId}`}>
-          {energy} {request.productCode} ({request.accountId})
-        </span>
-      </Descriptions.Item>
-      <Descriptions.Item label={t("moneyApproval.balance")}>{request.balance}</Descriptions.Item>
+      {/* A 公摊 run debits every room of its node: no one account or balance to show. */}
+      {request.kind !== "apportionment" && (
+        <Descriptions.Item label={t("moneyApproval.account")}>
+          <span data-value={`${request.productCode} ${request.accountId}`}>
+            {energy} {request.productCode} ({request.accountId})
+          </span>
+        </Descriptions.Item>
+      )}
+      {request.kind !== "apportionment" && (
+        <Descriptions.Item label={t("moneyApproval.balance")}>{request.balance}</Descriptions.Item>
+      )}
       <Descriptions.Item label={t("moneyApproval.requester")}>
         <span data-testid="approval-requester" data-value={request.requester}>
           {request.requester}

@@ -25,7 +25,7 @@ export const saveWarnDays = (warnDays: string) =>
 
 /** The operation a money approval holds, as money-approval/detail answers it. */
 export interface ApprovalRequest {
-  kind: "refund" | "correction" | "wxRefund" | "closing";
+  kind: "refund" | "correction" | "wxRefund" | "closing" | "apportionment";
   processInstanceId: string;
   amount: string;
   accountId: string;
