@@ -42,5 +42,5 @@ export const lineLossEn: Record<keyof typeof lineLossZh, string> = {
   "lineLoss.chartOf": "{node}: loss over 60 days",
   "lineLoss.suspects": "Suspects",
   "lineLoss.openSuspects": "Suspects",
-  "lineLoss.openSuspectsOf": "Theft and leak suspects of {node}",
+  "lineLoss.openSuspectsOf": "Suspects of {node}",
 };

@@ -39,5 +39,5 @@ export const lineLossZh = {
   "lineLoss.chartOf": "{node} 近 60 天损耗率",
   "lineLoss.suspects": "嫌疑",
   "lineLoss.openSuspects": "查看嫌疑",
-  "lineLoss.openSuspectsOf": "查看 {node} 的窃电与漏水嫌疑",
+  "lineLoss.openSuspectsOf": "查看嫌疑: {node}",
 };
