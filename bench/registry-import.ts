@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import ExcelJS from "exceljs";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../apps/server/src/app.ts";
+import { FieldCipher } from "../apps/server/src/crud/field-cipher.ts";
 import { openDb } from "../apps/server/src/db/client.ts";
 import { migrate } from "../apps/server/src/db/migrate.ts";
 import { seed } from "../apps/server/src/db/seed.ts";
@@ -150,11 +151,13 @@ async function main() {
       "migrate + seed",
       (await timed(() => migrate(db).then(() => seed(db, { adminPassword: ADMIN_PASSWORD })))).ms,
     );
+    const dataKey = randomBytes(32).toString("hex");
+    const cipher = new FieldCipher(dataKey);
     const app = await buildApp({
       db,
       config: {
         jwtSecret: randomBytes(32).toString("hex"),
-        dataKey: randomBytes(32).toString("hex"),
+        dataKey,
         captchaEnabled: false,
         timeZone: TIME_ZONE,
       },
@@ -186,7 +189,7 @@ async function main() {
     line("parse (readImportSheet)", parsed.ms, ROWS);
     const preview = await timed(() => previewImport(db, caller, parsed.value, TIME_ZONE));
     line("preview (load snapshot + plan, no writes)", preview.ms, ROWS);
-    const imported = await timed(() => runImport(db, caller, parsed.value, TIME_ZONE));
+    const imported = await timed(() => runImport(db, caller, parsed.value, TIME_ZONE, cipher));
     line("import (one transaction: plan + write)", imported.ms, ROWS);
     console.log(`  ${JSON.stringify(imported.value.creates)}, rejected ${imported.value.rejected}`);
     line("parse + import", parsed.ms + imported.ms, ROWS);
@@ -213,7 +216,7 @@ async function main() {
       `  status ${http.value.statusCode}, imported ${httpData.imported}, rejected ${httpData.rejected}`,
     );
 
-    const again = await timed(() => runImport(db, caller, parsed.value, TIME_ZONE));
+    const again = await timed(() => runImport(db, caller, parsed.value, TIME_ZONE, cipher));
     line("import the same rows again (all reused)", again.ms, ROWS);
     console.log(`  unchanged ${again.value.unchanged}, created ${JSON.stringify(again.value.creates)}`);
 

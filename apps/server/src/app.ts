@@ -250,7 +250,11 @@ export async function buildApp({
     timeZone: config.timeZone,
     production: Boolean(config.production),
   });
-  await app.register(registryImportRoutes, { db, timeZone: config.timeZone });
+  await app.register(registryImportRoutes, {
+    db,
+    timeZone: config.timeZone,
+    cipher: fieldCipherOf(config),
+  });
   await app.register(reportRoutes, { db, timeZone: config.timeZone });
   await app.register(dailyTrendRoutes, { db, timeZone: config.timeZone });
   await app.register(lineLossRoutes, { db, timeZone: config.timeZone });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import ExcelJS from "exceljs";
+import { FieldCipher } from "../src/crud/field-cipher.ts";
 import type { Db, Queryable } from "../src/db/client.ts";
 import { nextId } from "../src/db/ids.ts";
 import { serviceUser } from "../src/modules/auth/current-user.ts";
@@ -190,7 +191,7 @@ describe("registry import from Excel", () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const headers = (book.worksheets[0]!.getRow(1).values as unknown[]).slice(1);
-    assert.deepEqual(headers, [...HEADERS, "电表控制方式", "电表初始读数", "水表初始读数"]);
+    assert.deepEqual(headers, [...HEADERS, "电表控制方式", "电表初始读数", "水表初始读数", "电表规约"]);
     // The template's own example row is a valid row.
     const preview = await post("/api/blade-pms/room/import-preview", tenantA.token, res.rawPayload);
     assert.deepEqual([preview.json().data.total, preview.json().data.valid], [1, 1], preview.body);
@@ -416,10 +417,13 @@ describe("registry import from Excel", () => {
           }),
         ),
     };
-    await assert.rejects(runImport(failing, caller, rows, "Asia/Shanghai"), /disk full/);
+    await assert.rejects(
+      runImport(failing, caller, rows, "Asia/Shanghai", new FieldCipher(server.dataKey)),
+      /disk full/,
+    );
     assert.deepEqual(await counts(server.db, tenantA.tenantId), before);
     // The same rows on a healthy database: the failure above really was in the middle of writing.
-    const result = await runImport(server.db, caller, rows, "Asia/Shanghai");
+    const result = await runImport(server.db, caller, rows, "Asia/Shanghai", new FieldCipher(server.dataKey));
     assert.deepEqual([result.imported, result.creates.areas, result.creates.links], [1, 2, 2]);
   });
 

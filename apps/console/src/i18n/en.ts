@@ -470,7 +470,7 @@ export const en: Record<MessageKey, string> = {
   "pms.import.open": "Import registry",
   "pms.import.title": "Import the registry",
   "pms.import.hint":
-    "Only .xlsx files up to 10 MB; one room per row, with its area path, owner, electric and water meter; the first row is the header; the template's Metering nodes and Node sub-meters sheets import the metering topology too",
+    "Only .xlsx files up to 10 MB; one room per row, with its area path, owner, electric and water meter; the first row is the header; the template's Metering nodes and Node sub-meters sheets import the metering topology too, and its Collectors sheet creates concentrators and DTUs first",
   "pms.import.preview": "Preview",
   "pms.import.submit": "Import",
   "pms.import.nothingValid":
@@ -489,6 +489,7 @@ export const en: Record<MessageKey, string> = {
   "pms.import.moreProblems":
     "Showing the first {shown} of {total} rows with problems; all of them can be downloaded after the import",
   "pms.import.areas": "Areas",
+  "pms.import.collectors": "Collectors",
   "pms.import.rooms": "Rooms",
   "pms.import.owners": "Owners",
   "pms.import.meters": "Electric meters",

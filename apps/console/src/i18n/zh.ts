@@ -462,7 +462,7 @@ export const zh = {
   "pms.import.open": "档案导入",
   "pms.import.title": "导入房间档案",
   "pms.import.hint":
-    "仅支持 .xlsx 文件，不超过 10MB；每行一个房间，可同时填写区域路径、业主、电表和水表，第一行为表头；模板的计量节点、节点下级表两页可一并导入计量拓扑",
+    "仅支持 .xlsx 文件，不超过 10MB；每行一个房间，可同时填写区域路径、业主、电表和水表，第一行为表头；模板的计量节点、节点下级表两页可一并导入计量拓扑，采集器页可先建好集中器和 DTU",
   "pms.import.preview": "预览",
   "pms.import.submit": "导入",
   "pms.import.nothingValid": "没有可导入的行，请按下方原因修改文件后重新预览",
@@ -479,6 +479,7 @@ export const zh = {
   "pms.import.reason": "原因",
   "pms.import.moreProblems": "仅显示前 {shown} 条，共 {total} 行有问题；导入后可下载全部未导入的行",
   "pms.import.areas": "区域",
+  "pms.import.collectors": "采集器",
   "pms.import.rooms": "房间",
   "pms.import.owners": "业主",
   "pms.import.meters": "电表",

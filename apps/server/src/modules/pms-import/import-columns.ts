@@ -23,6 +23,8 @@ export const IMPORT_COLUMNS = [
   { key: "controlMode", header: "电表控制方式", width: 14, text: false, example: "远程控制" },
   { key: "meterInitial", header: "电表初始读数", width: 14, text: false, example: "0.00" },
   { key: "waterInitial", header: "水表初始读数", width: 14, text: false, example: "" },
+  // DL/T 645-2007, 645-1997 or 698.45 by the meter_protocol dictionary's label; blank keeps the default.
+  { key: "meterProtocol", header: "电表规约", width: 16, text: false, example: "DL/T 645-2007" },
 ] as const;
 
 export type ColumnKey = (typeof IMPORT_COLUMNS)[number]["key"];

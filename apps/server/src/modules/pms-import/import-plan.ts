@@ -1,12 +1,23 @@
 /** What an import will write, decided row by row by the ImportPlanner (import-planner.ts). */
 import { resources } from "@meterline/contracts";
+import type { CollectorPlan } from "./collector-planner.ts";
 import type { RowText } from "./import-columns.ts";
 import type { Values } from "./row-values.ts";
 import type { TopologyPlan } from "./topology-planner.ts";
 
-const { area, room, owner, ownerRoom, roomMeter, meter, water, meterOrigValue } = resources;
+const { area, room, owner, ownerRoom, roomMeter, meter, water, meterOrigValue, collector } = resources;
 /** The definitions whose rows an import creates (and whose dictionaries it checks). */
-export const IMPORTED_DEFS = [area, room, owner, ownerRoom, roomMeter, meter, water, meterOrigValue];
+export const IMPORTED_DEFS = [
+  area,
+  room,
+  owner,
+  ownerRoom,
+  roomMeter,
+  meter,
+  water,
+  meterOrigValue,
+  collector,
+];
 
 export interface NewRow {
   id: string;
@@ -45,9 +56,11 @@ export interface ImportPlan {
 
 /**
  * What a plan creates, as the preview and the import answer it. Node counts appear only for a file
- * with topology rows, so the answer to a room sheet alone is what it always was.
+ * with topology rows, collector counts only for a file with collector rows, so the answer to a room
+ * sheet alone is what it always was.
  */
-export const createdCounts = (plan: ImportPlan, topology: TopologyPlan) => ({
+export const createdCounts = (plan: ImportPlan, topology: TopologyPlan, collectors: CollectorPlan) => ({
+  ...(collectors.total > 0 ? { collectors: collectors.collectors.length } : {}),
   areas: plan.areas.length,
   rooms: plan.rooms.length,
   owners: plan.owners.length,

@@ -4,13 +4,14 @@ import { nextId } from "../../db/ids.ts";
 import { type ColumnKey, headerOf, MAX_AREA_DEPTH, type RowText } from "./import-columns.ts";
 import type { ImportPlan } from "./import-plan.ts";
 import type { SheetRow } from "./import-sheet.ts";
-import type {
-  AreaNode,
-  EnergyType,
-  OwnerNode,
-  RegistrySnapshot,
-  RoomNode,
-  SchemeNode,
+import {
+  type AreaNode,
+  choiceText,
+  type EnergyType,
+  type OwnerNode,
+  type RegistrySnapshot,
+  type RoomNode,
+  type SchemeNode,
 } from "./registry-snapshot.ts";
 import { checkPart, dictionaryReasons, type Labels, type Values } from "./row-values.ts";
 
@@ -40,6 +41,7 @@ const meterLabels = (address: ColumnKey) =>
     chargingSchemeId: "chargingScheme",
     alarmSchemeId: "alarmScheme",
     controlStatus: "controlMode",
+    protocol: "meterProtocol",
   });
 const ENERGIES = [
   {
@@ -63,6 +65,9 @@ const ENERGIES = [
 const READING = /^\d{1,10}(\.\d{1,2})?$/;
 /** 远程控制 (CONTROL_STATUS 1): what a new site expects, so a blank cell means it. */
 const REMOTE_CONTROL = "1";
+
+/** CJ/T 188 speaks for water meters: never an electric meter's protocol. */
+const isWaterProtocol = (key: string) => key.startsWith("cjt188");
 
 /** Area type of a new level by its depth: park, building, unit, then floors all the way down. */
 const areaTypeAt = (depth: number) => Math.min(depth, 4);
@@ -100,6 +105,8 @@ interface Draft {
  *   is a rejected row. A stored meter is reused when it is installed in this room, linked to it when
  *   it is installed nowhere, and a rejected row when it is installed in another room. A new meter is
  *   created with the row's collector, channel and schemes and linked to the room.
+ * - 电表规约 is a label (DL/T 698.45) or key of `meter_protocol` other than the water protocols; blank
+ *   keeps the definition's default (DL/T 645-2007). It describes the row's new electric meter.
  * - 电表控制方式 is 远程控制 (blank) or 本地预付费 (or the tenant's CONTROL_STATUS label or key); 电表初始读数
  *   and 水表初始读数 are the registers at install, stored as the new meter's initial reading. They
  *   describe the row's electric or water meter, so a row without that address may not give them.
@@ -254,12 +261,13 @@ export class ImportPlanner {
         if (t[key] !== "") reasons.push(`${headerOf(key)}: 本行没有电表表号或水表表号`);
       }
     }
-    for (const key of ["controlMode", "meterInitial"] as const) {
+    for (const key of ["controlMode", "meterInitial", "meterProtocol"] as const) {
       if (t[key] !== "" && t.meterCode === "") reasons.push(`${headerOf(key)}: 本行没有电表表号`);
     }
     if (t.waterInitial !== "" && t.waterCode === "")
       reasons.push(`${headerOf("waterInitial")}: 本行没有水表表号`);
     const controlStatus = this.controlStatusKey(t.controlMode, reasons);
+    const protocol = this.protocolKey(t.meterProtocol, reasons);
     let collectorId: string | undefined;
     if (t.collectorCode !== "") {
       collectorId = this.snapshot.collectors.get(t.collectorCode);
@@ -287,7 +295,9 @@ export class ImportPlanner {
         channel: t.channel,
         chargingSchemeId: charging[e.energy],
         alarmSchemeId: alarm[e.energy],
-        ...(e.energy === 1 ? { controlStatus: controlStatus ?? REMOTE_CONTROL } : {}),
+        ...(e.energy === 1
+          ? { controlStatus: controlStatus ?? REMOTE_CONTROL, protocol: protocol ?? undefined }
+          : {}),
       };
       const check = checkPart(e.def, body, e.labels, this.timeZone);
       reasons.push(...check.reasons);
@@ -300,7 +310,7 @@ export class ImportPlanner {
       if (!check.values || first !== undefined) continue;
       const bad = dictionaryReasons(e.def, check.values, this.snapshot.dictionaryKeys, e.labels);
       reasons.push(...bad);
-      if (bad.length === 0 && controlStatus !== null)
+      if (bad.length === 0 && controlStatus !== null && (e.energy === 2 || protocol !== null))
         checked.push({ energy: e.energy, code, values: check.values, initial: initial || undefined });
     }
     return checked;
@@ -314,6 +324,20 @@ export class ImportPlanner {
     if ([...this.snapshot.controlStatusByLabel.values()].includes(text)) return text;
     const labels = [...this.snapshot.controlStatusByLabel.keys()].join("、");
     reasons.push(`${headerOf("controlMode")}: [${text}] 不存在, 可选 ${labels}`);
+    return null;
+  }
+
+  /**
+   * 电表规约 by a label (DL/T 698.45) or key of `meter_protocol`, compared loosely; undefined when
+   * blank (the definition's default), null when unknown. Water protocols (CJ/T 188) are not offered.
+   */
+  private protocolKey(text: string, reasons: string[]): string | undefined | null {
+    if (text === "") return undefined;
+    const choices = this.snapshot.choices.get("meter_protocol");
+    const key = choices?.byText.get(choiceText(text));
+    if (key !== undefined && !isWaterProtocol(key)) return key;
+    const labels = (choices?.entries ?? []).filter((e) => !isWaterProtocol(e.key)).map((e) => e.label);
+    reasons.push(`${headerOf("meterProtocol")}: [${text}] 不存在, 可选 ${labels.join("、")}`);
     return null;
   }
 

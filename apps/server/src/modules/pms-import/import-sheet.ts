@@ -2,6 +2,7 @@ import { badRequest } from "../../contract/errors.ts";
 import { readWorkbookSheets } from "../../xlsx/read-workbook.ts";
 import type { SheetBounds, SheetCell, SheetData } from "../../xlsx/sheet-bounds.ts";
 import { headerKey } from "../../xlsx/stream-rows.ts";
+import { COLLECTOR_COLUMNS, COLLECTOR_SHEET_HEADERS, type CollectorKey } from "./collector-columns.ts";
 import {
   type ColumnKey,
   headerOf,
@@ -47,9 +48,10 @@ export interface TopologySheetRow<K extends string> {
   problems: string[];
 }
 
-/** What a registry upload holds: the room sheet, the node sheet and the node-meter sheet, each possibly empty. */
+/** What a registry upload holds: the room, node, node-meter and collector sheets, each possibly empty. */
 export interface ImportSheets {
   rooms: SheetRow[];
+  collectors?: TopologySheetRow<CollectorKey>[];
   nodes: TopologySheetRow<NodeKey>[];
   nodeMeters: TopologySheetRow<NodeMeterKey>[];
 }
@@ -58,23 +60,25 @@ const requiredOf = <K extends string>(columns: readonly TopologyColumn<K>[], key
   keys.map((key) => headersOf(columns.find((c) => c.key === key)!));
 
 /**
- * Reads the registry sheet and the topology sheets: for each, the first worksheet that carries its
+ * Reads the registry sheet, the topology sheets and the collector sheet: for each, the first worksheet that carries its
  * required headers; a file must hold at least one of them. Problems of the file as a whole (not an
  * .xlsx, no such sheet, a bound crossed) answer 400 naming `file`; problems of single cells stay
  * with their row so the rest of the file still imports.
  */
 export async function readImportSheet(file: Buffer): Promise<ImportSheets> {
-  const [rooms, nodes, nodeMeters] = await readWorkbookSheets(file, REGISTRY_SHEET_BOUNDS, [
+  const [rooms, nodes, nodeMeters, collectors] = await readWorkbookSheets(file, REGISTRY_SHEET_BOUNDS, [
     REQUIRED_COLUMNS.map(headerOf),
     requiredOf(NODE_COLUMNS, NODE_REQUIRED),
     requiredOf(NODE_METER_COLUMNS, NODE_METER_REQUIRED),
+    COLLECTOR_SHEET_HEADERS,
   ]);
-  if (!rooms && !nodes && !nodeMeters)
+  if (!rooms && !nodes && !nodeMeters && !collectors)
     throw badRequest(`file: 缺少列 ${REQUIRED_COLUMNS.map(headerOf).join("、")}`);
   return {
     rooms: rooms ? roomRows(rooms) : [],
     nodes: nodes ? topologyRows(nodes, NODE_COLUMNS) : [],
     nodeMeters: nodeMeters ? topologyRows(nodeMeters, NODE_METER_COLUMNS) : [],
+    collectors: collectors ? topologyRows(collectors, COLLECTOR_COLUMNS) : [],
   };
 }
 

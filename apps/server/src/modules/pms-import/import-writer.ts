@@ -1,10 +1,12 @@
 import { type ResourceDef, resources } from "@meterline/contracts";
 import { columnsOf } from "../../crud/columns.ts";
+import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
 import type { OwnerAction } from "../pms/owner-log.ts";
 import { type FixedSql, insertRows } from "./bulk-insert.ts";
+import type { CollectorPlan } from "./collector-planner.ts";
 import type { ImportPlan, NewRow, OwnerLogEntry } from "./import-plan.ts";
 import type { TopologyPlan } from "./topology-planner.ts";
 
@@ -13,15 +15,18 @@ const IMPORT_ACTION: OwnerAction = "import";
 /**
  * Writes a plan inside the caller's transaction: every new row of every table, then one owner log
  * entry per owner the import created or linked. Rows carry the same columns the engine's insert
- * sets (tenant, audit, live flags), so nothing distinguishes them from rows created one by one.
+ * sets (tenant, audit, live flags), and secrets are encrypted as the engine's insert encrypts them,
+ * so nothing distinguishes them from rows created one by one.
  */
 export async function writePlan(
   tx: Queryable,
-  plan: ImportPlan,
-  topology: TopologyPlan,
+  plans: { plan: ImportPlan; topology: TopologyPlan; collectors: CollectorPlan },
   caller: CurrentUser,
+  cipher: FieldCipher,
 ): Promise<void> {
+  const { plan, topology, collectors } = plans;
   const {
+    collector,
     area,
     room,
     owner,
@@ -34,6 +39,8 @@ export async function writePlan(
     meteringNodeMeter,
   } = resources;
   const batches: [ResourceDef, NewRow[]][] = [
+    // Collectors first: the new meters name them.
+    [collector, collectors.collectors],
     [area, plan.areas],
     [room, plan.rooms],
     [owner, plan.owners],
@@ -46,14 +53,23 @@ export async function writePlan(
     [meteringNode, topology.nodes],
     [meteringNodeMeter, topology.nodeMeters],
   ];
-  for (const [def, rows] of batches) await insertResourceRows(tx, def, rows, caller);
+  for (const [def, rows] of batches) await insertResourceRows(tx, def, rows, caller, cipher);
   await insertOwnerLog(tx, [...plan.ownerLog.values()], caller);
 }
 
-async function insertResourceRows(tx: Queryable, def: ResourceDef, rows: NewRow[], caller: CurrentUser) {
-  const fields = columnsOf(def)
-    .filter((c) => !c.system)
-    .map((c) => c.column);
+async function insertResourceRows(
+  tx: Queryable,
+  def: ResourceDef,
+  rows: NewRow[],
+  caller: CurrentUser,
+  cipher: FieldCipher,
+) {
+  const writable = columnsOf(def).filter((c) => !c.system);
+  const fields = writable.map((c) => c.column);
+  // The plain value of an encrypted field (a collector's secret) never reaches the table.
+  const encrypted = new Set(writable.filter((c) => c.field.encrypted).map((c) => c.column));
+  const stored = (column: string, value: unknown) =>
+    encrypted.has(column) && typeof value === "string" && value !== "" ? cipher.encrypt(value) : value;
   const columns = ["id", ...(def.tenantScoped ? ["tenant_id"] : []), ...fields];
   const audit: unknown[] = [];
   const fixed: Record<string, FixedSql> = {};
@@ -67,7 +83,7 @@ async function insertResourceRows(tx: Queryable, def: ResourceDef, rows: NewRow[
   const values = rows.map((row) => [
     row.id,
     ...tenant,
-    ...fields.map((f) => row.values[f] ?? null),
+    ...fields.map((f) => stored(f, row.values[f] ?? null)),
     ...audit,
   ]);
   await insertRows(tx, def.table, columns, values, fixed);

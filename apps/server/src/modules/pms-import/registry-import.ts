@@ -1,5 +1,8 @@
+import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import type { CurrentUser } from "../auth/current-user.ts";
+import { COLLECTOR_SHEET } from "./collector-columns.ts";
+import { type CollectorPlan, CollectorPlanner, candidateCodes } from "./collector-planner.ts";
 import { MAX_PREVIEW_PROBLEMS } from "./import-columns.ts";
 import { createdCounts, IMPORTED_DEFS, type ImportPlan } from "./import-plan.ts";
 import { ImportPlanner } from "./import-planner.ts";
@@ -23,8 +26,10 @@ export interface PreviewResult {
   valid: number;
   rejected: number;
   creates: ReturnType<typeof createdCounts>;
-  /** The first MAX_PREVIEW_PROBLEMS rejected rows: sheet row number, reason, and the topology sheet when not the room sheet. */
+  /** The first MAX_PREVIEW_PROBLEMS rejected rows: sheet row number, reason, and the sheet when not the room sheet. */
   problems: Problem[];
+  /** Codes of the 采集器 sheet the tenant already has: used as they are, not changed. Only with that sheet. */
+  existingCollectors?: string[];
 }
 
 export interface ImportResult {
@@ -36,17 +41,27 @@ export interface ImportResult {
   creates: ReturnType<typeof createdCounts>;
   /** Link to a sheet of the rejected rows with their reasons; empty when none. */
   rejectedFile: string;
+  existingCollectors?: string[];
 }
 
 /** Distinguishes the import's advisory locks from other users of the two-key lock space. */
 const IMPORT_LOCK_CLASS = 7_046_452;
 
 /**
- * Plans the room rows, then the topology rows against the registry as the room rows leave it (so
- * a node may name a meter the same file registers).
+ * Plans the collector rows, then the room rows (which may bind meters to the collectors the file
+ * makes), then the topology rows against the registry as the room rows leave it (so a node may name
+ * a meter the same file registers).
  */
 async function planFor(db: Queryable, caller: CurrentUser, sheets: ImportSheets, timeZone: string) {
   const snapshot = await loadSnapshot(db, caller.tenantId, IMPORTED_DEFS);
+  const collectorRows = sheets.collectors ?? [];
+  const collectors = collectorRows.length
+    ? new CollectorPlanner(
+        snapshot,
+        await foreignCollectorCodes(db, caller.tenantId, candidateCodes(collectorRows)),
+        timeZone,
+      ).planAll(collectorRows)
+    : EMPTY_COLLECTORS;
   const plan = new ImportPlanner(snapshot, timeZone).planAll(sheets.rooms);
   const topology =
     sheets.nodes.length || sheets.nodeMeters.length
@@ -55,8 +70,31 @@ async function planFor(db: Queryable, caller: CurrentUser, sheets: ImportSheets,
           sheets.nodeMeters,
         )
       : EMPTY_TOPOLOGY;
-  return { plan, topology };
+  return { plan, topology, collectors };
 }
+
+/**
+ * Which of these codes another tenant's live collector holds: a DTU announces itself by its code
+ * alone, so the collector form refuses a code taken in any tenant (registry.hooks.ts), and so does
+ * the import. Only the file's own codes are asked for.
+ */
+async function foreignCollectorCodes(db: Queryable, tenantId: string, codes: string[]) {
+  const rows = await db.query<{ collector_code: string }>(
+    `select distinct collector_code from pms_collector
+      where collector_code = any($1::text[]) and tenant_id <> $2 and is_deleted = 0`,
+    [codes, tenantId],
+  );
+  return new Set(rows.map((r) => r.collector_code));
+}
+
+const EMPTY_COLLECTORS: CollectorPlan = {
+  total: 0,
+  accepted: 0,
+  unchanged: 0,
+  rejected: [],
+  collectors: [],
+  existing: [],
+};
 
 const EMPTY_TOPOLOGY: TopologyPlan = {
   total: 0,
@@ -67,10 +105,15 @@ const EMPTY_TOPOLOGY: TopologyPlan = {
   nodeMeters: [],
 };
 
+/** The collectors a file named that already existed, listed only for a file with a collector sheet. */
+const existingOf = (collectors: CollectorPlan) =>
+  collectors.total > 0 ? { existingCollectors: collectors.existing.slice(0, MAX_PREVIEW_PROBLEMS) } : {};
+
 const SHEET_NAMES = { nodes: NODE_SHEET, nodeMeters: NODE_METER_SHEET } as const;
 
-/** Every rejected row of both plans, the room sheet's first. */
-const problemsOf = (plan: ImportPlan, topology: TopologyPlan): Problem[] => [
+/** Every rejected row of the plans: the collector sheet's, the room sheet's, then the topology sheets'. */
+const problemsOf = (plan: ImportPlan, topology: TopologyPlan, collectors: CollectorPlan): Problem[] => [
+  ...collectors.rejected.map(({ row, reason }) => ({ row, reason, sheet: COLLECTOR_SHEET })),
   ...plan.rejected.map(({ row, reason }) => ({ row, reason })),
   ...topology.rejected.map(({ row, reason, sheet }) => ({ row, reason, sheet: SHEET_NAMES[sheet] })),
 ];
@@ -82,13 +125,14 @@ export async function previewImport(
   sheets: ImportSheets,
   timeZone: string,
 ): Promise<PreviewResult> {
-  const { plan, topology } = await planFor(db, caller, sheets, timeZone);
+  const { plan, topology, collectors } = await planFor(db, caller, sheets, timeZone);
   return {
-    total: plan.total + topology.total,
-    valid: plan.accepted + topology.accepted,
-    rejected: plan.rejected.length + topology.rejected.length,
-    creates: createdCounts(plan, topology),
-    problems: problemsOf(plan, topology).slice(0, MAX_PREVIEW_PROBLEMS),
+    total: plan.total + topology.total + collectors.total,
+    valid: plan.accepted + topology.accepted + collectors.accepted,
+    rejected: plan.rejected.length + topology.rejected.length + collectors.rejected.length,
+    creates: createdCounts(plan, topology, collectors),
+    problems: problemsOf(plan, topology, collectors).slice(0, MAX_PREVIEW_PROBLEMS),
+    ...existingOf(collectors),
   };
 }
 
@@ -103,22 +147,24 @@ export async function runImport(
   caller: CurrentUser,
   sheets: ImportSheets,
   timeZone: string,
+  cipher: FieldCipher,
 ): Promise<ImportResult> {
   return db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1, hashtext($2))", [IMPORT_LOCK_CLASS, caller.tenantId]);
-    const { plan, topology } = await planFor(tx, caller, sheets, timeZone);
-    await writePlan(tx, plan, topology, caller);
-    const rejected = plan.rejected.length + topology.rejected.length;
+    const { plan, topology, collectors } = await planFor(tx, caller, sheets, timeZone);
+    await writePlan(tx, { plan, topology, collectors }, caller, cipher);
+    const rejected = plan.rejected.length + topology.rejected.length + collectors.rejected.length;
     const rejectedFile = rejected
-      ? (await storeRejectedSheet(tx, caller, plan.rejected, topology.rejected)).link
+      ? (await storeRejectedSheet(tx, caller, plan.rejected, topology.rejected, collectors.rejected)).link
       : "";
     return {
-      total: plan.total + topology.total,
-      imported: plan.accepted + topology.accepted,
-      unchanged: plan.unchanged + topology.unchanged,
+      total: plan.total + topology.total + collectors.total,
+      imported: plan.accepted + topology.accepted + collectors.accepted,
+      unchanged: plan.unchanged + topology.unchanged + collectors.unchanged,
       rejected,
-      creates: createdCounts(plan, topology),
+      creates: createdCounts(plan, topology, collectors),
       rejectedFile,
+      ...existingOf(collectors),
     };
   });
 }

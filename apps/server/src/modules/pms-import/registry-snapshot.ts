@@ -54,6 +54,8 @@ export class RegistrySnapshot {
     ["远程控制", "1"],
     ["本地预付费", "0"],
   ]);
+  /** Choices of the `meter_protocol` and `collector_type` dictionaries: key, zh and en label. */
+  readonly choices = new Map<string, DictionaryChoices>();
 
   addArea(area: AreaNode): void {
     this.areas.set(area.id, area);
@@ -129,6 +131,20 @@ export class RegistrySnapshot {
     this.meterRoom.set(linkKey(energy, meterId), roomId);
   }
 }
+
+/** A dictionary's entries in order, and each key, zh label and en label (compared loosely) to its key. */
+export interface DictionaryChoices {
+  entries: { key: string; label: string }[];
+  byText: Map<string, string>;
+}
+/** How a label is compared: case, blanks and full-width slashes do not count ("dl/t698.45"). */
+export const choiceText = (text: string) =>
+  text
+    .replace(/[\s\u3000]/g, "")
+    .replace(/／/g, "/")
+    .toLowerCase();
+/** Dictionaries whose labels the sheets may name. */
+const CHOICE_DICTS = ["meter_protocol", "collector_type"];
 
 /** Dictionary codes the given definitions' fields draw on, split by kind. */
 function dictionaryCodes(defs: readonly ResourceDef[]) {
@@ -217,12 +233,20 @@ async function loadDictionaries(
   snapshot: RegistrySnapshot,
 ): Promise<void> {
   const codes = dictionaryCodes(defs);
-  const entries = await db.query<{ kind: string; code: string; dict_key: string; dict_value: string }>(
-    `select 'dict' as kind, code, dict_key, dict_value from sys_dict
-      where code = any($1::text[]) and parent_id > 0 and is_deleted = 0
-     union all
-     select 'biz', code, dict_key, dict_value from sys_dict_biz
-      where code = any($2::text[]) and parent_id > 0 and is_deleted = 0 and tenant_id = $3`,
+  const entries = await db.query<{
+    kind: string;
+    code: string;
+    dict_key: string;
+    dict_value: string;
+    dict_value_en: string | null;
+  }>(
+    `select * from (
+       select 'dict' as kind, code, dict_key, dict_value, dict_value_en, sort, id from sys_dict
+        where code = any($1::text[]) and parent_id > 0 and is_deleted = 0
+       union all
+       select 'biz', code, dict_key, dict_value, dict_value_en, sort, id from sys_dict_biz
+        where code = any($2::text[]) and parent_id > 0 and is_deleted = 0 and tenant_id = $3) d
+      order by sort, id`,
     [codes.system, codes.business, tenantId],
   );
   for (const e of entries) {
@@ -232,5 +256,13 @@ async function loadDictionaries(
     keys.add(e.dict_key);
     if (key === "dict:room_type") snapshot.roomTypeByLabel.set(e.dict_value, e.dict_key);
     if (key === "biz:CONTROL_STATUS") snapshot.controlStatusByLabel.set(e.dict_value, e.dict_key);
+    if (e.kind === "dict" && CHOICE_DICTS.includes(e.code)) {
+      const choices = snapshot.choices.get(e.code) ?? { entries: [], byText: new Map<string, string>() };
+      snapshot.choices.set(e.code, choices);
+      choices.entries.push({ key: e.dict_key, label: e.dict_value });
+      for (const text of [e.dict_key, e.dict_value, e.dict_value_en]) {
+        if (text && !choices.byText.has(choiceText(text))) choices.byText.set(choiceText(text), e.dict_key);
+      }
+    }
   }
 }

@@ -4,6 +4,7 @@ import { useT } from "../../../i18n/index.tsx";
 import { CREATE_KINDS, type RegistryCreates } from "./registry-import-calls.ts";
 
 const labels: Record<(typeof CREATE_KINDS)[number], MessageKey> = {
+  collectors: "pms.import.collectors",
   areas: "pms.import.areas",
   rooms: "pms.import.rooms",
   owners: "pms.import.owners",

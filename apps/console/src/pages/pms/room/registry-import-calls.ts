@@ -18,6 +18,8 @@ export interface RegistryCreates {
   /** Metering nodes and the meters listed under them, from the topology sheets. */
   nodes?: number;
   nodeMeters?: number;
+  /** Collectors the 采集器 sheet creates; present only for a file with that sheet. */
+  collectors?: number;
 }
 
 /** What importing a sheet would do (room/import-preview); `problems` are the first rejected rows. */
@@ -26,7 +28,7 @@ export interface RegistryImportPreview {
   valid: number;
   rejected: number;
   creates: RegistryCreates;
-  /** `sheet` names a topology sheet (计量节点, 节点下级表); absent for the room sheet. */
+  /** `sheet` names a topology or the collector sheet (计量节点, 节点下级表, 采集器); absent for the room sheet. */
   problems: { row: number; reason: string; sheet?: string }[];
 }
 
@@ -59,6 +61,7 @@ export const runRegistryImport = (file: File, onProgress: (percent: number) => v
 export const registryTemplateUrl = () => withToken(`${base}/import-template`);
 
 export const CREATE_KINDS = [
+  "collectors",
   "areas",
   "rooms",
   "owners",
