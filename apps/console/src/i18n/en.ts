@@ -490,6 +490,7 @@ export const en: Record<MessageKey, string> = {
     "Showing the first {shown} of {total} rows with problems; all of them can be downloaded after the import",
   "pms.import.areas": "Areas",
   "pms.import.collectors": "Collectors",
+  "pms.import.existingCollectors": "Collectors already registered, left unchanged: {codes}",
   "pms.import.rooms": "Rooms",
   "pms.import.owners": "Owners",
   "pms.import.meters": "Electric meters",

@@ -480,6 +480,7 @@ export const zh = {
   "pms.import.moreProblems": "仅显示前 {shown} 条，共 {total} 行有问题；导入后可下载全部未导入的行",
   "pms.import.areas": "区域",
   "pms.import.collectors": "采集器",
+  "pms.import.existingCollectors": "已有的采集器，不作修改：{codes}",
   "pms.import.rooms": "房间",
   "pms.import.owners": "业主",
   "pms.import.meters": "电表",

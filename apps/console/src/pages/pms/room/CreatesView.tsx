@@ -1,4 +1,4 @@
-import { Descriptions } from "antd";
+import { Descriptions, Space, Typography } from "antd";
 import type { MessageKey } from "../../../i18n/index.tsx";
 import { useT } from "../../../i18n/index.tsx";
 import { CREATE_KINDS, type RegistryCreates } from "./registry-import-calls.ts";
@@ -15,8 +15,33 @@ const labels: Record<(typeof CREATE_KINDS)[number], MessageKey> = {
   nodeMeters: "pms.import.nodeMeters",
 };
 
-/** The rows an import creates per kind. */
-export function CreatesView({ creates, title }: { creates: RegistryCreates; title: string }) {
+/**
+ * The rows an import creates per kind, and the collectors its 采集器 sheet named that the tenant
+ * already has (used as they are, never changed).
+ */
+export function CreatesView({
+  creates,
+  title,
+  existingCollectors = [],
+}: {
+  creates: RegistryCreates;
+  title: string;
+  existingCollectors?: readonly string[];
+}) {
+  const t = useT();
+  return (
+    <Space orientation="vertical" style={{ width: "100%" }}>
+      <CreatedCounts creates={creates} title={title} />
+      {existingCollectors.length > 0 && (
+        <Typography.Text type="secondary" data-testid="room-import-existing-collectors">
+          {t("pms.import.existingCollectors", { codes: existingCollectors.join("、") })}
+        </Typography.Text>
+      )}
+    </Space>
+  );
+}
+
+function CreatedCounts({ creates, title }: { creates: RegistryCreates; title: string }) {
   const t = useT();
   return (
     <Descriptions

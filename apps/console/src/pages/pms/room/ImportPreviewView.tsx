@@ -37,7 +37,11 @@ export function ImportPreviewView({ preview }: { preview: RegistryImportPreview 
           { key: "rejected", label: t("import.rejected"), children: count("rejected") },
         ]}
       />
-      <CreatesView creates={preview.creates} title={t("pms.import.willCreate")} />
+      <CreatesView
+        creates={preview.creates}
+        title={t("pms.import.willCreate")}
+        existingCollectors={preview.existingCollectors}
+      />
       {preview.problems.length > 0 && (
         <div>
           <Typography.Title level={5}>{t("pms.import.problems")}</Typography.Title>

@@ -48,7 +48,13 @@ export function RegistryImportDialog({ onClose, onImported }: Props) {
           { key: "unchanged", label: t("pms.import.unchanged"), value: result.unchanged ?? 0 },
           { key: "rejected", label: t("import.rejected"), value: result.rejected },
         ],
-        details: <CreatesView creates={result.creates} title={t("pms.import.created")} />,
+        details: (
+          <CreatesView
+            creates={result.creates}
+            title={t("pms.import.created")}
+            existingCollectors={result.existingCollectors}
+          />
+        ),
       })}
       onImported={(result) => {
         if (result.imported > 0) onImported(result);

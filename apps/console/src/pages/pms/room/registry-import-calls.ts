@@ -30,6 +30,8 @@ export interface RegistryImportPreview {
   creates: RegistryCreates;
   /** `sheet` names a topology or the collector sheet (计量节点, 节点下级表, 采集器); absent for the room sheet. */
   problems: { row: number; reason: string; sheet?: string }[];
+  /** Codes of the 采集器 sheet the tenant already has: left as they are. */
+  existingCollectors?: string[];
 }
 
 /** What an import did (room/import); `rejectedFile` links a sheet of the rejected rows with reasons. */
@@ -41,6 +43,7 @@ export interface RegistryImportResult {
   rejected: number;
   creates: RegistryCreates;
   rejectedFile: string;
+  existingCollectors?: string[];
 }
 
 /** The server reads and checks the whole sheet (up to 10 000 rows) before it answers. */
