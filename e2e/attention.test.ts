@@ -146,6 +146,21 @@ test("待关注账户: who runs out, Excel, a reminder per owner; the bell names
     assert.match(await textOf(page.locator(".ant-message-notice").last()), /已排队 \d+ 条/);
 
     // The bell: each card names the room and owner of the meter; in English, the rules' English names.
+    // The demo starts with its line-loss alarms (on a building's master meter: no room, no owner);
+    // the meters' own alarms come with the fleet's first polls, so the bell is read once one is there.
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const first = await call<{ records: { roomName: string; ownerName: string }[] }>(
+        server.baseUrl,
+        token,
+        "/api/blade-pms/checkRecord/upPage",
+        { query: { current: "1", size: "10" } },
+      );
+      if (first.records.some((r) => r.roomName && r.ownerName)) break;
+      assert.ok(Date.now() < deadline, "a meter's alarm naming its room and owner within 90 s");
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    await page.reload();
     await page.getByTestId("notice-button").click();
     await page.getByTestId("notice-card").first().waitFor();
     // The cards the bell shows (read when the page opened; newer alarms wait for its next poll).
