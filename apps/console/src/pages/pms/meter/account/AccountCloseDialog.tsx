@@ -169,7 +169,12 @@ export function AccountCloseDialog({ energy, meter, onClose }: Props) {
               {preview ? (
                 <ClosingPreviewView preview={preview} />
               ) : (
-                !refusal && <Spin aria-label={t("meterAccount.preview.loading")} />
+                !refusal && (
+                  // The label sits on a status region: a bare spinner div may not carry aria-label.
+                  <div role="status" aria-label={t("meterAccount.preview.loading")}>
+                    <Spin />
+                  </div>
+                )
               )}
               <Alert type="warning" showIcon title={t("meterAccount.close.rule")} />
               {preview?.controlStatus === 1 && (
