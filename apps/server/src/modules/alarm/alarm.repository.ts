@@ -11,10 +11,34 @@ export interface MeterRow extends MeterFacts {
   notifyChannels: string | null;
 }
 
-/** Which meters an evaluation covers: all of the tenant's, or one. */
+/** One meter an evaluation covers. */
 export interface MeterFilter {
   energyType: 1 | 2;
   meterId: string;
+}
+
+/** Which meters an evaluation covers: all of the tenant's (undefined), one, or a batch of them. */
+export type MeterScope = MeterFilter | readonly MeterFilter[] | undefined;
+
+/** A scope's meter ids by energy type, or undefined for all of the tenant's meters. */
+function idsOf(scope: MeterScope): { 1: string[]; 2: string[] } | undefined {
+  if (!scope) return undefined;
+  const ids = { 1: [] as string[], 2: [] as string[] };
+  const meters: readonly MeterFilter[] = "meterId" in scope ? [scope] : scope;
+  for (const meter of meters) ids[meter.energyType].push(meter.meterId);
+  return ids;
+}
+
+/**
+ * SQL limiting rows (energy type and meter id columns given) to a scope, its two id arrays bound as
+ * parameters `$first` and `$first + 1`; empty without a scope.
+ */
+function scopeSql(scope: MeterScope, params: unknown[], energyType: string, meterId: string): string {
+  const ids = idsOf(scope);
+  if (!ids) return "";
+  params.push(ids[1], ids[2]);
+  const first = params.length - 1;
+  return ` and ((${energyType} = 1 and ${meterId} = any($${first}::bigint[])) or (${energyType} = 2 and ${meterId} = any($${first + 1}::bigint[])))`;
 }
 
 /** The key of a meter's rule: open records and silences are looked up by it. */
@@ -48,14 +72,10 @@ export async function meterFacts(
   tenantId: string,
   now: Date,
   flowHours: number,
-  only?: MeterFilter,
+  only?: MeterScope,
 ): Promise<MeterRow[]> {
   const params: unknown[] = [tenantId];
-  let filter = "";
-  if (only) {
-    params.push(only.energyType, only.meterId);
-    filter = " and m.energy_type = $2 and m.id = $3";
-  }
+  const filter = scopeSql(only, params, "m.energy_type", "m.id");
   const meters = await db.query<
     {
       energy_type: 1 | 2;
@@ -65,11 +85,16 @@ export async function meterFacts(
       alarm_level: number | null;
       read_time: Date | null;
       notify_channels: string | null;
+      last_read_total: string | null;
+      last_read_time: Date | null;
+      prev_read_total: string | null;
+      prev_read_time: Date | null;
     } & ConditionColumns
   >(
     `select m.energy_type, m.id, m.product_code, a.owner_id, a.alarm_level, cd.read_time, s.notify_channels,
             cd.status_word1, cd.active_power::text as active_power, cd.clock_offset, cd.cover_open_time,
-            cd.relay_stuck_time, cd.battery_low, cd.valve_fault,
+            cd.relay_stuck_time, cd.battery_low, cd.valve_fault, cd.last_read_total::text as last_read_total,
+            cd.last_read_time, cd.prev_read_total::text as prev_read_total, cd.prev_read_time,
             uc.command_type as unsettled_type, uc.done_time as unsettled_time
        from (select id, tenant_id, product_code, 1 as energy_type from pms_meter where tenant_id = $1 and is_deleted = 0
              union all
@@ -88,20 +113,48 @@ export async function meterFacts(
     params,
   );
   const reads = new Map<string, RegisterRead[]>();
-  const wants = (energyType: 1 | 2) => !only || only.energyType === energyType;
-  const readParams: unknown[] = [tenantId, now, ...(only ? [only.meterId] : [])];
-  const oneMeter = only ? " and m.id = $3" : "";
-  if (wants(1)) {
-    const rows = await db.query<{ meter_id: string; read_time: Date; total: string }>(
-      `select m.id as meter_id, r.read_time, r.total
-         from pms_meter m cross join lateral (
-           select d.read_time, d.total_value::text as total from pms_data_read d
-            where d.meter_id = m.id and d.tenant_id = m.tenant_id and d.read_time <= $2 and d.total_value is not null
-            order by d.read_time desc limit 2) r
-        where m.tenant_id = $1 and m.is_deleted = 0${oneMeter}`,
-      readParams,
+  const ids = idsOf(only);
+  const wants = (energyType: 1 | 2) => !ids || ids[energyType].length > 0;
+  const readParamsOf = (energyType: 1 | 2) => [tenantId, now, ...(ids ? [ids[energyType]] : [])];
+  const oneMeter = ids ? " and m.id = any($3::bigint[])" : "";
+  if (wants(1) && ids) {
+    // The meters of a batch of readings: their last two reads are kept beside their latest values
+    // (the readings sink writes both), so only a meter without two there is looked up in the log.
+    const known = meters.filter(
+      (m) =>
+        m.energy_type === 1 &&
+        m.last_read_time !== null &&
+        m.prev_read_time !== null &&
+        new Date(m.last_read_time).getTime() <= now.getTime(),
     );
-    collect(reads, 1, rows);
+    for (const m of known)
+      collect(reads, 1, [
+        { meter_id: String(m.id), read_time: m.last_read_time!, total: m.last_read_total! },
+        { meter_id: String(m.id), read_time: m.prev_read_time!, total: m.prev_read_total! },
+      ]);
+    const knownIds = new Set(known.map((m) => String(m.id)));
+    const rest = ids[1].filter((id) => !knownIds.has(id));
+    if (rest.length > 0) collect(reads, 1, await lastTwoElectricReads(db, tenantId, now, rest, null));
+  } else if (wants(1)) {
+    // The last two reads, first looked for in the recent months only (the partitions of those
+    // months alone are searched); the meters with fewer there are looked up again over all time.
+    const since = new Date(now.getTime() - RECENT_READS_MS);
+    const rows = await lastTwoElectricReads(db, tenantId, now, undefined, since);
+    const found = new Map<string, number>();
+    for (const row of rows) found.set(row.meter_id, (found.get(row.meter_id) ?? 0) + 1);
+    const wanting = meters.filter((m) => m.energy_type === 1 && (found.get(String(m.id)) ?? 0) < 2);
+    const older =
+      wanting.length === 0
+        ? []
+        : await lastTwoElectricReads(
+            db,
+            tenantId,
+            now,
+            wanting.map((m) => String(m.id)),
+            null,
+          );
+    const retried = new Set(wanting.map((m) => String(m.id)));
+    collect(reads, 1, [...rows.filter((row) => !retried.has(row.meter_id)), ...older]);
   }
   if (wants(2)) {
     const rows = await db.query<{ meter_id: string; read_time: Date; total: string }>(
@@ -119,7 +172,7 @@ export async function meterFacts(
                    order by z.read_time desc limit 2) y))
             order by d.read_time desc limit 2000) r
         where m.tenant_id = $1 and m.is_deleted = 0${oneMeter}`,
-      readParams,
+      readParamsOf(2),
     );
     collect(reads, 2, rows);
   }
@@ -134,6 +187,40 @@ export async function meterFacts(
     reads: (reads.get(`${m.energy_type}:${m.id}`) ?? []).reverse(),
     condition: conditionOf(m),
   }));
+}
+
+/** How far back the last two reads of a meter are looked for first: most meters are read daily at least. */
+const RECENT_READS_MS = 35 * 86_400_000;
+
+/** The last two reads up to `now` of the tenant's electric meters (or those of `ids`), from `since` if given. */
+function lastTwoElectricReads(
+  db: Queryable,
+  tenantId: string,
+  now: Date,
+  ids: readonly string[] | undefined,
+  since: Date | null,
+) {
+  const params: unknown[] = [tenantId, now];
+  let filter = "";
+  if (ids) {
+    params.push(ids);
+    filter += " and m.id = any($3::bigint[])";
+  }
+  let recent = "";
+  if (since) {
+    params.push(since);
+    recent = ` and d.read_time > $${params.length}`;
+  }
+  return db.query<{ meter_id: string; read_time: Date; total: string }>(
+    `select m.id::text as meter_id, r.read_time, r.total
+       from pms_meter m cross join lateral (
+         select d.read_time, d.total_value::text as total from pms_data_read d
+          where d.meter_id = m.id and d.tenant_id = m.tenant_id and d.read_time <= $2${recent}
+            and d.total_value is not null
+          order by d.read_time desc limit 2) r
+      where m.tenant_id = $1 and m.is_deleted = 0${filter}`,
+    params,
+  );
 }
 
 /** The columns of the meter's own reports the rules read (pms_meter_current_data and the command queue). */
@@ -189,11 +276,13 @@ export interface OpenRecord {
   rule_code: string;
 }
 
-export async function openRecords(db: Queryable, tenantId: string, only?: MeterFilter) {
+export async function openRecords(db: Queryable, tenantId: string, only?: MeterScope) {
+  const params: unknown[] = [tenantId];
+  const filter = scopeSql(only, params, "energy_type", "meter_id");
   const rows = await db.query<OpenRecord>(
     `select id, energy_type, meter_id, rule_code from pms_check_record
-      where tenant_id = $1 and alarm_status = 1 and is_deleted = 0 and alarm_day is null${only ? " and energy_type = $2 and meter_id = $3" : ""}`,
-    only ? [tenantId, only.energyType, only.meterId] : [tenantId],
+      where tenant_id = $1 and alarm_status = 1 and is_deleted = 0 and alarm_day is null${filter}`,
+    params,
   );
   return new Map(rows.map((r) => [ruleKey(r.energy_type, r.meter_id, r.rule_code), r]));
 }
@@ -202,12 +291,14 @@ export async function openRecords(db: Queryable, tenantId: string, only?: MeterF
  * Rules an operator silenced for a meter at `now`: ignored for days not yet over, or permanently.
  * (An ignore of this time names its record and hides that record only: see the bell's list.)
  */
-export async function silencedRules(db: Queryable, tenantId: string, now: Date, only?: MeterFilter) {
+export async function silencedRules(db: Queryable, tenantId: string, now: Date, only?: MeterScope) {
+  const params: unknown[] = [tenantId, now];
+  const filter = scopeSql(only, params, "energy_type", "meter_id");
   const rows = await db.query<{ energy_type: number; meter_id: string; rule_code: string }>(
     `select distinct energy_type, meter_id, rule_code from pms_check_ignore
       where tenant_id = $1 and is_deleted = 0
-        and (ignore_type = 3 or (ignore_type = 2 and ignore_until > $2))${only ? " and energy_type = $3 and meter_id = $4" : ""}`,
-    only ? [tenantId, now, only.energyType, only.meterId] : [tenantId, now],
+        and (ignore_type = 3 or (ignore_type = 2 and ignore_until > $2))${filter}`,
+    params,
   );
   return new Set(rows.map((r) => ruleKey(r.energy_type, r.meter_id, r.rule_code)));
 }

@@ -3,7 +3,8 @@ import { queueOwnerNotice } from "../notices/owner-notice.repository.ts";
 import {
   type DayRecord,
   endRecord,
-  type MeterFilter,
+  type MeterRow,
+  type MeterScope,
   meterFacts,
   openRecords,
   raiseDayRecords,
@@ -24,7 +25,7 @@ export interface PassOutcome {
 }
 
 /**
- * Evaluates the tenant's rules over its meters (or one) at `now`: a condition that holds raises a
+ * Evaluates the tenant's rules over its meters (or one, or a batch's) at `now`: a condition that holds raises a
  * record unless one is open or an operator silenced the rule for the meter; an open record whose
  * condition no longer holds (or whose rule was switched off) is restored. Records are only written
  * on a change, so a pass over a quiet fleet reads and writes nothing else. A raised balance record
@@ -35,53 +36,60 @@ export async function evaluateTenant(
   db: Db,
   tenantId: string,
   now: Date,
-  only?: MeterFilter,
+  only?: MeterScope,
   timeZone = "Asia/Shanghai",
 ): Promise<PassOutcome> {
   const rules = effectiveRules(await tenantRuleRows(db, tenantId));
   const meters = await meterFacts(db, tenantId, now, rules.water_flow.threshold, only);
   const open = await openRecords(db, tenantId, only);
   const silenced = await silencedRules(db, tenantId, now, only);
+  // Judged in memory first: a pass that changes nothing (most of them) opens no transaction.
+  const raises: { meter: MeterRow; code: RuleCode; level: number; content: string }[] = [];
+  const ends: string[] = [];
+  for (const meter of meters) {
+    const found = new Map(findings(meter, rules, now).map((f) => [f.code, f]));
+    for (const code of METER_RULE_CODES) {
+      const key = ruleKey(meter.energyType, meter.meterId, code);
+      const finding = found.get(code);
+      const record = open.get(key);
+      if (finding && !record && !silenced.has(key))
+        raises.push({ meter, code, level: finding.level, content: finding.content });
+      else if (!finding && record) ends.push(record.id);
+    }
+  }
   const outcome: PassOutcome = { raised: 0, restored: 0 };
+  if (raises.length === 0 && ends.length === 0) return outcome;
   await db.transaction(async (tx) => {
-    for (const meter of meters) {
-      const found = new Map(findings(meter, rules, now).map((f) => [f.code, f]));
-      for (const code of METER_RULE_CODES) {
-        const key = ruleKey(meter.energyType, meter.meterId, code);
-        const finding = found.get(code);
-        const record = open.get(key);
-        if (finding && !record && !silenced.has(key)) {
-          const raised = await raiseRecord(tx, {
-            tenantId,
-            energyType: meter.energyType,
-            meterId: meter.meterId,
-            productCode: meter.productCode,
-            ownerId: meter.ownerId,
-            code,
-            name: rules[code].name,
-            level: finding.level,
-            content: finding.content,
-            at: now,
-          });
-          if (raised) outcome.raised++;
-          if (raised && meter.ownerId && OWNER_NOTIFIED.has(code) && notifiesBySms(meter.notifyChannels)) {
-            await queueOwnerNotice(tx, {
-              tenantId,
-              recordId: raised,
-              ownerId: meter.ownerId,
-              energyType: meter.energyType,
-              meterId: meter.meterId,
-              ruleCode: code,
-              level: finding.level,
-              at: now,
-              timeZone,
-            });
-          }
-        } else if (!finding && record) {
-          if (await endRecord(tx, tenantId, record.id, 2, "条件解除, 自动恢复", now)) outcome.restored++;
-        }
+    for (const { meter, code, level, content } of raises) {
+      const raised = await raiseRecord(tx, {
+        tenantId,
+        energyType: meter.energyType,
+        meterId: meter.meterId,
+        productCode: meter.productCode,
+        ownerId: meter.ownerId,
+        code,
+        name: rules[code].name,
+        level,
+        content,
+        at: now,
+      });
+      if (raised) outcome.raised++;
+      if (raised && meter.ownerId && OWNER_NOTIFIED.has(code) && notifiesBySms(meter.notifyChannels)) {
+        await queueOwnerNotice(tx, {
+          tenantId,
+          recordId: raised,
+          ownerId: meter.ownerId,
+          energyType: meter.energyType,
+          meterId: meter.meterId,
+          ruleCode: code,
+          level,
+          at: now,
+          timeZone,
+        });
       }
     }
+    for (const id of ends)
+      if (await endRecord(tx, tenantId, id, 2, "条件解除, 自动恢复", now)) outcome.restored++;
   });
   return outcome;
 }

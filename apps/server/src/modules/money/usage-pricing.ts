@@ -2,6 +2,7 @@ import {
   advance,
   BANDS,
   type Band,
+  type ChargePart,
   type CycleUsage,
   chargeBetween,
   chargeParts,
@@ -51,7 +52,8 @@ export interface PricedAccount extends LockedAccount {
   priced_from: Date;
 }
 
-const PRICING: Actor = { name: "计费" };
+/** Who pricing books as. */
+export const PRICING: Actor = { name: "计费" };
 
 /** The open account that the server prices for a meter, locked, with its charging scheme; undefined if none. */
 export async function lockPricedAccount(
@@ -123,102 +125,162 @@ export function tariffOfAccount(account: PricedAccount & { price_mode: number })
   });
 }
 
+/** What pricing one reading does to an account: its charge and fee, and the account's new position. */
+export interface ChargePlan {
+  day: string;
+  month: string;
+  /** The registers' step since the last priced reading (0.01 units). */
+  usage: bigint;
+  charge: bigint;
+  parts: readonly ChargePart[];
+  fee: bigint;
+  cycleKey: string;
+  moved: CycleUsage;
+  registers: { total: bigint; bands: Record<Band, bigint | null> };
+}
+
+/**
+ * The pure part of pricing (shared by one reading and a batch of them): the registers' step since
+ * the account's last priced reading, added to the cycle-to-date usage and charged by the rounding
+ * rule of @meterline/billing, plus the month's fixed fee at the month's first reading. Undefined when
+ * the account has no price or the reading is not newer than the last one priced.
+ */
+export function planCharge(
+  account: PricedAccount,
+  reading: PricedReading,
+  timeZone: string,
+): ChargePlan | undefined {
+  if (account.price_mode === null) return undefined;
+  if (account.priced_time && reading.at.getTime() <= new Date(account.priced_time).getTime())
+    return undefined;
+  const tariff = tariffOfAccount({ ...account, price_mode: account.price_mode });
+  const day = localDay(reading.at, timeZone);
+  const next = {
+    total: toUnits(reading.registers.total, 2),
+    bands: Object.fromEntries(
+      BANDS.map((band) => {
+        const value = reading.registers.bands?.[band];
+        return [band, value === null || value === undefined ? null : toUnits(value, 2)];
+      }),
+    ) as Record<Band, bigint | null>,
+  };
+  const previousTotal = big(account.register_total);
+  const totalStep =
+    previousTotal === null ? { usage: 0n, reset: false } : registerStep(previousTotal, next.total);
+  // Band steps where the meter reports bands; a single-rate meter's usage is all in the flat band.
+  const bandSteps: Partial<Record<Band, bigint>> = {};
+  let hasBands = false;
+  for (const band of BANDS) {
+    const now = next.bands[band];
+    const before = big(account[`register_${band}`]);
+    if (now === null) continue;
+    hasBands = true;
+    bandSteps[band] = before === null ? 0n : registerStep(before, now).usage;
+  }
+  const step: CycleUsage = {
+    total: totalStep.usage,
+    bands: hasBands ? bandSteps : { peace: totalStep.usage },
+  };
+  const key = cycleKey(day, cycleOf(tariff));
+  const position: CycleUsage =
+    account.cycle_key === key
+      ? {
+          total: BigInt(account.cycle_total),
+          bands: {
+            tip: BigInt(account.cycle_tip),
+            peak: BigInt(account.cycle_peak),
+            peace: BigInt(account.cycle_peace),
+            low: BigInt(account.cycle_low),
+          },
+        }
+      : { total: 0n, bands: { tip: 0n, peak: 0n, peace: 0n, low: 0n } };
+  const moved = advance(position, step);
+  const charge = chargeBetween(tariff, position, moved);
+  const month = day.slice(0, 7);
+  return {
+    day,
+    month,
+    usage: step.total,
+    charge,
+    parts: charge > 0n ? chargeParts(tariff, position, moved) : [],
+    fee: account.fee_month !== month ? monthlyFeeFen(tariff) : 0n,
+    cycleKey: key,
+    moved,
+    registers: next,
+  };
+}
+
+/**
+ * The account's priced position after a plan, in its columns' text form: the next reading of the
+ * same account (in a batch) starts from here.
+ */
+export function applyPlan(account: PricedAccount, plan: ChargePlan, at: Date): void {
+  account.cycle_key = plan.cycleKey;
+  account.cycle_total = plan.moved.total.toString();
+  for (const band of BANDS) account[`cycle_${band}`] = (plan.moved.bands?.[band] ?? 0n).toString();
+  account.register_total = plan.registers.total.toString();
+  for (const band of BANDS) {
+    const value = plan.registers.bands[band];
+    if (value !== null) account[`register_${band}`] = value.toString();
+  }
+  account.priced_time = at;
+  account.fee_month = plan.month;
+}
+
+/** The account's priced position as the update of pricing writes it. */
+export const pricedPosition = (account: PricedAccount) => [
+  account.cycle_key,
+  account.cycle_total,
+  ...BANDS.map((band) => account[`cycle_${band}`]),
+  account.register_total,
+  ...BANDS.map((band) => account[`register_${band}`]),
+  account.priced_time,
+  account.fee_month,
+];
+
 /** priceReading inside the caller's transaction (a reading entered by hand is priced with its correction). */
 export async function priceReadingIn(
   tx: Queryable,
   reading: PricedReading,
   timeZone: string,
 ): Promise<PricingOutcome | undefined> {
-  {
-    const account = await lockPricedAccount(tx, reading.tenantId, reading.energyType, reading.meterId);
-    if (!account || account.price_mode === null) return undefined;
-    if (account.priced_time && reading.at.getTime() <= account.priced_time.getTime()) return undefined;
-    const tariff = tariffOfAccount({ ...account, price_mode: account.price_mode });
-    const day = localDay(reading.at, timeZone);
-    const next = {
-      total: toUnits(reading.registers.total, 2),
-      bands: Object.fromEntries(
-        BANDS.map((band) => {
-          const value = reading.registers.bands?.[band];
-          return [band, value === null || value === undefined ? null : toUnits(value, 2)];
-        }),
-      ) as Record<Band, bigint | null>,
-    };
-    const previousTotal = big(account.register_total);
-    const totalStep =
-      previousTotal === null ? { usage: 0n, reset: false } : registerStep(previousTotal, next.total);
-    // Band steps where the meter reports bands; a single-rate meter's usage is all in the flat band.
-    const bandSteps: Partial<Record<Band, bigint>> = {};
-    let hasBands = false;
-    for (const band of BANDS) {
-      const now = next.bands[band];
-      const before = big(account[`register_${band}`]);
-      if (now === null) continue;
-      hasBands = true;
-      bandSteps[band] = before === null ? 0n : registerStep(before, now).usage;
-    }
-    const step: CycleUsage = {
-      total: totalStep.usage,
-      bands: hasBands ? bandSteps : { peace: totalStep.usage },
-    };
-    const key = cycleKey(day, cycleOf(tariff));
-    const position: CycleUsage =
-      account.cycle_key === key
-        ? {
-            total: BigInt(account.cycle_total),
-            bands: {
-              tip: BigInt(account.cycle_tip),
-              peak: BigInt(account.cycle_peak),
-              peace: BigInt(account.cycle_peace),
-              low: BigInt(account.cycle_low),
-            },
-          }
-        : { total: 0n, bands: { tip: 0n, peak: 0n, peace: 0n, low: 0n } };
-    const moved = advance(position, step);
-    const charge = chargeBetween(tariff, position, moved);
-    if (charge > 0n) {
-      await book(tx, account, {
-        type: LEDGER_TYPE.usageCharge,
-        amount: -charge,
-        cause: `用量 ${day}`,
-        actor: PRICING,
-        usage: step.total,
-        usageDay: day,
-        parts: chargeParts(tariff, position, moved),
-      });
-    }
-    const month = day.slice(0, 7);
-    let fee = 0n;
-    if (account.fee_month !== month) {
-      fee = monthlyFeeFen(tariff);
-      if (fee > 0n) {
-        await book(tx, account, {
-          type: LEDGER_TYPE.monthlyFee,
-          amount: -fee,
-          cause: `月固定费 ${month}`,
-          actor: PRICING,
-          usageDay: day,
-        });
-      }
-    }
-    await tx.query(
-      `update pms_account set cycle_key = $2, cycle_total = $3, cycle_tip = $4, cycle_peak = $5, cycle_peace = $6,
-              cycle_low = $7, register_total = $8, register_tip = coalesce($9, register_tip),
-              register_peak = coalesce($10, register_peak), register_peace = coalesce($11, register_peace),
-              register_low = coalesce($12, register_low), priced_time = $13, fee_month = $14
-        where id = $1`,
-      [
-        account.id,
-        key,
-        moved.total.toString(),
-        ...BANDS.map((band) => (moved.bands?.[band] ?? 0n).toString()),
-        next.total.toString(),
-        ...BANDS.map((band) => next.bands[band]?.toString() ?? null),
-        reading.at,
-        month,
-      ],
-    );
-    if (charge > 0n || fee > 0n) await settleSupply(tx, account, reading.at, timeZone);
-    return { accountId: account.id, charged: charge, fee, balanceAfter: BigInt(account.balance) };
+  const account = await lockPricedAccount(tx, reading.tenantId, reading.energyType, reading.meterId);
+  if (!account) return undefined;
+  const plan = planCharge(account, reading, timeZone);
+  if (!plan) return undefined;
+  if (plan.charge > 0n) {
+    await book(tx, account, {
+      type: LEDGER_TYPE.usageCharge,
+      amount: -plan.charge,
+      cause: `用量 ${plan.day}`,
+      actor: PRICING,
+      usage: plan.usage,
+      usageDay: plan.day,
+      parts: plan.parts,
+    });
   }
+  if (plan.fee > 0n) {
+    await book(tx, account, {
+      type: LEDGER_TYPE.monthlyFee,
+      amount: -plan.fee,
+      cause: `月固定费 ${plan.month}`,
+      actor: PRICING,
+      usageDay: plan.day,
+    });
+  }
+  applyPlan(account, plan, reading.at);
+  await tx.query(
+    `update pms_account set cycle_key = $2, cycle_total = $3, cycle_tip = $4, cycle_peak = $5, cycle_peace = $6,
+            cycle_low = $7, register_total = $8, register_tip = $9, register_peak = $10, register_peace = $11,
+            register_low = $12, priced_time = $13, fee_month = $14
+      where id = $1`,
+    [account.id, ...pricedPosition(account)],
+  );
+  if (plan.charge > 0n || plan.fee > 0n) await settleSupply(tx, account, reading.at, timeZone);
+  return {
+    accountId: account.id,
+    charged: plan.charge,
+    fee: plan.fee,
+    balanceAfter: BigInt(account.balance),
+  };
 }
