@@ -92,36 +92,3 @@ export async function insertWaterReads(db: Queryable, rows: readonly WaterRead[]
     ],
   );
 }
-
-/** Rows per statement at most: the arrays of a batch stay well within one message. */
-export const MAX_BATCH = 1_000;
-
-/**
- * Group commit for one kind of row: the rows added while a batch is being gathered (the polls of
- * every session that answered in the same turn of the event loop) are written by one statement,
- * and each caller's promise settles when the statement holding its row has. A caller therefore
- * still finds its row stored when its `add` resolves.
- */
-export class GroupInsert<T> {
-  private batch: { rows: T[]; settled: Promise<void> } | undefined;
-
-  constructor(private readonly write: (rows: readonly T[]) => Promise<void>) {}
-
-  add(row: T): Promise<void> {
-    if (!this.batch) {
-      const rows: T[] = [];
-      const settled = new Promise<void>((resolve, reject) => {
-        setImmediate(() => {
-          if (this.batch?.rows === rows) this.batch = undefined;
-          this.write(rows).then(resolve, reject);
-        });
-      });
-      this.batch = { rows, settled };
-    }
-    const { rows, settled } = this.batch;
-    rows.push(row);
-    // A full batch leaves now; the next row starts another.
-    if (rows.length >= MAX_BATCH) this.batch = undefined;
-    return settled;
-  }
-}

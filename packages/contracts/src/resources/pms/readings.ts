@@ -52,6 +52,12 @@ export const meterCurrentData = defineResource({
     /** Since when status word 3 shows the relay commanded open but still closed. */
     relayStuckTime: { type: "datetime", list: false, form: false },
     valveFault: { type: "int", dictBiz: "YES_NO", list: false, form: false },
+    // The meter's last two reads that carried a total (the alarm rules compare them: register back,
+    // register jump), kept here by the readings sink so a batch's alarm pass need not search the log.
+    lastReadTotal: { type: "decimal", scale: 2, list: false, form: false },
+    lastReadTime: { type: "datetime", list: false, form: false },
+    prevReadTotal: { type: "decimal", scale: 2, list: false, form: false },
+    prevReadTime: { type: "datetime", list: false, form: false },
     // The operator's hand on this table (spec §7 metercurrentdata submit, remove): a remark, and
     // "hide" instead of delete. A hidden row leaves the lists with who hid it and when; the next
     // poll of the meter clears the flag and the meter shows again (the readings sink writes it).
