@@ -6,11 +6,22 @@
  * booked), the other none (the sink's lookup says so and skips pricing). Rounds alternate the two
  * sets, so both meet the same table sizes; each reading advances every register by 1.00 kWh.
  * Afterwards every priced account must have been charged exactly its usage at once, to the fen.
- *   tsx bench/money-ingest.ts [--meters 1000] [--rounds 6] [--concurrency 10] [--database postgres|pglite]
- *   (or METERS=… ROUNDS=… CONCURRENCY=… DATABASE=…)
+ * Every statement is counted by a wrapper around the database handle (a transaction's BEGIN and
+ * COMMIT count as two), so round trips per reading are counted, not estimated. References from the
+ * same run: the reading-log insert alone in batches of the same size (what the readings cost before
+ * anything else is done with them), and a sample written by the per-reading path (`recordOne`, the
+ * sink's fallback and its way before batching).
+ *   --concurrency: readings in flight at once, as many DTU sessions answering together (the sink
+ *   batches what arrives while a batch is written). --burst yes: each round's readings all handed
+ *   over in the same instant (every meter answering at the top of the hour).
+ *   PROFILE=1 adds each statement's total time, slowest first.
+ *   tsx bench/money-ingest.ts [--meters 2000] [--rounds 6] [--concurrency 1000] [--burst no]
+ *                             [--database postgres|pglite]   (or METERS=… ROUNDS=… …)
  */
 import type { MeterReading } from "@meterline/gateway";
-import type { Db } from "../apps/server/src/db/client.ts";
+import type { Db, Queryable } from "../apps/server/src/db/client.ts";
+import { nextId } from "../apps/server/src/db/ids.ts";
+import { insertElectricReads } from "../apps/server/src/modules/metering/reading-log.db.ts";
 import { DbReadingsSink } from "../apps/server/src/modules/metering/readings-sink.db.ts";
 import {
   type BenchDatabase,
@@ -24,17 +35,33 @@ import {
   settings,
 } from "./money-common.ts";
 
-const options = settings({ meters: "1000", rounds: "6", concurrency: "10", database: "postgres" });
+const options = settings({
+  meters: "2000",
+  rounds: "6",
+  concurrency: "1000",
+  burst: "no",
+  sample: "200",
+  keep: "no",
+  database: "postgres",
+});
 const METERS = count(options.meters, "meters");
 const ROUNDS = count(options.rounds, "rounds");
-const CONCURRENCY = Math.max(1, count(options.concurrency, "concurrency"));
+const BURST = options.burst === "yes";
+const CONCURRENCY = BURST ? Number.MAX_SAFE_INTEGER : Math.max(1, count(options.concurrency, "concurrency"));
+const SAMPLE = Math.min(count(options.sample, "sample"), METERS);
 const KIND = options.database as DatabaseKind;
 if (KIND !== "postgres" && KIND !== "pglite") throw new Error("database: postgres or pglite");
 
 const TENANT = "000000";
 const TIME_ZONE = "Asia/Shanghai";
-/** Readings every 15 minutes from here: fixed, so every run prices the same month. */
-const FIRST_READING = Date.parse("2026-06-10T00:15:00+08:00");
+/**
+ * Readings every 15 minutes from the second day of this month (UTC): the month's own partition of
+ * the reading log takes them, as in service (a month long past would land in the default partition).
+ */
+const FIRST_READING = (() => {
+  const now = new Date();
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 2, 0, 15);
+})();
 const INTERVAL_MS = 15 * 60_000;
 const DEPOSIT = 1_000_000n;
 const PRICE = "0.5883";
@@ -90,7 +117,7 @@ async function fill(db: Db): Promise<void> {
     `insert into pms_account (id, tenant_id, owner_id, room_id, energy_type, meter_id, control_status,
                               charging_scheme_id, alarm_scheme_id, balance, cycle_key, register_total, register_tip,
                               register_peak, register_peace, register_low, priced_time)
-     select g, $1, g, g, 1, g, 1, 1, 1, ${DEPOSIT}, '2026-06', ${START.join(", ")}, $2
+     select g, $1, g, g, 1, g, 1, 1, 1, ${DEPOSIT}, '${new Date(FIRST_READING).toISOString().slice(0, 7)}', ${START.join(", ")}, $2
        from generate_series(1, ${METERS}) g`,
     [TENANT, new Date(FIRST_READING - INTERVAL_MS)],
   );
@@ -102,6 +129,34 @@ async function fill(db: Db): Promise<void> {
   );
   for (const table of ["pms_meter", "pms_room_meter", "pms_account", "pms_ledger", "pms_owner"])
     await db.query(`analyze ${table}`);
+}
+
+/** The database handle with every round trip counted: statements, and BEGIN and COMMIT of a transaction. */
+const PROF = new Map<string, number>();
+function counted(db: Db): { db: Db; trips: () => number } {
+  let trips = 0;
+  const countedQuery =
+    (q: Queryable) =>
+    async <T>(sql: string, params?: readonly unknown[]) => {
+      trips++;
+      const t0 = performance.now();
+      try {
+        return await q.query<T>(sql, params);
+      } finally {
+        if (process.env.PROFILE) {
+          const key = sql.replace(/\s+/g, " ").trim().slice(0, 70);
+          const took = performance.now() - t0;
+          PROF.set(key, (PROF.get(key) ?? 0) + took);
+        }
+      }
+    };
+  const wrapped: Db = Object.create(db) as Db;
+  wrapped.query = countedQuery(db) as Db["query"];
+  wrapped.transaction = <T>(fn: (tx: Queryable) => Promise<T>) => {
+    trips += 2;
+    return db.transaction((tx) => fn({ query: countedQuery(tx) as Queryable["query"] }));
+  };
+  return { db: wrapped, trips: () => trips };
 }
 
 const text = (units: bigint) => `${units / 100n}.${String(units % 100n).padStart(2, "0")}`;
@@ -119,19 +174,50 @@ function readingOf(meterId: number, round: number): MeterReading {
   };
 }
 
-/** Records the readings `concurrency` at a time, as the gateway's parallel polls do; each one's time kept. */
-async function ingest(sink: DbReadingsSink, readings: MeterReading[], latencies: number[]): Promise<number> {
+/**
+ * Records the readings `concurrency` at a time, as many DTU sessions answering together do (all at
+ * once in burst mode); each one's time from hand-over to stored is kept.
+ */
+async function ingest(
+  record: (reading: MeterReading) => Promise<void>,
+  readings: MeterReading[],
+  latencies: number[],
+  concurrency = CONCURRENCY,
+): Promise<number> {
   const start = performance.now();
   let next = 0;
   const worker = async () => {
     while (next < readings.length) {
       const reading = readings[next++]!;
       const begun = performance.now();
-      await sink.record(reading);
+      await record(reading);
       latencies.push(performance.now() - begun);
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, readings.length) }, worker));
+  return performance.now() - start;
+}
+
+/** The reference: the same readings' log rows alone, inserted in batches of the sink's size. */
+async function logOnly(db: Db, readings: MeterReading[]): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < readings.length; i += 1000) {
+    await insertElectricReads(
+      db,
+      readings.slice(i, i + 1000).map((r) => ({
+        id: nextId(),
+        tenantId: TENANT,
+        meterId: String(9_000_000 + Number(r.meterId)),
+        roomId: null,
+        productCode: r.address,
+        readTime: r.at,
+        registers: [r.energy!.total, ...r.energy!.tariffs] as [string, string, string, string, string],
+        balance: null,
+        switchStatus: 0,
+        missing: "",
+      })),
+    );
+  }
   return performance.now() - start;
 }
 
@@ -139,29 +225,41 @@ async function ingest(sink: DbReadingsSink, readings: MeterReading[], latencies:
 async function verify(db: Db): Promise<bigint> {
   // Flat price: ROUNDS kWh × 0.5883 yuan = ROUNDS × 58.83 fen, rounded half away from zero once.
   const charged = (BigInt(ROUNDS) * 5883n + 50n) / 100n;
+  // The sample written by the per-reading path took one reading more.
+  const sampled = (BigInt(ROUNDS + 1) * 5883n + 50n) / 100n;
   const [row] = await db.query<{ wrong: string; entries: string; other: string; reads: string }>(
     `select (select count(*) from pms_account a
-              where a.balance <> ${DEPOSIT} - $1::bigint
+              where a.balance <> ${DEPOSIT} - case when a.id <= ${SAMPLE} then $2::bigint else $1::bigint end
                  or (select sum(amount) from pms_ledger l where l.account_id = a.id) <> a.balance)::text as wrong,
             (select count(*) from pms_ledger where entry_type = 6)::text as entries,
             (select count(*) from pms_ledger where account_id > ${METERS})::text as other,
             (select count(*) from pms_data_read)::text as reads`,
-    [charged.toString()],
+    [charged.toString(), sampled.toString()],
   );
-  if (Number(row!.reads) !== 2 * METERS * ROUNDS)
-    fail(`${row!.reads} readings stored, expected ${2 * METERS * ROUNDS}`);
+  // Both sets every round, the log-only reference's rows (rounds 2…), and the per-reading sample.
+  const expected = 2 * METERS * ROUNDS + (ROUNDS - 1) * METERS + SAMPLE;
+  if (Number(row!.reads) !== expected) fail(`${row!.reads} readings stored, expected ${expected}`);
   if (Number(row!.wrong) !== 0)
     fail(`${row!.wrong} priced accounts do not end at deposit − usage priced at once`);
-  if (Number(row!.entries) !== METERS * ROUNDS)
-    fail(`${row!.entries} usage charges booked, expected one per priced reading (${METERS * ROUNDS})`);
+  if (Number(row!.entries) !== METERS * ROUNDS + SAMPLE)
+    fail(
+      `${row!.entries} usage charges booked, expected one per priced reading (${METERS * ROUNDS + SAMPLE})`,
+    );
   if (Number(row!.other) !== 0) fail("the unpriced meters have ledger entries");
   return charged;
 }
 
-function print(what: string, ms: number, latencies: number[]): void {
-  const sorted = [...latencies].sort((a, b) => a - b);
+interface Measured {
+  ms: number;
+  latencies: number[];
+  trips: number;
+}
+
+function print(what: string, m: Measured): void {
+  const sorted = [...m.latencies].sort((a, b) => a - b);
+  const n = m.latencies.length;
   console.log(
-    `${what.padEnd(34)} ${(ms / 1000).toFixed(2).padStart(7)} s ${String(Math.round(latencies.length / (ms / 1000))).padStart(6)} readings/s   p50 ${percentile(sorted, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(sorted, 0.99).toFixed(1).padStart(6)} ms   RSS ${mib(process.memoryUsage().rss)}`,
+    `${what.padEnd(34)} ${String(Math.round(n / (m.ms / 1000))).padStart(6)} readings/s   ${(m.trips / n).toFixed(3).padStart(6)} round trips/reading   poll stored p50 ${percentile(sorted, 0.5).toFixed(1).padStart(6)} ms  p99 ${percentile(sorted, 0.99).toFixed(1).padStart(6)} ms`,
   );
 }
 
@@ -169,55 +267,79 @@ async function main(): Promise<void> {
   console.log(machine());
   const bench: BenchDatabase = await freshDatabase(KIND);
   try {
-    const { db } = bench;
-    await fill(db);
+    await fill(bench.db);
+    const { db, trips } = counted(bench.db);
     const sink = new DbReadingsSink(db, TIME_ZONE);
+    const record = (reading: MeterReading) => sink.record(reading);
     console.log(`database: ${bench.where}`);
     console.log(
-      `${METERS} priced meters (flat ${PRICE} 元/kWh, remote control, open account) and ${METERS} unpriced meters (no account), electric, in rooms with owners; ${ROUNDS} rounds of one reading per meter (15 minutes apart, +1.00 kWh each), the sets alternating round by round; ${CONCURRENCY} readings recorded at once (the pool has 10 connections)`,
+      `${METERS} priced meters (flat ${PRICE} 元/kWh, remote control, open account) and ${METERS} unpriced meters (no account), electric, in rooms with owners; ${ROUNDS} rounds of one reading per meter (15 minutes apart, +1.00 kWh each), the sets alternating round by round; ${BURST ? "burst: each round's readings handed over at once" : `${CONCURRENCY} readings in flight at once`}; the sink batches up to 1,000`,
     );
     // One round of each set first, off the clock: connections, JIT and caches warm for both.
     await ingest(
-      sink,
+      record,
       range(UNPRICED_BASE).map((id) => readingOf(id, 1)),
       [],
     );
     await ingest(
-      sink,
+      record,
       range(PRICED_BASE).map((id) => readingOf(id, 1)),
       [],
     );
-    const off = { ms: 0, latencies: [] as number[] };
-    const on = { ms: 0, latencies: [] as number[] };
+    // Statistics as autovacuum keeps them in service, now that the month's partitions have rows.
+    for (const table of [
+      "pms_data_read",
+      "pms_data_daily",
+      "pms_meter_current_data",
+      "pms_account",
+      "pms_ledger",
+    ])
+      await bench.db.query(`analyze ${table}`);
+    const off: Measured = { ms: 0, latencies: [], trips: 0 };
+    const on: Measured = { ms: 0, latencies: [], trips: 0 };
+    const log: Measured = { ms: 0, latencies: [], trips: 0 };
+    const measure = async (into: Measured, run: () => Promise<number>, readings: number) => {
+      const before = trips();
+      into.ms += await run();
+      into.trips += trips() - before;
+      if (into === log) into.latencies.push(...Array.from({ length: readings }, () => 0));
+    };
     for (let round = 2; round <= ROUNDS; round++) {
-      off.ms += await ingest(
-        sink,
-        range(UNPRICED_BASE).map((id) => readingOf(id, round)),
-        off.latencies,
-      );
-      on.ms += await ingest(
-        sink,
-        range(PRICED_BASE).map((id) => readingOf(id, round)),
-        on.latencies,
-      );
+      const unpriced = range(UNPRICED_BASE).map((id) => readingOf(id, round));
+      const priced = range(PRICED_BASE).map((id) => readingOf(id, round));
+      await measure(off, () => ingest(record, unpriced, off.latencies), METERS);
+      await measure(on, () => ingest(record, priced, on.latencies), METERS);
+      await measure(log, () => logOnly(db, priced), METERS);
     }
-    const charged = await verify(db);
+    // The per-reading path on a sample of the priced meters, one more round, 10 at a time (as before batching).
+    const before: Measured = { ms: 0, latencies: [], trips: 0 };
+    const sample = range(PRICED_BASE)
+      .slice(0, SAMPLE)
+      .map((id) => readingOf(id, ROUNDS + 1));
+    await measure(before, () => ingest((r) => sink.recordOne(r), sample, before.latencies, 10), SAMPLE);
+    const charged = await verify(bench.db);
     console.log(`measured: rounds 2…${ROUNDS} (round 1 of both sets warms up)`);
-    print("pricing off (no account)", off.ms, off.latencies);
-    print("pricing on (priced and booked)", on.ms, on.latencies);
-    const perOff = off.ms / off.latencies.length;
-    const perOn = on.ms / on.latencies.length;
+    print("pricing off (no account)", off);
+    print("pricing on (priced and booked)", on);
+    print("reference: reading log alone", log);
+    print("reference: per-reading path", before);
+    const rate = (m: Measured) => m.latencies.length / (m.ms / 1000);
     console.log(
-      `  ratio on / off: ${(perOn / perOff).toFixed(2)} (time per reading ${perOn.toFixed(2)} ms against ${perOff.toFixed(2)} ms)`,
+      `  ratio on / off ${(rate(on) / rate(off)).toFixed(2)}; priced against the log alone ${(rate(on) / rate(log)).toFixed(2)}; priced batched against per reading ${(rate(on) / rate(before)).toFixed(1)}×`,
     );
     console.log(
-      `  verified: ${2 * METERS * ROUNDS} readings stored; each priced account charged ${text(charged)} 元 for ${ROUNDS}.00 kWh in ${ROUNDS} entries, the ledger sums to its balance; no entry for an unpriced meter`,
+      `  verified: ${2 * METERS * ROUNDS + SAMPLE} readings stored; each priced account charged ${text(charged)} 元 for ${ROUNDS}.00 kWh in ${ROUNDS} entries (the sample one more), the ledger sums to its balance; no entry for an unpriced meter`,
     );
+    if (process.env.PROFILE)
+      for (const [k, v] of [...PROF].sort((a, b) => b[1] - a[1]).slice(0, 25))
+        console.log(v.toFixed(0).padStart(8), k);
     console.log(
       `peak RSS ${mib(process.resourceUsage().maxRSS * 1024)}, CPU user ${(process.cpuUsage().user / 1e6).toFixed(1)} s`,
     );
   } finally {
-    await bench.drop();
+    // --keep yes: the database stays for a look at its plans afterwards (named in the output).
+    if (options.keep === "yes") await bench.db.close();
+    else await bench.drop();
   }
 }
 
