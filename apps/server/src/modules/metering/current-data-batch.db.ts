@@ -190,6 +190,8 @@ export async function markMetersRead(
           before as (select m.id, m.switch_status from ${table} m join read r on m.id = r.id and m.tenant_id = r.tenant_id),
           after as (update ${table} m set online_status = 1, switch_status = coalesce(r.supply, m.switch_status)
                       from read r where m.id = r.id and m.tenant_id = r.tenant_id
+                       -- A meter already online in the state read is left as it is: no row version written.
+                       and (m.online_status is distinct from 1 or m.switch_status is distinct from coalesce(r.supply, m.switch_status))
                     returning m.id, m.tenant_id, m.switch_status)
      select pg_notify($4, meterline_live_message(after.tenant_id, 'supply', json_build_array(after.id::text), 1))
        from after join before on before.id = after.id

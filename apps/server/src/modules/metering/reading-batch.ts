@@ -31,6 +31,8 @@ export const MAX_BATCH = 1_000;
 /** A reading waiting in the sink's queue, with its caller's promise. */
 export interface Pending {
   reading: MeterReading;
+  /** Where its meter belongs, once looked up. */
+  place?: MeterPlace | undefined;
   resolve: () => void;
   reject: (error: unknown) => void;
 }

@@ -39,22 +39,40 @@ export class DbReadingsSink implements ReadingsSink {
     });
   }
 
+  /**
+   * Waves are stored one after another; each wave's pricing and alarm pass (on other connections)
+   * runs while the next wave is stored, one at a time and in order, so a meter's readings are priced
+   * in the order they came and the database works on two things at once.
+   */
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
-      for (const wave of wavesOf(batch)) await this.writeWave(wave);
+      for (const wave of wavesOf(batch)) {
+        const placed = await this.storeStage(wave);
+        const before = this.followUps;
+        await before;
+        if (placed) this.followUps = this.followUp(placed);
+      }
     }
     this.draining = false;
   }
 
-  /**
-   * One wave (each meter once) by set-based statements: the meters' places, then the stored
-   * reading (current values, online and supply state, the log, daily usage, the day's power) in one
-   * transaction, then pricing of the priced ones in another, then the alarm rules per tenant. A
-   * wave whose storing fails is written again reading by reading (recordOne), so one bad row fails
-   * alone and the rest are stored.
-   */
+  /** The follow-up stage of the waves stored so far (pricing, shadows, alarms): the next waits for it. */
+  private followUps: Promise<void> = Promise.resolve();
+
+  /** A wave written whole (stored, then priced and judged), apart from the queue. */
   private async writeWave(wave: Pending[]): Promise<void> {
+    const placed = await this.storeStage(wave);
+    if (placed) await this.followUp(placed);
+  }
+
+  /**
+   * A wave (each meter once) stored by set-based statements: the meters' places, then the reading
+   * itself (current values, online and supply state, the log, daily usage, the day's power) in one
+   * transaction. Answers the readings left for the follow-up stage. A wave whose storing fails is
+   * written again reading by reading, so one bad row fails alone and the rest are stored.
+   */
+  private async storeStage(wave: Pending[]): Promise<Pending[] | undefined> {
     let places: Map<string, MeterPlace>;
     try {
       places = await placesOf(
@@ -63,17 +81,18 @@ export class DbReadingsSink implements ReadingsSink {
       );
     } catch (error) {
       for (const pending of wave) pending.reject(error);
-      return;
+      return undefined;
     }
-    const placed = wave.filter((p) => places.has(p.reading.meterId));
-    for (const pending of wave) if (!places.has(pending.reading.meterId)) pending.resolve();
-    if (placed.length === 0) return;
+    for (const pending of wave) pending.place = places.get(pending.reading.meterId);
+    const placed = wave.filter((p) => p.place);
+    for (const pending of wave) if (!pending.place) pending.resolve();
+    if (placed.length === 0) return undefined;
     let storeError: unknown;
     const stored = await this.db
       .transaction((tx) =>
         storeWave(
           tx,
-          placed.map((p) => ({ reading: p.reading, place: places.get(p.reading.meterId)! })),
+          placed.map((p) => ({ reading: p.reading, place: p.place! })),
           this.timeZone,
         ),
       )
@@ -85,27 +104,48 @@ export class DbReadingsSink implements ReadingsSink {
         },
       );
     if (!stored) {
-      // Alone, the reading that failed fails; in company, each is tried again by itself.
+      // Alone, the reading that failed fails; in company, each is tried again by itself (after the
+      // waves before it are priced, so the order of pricing holds).
       if (placed.length === 1) placed[0]!.reject(storeError);
-      else for (const pending of placed) await this.writeWave([pending]);
-      return;
+      else {
+        await this.followUps;
+        for (const pending of placed) await this.writeWave([pending]);
+      }
+      return undefined;
     }
-    const priced = placed.filter((p) => places.get(p.reading.meterId)!.priced);
+    return placed;
+  }
+
+  /**
+   * A stored wave's pricing (one transaction for its priced meters), the shadow balances of
+   * local-prepaid meters, and the alarm pass; then each reading's caller hears.
+   */
+  private async followUp(placed: Pending[]): Promise<void> {
+    try {
+      await this.priceAndJudge(placed);
+    } catch (error) {
+      // Not expected (each step answers for itself), but no caller may wait for ever.
+      for (const pending of placed) pending.reject(error);
+    }
+  }
+
+  private async priceAndJudge(placed: Pending[]): Promise<void> {
+    const priced = placed.filter((p) => p.place!.priced);
     await priceBatch(
       this.db,
       priced.flatMap((p) => {
-        const one = pricedReadingOf(p.reading, places.get(p.reading.meterId)!);
+        const one = pricedReadingOf(p.reading, p.place!);
         return one ? [one] : [];
       }),
       this.timeZone,
     ).catch(() => undefined);
     const failed = new Map<Pending, unknown>();
     for (const pending of placed) {
-      const place = places.get(pending.reading.meterId)!;
+      const place = pending.place!;
       if (place.priced) continue;
       await this.shadow(place, pending.reading).catch((error: unknown) => failed.set(pending, error));
     }
-    await this.evaluate(placed.map((p) => ({ reading: p.reading, place: places.get(p.reading.meterId)! })));
+    await this.evaluate(placed.map((p) => ({ reading: p.reading, place: p.place! })));
     for (const pending of placed) {
       if (failed.has(pending)) pending.reject(failed.get(pending));
       else pending.resolve();
