@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { type SharedCache, startSharedCache } from "./cache/shared-cache.ts";
 import type { ServerConfig } from "./config.ts";
 import { failure, ok } from "./contract/envelope.ts";
+import { familyAliasOf } from "./contract/family-aliases.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
 import type { Db } from "./db/client.ts";
 import { accessRoutes } from "./modules/access/access.routes.ts";
@@ -163,6 +164,7 @@ export async function buildApp({
     // Behind balancers (TRUST_PROXY) the client's address is the one they forward: sign-in
     // throttling, logs and the owner page's limits count per client, not per balancer.
     trustProxy: config.trustProxy?.length ? config.trustProxy : false,
+    rewriteUrl: (request) => familyAliasOf(request.url ?? "/"),
   });
   const shared = await startSharedCache(db);
   app.decorate("sharedCache", shared.cache);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { MenuRoute } from "@meterline/contracts";
 import { migrate } from "../src/db/migrate.ts";
-import { provisionTenant } from "./fixtures.ts";
+import { addRole, addUser, provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
 /** The renames of seed migration 016: old code, new code, old path, new path. */
@@ -270,6 +270,86 @@ describe("the family's seed and calls", () => {
     assert.equal(page.records.length, 1);
     assert.equal(page.records[0].ownerId, site.owner);
   });
+  test("tenant/select answers a tenant administrator its own tenant, as the family's pickers expect", async () => {
+    const t = await provisionTenant(server, admin, "选择租户");
+    const res = await server.call("GET", "/api/blade-system/tenant/select", t.token);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(
+      (res.json().data as { tenantId: string }[]).map((row) => row.tenantId),
+      [t.tenantId],
+    );
+    const all = (await server.call("GET", "/api/blade-system/tenant/select", admin)).json().data as {
+      tenantId: string;
+    }[];
+    assert.ok(all.some((row) => row.tenantId === t.tenantId) && all.some((row) => row.tenantId === "000000"));
+    // A user of that tenant without the administrator role and without screens still gets nothing.
+    const role = await addRole(server.db, t.tenantId, "clerk");
+    await addUser(server.db, {
+      tenantId: t.tenantId,
+      account: "clerk",
+      password: "clerk-pass-1",
+      roleIds: [role],
+    });
+    const clerk = (await server.login("clerk", "clerk-pass-1", t.tenantId)).access_token;
+    assert.equal((await server.call("GET", "/api/blade-system/tenant/select", clerk)).statusCode, 403);
+  });
+
+  test("role/tree-by-id without roleId answers the caller's own tenant's role tree", async () => {
+    const t = await provisionTenant(server, admin, "角色树租户");
+    const titles = async (token: string, query = "") => {
+      const res = await server.call("GET", `/api/blade-system/role/tree-by-id${query}`, token);
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json().data as { id: string }[]).map((node) => node.id).sort();
+    };
+    const [own] = await server.db.query<{ ids: string[] }>(
+      "select array_agg(id::text order by id::text) as ids from sys_role where tenant_id = $1 and is_deleted = 0",
+      [t.tenantId],
+    );
+    assert.deepEqual(await titles(t.token), own?.ids);
+    assert.deepEqual(await titles(t.token, `?roleId=${t.roleId}`), own?.ids);
+    const platform = await titles(admin);
+    assert.ok(platform.length > 0);
+    assert.ok(!platform.includes(t.roleId), "the platform's tree is its own tenant's");
+  });
+
+  test("the open-source Saber's user, captcha and logout paths answer as the contract's calls", async () => {
+    const page = await server.call("GET", "/api/blade-user/page?current=1&size=2&account=admin", admin);
+    const list = await server.call(
+      "GET",
+      "/api/blade-system/user/list?current=1&size=2&account=admin",
+      admin,
+    );
+    assert.equal(list.statusCode, 200, list.body);
+    assert.deepEqual(list.json(), page.json());
+    const info = await server.call("GET", "/api/blade-system/user/info", admin);
+    assert.deepEqual(
+      info.json().data.id,
+      (await server.call("GET", "/api/blade-user/info", admin)).json().data.id,
+    );
+    const captcha = await server.inject({ method: "GET", url: "/api/blade-auth/captcha" });
+    assert.equal(captcha.statusCode, 200);
+    assert.equal(captcha.json().success, true);
+    assert.match(captcha.json().data.key, /^[0-9a-f]{32}$/);
+    assert.match(captcha.json().data.image, /^data:image\/png;base64,/);
+    // The same permissions: a tenant's user without the user screen is refused on both paths.
+    const t = await provisionTenant(server, admin, "别名租户");
+    const role = await addRole(server.db, t.tenantId, "clerk");
+    await addUser(server.db, {
+      tenantId: t.tenantId,
+      account: "clerk",
+      password: "clerk-pass-1",
+      roleIds: [role],
+    });
+    const clerk = (await server.login("clerk", "clerk-pass-1", t.tenantId)).access_token;
+    for (const path of ["/api/blade-user/page", "/api/blade-system/user/list", "/api/blade-user/list"]) {
+      assert.equal((await server.call("GET", path, clerk)).statusCode, 403, path);
+    }
+    const out = await server.call("POST", "/api/blade-auth/logout", clerk);
+    assert.equal(out.statusCode, 200, out.body);
+    assert.equal(out.json().success, true);
+    assert.equal((await server.call("GET", "/api/blade-user/info", clerk)).statusCode, 401);
+  });
+
   // Runs last: it rewinds this database to the shape earlier migrations left and migrates again.
   test("a database migrated before the renames ends as a fresh one, grants carried over", async () => {
     const db = server.db;

@@ -15,6 +15,8 @@ const OPEN: Record<string, string> = {
   "GET /api/health": "public: health check",
   "POST /api/blade-auth/oauth/token": "public: sign-in",
   "GET /api/blade-auth/oauth/captcha": "public: login page",
+  "GET /api/blade-auth/captcha": "public: the open-source Saber's login page",
+  "POST /api/blade-auth/logout": "own session: the open-source Saber's logout",
   "GET /api/blade-auth/oauth/login-options": "public: login page",
   "GET /api/blade-system/tenant/info": "public: login page by domain",
   "POST /api/blade-user/register-guest": "public: third-party registration",

@@ -7,11 +7,13 @@ import {
 } from "@meterline/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
+import { isAdmin } from "../modules/auth/current-user.ts";
 import { scopePredicate, scopeRules } from "./data-scope.ts";
 import { addDictionaryNames } from "./dictionary-names.ts";
 import type { FieldCipher } from "./field-cipher.ts";
 import { listFilters } from "./filters.ts";
 import type { HookContext, ResourceHooks } from "./hooks.ts";
+import { requirePermission } from "./permissions.ts";
 import { visibleRows } from "./scope.ts";
 import { type Row, serializeRow } from "./serialize.ts";
 import { SqlParams } from "./sql.ts";
@@ -55,6 +57,12 @@ export function resourceContext(app: FastifyInstance, def: ResourceDef, options:
     readCodes: readCodesOf(def),
     /** Using its pickers: its own screen or any screen whose forms pick its rows. */
     pickerCodes: pickerCodesOf(def.name),
+    /** Passes a picker call: the screens that pick the rows, or the family's guard of the pickers. */
+    async requirePicker(request: FastifyRequest) {
+      const user = request.user;
+      if (def.pickerGuard === "admin" && user && isAdmin(user)) return user;
+      return requirePermission(db, request, pickerCodesOf(def.name), def.guard);
+    },
     base,
     tags: [def.name],
     hookContext,

@@ -102,7 +102,7 @@ export function registerReadRoutes(r: ResourceContext) {
   if (def.extraVerbs?.includes("select")) {
     const summary = `All ${def.name} rows of a tenant, for pickers`;
     app.get(`${base}/select`, { schema: { tags, summary } }, async (request) => {
-      await requirePermission(db, request, r.pickerCodes, def.guard);
+      await r.requirePicker(request);
       const q = await r.query(request, readParams(request));
       return ok(await r.out(request, await store.list({ ...q, limit: SELECT_LIMIT, offset: 0 })));
     });

@@ -1,7 +1,7 @@
 import type { TreeNode } from "@meterline/contracts";
 import type { FastifyRequest } from "fastify";
 import { ok } from "../contract/envelope.ts";
-import { missingParam, notFound } from "../contract/errors.ts";
+import { notFound } from "../contract/errors.ts";
 import { optionalId, readParams } from "../contract/params.ts";
 import { columnByName } from "./columns.ts";
 import { NOT_FOUND_MESSAGE, type ResourceContext } from "./context.ts";
@@ -40,7 +40,7 @@ export function registerTreeRoutes(r: ResourceContext) {
       `${base}/tree`,
       { schema: { tags, summary: `${def.name} as a tree of nodes` } },
       async (request) => {
-        await requirePermission(db, request, r.pickerCodes, def.guard);
+        await r.requirePicker(request);
         return ok<TreeNode[]>(treeNodes(def, await rows(request, true)));
       },
     );
@@ -51,9 +51,13 @@ export function registerTreeRoutes(r: ResourceContext) {
       `${base}/tree-by-id`,
       { schema: { tags, summary: `${def.name} tree of the tenant owning ${idParam}` } },
       async (request) => {
-        await requirePermission(db, request, r.pickerCodes, def.guard);
+        const user = await r.requirePicker(request);
         const id = optionalId(readParams(request), idParam);
-        if (!id) throw missingParam(idParam);
+        // Without one, the caller's own tenant's tree: the family's 新增 asks so for its parent picker.
+        if (!id) {
+          const own = await r.query(request, { ...pickerFilter, tenantId: user.tenantId });
+          return ok<TreeNode[]>(treeNodes(def, await r.out(request, await store.list(own))));
+        }
         // The row must be visible to the caller; its tenant then names the tree (the administrator's only way across).
         const q = await r.query(request, {});
         q.conditions.push(`t.id = ${q.sql.bind(id)}`);
@@ -69,7 +73,7 @@ export function registerTreeRoutes(r: ResourceContext) {
       `${base}/lazy-tree`,
       { schema: { tags, summary: `One level of ${def.name} nodes` } },
       async (request) => {
-        await requirePermission(db, request, r.pickerCodes, def.guard);
+        await r.requirePicker(request);
         const level = await withHasChildren(await rows(request, true, "lazy"));
         return ok<TreeNode[]>(
           treeNodes(def, level).map((node, i) => ({ ...node, hasChildren: Boolean(level[i]?.hasChildren) })),

@@ -166,6 +166,13 @@ export interface ResourceDef {
    */
   pickerUsers?: readonly string[];
   /**
+   * The family's own guard on the pickers (contract §8.2: `tenant/select`, `role/tree`, `dept/*`
+   * are guarded by the administrator roles): a holder of the `admin` role passes them without the
+   * screens' codes, so the family's consoles fill their tenant, role and dept pickers for a tenant
+   * administrator. Everyone else still needs a screen that picks them.
+   */
+  pickerGuard?: "admin";
+  /**
    * How a page counts its total. Exact by default: a `count(*)` of the whole search. A table that
    * grows without end (readings, commands, logs) declares `{ bounded: cap }`: the count stops `cap`
    * rows past the page, so a search that matches fewer rows is still counted exactly and a larger

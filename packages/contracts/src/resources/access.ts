@@ -12,6 +12,7 @@ export const dept = defineResource({
   softDelete: true,
   audit: false,
   guard: "admin",
+  pickerGuard: "admin",
   tree: { parent: "parentId", title: "deptName", ancestors: true },
   fields: {
     parentId: { type: "id", default: "0", ref: { resource: "dept", label: "deptName" } },
@@ -37,6 +38,7 @@ export const role = defineResource({
   softDelete: true,
   audit: false,
   guard: "admin",
+  pickerGuard: "admin",
   tree: { parent: "parentId", title: "roleName" },
   fields: {
     parentId: { type: "id", default: "0", ref: { resource: "role", label: "roleName" } },

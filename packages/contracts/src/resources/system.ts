@@ -49,6 +49,8 @@ export const post = defineResource({
   dataScope: true,
   softDelete: true,
   audit: true,
+  // Any signed-in user's in the family (§8.2); here the screens that pick posts, and the administrators.
+  pickerGuard: "admin",
   fields: {
     category: { type: "int", required: true, dict: "post_category", search: "equal" },
     postCode: { type: "string", required: true, maxLength: 12, search: "like", unique: true },
@@ -130,6 +132,7 @@ export const tenant = defineResource({
   audit: true,
   moduleWrites: true,
   guard: "admin",
+  pickerGuard: "admin",
   fields: {
     tenantName: { type: "string", required: true, maxLength: 50, search: "like" },
     domain: { type: "string", maxLength: 255, search: "like" },

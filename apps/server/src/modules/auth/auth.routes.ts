@@ -82,6 +82,16 @@ export async function authRoutes(
     async () => auth.captcha(),
   );
 
+  // The open-source Saber's login page (4.x) asks here and reads the image inside the envelope.
+  app.get(
+    "/api/blade-auth/captcha",
+    {
+      config: { public: true },
+      schema: { tags, summary: "The captcha in the envelope, as the open-source Saber asks for it" },
+    },
+    async () => ok(await auth.captcha()),
+  );
+
   app.get(
     "/api/blade-auth/oauth/login-options",
     {
@@ -113,6 +123,21 @@ export async function authRoutes(
       const user = token ? await auth.authenticate(token) : undefined;
       if (user) await auth.logout(user);
       return PLAIN_SUCCESS;
+    },
+  );
+
+  // The open-source Saber (4.1 and later) logs out with a POST here and reads the envelope.
+  app.post(
+    "/api/blade-auth/logout",
+    {
+      config: { public: true },
+      schema: { tags, summary: "Revoke the caller's session, as the open-source Saber logs out" },
+    },
+    async (request) => {
+      const token = tokenOf(request);
+      const user = token ? await auth.authenticate(token) : undefined;
+      if (user) await auth.logout(user);
+      return ok({ code: "200", msg: "操作成功" });
     },
   );
 
