@@ -350,6 +350,39 @@ describe("the family's seed and calls", () => {
     assert.equal((await server.call("GET", "/api/blade-user/info", clerk)).statusCode, 401);
   });
 
+  test("a client carries the family's fields: redirect URI, resources, authorities, auto-approve, notes", async () => {
+    const fields = {
+      webServerRedirectUri: "https://app.example.com/callback",
+      resourceIds: "blade-system,blade-pms",
+      authorities: "ROLE_CLIENT",
+      autoapprove: "true",
+      additionalInformation: '{"owner":"物业"}',
+    };
+    const saved = await server.call("POST", "/api/blade-system/client/submit", admin, {
+      clientId: "family_app",
+      clientSecret: "family_app_secret_0123456789",
+      scope: "all",
+      authorizedGrantTypes: "refresh_token,password",
+      accessTokenValidity: 3600,
+      refreshTokenValidity: 604800,
+      ...fields,
+    });
+    assert.equal(saved.statusCode, 200, saved.body);
+    const [row] = await server.db.query<{ id: string }>(
+      "select id from sys_client where client_id = 'family_app' and is_deleted = 0",
+    );
+    const detail = (await server.call("GET", `/api/blade-system/client/detail?id=${row?.id}`, admin)).json()
+      .data as Record<string, unknown>;
+    for (const [name, value] of Object.entries(fields)) assert.equal(detail[name], value, name);
+    const tooLong = await server.call("POST", "/api/blade-system/client/submit", admin, {
+      id: row?.id,
+      clientId: "family_app",
+      webServerRedirectUri: `https://${"x".repeat(300)}`,
+    });
+    assert.equal(tooLong.statusCode, 400, tooLong.body);
+    assert.match(tooLong.json().msg, /webServerRedirectUri|回调地址/);
+  });
+
   // Runs last: it rewinds this database to the shape earlier migrations left and migrates again.
   test("a database migrated before the renames ends as a fresh one, grants carried over", async () => {
     const db = server.db;

@@ -160,6 +160,11 @@ export const resourcesZh: ResourceCatalog = {
       authorizedGrantTypes: "授权类型",
       accessTokenValidity: "令牌秒数",
       refreshTokenValidity: "刷新令牌秒数",
+      webServerRedirectUri: "回调地址",
+      resourceIds: "资源集合",
+      authorities: "权限",
+      autoapprove: "自动授权",
+      additionalInformation: "附加说明",
     },
   },
   topMenu: {

@@ -91,6 +91,12 @@ export const client = defineResource({
     },
     accessTokenValidity: { type: "int", required: true, min: 60, max: 86_400, default: 3600 },
     refreshTokenValidity: { type: "int", required: true, min: 60, max: 31_536_000, default: 604_800 },
+    // The family's fields (§10.7): shown and saved as the family's consoles do; sign-in reads none.
+    webServerRedirectUri: { type: "string", maxLength: 255, list: false, span: 24 },
+    resourceIds: { type: "string", maxLength: 255, list: false },
+    authorities: { type: "string", maxLength: 255, list: false },
+    autoapprove: { type: "string", maxLength: 255, list: false },
+    additionalInformation: { type: "text", maxLength: 4096, list: false, span: 24 },
   },
 });
 
