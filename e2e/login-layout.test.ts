@@ -69,7 +69,11 @@ test("admin signs in and sees the layout in Chinese with the seeded menus", asyn
   await sidebar.locator('[data-testid="menu-item"][data-code="api_doc"]').click();
   await page.getByTestId("iframe").waitFor();
   assert.equal(new URL(page.url()).pathname, "/myiframe/api_doc");
-  assert.match((await page.getByTestId("iframe").getAttribute("src")) ?? "", /^\/api\/docs/);
+  // A full URL on this server, as the family opens such entries (contract §7.1).
+  assert.match(
+    (await page.getByTestId("iframe").getAttribute("src")) ?? "",
+    /^http:\/\/127\.0\.0\.1:\d+\/api\/docs\//,
+  );
   assert.deepEqual(await page.getByTestId("tab").allInnerTexts(), ["首页", "接口文档"]);
   assert.equal(await page.title(), "接口文档");
 });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { MenuRoute } from "@meterline/contracts";
+import { MENU_ICON_CLASSES, type MenuRoute, menuIconOfClass } from "@meterline/contracts";
 import { migrate } from "../src/db/migrate.ts";
 import { addRole, addUser, provisionTenant } from "./fixtures.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { BASIC, startTestServer, type TestServer } from "./helpers.ts";
 
 /** The renames of seed migration 016: old code, new code, old path, new path. */
 const RENAMES = [
@@ -37,6 +37,34 @@ describe("the family's seed and calls", () => {
     admin = (await server.login()).access_token;
   });
   after(() => server.close());
+
+  // Before the tests that rewind the seed: those re-run old seeds, which wrote icon names.
+  test("screens and top menus carry the family's icon classes, each read back to the icon it had", async () => {
+    const classes = new Set<string>(Object.values(MENU_ICON_CLASSES));
+    const screens = await server.db.query<{ code: string; source: string }>(
+      "select code, source from sys_menu where category = 1 and is_deleted = 0",
+    );
+    assert.ok(screens.length > 50);
+    for (const m of screens) assert.ok(classes.has(m.source), `${m.code}: ${m.source}`);
+    const tops = await server.db.query<{ code: string; source: string }>(
+      "select code, source from sys_top_menu",
+    );
+    for (const m of tops) assert.ok(classes.has(m.source), `top ${m.code}: ${m.source}`);
+    // The icons Meterline showed before the classes, by screen.
+    const before: Record<string, string> = {
+      system: "setting",
+      user: "user",
+      meter: "thunderbolt",
+      water: "experiment",
+    };
+    for (const [code, icon] of Object.entries(before)) {
+      const source = screens.find((m) => m.code === code)?.source ?? "";
+      assert.equal(menuIconOfClass(source), icon, code);
+    }
+    const routes = (await server.call("GET", "/api/blade-system/menu/routes", admin)).json()
+      .data as MenuRoute[];
+    assert.equal(routes.find((n) => n.code === "system")?.source, MENU_ICON_CLASSES.setting);
+  });
 
   test("system menus sit at the seed's paths under the seed's codes", async () => {
     const routes = entries(
@@ -381,6 +409,20 @@ describe("the family's seed and calls", () => {
     });
     assert.equal(tooLong.statusCode, 400, tooLong.body);
     assert.match(tooLong.json().msg, /webServerRedirectUri|回调地址/);
+  });
+
+  test("the API documentation entry is a full URL on the caller's origin, as the family opens such entries", async () => {
+    const res = await server.inject({
+      method: "GET",
+      url: "/api/blade-system/menu/routes",
+      headers: { authorization: BASIC, "blade-auth": `bearer ${admin}`, host: "meters.example.com:8080" },
+    });
+    const doc = entries(res.json().data as MenuRoute[]).find((e) => e.startsWith("api_doc "));
+    assert.equal(doc, "api_doc http://meters.example.com:8080/api/docs/static/index.html");
+    const page = await server.inject({ method: "GET", url: "/api/docs/static/index.html" });
+    assert.ok(page.statusCode < 400, `${page.statusCode}`);
+    // Console routes stay paths.
+    assert.ok(entries(res.json().data as MenuRoute[]).includes("user /system/user"));
   });
 
   // Runs last: it rewinds this database to the shape earlier migrations left and migrates again.

@@ -9,6 +9,7 @@ export * from "./i18n/catalog.ts";
 export * from "./i18n/resources.en.ts";
 export * from "./i18n/resources.zh.ts";
 export * from "./menu.ts";
+export * from "./menu-icons.ts";
 export * from "./resource/types.ts";
 export * from "./resources/index.ts";
 export * from "./resources/pickers.ts";

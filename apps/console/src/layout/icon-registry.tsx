@@ -1,17 +1,23 @@
 import {
+  AlertOutlined,
   ApartmentOutlined,
   ApiOutlined,
   AppstoreOutlined,
+  AuditOutlined,
   BarChartOutlined,
+  BarsOutlined,
   BellOutlined,
   BookOutlined,
   BugOutlined,
   BulbOutlined,
   CalendarOutlined,
+  CloudOutlined,
   ClusterOutlined,
+  CodeOutlined,
   ControlOutlined,
   DashboardOutlined,
   DatabaseOutlined,
+  DeploymentUnitOutlined,
   DesktopOutlined,
   DollarOutlined,
   DownloadOutlined,
@@ -27,11 +33,16 @@ import {
   LineChartOutlined,
   LinkOutlined,
   LockOutlined,
+  LoginOutlined,
   MenuOutlined,
   MessageOutlined,
+  MinusCircleOutlined,
   MonitorOutlined,
   NotificationOutlined,
+  OrderedListOutlined,
+  PaperClipOutlined,
   PieChartOutlined,
+  PlusCircleOutlined,
   ReadOutlined,
   SafetyOutlined,
   SettingOutlined,
@@ -40,27 +51,36 @@ import {
   ToolOutlined,
   UserOutlined,
   WalletOutlined,
+  WechatOutlined,
 } from "@ant-design/icons";
+import { menuIconOfClass } from "@meterline/contracts";
 import type { ComponentType } from "react";
 
 /**
- * Icon names a menu's `source` may carry. Unknown names — including the legacy iconfont classes
- * of the Saber seed — fall back to the default icon (spec §2).
+ * Meterline's menu icons by name. A menu's `source` carries the family's icon class (contract §7.1),
+ * read back to one of these names through MENU_ICON_CLASSES; a plain name (`setting`,
+ * `SettingOutlined`) still works. Unknown names fall back to the default icon (spec §2).
  */
 const icons: Record<string, ComponentType> = {
   apartment: ApartmentOutlined,
+  alert: AlertOutlined,
   api: ApiOutlined,
   appstore: AppstoreOutlined,
+  audit: AuditOutlined,
   "bar-chart": BarChartOutlined,
+  bars: BarsOutlined,
   bell: BellOutlined,
   book: BookOutlined,
   bug: BugOutlined,
   bulb: BulbOutlined,
   calendar: CalendarOutlined,
+  cloud: CloudOutlined,
   cluster: ClusterOutlined,
+  code: CodeOutlined,
   control: ControlOutlined,
   dashboard: DashboardOutlined,
   database: DatabaseOutlined,
+  "deployment-unit": DeploymentUnitOutlined,
   desktop: DesktopOutlined,
   desk: DesktopOutlined,
   dollar: DollarOutlined,
@@ -77,11 +97,16 @@ const icons: Record<string, ComponentType> = {
   "line-chart": LineChartOutlined,
   link: LinkOutlined,
   lock: LockOutlined,
+  login: LoginOutlined,
   menu: MenuOutlined,
   message: MessageOutlined,
+  minus: MinusCircleOutlined,
   monitor: MonitorOutlined,
   notification: NotificationOutlined,
+  "ordered-list": OrderedListOutlined,
+  "paper-clip": PaperClipOutlined,
   "pie-chart": PieChartOutlined,
+  plus: PlusCircleOutlined,
   read: ReadOutlined,
   safety: SafetyOutlined,
   setting: SettingOutlined,
@@ -90,12 +115,18 @@ const icons: Record<string, ComponentType> = {
   tool: ToolOutlined,
   user: UserOutlined,
   wallet: WalletOutlined,
+  wechat: WechatOutlined,
 };
 
 export const DefaultMenuIcon = AppstoreOutlined;
 
-/** "iconfont icon-setting", "SettingOutlined", "setting" → "setting". */
+/**
+ * "iconfont iconicon_setting" (the family's class of the seed) → "setting"; otherwise the plain
+ * name: "iconfont icon-setting", "SettingOutlined", "setting" → "setting".
+ */
 export function iconKey(source: string): string {
+  const family = menuIconOfClass(source);
+  if (family) return family;
   const last = source.trim().split(/\s+/).pop() ?? "";
   return last
     .replace(/^(el-icon-|icon-|anticon-)/i, "")
@@ -103,6 +134,9 @@ export function iconKey(source: string): string {
     .replace(/([a-z])([A-Z])/g, "$1-$2")
     .toLowerCase();
 }
+
+/** Whether a name has an icon of its own (not the default). */
+export const hasMenuIcon = (name: string): boolean => name in icons;
 
 export function MenuIcon({ source }: { source: string }) {
   const Icon = icons[iconKey(source)] ?? DefaultMenuIcon;

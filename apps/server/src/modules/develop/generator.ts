@@ -1,4 +1,4 @@
-import type { FieldDef } from "@meterline/contracts";
+import { type FieldDef, MENU_ICON_CLASSES } from "@meterline/contracts";
 import type { ColumnInfo, TableInfo } from "./table-catalogue.ts";
 
 /** What a code-generation definition asks for (blade_code, read and checked). */
@@ -214,7 +214,7 @@ export function generateResource(spec: CodeSpec, table: TableInfo): Record<strin
   const seed = [
     header,
     menuInsert(
-      `${parentOf}, ${sqlText(menuCode)}, ${sqlText(title.zh)}, 'menu', ${sqlText(screenPath)}, 'appstore', 90, 1, 0, 1`,
+      `${parentOf}, ${sqlText(menuCode)}, ${sqlText(title.zh)}, 'menu', ${sqlText(screenPath)}, ${sqlText(MENU_ICON_CLASSES.appstore)}, 90, 1, 0, 1`,
       "",
       menuCode,
     ),

@@ -52,3 +52,16 @@ export function toButton(row: MenuRow): ButtonNode {
   const { category: _category, isOpen: _isOpen, remark: _remark, ...button } = toRoute(row);
   return button;
 }
+
+/**
+ * Entries that open a page this server serves (`/api/docs/static/index.html`) as full URLs on the
+ * caller's origin: the family's consoles open a full URL in their iframe or a window (contract
+ * §7.1) and would take a bare path for a screen of their own. Console routes are left as they are.
+ */
+export function withServerPagesAt(origin: string, routes: MenuRoute[]): MenuRoute[] {
+  return routes.map((route) => ({
+    ...route,
+    path: route.path.startsWith("/api/") ? `${origin}${route.path}` : route.path,
+    ...(route.children ? { children: withServerPagesAt(origin, route.children) } : {}),
+  }));
+}

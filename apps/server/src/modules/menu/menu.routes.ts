@@ -6,6 +6,7 @@ import { optionalId, optionalString, readParams } from "../../contract/params.ts
 import type { Db } from "../../db/client.ts";
 import { MenuRepository } from "./menu.repository.ts";
 import { MenuService } from "./menu.service.ts";
+import { withServerPagesAt } from "./menu-tree.ts";
 
 /** The button tree with each node's code alone: a sixth of the full answer, all the console reads. */
 function codesOnly(nodes: readonly ButtonNode[]): ButtonCode[] {
@@ -24,7 +25,10 @@ export async function menuRoutes(app: FastifyInstance, opts: { db: Db }) {
       config: { apiScope: false },
       schema: { tags, summary: "The caller's sidebar tree (optionally under one top menu)" },
     },
-    async (request) => ok(await menus.routes(request.user!, optionalId(readParams(request), "topMenuId"))),
+    async (request) => {
+      const routes = await menus.routes(request.user!, optionalId(readParams(request), "topMenuId"));
+      return ok(withServerPagesAt(`${request.protocol}://${request.host}`, routes));
+    },
   );
   app.get(
     "/api/blade-system/menu/buttons",
