@@ -159,6 +159,41 @@ describe("the family's consoles on their system screens", () => {
     assert.ok(!tenantScreens.has("tenant") && !tenantScreens.has("client"), "platform screens held");
   });
 
+  test("the open-source 用户管理's writes, on its own paths, as the demo tenant's administrator (src/api/system/user.js)", async () => {
+    const { token, ids } = sessions.tenant;
+    const post = async (path: string, payload?: Json) => {
+      const res = await server.call("POST", `/api${path}`, token, payload);
+      assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
+      assert.equal(res.json().success, true, path);
+      return res.json().data;
+    };
+    const account = `fam${Date.now() % 100000}`;
+    const created = await post("/blade-system/user/submit", {
+      account,
+      password: "family-Pass-1",
+      name: account,
+      realName: "家族用户",
+      userType: 1,
+      roleId: ids.role,
+      deptId: ids.dept,
+      status: 1,
+    });
+    const id = String(created.id);
+    const detail = async () =>
+      (await server.call("GET", `/api/blade-system/user/detail?id=${id}`, token)).json().data as Json;
+    assert.equal((await detail()).account, account);
+    await post("/blade-system/user/update", { ...(await detail()), id, realName: "改名用户" });
+    assert.equal((await detail()).realName, "改名用户");
+    await post(`/blade-system/user/grant?userIds=${id}&roleIds=${ids.role}`);
+    await post(`/blade-system/user/reset-password?userIds=${id}`);
+    await post(`/blade-system/user/unlock?userIds=${id}`);
+    await post(`/blade-system/user/remove?ids=${id}`);
+    const gone = await server.call("GET", `/api/blade-system/user/detail?id=${id}`, token);
+    assert.notEqual(gone.json().data?.account, account);
+    // The profile calls of any signed-in user.
+    await post("/blade-system/user/update-info", { ...(await data(token, "/blade-system/user/info")) });
+  });
+
   for (const c of FAMILY_CALLS) {
     const name = `${c.console} ${c.from}: ${c.method} ${c.path}`;
     test(`${name} as the platform administrator`, async () => {

@@ -117,7 +117,8 @@ export function readInput(def: ResourceDef, body: Record<string, unknown>, mode:
       if (mode === "create") {
         if (field.default !== undefined) values.set(column, field.default);
       } else {
-        values.set(column, null);
+        // An id list's "none" is the empty list (its columns hold CSV and refuse null), not null.
+        values.set(column, field.type === "idList" ? "" : null);
       }
       continue;
     }
