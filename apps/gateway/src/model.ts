@@ -4,7 +4,7 @@ import type { cjt188, dlt645 } from "@meterline/protocols";
  * What the gateway knows about meters, commands and readings. Plain data, no behaviour: the
  * ports (ports.ts) move these between the gateway and the rest of the server.
  */
-export type MeterProtocol = "dlt645-2007" | "dlt645-1997" | "dlt698" | "cjt188";
+export type MeterProtocol = "dlt645-2007" | "dlt645-1997" | "dlt698" | "cjt188" | "modbus";
 /** "tcp": behind a DTU or concentrator in transparent mode; "mqtt": a 4G meter on the broker. */
 export type MeterTransport = "tcp" | "mqtt";
 
@@ -28,11 +28,21 @@ export interface MeterModel {
   clearingDi?: string;
   /** DL/T 698.45 local prepaid: the customer number (户号, hex bytes) the meter's ESAM holds (4003). */
   customerNumber?: string;
+  /** Modbus: the model's name in the catalogue (packages/protocols/src/modbus/models), e.g. "ddsy1352". */
+  modbusModel?: string;
+  /**
+   * Modbus TCP: the meter's own host and port, which the gateway connects out to (MBAP framing);
+   * without it a Modbus meter speaks RTU behind its DTU.
+   */
+  modbusTcp?: { host: string; port: number };
 }
 
 export interface MeterInfo {
   id: string;
-  /** DL/T 645 and DL/T 698.45 (its server address): 12 digits; CJ/T 188: 14 digits (display order). */
+  /**
+   * DL/T 645 and DL/T 698.45 (its server address): 12 digits; CJ/T 188: 14 digits (display order);
+   * Modbus: the slave address (unit id over TCP), 1..247.
+   */
   address: string;
   protocol: MeterProtocol;
   transport: MeterTransport;

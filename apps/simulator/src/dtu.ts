@@ -3,6 +3,7 @@ import { type PacketFormat, renderPacket } from "@meterline/gateway";
 import { FrameSplitter, type SplitFrame, type StreamProtocol } from "@meterline/protocols";
 import type { SimClock } from "./clock.ts";
 import type { MeterBus } from "./meter-bus.ts";
+import { rtuRequestLength } from "./modbus-meter.ts";
 import type { Random } from "./random.ts";
 
 export interface DtuSettings {
@@ -76,6 +77,13 @@ export class SimulatedDtu {
         resolve();
       });
       socket.on("data", (chunk: Buffer) => {
+        // The gateway writes each request whole and waits for its reply: a chunk that is a whole
+        // Modbus-RTU request (no start byte to split on) goes to the bus as one.
+        const rtu = splitter.pending === 0 ? rtuRequestLength(chunk) : undefined;
+        if (rtu === chunk.length) {
+          this.onRequest(socket, { protocol: "modbus", bytes: chunk, offset: 0 });
+          return;
+        }
         for (const frame of splitter.push(chunk))
           if (!this.isLinkAnswer(frame)) this.onRequest(socket, frame);
       });

@@ -8,7 +8,8 @@ import { ElectricMeter, type MeterAnomaly } from "./electric-meter.ts";
 import { checkRates, type Fault, FaultPlan, type FaultRates } from "./faults.ts";
 import { type FleetStats, fleetStats } from "./fleet-stats.ts";
 import { startingSteps } from "./history.ts";
-import { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
+import { type BusMeter, MeterBus, type ModbusBusMeter, type SimMeter } from "./meter-bus.ts";
+import { ModbusMeter } from "./modbus-meter.ts";
 import { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
 import {
   CONCENTRATOR_AREA,
@@ -68,6 +69,8 @@ export interface FleetHandle {
   readonly plan: FleetPlan;
   directory(): MeterInfo[];
   meter(address: string): SimMeter | undefined;
+  /** A Modbus meter by its meter id (its slave address repeats across buses). */
+  modbusMeter(id: string): ModbusMeter | undefined;
   meters(): SimMeter[];
   dtu(id: string): SimulatedDtu | undefined;
   /** The next `times` requests to this meter get `fault`. */
@@ -134,6 +137,20 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
     byCollector.set(planned.collectorId, list);
   }
 
+  const modbusMeters = new Map<string, ModbusBusMeter>();
+  const modbusByCollector = new Map<string, ModbusBusMeter[]>();
+  for (const planned of plan.modbus) {
+    const entry = {
+      meter: new ModbusMeter({ ...planned, modelName: planned.model }),
+      faults: new FaultPlan(options.faults ?? {}, createRandom(`faults:${seed}:${planned.id}`)),
+    };
+    modbusMeters.set(planned.id, entry);
+    modbusByCollector.set(planned.collectorId, [
+      ...(modbusByCollector.get(planned.collectorId) ?? []),
+      entry,
+    ]);
+  }
+
   const dtus = new Map<string, SimulatedDtu>();
   const gateway = options.gateway;
   if (gateway) {
@@ -146,7 +163,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
       reconnectDelayMs: options.reconnectDelayMs ?? 1_000,
     };
     plan.dtuIds.forEach((id, i) => {
-      const bus = new MeterBus(byCollector.get(id) ?? [], timing);
+      const bus = new MeterBus(byCollector.get(id) ?? [], timing, modbusByCollector.get(id) ?? []);
       const secret = options.dtuSecrets?.[id] ?? plannedSecret(plan, id);
       const random = createRandom(`dtu:${seed}:${id}`);
       const address = { area: CONCENTRATOR_AREA, terminal: i + 1 };
@@ -197,10 +214,12 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
     plan,
     directory: () => fleetDirectory(plan),
     meter: (address) => meters.get(address)?.meter,
+    modbusMeter: (id) => modbusMeters.get(id)?.meter,
     meters: () => [...meters.values()].map((entry) => entry.meter),
     dtu: (id) => dtus.get(id),
     injectFault: (address, fault, times = 1) => {
-      const entry = meters.get(address);
+      // Modbus meters are named by their meter id.
+      const entry = meters.get(address) ?? modbusMeters.get(address);
       if (!entry) throw new Error(`no simulated meter ${address}`);
       entry.faults.inject(fault, times);
     },

@@ -32,7 +32,8 @@ export { checkRates, FAULTS, type Fault, FaultPlan, type FaultRates, isFault } f
 export { type FleetHandle, type FleetOptions, startFleet } from "./fleet.ts";
 export type { FleetStats } from "./fleet-stats.ts";
 export { type HistoryOptions, registerHistory, startingSteps } from "./history.ts";
-export { type BusMeter, MeterBus, type SimMeter } from "./meter-bus.ts";
+export { type BusMeter, MeterBus, type ModbusBusMeter, type SimMeter } from "./meter-bus.ts";
+export { ModbusMeter, type ModbusMeterConfig, rtuRequestLength, simulatorCatalogue } from "./modbus-meter.ts";
 export { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
 export {
   CARRIER_PORT,

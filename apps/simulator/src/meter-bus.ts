@@ -1,14 +1,21 @@
-import { cjt188, dlt645, dlt698, isProtocolError, type SplitFrame } from "@meterline/protocols";
+import { cjt188, dlt645, dlt698, isProtocolError, modbus, type SplitFrame } from "@meterline/protocols";
 import { answerDlt698 } from "./dlt698-protocol.ts";
 import { ElectricMeter } from "./electric-meter.ts";
 import { answerElectric } from "./electric-protocol.ts";
 import type { Fault, FaultPlan } from "./faults.ts";
+import type { ModbusMeter } from "./modbus-meter.ts";
 import { answerWater, type WaterMeter } from "./water-meter.ts";
 
 export type SimMeter = ElectricMeter | WaterMeter;
 
 export interface BusMeter {
   meter: SimMeter;
+  faults: FaultPlan;
+}
+
+/** A Modbus meter on the bus (slave addresses are not meter addresses: kept apart from SimMeter). */
+export interface ModbusBusMeter {
+  meter: ModbusMeter;
   faults: FaultPlan;
 }
 
@@ -38,6 +45,7 @@ export class MeterBus {
   constructor(
     private readonly meters: readonly BusMeter[],
     private readonly timing: BusTiming,
+    private readonly modbusMeters: readonly ModbusBusMeter[] = [],
   ) {}
 
   /** The meter with this address on the bus (a concentrator watching its meters for events). */
@@ -48,7 +56,8 @@ export class MeterBus {
   handle(frame: SplitFrame, now: number): BusResult {
     const result: BusResult = { replies: [], disconnect: false };
     try {
-      if (frame.protocol === "dlt645") this.dlt645(frame.bytes, now, result);
+      if (frame.protocol === "modbus") this.modbus(frame.bytes, now, result);
+      else if (frame.protocol === "dlt645") this.dlt645(frame.bytes, now, result);
       else if (frame.protocol === "dlt698") this.dlt698(frame.bytes, now, result);
       else this.cjt188(frame.bytes, now, result);
     } catch (error) {
@@ -111,6 +120,22 @@ export class MeterBus {
     }
   }
 
+  /** Modbus-RTU: the slave with the frame's address answers (0, the broadcast, is not served). */
+  private modbus(bytes: Uint8Array, now: number, result: BusResult): void {
+    const adu = modbus.parseRtuFrame(bytes);
+    const entry = this.modbusMeters.find(({ meter }) => meter.config.slave === adu.unit);
+    if (!entry) return;
+    const request = modbus.decodeRequest(adu.pdu);
+    const frame = (reply: modbus.ModbusReply) => modbus.buildRtuFrame(adu.unit, modbus.encodeReply(reply));
+    this.respond(
+      entry,
+      result,
+      () => frame(entry.meter.answer(request, now)),
+      // Exception 04: server device failure, the meter's own refusal.
+      () => frame(modbus.exceptionReply(request.functionCode, 4)),
+    );
+  }
+
   private cjt188(bytes: Uint8Array, now: number, result: BusResult): void {
     const frame = cjt188.parseFrame(bytes);
     if (frame.control & 0x80) return;
@@ -140,7 +165,7 @@ export class MeterBus {
   }
 
   private respond(
-    entry: BusMeter,
+    entry: { faults: FaultPlan },
     result: BusResult,
     act: () => Uint8Array | null,
     error: () => Uint8Array,

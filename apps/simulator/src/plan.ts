@@ -33,6 +33,12 @@ export interface PlanOptions {
   clockDriftRatio: number;
   /** Share of meters whose registers start just below 999999.99. */
   rolloverRatio: number;
+  /**
+   * Modbus-RTU DIN-rail meters added on the DTUs (beside `meters`), slaves 1, 2, … on each bus,
+   * their models taken in turn from `modbusModels` (catalogue names).
+   */
+  modbusMeters: number;
+  modbusModels: readonly string[];
   pollIntervalMs: number;
   seed: string;
 }
@@ -50,6 +56,8 @@ export const DEFAULT_PLAN: PlanOptions = {
   mqttMeters: 0,
   clockDriftRatio: 0,
   rolloverRatio: 0,
+  modbusMeters: 0,
+  modbusModels: ["ddsy1352", "sdm120", "dtsu666"],
   pollIntervalMs: 60_000,
   seed: "meterline",
 };
@@ -71,9 +79,20 @@ export interface PlannedMeter {
   balanceFen: number;
 }
 
+/** A planned Modbus meter: its slave address is unique on its DTU's bus only. */
+export interface PlannedModbusMeter {
+  id: string;
+  slave: number;
+  model: string;
+  collectorId: string;
+  meanRate: number;
+  startKwh: number;
+}
+
 export interface FleetPlan {
   options: PlanOptions;
   meters: PlannedMeter[];
+  modbus: PlannedModbusMeter[];
   dtuIds: string[];
   /** Meters that dial in themselves: each is its own collector, named by its address. */
   dialInIds: string[];
@@ -132,7 +151,27 @@ export function planFleet(partial: Partial<PlanOptions> = {}): FleetPlan {
   const dialInIds = meters
     .filter((meter) => meter.collectorId === meter.address)
     .map((meter) => meter.address);
-  return { options, meters, dtuIds, dialInIds };
+  if (
+    !Number.isInteger(options.modbusMeters) ||
+    options.modbusMeters < 0 ||
+    options.modbusMeters > dtus * 247
+  )
+    throw new Error("modbusMeters must be within 0..247 per DTU");
+  if (options.modbusMeters > 0 && options.modbusModels.length === 0)
+    throw new Error("modbusModels must name at least one catalogue model");
+  const modbus = Array.from({ length: options.modbusMeters }, (_, i): PlannedModbusMeter => {
+    const collectorId = dtuIds[i % dtus]!;
+    const slave = Math.floor(i / dtus) + 1;
+    return {
+      id: `meter-mb-${collectorId}-${slave}`,
+      slave,
+      model: options.modbusModels[i % options.modbusModels.length]!,
+      collectorId,
+      meanRate: 200 + random.int(1200),
+      startKwh: 100 + random.int(5000),
+    };
+  });
+  return { options, meters, modbus, dtuIds, dialInIds };
 }
 
 /** The area code of a planned fleet's concentrators. */
@@ -147,6 +186,22 @@ export function concentratorCode(terminal: number): string {
 
 /** The gateway's meter directory for a plan. */
 export function fleetDirectory(plan: FleetPlan): MeterInfo[] {
+  const modbus = plan.modbus.map(
+    (meter): MeterInfo => ({
+      id: meter.id,
+      address: String(meter.slave),
+      protocol: "modbus",
+      transport: "tcp",
+      collectorId: meter.collectorId,
+      channel: 1,
+      model: { modbusModel: meter.model },
+      pollIntervalMs: plan.options.pollIntervalMs,
+    }),
+  );
+  return [...plannedDirectory(plan), ...modbus];
+}
+
+function plannedDirectory(plan: FleetPlan): MeterInfo[] {
   return plan.meters.map((meter) => ({
     id: meter.id,
     address: meter.address,

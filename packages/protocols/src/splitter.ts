@@ -29,7 +29,8 @@ export interface SplitOptions {
 export type SplitProtocol = "dlt645" | "cjt188" | "dlt698" | "qgdw1376";
 
 export interface SplitFrame {
-  protocol: SplitProtocol;
+  /** "modbus": a Modbus-RTU reply a link found against its pending request (no start byte to split on). */
+  protocol: SplitProtocol | "modbus";
   /** The frame from its 0x68 to its 0x16 (a view into the input). */
   bytes: Uint8Array;
   /** Offset of the frame's 0x68 in the input. */

@@ -1,4 +1,4 @@
-import type { SplitFrame } from "@meterline/protocols";
+import type { modbus, SplitFrame } from "@meterline/protocols";
 import type { Counters } from "../stats.ts";
 import type { FrameLink } from "./link.ts";
 
@@ -6,6 +6,8 @@ import type { FrameLink } from "./link.ts";
 export interface PreparedRequest<T> {
   bytes: Uint8Array;
   address: string;
+  /** Modbus-RTU: what its reply looks like, so the link can find it in the byte stream. */
+  modbusReply?: modbus.PendingReply;
   /** The decoded reply when `frame` answers this request, else undefined. */
   accept(frame: SplitFrame): T | undefined;
 }
@@ -65,7 +67,7 @@ export class Bus {
       };
       this.pending = { accept: request.accept, finish };
       this.counters.requests++;
-      if (!this.link.send(request.bytes, request.address)) finish({ outcome: "closed" });
+      if (!this.link.send(request.bytes, request.address, request.modbusReply)) finish({ outcome: "closed" });
     });
   }
 

@@ -1,4 +1,4 @@
-import type { SplitFrame } from "@meterline/protocols";
+import type { modbus, SplitFrame } from "@meterline/protocols";
 import type { MeterInfo } from "../model.ts";
 
 /**
@@ -23,8 +23,12 @@ export interface FrameLink {
   onMeterEvents?(listener: (meterIds: string[]) => void): void;
   /** The meters behind the collector changed (a concentrator keeps its meter file in step). */
   setMeters?(meters: readonly MeterInfo[]): void;
-  /** Send a request to the meter with this address; false when the link is already closed. */
-  send(bytes: Uint8Array, address: string): boolean;
+  /**
+   * Send a request to the meter with this address; false when the link is already closed.
+   * `modbusReply`: a Modbus-RTU request, whose reply has no start byte and is found in the byte
+   * stream only against the request it answers (links that carry RTU look for it; others ignore it).
+   */
+  send(bytes: Uint8Array, address: string, modbusReply?: modbus.PendingReply): boolean;
   /** The bus installs its receiver; frames arriving without one are dropped. */
   setReceiver(receiver: (frame: SplitFrame) => void): void;
   readonly closed: boolean;

@@ -1,5 +1,5 @@
 import type { Socket } from "node:net";
-import { FrameSplitter, qgdw1376, type SplitFrame } from "@meterline/protocols";
+import { FrameSplitter, modbus, qgdw1376, type SplitFrame } from "@meterline/protocols";
 import type { FrameLink } from "../bus/link.ts";
 import {
   type ConcentratorLogin,
@@ -53,6 +53,8 @@ export class DtuConnection implements FrameLink {
   private heartbeatReply: Uint8Array | undefined;
   private garbageRun = 0;
   private receiver: ((frame: SplitFrame) => void) | undefined;
+  /** A Modbus-RTU request in flight: its reply is looked for against it (RTU has no start byte). */
+  private rtu: modbus.RtuReplySplitter | undefined;
   /** A DL/T 698.45 meter dialling in itself: its login, answered once it is accepted. */
   private login: LinkRequest | undefined;
   /** A Q/GDW 1376.1 concentrator: its login, confirmed once it is accepted. */
@@ -97,11 +99,17 @@ export class DtuConnection implements FrameLink {
     this.closeListeners.push(listener);
   }
 
-  send(bytes: Uint8Array): boolean {
+  send(bytes: Uint8Array, _address?: string, modbusReply?: modbus.PendingReply): boolean {
     if (this.state !== "registered") return false;
     if (this.socket.writableLength > MAX_WRITE_BACKLOG) {
       this.close("peer not reading");
       return false;
+    }
+    // Each request replaces the last: a late RTU reply after its timeout is no longer looked for.
+    this.rtu = undefined;
+    if (modbusReply) {
+      this.rtu = new modbus.RtuReplySplitter();
+      this.rtu.expect(modbusReply);
     }
     this.socket.write(bytes);
     return true;
@@ -248,6 +256,10 @@ export class DtuConnection implements FrameLink {
       this.counters.heartbeats += beats;
       if (this.heartbeatReply) this.socket.write(this.heartbeatReply);
     }
+    if (this.rtu) {
+      this.onModbusStream(chunk, beats * (this.heartbeats?.length ?? 0));
+      return;
+    }
     const skippedBefore = this.splitter.skipped;
     const frames = this.splitter.push(chunk);
     const garbage = Math.max(
@@ -265,6 +277,26 @@ export class DtuConnection implements FrameLink {
       if (this.concentrator && this.answeredConcentrator(frame.bytes)) continue;
       this.receiver?.(frame);
     }
+  }
+
+  /**
+   * While a Modbus-RTU request is in flight the bus belongs to it: bytes go to its reply splitter
+   * (heartbeats in between are skipped there), and what is not its reply counts as garbage.
+   */
+  private onModbusStream(chunk: Buffer, heartbeatBytes: number): void {
+    const rtu = this.rtu!;
+    const skippedBefore = rtu.skipped;
+    const reply = rtu.push(chunk);
+    const garbage = Math.max(0, rtu.skipped - skippedBefore - heartbeatBytes);
+    this.counters.garbageBytes += garbage;
+    this.garbageRun = reply ? 0 : this.garbageRun + garbage;
+    if (this.garbageRun > this.limits.maxGarbageBytes) {
+      this.close("too much garbage");
+      return;
+    }
+    if (!reply) return;
+    this.rtu = undefined;
+    this.receiver?.({ protocol: "modbus", bytes: reply, offset: 0 });
   }
 
   /** A dialled-in meter's heartbeat or logout is answered here; it is no reply for the bus. */

@@ -13,7 +13,7 @@ import type { DirectoryCollector } from "./meter-directory.ts";
  */
 export class DirectoryFileError extends Error {}
 
-const PROTOCOLS: readonly MeterProtocol[] = ["dlt645-2007", "dlt645-1997", "dlt698", "cjt188"];
+const PROTOCOLS: readonly MeterProtocol[] = ["dlt645-2007", "dlt645-1997", "dlt698", "cjt188", "modbus"];
 
 function fail(index: number, field: string, problem: string): never {
   throw new DirectoryFileError(`meter #${index}: ${field} ${problem}`);
@@ -37,8 +37,13 @@ export function parseDirectory(json: unknown): MeterInfo[] {
     const protocol = text("protocol") as MeterProtocol;
     if (!PROTOCOLS.includes(protocol)) fail(index, "protocol", `must be one of ${PROTOCOLS.join(", ")}`);
     const address = text("address");
-    const digits = protocol === "cjt188" ? 14 : 12;
-    if (!new RegExp(`^\\d{1,${digits}}$`).test(address))
+    const digits = protocol === "cjt188" ? 14 : protocol === "modbus" ? 0 : 12;
+    if (
+      protocol === "modbus" &&
+      !(/^\d{1,3}$/.test(address) && Number(address) >= 1 && Number(address) <= 247)
+    )
+      fail(index, "address", "must be a Modbus slave address 1..247");
+    else if (digits && !new RegExp(`^\\d{1,${digits}}$`).test(address))
       fail(index, "address", `must be up to ${digits} digits`);
     const transport = meter.transport ?? "tcp";
     if (transport !== "tcp" && transport !== "mqtt") fail(index, "transport", 'must be "tcp" or "mqtt"');
@@ -53,7 +58,7 @@ export function parseDirectory(json: unknown): MeterInfo[] {
       fail(index, "model", "must be an object");
     return {
       id,
-      address: address.padStart(digits, "0"),
+      address: digits ? address.padStart(digits, "0") : address,
       protocol,
       transport,
       collectorId: text("collectorId"),

@@ -2,6 +2,7 @@ import { cjt188, type DecodedField, dlt645, dlt698, formatScaled } from "@meterl
 import { describeWaterFact, type ReadBackFact, type ReadBackItem } from "../commands/reconcile.ts";
 import type { EnergyRegisters, MeterInfo, MeterReading } from "../model.ts";
 import { DAILY_FROZEN_ITEM, RELAY_STATUS_OADS, statusWord1FromBits } from "./dlt698-requests.ts";
+import { energyRegister, hasRegister, modelOf, RELAY_ITEM } from "./modbus-requests.ts";
 import type { MeterReply } from "./requests.ts";
 
 /**
@@ -65,8 +66,25 @@ const OADS_698: Partial<Record<PollItem, readonly string[]>> = {
 /** The name the 698.45 catalogue gives the purchase count inside the wallet file (202C0200). */
 const WALLET_PURCHASE_COUNT = "current wallet file, purchase count";
 
+/** Modbus: the registers of a poll item in the catalogue's names. */
+const MODBUS_POWER = "active power";
+
 export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
   if (meter.protocol === "cjt188") return ["water"];
+  if (meter.protocol === "modbus") {
+    // What the model has: energy, total active power, and the relay where it has one. A meter
+    // without a known model has nothing to read (the server refuses such a model when it is set).
+    let model: ReturnType<typeof modelOf>;
+    try {
+      model = modelOf(meter);
+    } catch {
+      return [];
+    }
+    const plan: PollItem[] = energyRegister(model) ? ["energy"] : [];
+    if (hasRegister(model, MODBUS_POWER)) plan.push("power");
+    if (model.relay) plan.push("status");
+    return plan;
+  }
   if (meter.protocol === "dlt698") {
     // The cover-open count is not read: 301B's "current record count" (attribute 4) stops at the
     // meter's record depth, so it is not the running count DL/T 645's 03300D00 gives.
@@ -84,6 +102,13 @@ export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
 
 export function diOf(item: PollItem, meter: MeterInfo): string {
   if (item === "water") return "901F";
+  if (meter.protocol === "modbus") {
+    const model = modelOf(meter);
+    if (item === "energy") return energyRegister(model) ?? "";
+    if (item === "power") return MODBUS_POWER;
+    if (item === "status") return RELAY_ITEM;
+    throw new Error(`${item} is not read from Modbus meters`);
+  }
   if (meter.protocol === "dlt698") {
     if (item === "daily-frozen") return DAILY_FROZEN_ITEM;
     const oads = OADS_698[item];
@@ -227,6 +252,7 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
 
 /** The DI (or 698.45 OADs) read to reconcile a write. */
 export function readBackDi(item: ReadBackItem, meter: MeterInfo): string {
+  if (meter.protocol === "modbus" && item.item === "status-word-3") return RELAY_ITEM;
   if (meter.protocol === "dlt698") {
     if (item.item === "status-word-3") return RELAY_STATUS_OADS.join(",");
     if (item.item === "purchase-count") return dlt698.OAD.WALLET;

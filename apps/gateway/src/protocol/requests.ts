@@ -18,6 +18,7 @@ import {
   type RelayStatus,
 } from "./dlt698-requests.ts";
 import { CipherRefusal, dlt698MoneyWrite } from "./dlt698-wallet.ts";
+import { ModbusModelError, modbusRead, modbusRelay } from "./modbus-requests.ts";
 import { DEFAULT_CLEARING_DI, DEFAULT_RECHARGE_DI, encodeRecharge } from "./recharge.ts";
 
 /**
@@ -48,6 +49,16 @@ export type MeterReply =
 export type Request = PreparedRequest<MeterReply>;
 
 export class UnsupportedRequest extends Error {}
+
+/** Model errors of a Modbus meter (no model, no such register, no relay) refuse the request. */
+function modbusRequest(build: () => Request): Request {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof ModbusModelError) throw new UnsupportedRequest(error.message);
+    throw error;
+  }
+}
 
 function tryParse<T>(parse: () => T): T | undefined {
   try {
@@ -141,6 +152,8 @@ export class RequestFactory {
    * a record "<OAD>#<n>:<column OADs>" (GET-Record of the n-th last record, see recordItem).
    */
   read(meter: MeterInfo, di: string): Request {
+    // Modbus: a register of the meter's model by name, or "relay" (its read-back point).
+    if (meter.protocol === "modbus") return modbusRequest(() => modbusRead(meter, di, this.nextSer()));
     if (meter.protocol === "dlt698") {
       const record = parseRecordItem(di);
       if (record) return dlt698GetRecord(meter, record, this.nextSer());
@@ -166,6 +179,7 @@ export class RequestFactory {
 
   relay(meter: MeterInfo, action: RelayAction, validUntil: DateTimeInput, operator?: string): Request {
     if (meter.protocol === "dlt698") return dlt698Relay(meter, action, this.nextSer());
+    if (meter.protocol === "modbus") return modbusRequest(() => modbusRelay(meter, action, this.nextSer()));
     if (meter.protocol !== "dlt645-2007") throw new UnsupportedRequest(`relay control needs DL/T 645-2007`);
     const credentials = { ...meter.model.credentials, ...(operator ? { operator } : {}) };
     const bytes = dlt645.buildRelayControl(

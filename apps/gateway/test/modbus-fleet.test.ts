@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { CommandAction, StoredCommand } from "@meterline/gateway";
+import { parseScaled } from "@meterline/protocols";
+import type { Fault, ModbusMeter } from "@meterline/simulator";
+import { type Rig, startRig, waitUntil } from "./harness.ts";
+
+// One DTU bus: a DL/T 645 meter, and Modbus-RTU meters of two catalogue models (slaves 1 and 2):
+// an Acrel DDSY1352 (relay by register, function 16) and an Eastron SDM120 (input registers, no relay).
+const PLAN = {
+  meters: 1,
+  dtus: 1,
+  waterRatio: 0,
+  prepaidRatio: 0,
+  modbusMeters: 2,
+  modbusModels: ["ddsy1352", "sdm120"],
+  seed: "modbus",
+  pollIntervalMs: 0,
+};
+const DDSY = "meter-mb-DTU00001-1";
+const SDM = "meter-mb-DTU00001-2";
+
+describe("Modbus-RTU meters behind a DTU, over real TCP", () => {
+  let rig: Rig;
+  before(async () => {
+    rig = await startRig(PLAN);
+  });
+  after(async () => {
+    await rig.close();
+  });
+
+  const sim = (id: string) => rig.fleet.modbusMeter(id) as ModbusMeter;
+  async function run(meter: string, action: CommandAction, faults: Fault[] = []): Promise<StoredCommand> {
+    for (const fault of faults) rig.fleet.injectFault(meter, fault);
+    const command = rig.commands.enqueue(meter, action);
+    return rig.commands.waitFor(command.id, ["success", "fail", "timeout"], 5_000);
+  }
+  const states = (stored: StoredCommand) => stored.history.map((entry) => entry.state);
+
+  test("a poll reads energy, power and relay by each model's register map, beside a DL/T 645 meter", async () => {
+    const ids = [DDSY, SDM, "meter-201000000000"];
+    rig.gateway.pollNow();
+    await waitUntil(() => ids.every((id) => rig.readings.latest(id)), 5_000, "every meter read");
+    const ddsy = rig.readings.latest(DDSY)!;
+    assert.deepEqual(ddsy.missing, []);
+    assert.equal(ddsy.relay, "closed");
+    // uint32 at 0.01 kWh: exactly what the meter's register held, never more than it holds now.
+    const shown = parseScaled(ddsy.energy!.total, 2);
+    assert.ok(shown >= 10_000n && shown <= parseScaled(sim(DDSY).energyKwh(Date.now()), 2));
+    // int16 at 0.001 kW: the meter's load in kW.
+    assert.equal(parseScaled(ddsy.activePower!, 3), BigInt(sim(DDSY).powerW()));
+    const sdm = rig.readings.latest(SDM)!;
+    assert.deepEqual(sdm.missing, []);
+    assert.equal(sdm.relay, undefined, "the SDM120 has no relay to read");
+    // float32 in W, converted exactly to kW.
+    assert.equal(Number(sdm.activePower), sim(SDM).powerW() / 1000);
+    assert.ok(Number(sdm.energy!.total) > 0);
+    assert.ok(rig.readings.latest("meter-201000000000")?.energy, "the 645 meter on the same bus is read too");
+  });
+
+  test("cut by the model's relay register, confirmed by reading the relay back", async () => {
+    const result = await run(DDSY, { kind: "relay", action: "trip" });
+    assert.deepEqual(states(result), ["sent", "success"]);
+    // Function 16 (the model takes writes only by 0x10) to register 0x0046 with 0x00AA, slave 1.
+    assert.match(result.history[0]!.evidence.request ?? "", /^011000460001020{2}aa/i);
+    assert.match(
+      result.history[1]!.evidence.detail,
+      /acknowledged and verified \(relay command open, relay open\)/,
+    );
+    assert.equal(result.history[1]!.evidence.readBack?.value, "open");
+    assert.equal(sim(DDSY).relayOn, false);
+    assert.equal(sim(DDSY).counters.relayOps, 1);
+  });
+
+  test("restored with the reply lost: the read-back settles it, and it is written once", async () => {
+    const result = await run(DDSY, { kind: "relay", action: "close-direct" }, ["noReply"]);
+    assert.deepEqual(states(result), ["sent", "success"]);
+    assert.match(result.history[1]!.evidence.detail, /no reply; read-back shows the command took effect/);
+    assert.equal(result.history[1]!.evidence.readBack?.value, "closed");
+    assert.equal(sim(DDSY).relayOn, true);
+    assert.equal(sim(DDSY).counters.relayOps, 2);
+  });
+
+  test("a cut lost on the bus times out and the read-back shows it failed; never resent", async () => {
+    const result = await run(DDSY, { kind: "relay", action: "trip" }, ["ignore"]);
+    assert.deepEqual(states(result), ["sent", "fail"]);
+    assert.match(
+      result.history[1]!.evidence.detail,
+      /no reply; read-back shows the command did not take effect/,
+    );
+    assert.equal(sim(DDSY).relayOn, true);
+    assert.equal(sim(DDSY).counters.relayOps, 2);
+  });
+
+  test("an exception reply fails the command with its reason, without a retry", async () => {
+    const result = await run(DDSY, { kind: "relay", action: "trip" }, ["errorReply"]);
+    assert.deepEqual(states(result), ["sent", "fail"]);
+    assert.equal(result.history[1]!.evidence.detail, "exception 04 (server device failure) to function 10");
+    assert.equal(sim(DDSY).counters.relayOps, 2);
+  });
+
+  test("a read of a register the meter refuses surfaces its exception; a model's register reads by name", async () => {
+    // The SDM120's catalogue has no relay: refused before a byte is sent.
+    const noRelay = await run(SDM, { kind: "relay", action: "trip" });
+    assert.deepEqual(states(noRelay), ["fail"]);
+    assert.match(noRelay.history[0]!.evidence.detail, /not sent: SDM120-Modbus has no relay/);
+    const voltage = await run(SDM, { kind: "read", di: "voltage" });
+    assert.deepEqual(states(voltage), ["sent", "success"]);
+    assert.equal(voltage.history[1]!.evidence.value, "voltage=220");
+    const refused = await run(SDM, { kind: "read", di: "power factor" }, ["errorReply"]);
+    assert.deepEqual(states(refused), ["sent", "fail"]);
+    assert.equal(refused.history[1]!.evidence.detail, "exception 04 (server device failure) to function 04");
+  });
+});
