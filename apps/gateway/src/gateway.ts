@@ -13,6 +13,7 @@ import { MemoryLeaseStore } from "./lease/memory-lease-store.ts";
 import { consoleLogger, RateLimitedLog } from "./log.ts";
 import { MemoryCommandQueue } from "./memory/command-queue.ts";
 import { MemoryReadingsSink } from "./memory/readings-sink.ts";
+import { ModbusTcpCollectors } from "./modbus/tcp-collectors.ts";
 import { connectMqtt, type MqttClientPort } from "./mqtt/client.ts";
 import { MqttHub } from "./mqtt/hub.ts";
 import { MqttCollectors } from "./mqtt/mqtt-collectors.ts";
@@ -159,11 +160,20 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     };
   }
 
+  const modbusTcp = new ModbusTcpCollectors(
+    directory,
+    registry,
+    counters,
+    logger,
+    settings.requestTimeoutMs * 10,
+  );
+
   const failed = (what: string) => (error: unknown) => logger.log("error", what, { error: String(error) });
   const unsubscribeDirectory = directory.onChange?.((collectorId) => {
     const collector = registry.get(collectorId);
     if (mqtt && collector?.link.transport !== "tcp")
       mqtt.collectors.sync().catch(failed("MQTT collector sync failed"));
+    modbusTcp.sync().catch(failed("Modbus TCP collector sync failed"));
     if (collector?.link.transport !== "tcp") return;
     directory
       .metersOf(collectorId)
@@ -185,7 +195,11 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         registry.get(id)?.stop("lease lost").catch(failed("stopping a collector failed"));
     },
     logger,
-    async () => mqtt?.collectors.sync(),
+    async () => {
+      // Dialling an endpoint that does not answer must not hold the lease tick up.
+      modbusTcp.sync().catch(failed("Modbus TCP collector sync failed"));
+      await mqtt?.collectors.sync();
+    },
   );
 
   await listener.listen();
@@ -204,6 +218,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   keeper.start();
   balancer.start();
   await mqtt?.collectors.sync();
+  modbusTcp.sync().catch(failed("Modbus TCP collector sync failed"));
   logger.log("info", "gateway listening", { ...listener.address(), owner, mqtt: mqtt !== undefined });
 
   let closing: Promise<void> | undefined;

@@ -78,6 +78,7 @@ export {
 } from "./memory/directory-file.ts";
 export { type DirectoryCollector, MemoryMeterDirectory } from "./memory/meter-directory.ts";
 export { MemoryReadingsSink } from "./memory/readings-sink.ts";
+export { modbusTcpCollectorId } from "./modbus/tcp-collectors.ts";
 export type * from "./model.ts";
 export { connectMqtt, type MqttClientPort, type MqttConnectOptions, MqttUnavailable } from "./mqtt/client.ts";
 export { type MqttTopics, mqttTopics, parseTopic } from "./mqtt/topics.ts";

@@ -29,6 +29,8 @@ export interface MeterDirectory {
   metersOf(collectorId: string): Promise<MeterInfo[]>;
   /** All meters reached through MQTT. */
   mqttMeters(): Promise<MeterInfo[]>;
+  /** Optional: Modbus TCP meters (model.modbusTcp set), which the gateway connects out to. */
+  modbusTcpMeters?(): Promise<MeterInfo[]>;
   /** Optional: called when a collector's meters changed, so open sessions refresh them. */
   onChange?(listener: (collectorId: string) => void): () => void;
 }

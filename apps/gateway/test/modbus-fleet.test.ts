@@ -1,9 +1,27 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { CommandAction, StoredCommand } from "@meterline/gateway";
+import {
+  type CommandAction,
+  type GatewayHandle,
+  MemoryCommandQueue,
+  MemoryMeterDirectory,
+  MemoryReadingsSink,
+  type MeterInfo,
+  modbusTcpCollectorId,
+  type StoredCommand,
+  silentLogger,
+  startGateway,
+} from "@meterline/gateway";
 import { parseScaled } from "@meterline/protocols";
-import type { Fault, ModbusMeter } from "@meterline/simulator";
-import { type Rig, startRig, waitUntil } from "./harness.ts";
+import {
+  createRandom,
+  type Fault,
+  FaultPlan,
+  ModbusMeter,
+  type ModbusTcpServer,
+  startModbusTcpServer,
+} from "@meterline/simulator";
+import { FAST, type Rig, startRig, waitUntil } from "./harness.ts";
 
 // One DTU bus: a DL/T 645 meter, and Modbus-RTU meters of two catalogue models (slaves 1 and 2):
 // an Acrel DDSY1352 (relay by register, function 16) and an Eastron SDM120 (input registers, no relay).
@@ -110,5 +128,89 @@ describe("Modbus-RTU meters behind a DTU, over real TCP", () => {
     const refused = await run(SDM, { kind: "read", di: "power factor" }, ["errorReply"]);
     assert.deepEqual(states(refused), ["sent", "fail"]);
     assert.equal(refused.history[1]!.evidence.detail, "exception 04 (server device failure) to function 04");
+  });
+});
+
+describe("Modbus TCP meters the gateway connects out to, over real TCP", () => {
+  let server: ModbusTcpServer;
+  let gateway: GatewayHandle;
+  let commands: MemoryCommandQueue;
+  let readings: MemoryReadingsSink;
+  const meters = {
+    sdm630: new ModbusMeter({
+      id: "tcp-sdm630",
+      slave: 1,
+      modelName: "sdm630",
+      meanRate: 1500,
+      startKwh: 42,
+    }),
+    ddsy: new ModbusMeter({ id: "tcp-ddsy", slave: 2, modelName: "ddsy1352", meanRate: 800, startKwh: 7 }),
+  };
+  const ddsyFaults = new FaultPlan({}, createRandom("tcp-ddsy"));
+
+  before(async () => {
+    server = await startModbusTcpServer([
+      { meter: meters.sdm630 },
+      { meter: meters.ddsy, faults: ddsyFaults },
+    ]);
+    const endpoint = server.address();
+    const info = (meter: ModbusMeter): MeterInfo => ({
+      id: meter.config.id,
+      address: String(meter.config.slave),
+      protocol: "modbus",
+      transport: "tcp",
+      collectorId: modbusTcpCollectorId(endpoint),
+      channel: 1,
+      model: { modbusModel: meter.config.modelName, modbusTcp: endpoint },
+      pollIntervalMs: 0,
+    });
+    const directory = new MemoryMeterDirectory([info(meters.sdm630), info(meters.ddsy)]);
+    commands = new MemoryCommandQueue((meterId) => directory.collectorOf(meterId));
+    readings = new MemoryReadingsSink();
+    gateway = await startGateway({ directory, commands, readings, logger: silentLogger, settings: FAST });
+    await waitUntil(() => gateway.stats().collectorsOnline === 1, 5_000, "the Modbus TCP endpoint attached");
+  });
+  after(async () => {
+    await gateway.close();
+    await server.close();
+  });
+
+  async function run(meter: string, action: CommandAction): Promise<StoredCommand> {
+    const command = commands.enqueue(meter, action);
+    return commands.waitFor(command.id, ["success", "fail", "timeout"], 5_000);
+  }
+  const states = (stored: StoredCommand) => stored.history.map((entry) => entry.state);
+
+  test("a poll reads each unit by MBAP, decoded by its model's map", async () => {
+    gateway.pollNow();
+    await waitUntil(() => ["tcp-sdm630", "tcp-ddsy"].every((id) => readings.latest(id)), 5_000, "both read");
+    const sdm = readings.latest("tcp-sdm630")!;
+    assert.deepEqual(sdm.missing, []);
+    // float32 kWh and W: the SDM630's energy from 42 kWh on, its 1500 W as 1.5 kW.
+    assert.ok(Number(sdm.energy!.total) >= 42 && Number(sdm.energy!.total) < 43);
+    assert.equal(sdm.activePower, "1.500");
+    const ddsy = readings.latest("tcp-ddsy")!;
+    assert.deepEqual([ddsy.missing, ddsy.relay, ddsy.activePower], [[], "closed", "0.800"]);
+  });
+
+  test("a cut over TCP is verified by reading the relay back; a lost reply is settled the same way", async () => {
+    const cut = await run("tcp-ddsy", { kind: "relay", action: "trip" });
+    assert.deepEqual(states(cut), ["sent", "success"]);
+    assert.match(cut.history[0]!.evidence.request ?? "", /^[0-9a-f]{4}0000000902100046000102/i);
+    assert.equal(meters.ddsy.relayOn, false);
+    ddsyFaults.inject("noReply");
+    const restore = await run("tcp-ddsy", { kind: "relay", action: "close-direct" });
+    assert.deepEqual(states(restore), ["sent", "success"]);
+    assert.match(restore.history[1]!.evidence.detail, /no reply; read-back shows the command took effect/);
+    assert.equal(meters.ddsy.relayOn, true);
+    assert.equal(meters.ddsy.counters.relayOps, 2);
+  });
+
+  test("an exception reply over TCP fails the command with its reason", async () => {
+    ddsyFaults.inject("errorReply");
+    const result = await run("tcp-ddsy", { kind: "relay", action: "trip" });
+    assert.deepEqual(states(result), ["sent", "fail"]);
+    assert.equal(result.history[1]!.evidence.detail, "exception 04 (server device failure) to function 10");
+    assert.equal(meters.ddsy.relayOn, true);
   });
 });

@@ -34,6 +34,7 @@ export type { FleetStats } from "./fleet-stats.ts";
 export { type HistoryOptions, registerHistory, startingSteps } from "./history.ts";
 export { type BusMeter, MeterBus, type ModbusBusMeter, type SimMeter } from "./meter-bus.ts";
 export { ModbusMeter, type ModbusMeterConfig, rtuRequestLength, simulatorCatalogue } from "./modbus-meter.ts";
+export { type ModbusTcpServer, type ModbusTcpUnit, startModbusTcpServer } from "./modbus-tcp-server.ts";
 export { type MqttConnect, SimulatedMqttMeter } from "./mqtt-meter.ts";
 export {
   CARRIER_PORT,

@@ -8,7 +8,8 @@ import type { MeterInfo } from "../model.ts";
  */
 export interface FrameLink {
   readonly collectorId: string;
-  readonly transport: "tcp" | "mqtt";
+  /** "modbus-tcp": a Modbus TCP endpoint the gateway connected out to (modbus/tcp-link.ts). */
+  readonly transport: "tcp" | "mqtt" | "modbus-tcp";
   /** A Q/GDW 1376.1 concentrator forwards each frame over its carrier: slower than a DTU's bus. */
   readonly kind?: "concentrator";
   /**

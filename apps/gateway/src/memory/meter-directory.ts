@@ -43,7 +43,10 @@ export class MemoryMeterDirectory implements MeterDirectory {
   }
 
   async metersOf(collectorId: string): Promise<MeterInfo[]> {
-    return (this.byCollector.get(collectorId) ?? []).filter((meter) => meter.transport === "tcp");
+    // Modbus TCP meters are not behind a DTU: the gateway dials them (modbusTcpMeters).
+    return (this.byCollector.get(collectorId) ?? []).filter(
+      (meter) => meter.transport === "tcp" && !meter.model.modbusTcp,
+    );
   }
 
   /** Known collectors: those with an entry, or with TCP meters (such a one has no secret: refused). */
@@ -60,6 +63,10 @@ export class MemoryMeterDirectory implements MeterDirectory {
 
   async mqttMeters(): Promise<MeterInfo[]> {
     return [...this.meters.values()].filter((meter) => meter.transport === "mqtt");
+  }
+
+  async modbusTcpMeters(): Promise<MeterInfo[]> {
+    return [...this.meters.values()].filter((meter) => meter.protocol === "modbus" && meter.model.modbusTcp);
   }
 
   onChange(listener: (collectorId: string) => void): () => void {
