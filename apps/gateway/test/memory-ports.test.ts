@@ -94,7 +94,26 @@ describe("in-memory ports", () => {
 
   test("the directory file is validated field by field", () => {
     assert.throws(() => parseDirectory({}), DirectoryFileError);
-    assert.throws(() => parseDirectory([{ ...meter("m1", "A"), protocol: "modbus" }]), /meter #0: protocol/);
+    assert.throws(
+      () => parseDirectory([{ ...meter("m1", "A"), protocol: "iec62056" }]),
+      /meter #0: protocol/,
+    );
+    // Modbus: a slave address and a model of the catalogue.
+    const modbusMeter = {
+      ...meter("m1", "A"),
+      protocol: "modbus",
+      address: "3",
+      model: { modbusModel: "sdm120" },
+    };
+    assert.equal(parseDirectory([modbusMeter])[0]!.address, "3");
+    assert.throws(
+      () => parseDirectory([{ ...modbusMeter, address: "000000000003" }]),
+      /address must be a Modbus slave/,
+    );
+    assert.throws(
+      () => parseDirectory([{ ...modbusMeter, model: { modbusModel: "nosuch" } }]),
+      /meter #0: model\.modbusModel no model "nosuch" in the catalogue/,
+    );
     assert.throws(() => parseDirectory([meter("m1", "A"), meter("m1", "B")]), /used twice/);
     assert.throws(() => parseDirectory([{ ...meter("m1", "A"), address: "12AB" }]), /address/);
     const [parsed] = parseDirectory([{ ...meter("m1", "A"), address: "17" }]);

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { NetworkListError, parseNetworks } from "../dtu/authenticate.ts";
 import { isValidSecret } from "../dtu/packet-format.ts";
 import type { MeterInfo, MeterProtocol } from "../model.ts";
+import { ModbusModelError, modelOf } from "../protocol/modbus-requests.ts";
 import type { DirectoryCollector } from "./meter-directory.ts";
 
 /**
@@ -56,6 +57,15 @@ export function parseDirectory(json: unknown): MeterInfo[] {
     const model = meter.model ?? {};
     if (typeof model !== "object" || model === null || Array.isArray(model))
       fail(index, "model", "must be an object");
+    if (protocol === "modbus") {
+      const name = (model as Record<string, unknown>).modbusModel;
+      try {
+        modelOf({ model: { modbusModel: typeof name === "string" ? name : "" } } as MeterInfo);
+      } catch (error) {
+        if (!(error instanceof ModbusModelError)) throw error;
+        fail(index, "model.modbusModel", error.message);
+      }
+    }
     return {
       id,
       address: digits ? address.padStart(digits, "0") : address,
