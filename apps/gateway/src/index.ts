@@ -84,6 +84,7 @@ export { connectMqtt, type MqttClientPort, type MqttConnectOptions, MqttUnavaila
 export { type MqttTopics, mqttTopics, parseTopic } from "./mqtt/topics.ts";
 export { PollScheduler } from "./polling/scheduler.ts";
 export type * from "./ports.ts";
+export { modbusCatalogue } from "./protocol/modbus-requests.ts";
 export { type PollItem, pollPlan } from "./protocol/read-items.ts";
 export {
   DEFAULT_CLEARING_DI,

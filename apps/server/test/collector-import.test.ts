@@ -187,7 +187,8 @@ describe("registry import: the 采集器 sheet and the 电表规约 column", () 
       "采集器:6": /^接入密钥: 集中器的登录密码须为 32 位十六进制数/,
       "采集器:7": /^采集器类型: \[网关\] 不存在, 可选 DTU、集中器、4G 表计网关$/,
       "采集器:8": /^终端地址: 只用于集中器$/,
-      "房间档案:2": /^电表规约: \[DL\/T 699\] 不存在, 可选 DL\/T 645-2007、DL\/T 645-1997、DL\/T 698\.45$/,
+      "房间档案:2":
+        /^电表规约: \[DL\/T 699\] 不存在, 可选 DL\/T 645-2007、DL\/T 645-1997、DL\/T 698\.45、Modbus-RTU$/,
       "房间档案:3": /^电表规约: \[CJ\/T 188-2004\] 不存在/,
       "房间档案:4": /^电表规约: 本行没有电表表号$/,
       "房间档案:5": /^采集器注册码: \[34010103\] 不存在$/,
@@ -300,7 +301,9 @@ describe("registry import: the 采集器 sheet and the 电表规约 column", () 
     });
     assert.ok(notes.some((n) => n.startsWith("电表规约 | ")));
     assert.ok(
-      notes.some((n) => /^电表规约可选值 \| DL\/T 645-2007、DL\/T 645-1997、DL\/T 698\.45$/.test(n)),
+      notes.some((n) =>
+        /^电表规约可选值 \| DL\/T 645-2007、DL\/T 645-1997、DL\/T 698\.45、Modbus-RTU$/.test(n),
+      ),
       notes.join("\n"),
     );
     for (const column of COLLECTOR_HEADER)

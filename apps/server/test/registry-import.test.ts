@@ -191,7 +191,15 @@ describe("registry import from Excel", () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const headers = (book.worksheets[0]!.getRow(1).values as unknown[]).slice(1);
-    assert.deepEqual(headers, [...HEADERS, "电表控制方式", "电表初始读数", "水表初始读数", "电表规约"]);
+    assert.deepEqual(headers, [
+      ...HEADERS,
+      "电表控制方式",
+      "电表初始读数",
+      "水表初始读数",
+      "电表规约",
+      "Modbus型号",
+      "Modbus从站地址",
+    ]);
     // The template's own example row is a valid row.
     const preview = await post("/api/blade-pms/room/import-preview", tenantA.token, res.rawPayload);
     assert.deepEqual([preview.json().data.total, preview.json().data.valid], [1, 1], preview.body);

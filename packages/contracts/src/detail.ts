@@ -162,6 +162,9 @@ export interface MeterOverview {
     controlStatus: number | null;
     ctRatio: number | null;
     channel: number | null;
+    /** Modbus-RTU meters: the catalogue model and the slave address; null for others. */
+    modbusModel: string | null;
+    modbusSlave: number | null;
     chargingSchemeName: string;
     alarmSchemeName: string;
     installTime: string | null;

@@ -48,6 +48,8 @@ export const detailEn: Record<keyof typeof detailZh, string> = {
   "detail.meter.type": "Meter type",
   "detail.meter.control": "Control",
   "detail.meter.ctRatio": "CT ratio",
+  "detail.meter.modbusModel": "Modbus model",
+  "detail.meter.modbusSlave": "Modbus slave address",
   "detail.meter.channel": "Channel",
   "detail.meter.chargingScheme": "Charging scheme",
   "detail.meter.alarmScheme": "Alarm scheme",

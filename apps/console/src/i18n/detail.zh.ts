@@ -46,6 +46,8 @@ export const detailZh = {
   "detail.meter.type": "电表类型",
   "detail.meter.control": "控制方式",
   "detail.meter.ctRatio": "互感器倍率",
+  "detail.meter.modbusModel": "Modbus 型号",
+  "detail.meter.modbusSlave": "Modbus 从站地址",
   "detail.meter.channel": "通道",
   "detail.meter.chargingScheme": "收费方案",
   "detail.meter.alarmScheme": "告警方案",

@@ -142,6 +142,8 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       ...meterCommon,
       relayPassword: "Meter password",
       operatorCode: "Operator code",
+      modbusModel: "Modbus model",
+      modbusSlave: "Modbus slave address",
     },
   },
   water: {

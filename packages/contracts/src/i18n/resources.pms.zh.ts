@@ -139,6 +139,8 @@ export const pmsResourcesZh = {
       ...meterCommon,
       relayPassword: "表计密码",
       operatorCode: "操作者代码",
+      modbusModel: "Modbus 型号",
+      modbusSlave: "Modbus 从站地址",
     },
   },
   water: {

@@ -45,6 +45,16 @@ function ConfigCard({ meter, labels }: { meter: MeterOverview["meter"]; labels: 
         {electric ? (
           <Descriptions.Item label={t("detail.meter.ctRatio")}>{meter.ctRatio ?? ""}</Descriptions.Item>
         ) : null}
+        {meter.modbusModel ? (
+          <Descriptions.Item label={t("detail.meter.modbusModel")}>
+            <span data-testid="detail-modbus-model">{labels.modbusModel(meter.modbusModel)}</span>
+          </Descriptions.Item>
+        ) : null}
+        {meter.modbusModel ? (
+          <Descriptions.Item label={t("detail.meter.modbusSlave")}>
+            {meter.modbusSlave ?? ""}
+          </Descriptions.Item>
+        ) : null}
         <Descriptions.Item label={t("detail.meter.collector")}>
           {meter.collectorId ? (
             <Link to={detailPath("collector", meter.collectorId)} data-testid="detail-collector-link">

@@ -15,6 +15,7 @@ export function useDetailLabels() {
     meterType: useDictionaryLabel(meter.meterType),
     control: useDictionaryLabel(meter.controlStatus),
     protocol: useDictionaryLabel(meter.protocol),
+    modbusModel: useDictionaryLabel(meter.modbusModel),
     collectorType: useDictionaryLabel(resources.collector.fields.collectorType),
     commandType: useDictionaryLabel(command.commandType),
     commandState: useDictionaryLabel(command.state),

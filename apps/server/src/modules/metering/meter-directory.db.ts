@@ -7,6 +7,7 @@ const PROTOCOLS: Record<string, MeterProtocol> = {
   dlt645_1997: "dlt645-1997",
   dlt698_45: "dlt698",
   cjt188_2004: "cjt188",
+  modbus_rtu: "modbus",
 };
 
 interface MeterRow {
@@ -20,6 +21,8 @@ interface MeterRow {
   local_prepaid: boolean;
   relay_password: string | null;
   operator_code: string | null;
+  modbus_model: string | null;
+  modbus_slave: number | null;
 }
 
 /**
@@ -62,12 +65,12 @@ export class DbMeterDirectory implements MeterDirectory {
     const rows = await this.db.query<MeterRow>(
       `select m.id::text as id, m.product_code, m.protocol, c.transport, c.collector_code, m.channel,
               null as di_order, (m.meter_type = 1 and m.control_status = 0) as local_prepaid,
-              m.relay_password, m.operator_code
+              m.relay_password, m.operator_code, m.modbus_model, m.modbus_slave
          from pms_meter m join pms_collector c on c.id = m.collector_id and c.is_deleted = 0
         where m.is_deleted = 0 and ${where}
        union all
        select w.id::text, w.product_code, w.protocol, c.transport, c.collector_code, w.channel,
-              w.di_order, false, null, null
+              w.di_order, false, null, null, null, null
          from pms_water w join pms_collector c on c.id = w.collector_id and c.is_deleted = 0
         where w.is_deleted = 0 and ${where}
         order by product_code`,
@@ -91,7 +94,8 @@ export class DbMeterDirectory implements MeterDirectory {
     };
     return {
       id: row.id,
-      address: row.product_code,
+      // A Modbus meter is addressed on its bus by its slave address, not by its product code.
+      address: protocol === "modbus" ? String(row.modbus_slave ?? 0) : row.product_code,
       protocol,
       transport: row.transport === "mqtt" ? "mqtt" : "tcp",
       collectorId: row.transport === "mqtt" ? `mqtt:${row.product_code}` : row.collector_code,
@@ -102,6 +106,7 @@ export class DbMeterDirectory implements MeterDirectory {
           : {}),
         ...(row.local_prepaid ? { localPrepaid: true } : {}),
         ...(Object.keys(credentials).length ? { credentials } : {}),
+        ...(protocol === "modbus" && row.modbus_model ? { modbusModel: row.modbus_model } : {}),
       },
       pollIntervalMs: this.pollIntervalMs,
     };

@@ -25,6 +25,9 @@ export const IMPORT_COLUMNS = [
   { key: "waterInitial", header: "水表初始读数", width: 14, text: false, example: "" },
   // DL/T 645-2007, 645-1997 or 698.45 by the meter_protocol dictionary's label; blank keeps the default.
   { key: "meterProtocol", header: "电表规约", width: 16, text: false, example: "DL/T 645-2007" },
+  // Modbus-RTU meters only: the catalogue model (key such as sdm120, or its label) and the slave address.
+  { key: "modbusModel", header: "Modbus型号", width: 16, text: false, example: "" },
+  { key: "modbusSlave", header: "Modbus从站地址", width: 14, text: false, example: "" },
 ] as const;
 
 export type ColumnKey = (typeof IMPORT_COLUMNS)[number]["key"];

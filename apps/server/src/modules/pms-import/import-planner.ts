@@ -1,6 +1,7 @@
 import { resources } from "@meterline/contracts";
 import { columnByName } from "../../crud/columns.ts";
 import { nextId } from "../../db/ids.ts";
+import { MODBUS_RTU } from "../pms/modbus-meter-rules.ts";
 import { type ColumnKey, headerOf, MAX_AREA_DEPTH, type RowText } from "./import-columns.ts";
 import type { ImportPlan } from "./import-plan.ts";
 import type { SheetRow } from "./import-sheet.ts";
@@ -42,6 +43,8 @@ const meterLabels = (address: ColumnKey) =>
     alarmSchemeId: "alarmScheme",
     controlStatus: "controlMode",
     protocol: "meterProtocol",
+    modbusModel: "modbusModel",
+    modbusSlave: "modbusSlave",
   });
 const ENERGIES = [
   {
@@ -261,13 +264,20 @@ export class ImportPlanner {
         if (t[key] !== "") reasons.push(`${headerOf(key)}: 本行没有电表表号或水表表号`);
       }
     }
-    for (const key of ["controlMode", "meterInitial", "meterProtocol"] as const) {
+    for (const key of [
+      "controlMode",
+      "meterInitial",
+      "meterProtocol",
+      "modbusModel",
+      "modbusSlave",
+    ] as const) {
       if (t[key] !== "" && t.meterCode === "") reasons.push(`${headerOf(key)}: 本行没有电表表号`);
     }
     if (t.waterInitial !== "" && t.waterCode === "")
       reasons.push(`${headerOf("waterInitial")}: 本行没有水表表号`);
     const controlStatus = this.controlStatusKey(t.controlMode, reasons);
     const protocol = this.protocolKey(t.meterProtocol, reasons);
+    const modbus = this.modbusValues(t, protocol, reasons);
     let collectorId: string | undefined;
     if (t.collectorCode !== "") {
       collectorId = this.snapshot.collectors.get(t.collectorCode);
@@ -296,7 +306,11 @@ export class ImportPlanner {
         chargingSchemeId: charging[e.energy],
         alarmSchemeId: alarm[e.energy],
         ...(e.energy === 1
-          ? { controlStatus: controlStatus ?? REMOTE_CONTROL, protocol: protocol ?? undefined }
+          ? {
+              controlStatus: controlStatus ?? REMOTE_CONTROL,
+              protocol: protocol ?? undefined,
+              ...(modbus ?? {}),
+            }
           : {}),
       };
       const check = checkPart(e.def, body, e.labels, this.timeZone);
@@ -310,7 +324,11 @@ export class ImportPlanner {
       if (!check.values || first !== undefined) continue;
       const bad = dictionaryReasons(e.def, check.values, this.snapshot.dictionaryKeys, e.labels);
       reasons.push(...bad);
-      if (bad.length === 0 && controlStatus !== null && (e.energy === 2 || protocol !== null))
+      if (
+        bad.length === 0 &&
+        controlStatus !== null &&
+        (e.energy === 2 || (protocol !== null && modbus !== null))
+      )
         checked.push({ energy: e.energy, code, values: check.values, initial: initial || undefined });
     }
     return checked;
@@ -339,6 +357,35 @@ export class ImportPlanner {
     const labels = (choices?.entries ?? []).filter((e) => !isWaterProtocol(e.key)).map((e) => e.label);
     reasons.push(`${headerOf("meterProtocol")}: [${text}] 不存在, 可选 ${labels.join("、")}`);
     return null;
+  }
+
+  /**
+   * Modbus型号 (a key or label of the catalogue's `modbus_model` dictionary) and Modbus从站地址: both
+   * required for a Modbus-RTU meter and only for one; null when a cell is wrong.
+   */
+  private modbusValues(
+    t: RowText,
+    protocol: string | undefined | null,
+    reasons: string[],
+  ): { modbusModel?: string; modbusSlave?: string } | null {
+    const modbus = protocol === MODBUS_RTU;
+    const before = reasons.length;
+    for (const key of ["modbusModel", "modbusSlave"] as const) {
+      if (modbus && t[key] === "") reasons.push(`${headerOf(key)}: Modbus-RTU 电表必填`);
+      if (!modbus && protocol !== null && t[key] !== "")
+        reasons.push(`${headerOf(key)}: 只用于电表规约为 Modbus-RTU 的电表`);
+    }
+    let modbusModel: string | undefined;
+    if (modbus && t.modbusModel !== "") {
+      const choices = this.snapshot.choices.get("modbus_model");
+      modbusModel = choices?.byText.get(choiceText(t.modbusModel));
+      if (modbusModel === undefined)
+        reasons.push(
+          `${headerOf("modbusModel")}: [${t.modbusModel}] 不存在, 可选 ${(choices?.entries ?? []).map((e) => e.label).join("、")}`,
+        );
+    }
+    if (reasons.length > before) return null;
+    return modbus ? { modbusModel, modbusSlave: t.modbusSlave } : {};
   }
 
   /** Scheme ids by energy type from a cell of scheme names. */

@@ -60,12 +60,18 @@ const NOTES: Record<(typeof IMPORT_COLUMNS)[number]["key"], string> = {
     "选填, 电表安装时的总读数(kWh), 最多 2 位小数; 首次计费只计高于此读数的用量; 只用于新建的电表",
   waterInitial: "选填, 水表安装时的读数(m³), 最多 2 位小数; 首次计费只计高于此读数的用量; 只用于新建的水表",
   meterProtocol: "选填, 电表的通信规约, 可选值见下方; 不填为 DL/T 645-2007; 只用于新建的电表",
+  modbusModel: "电表规约为 Modbus-RTU 时必填: 型号目录中的型号, 可选值见下方; 只用于新建的电表",
+  modbusSlave: "电表规约为 Modbus-RTU 时必填: 电表在采集器总线上的从站地址 1-247; 只用于新建的电表",
 };
 
 /** The import template: the columns with an example row, code columns formatted as text, and notes. */
 export async function importTemplate(
   roomTypes: readonly string[],
-  choices: { meterProtocols?: readonly string[]; collectorTypes?: readonly string[] } = {},
+  choices: {
+    meterProtocols?: readonly string[];
+    collectorTypes?: readonly string[];
+    modbusModels?: readonly string[];
+  } = {},
 ): Promise<Buffer> {
   const book = new (await loadExcel()).Workbook();
   const sheet = book.addWorksheet("房间档案");
@@ -87,6 +93,7 @@ export async function importTemplate(
   notes.addRow([]);
   notes.addRow(["房间类型可选值", roomTypes.join("、")]);
   if (choices.meterProtocols?.length) notes.addRow(["电表规约可选值", choices.meterProtocols.join("、")]);
+  if (choices.modbusModels?.length) notes.addRow(["Modbus型号可选值", choices.modbusModels.join("、")]);
   notes.addRow(["行数", `一次最多 ${MAX_IMPORT_ROWS} 行; 有问题的行不导入, 结果中可下载这些行及原因`]);
   notes.addRow([]);
   for (const [sheetName, columns] of [

@@ -44,6 +44,7 @@ export async function registryImportRoutes(
         return importTemplate(await labels("room_type"), {
           meterProtocols: await labels("meter_protocol"),
           collectorTypes: await labels("collector_type"),
+          modbusModels: await labels("modbus_model"),
         });
       },
     },

@@ -144,7 +144,7 @@ export const choiceText = (text: string) =>
     .replace(/／/g, "/")
     .toLowerCase();
 /** Dictionaries whose labels the sheets may name. */
-const CHOICE_DICTS = ["meter_protocol", "collector_type"];
+const CHOICE_DICTS = ["meter_protocol", "collector_type", "modbus_model"];
 
 /** Dictionary codes the given definitions' fields draw on, split by kind. */
 function dictionaryCodes(defs: readonly ResourceDef[]) {

@@ -96,6 +96,7 @@ export async function metersOf(
                    e.switch_status, e.online_status, e.collector_id,
                    json_build_object('protocol', e.protocol, 'meterType', e.meter_type, 'controlStatus', e.control_status,
                      'ctRatio', e.ct_ratio, 'channel', e.channel,
+                     'modbusModel', e.modbus_model, 'modbusSlave', e.modbus_slave,
                      'chargingSchemeName', (select s.scheme_name from pms_charging_scheme s where s.id = e.charging_scheme_id),
                      'alarmSchemeName', (select s.scheme_name from pms_alarm_scheme s where s.id = e.alarm_scheme_id),
                      'installTime', e.install_time, 'remark', e.remark) as extra

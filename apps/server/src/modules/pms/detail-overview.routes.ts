@@ -233,6 +233,8 @@ export async function detailOverviewRoutes(app: FastifyInstance, opts: { db: Db;
             controlStatus: count("controlStatus"),
             ctRatio: count("ctRatio"),
             channel: count("channel"),
+            modbusModel: text("modbusModel") || null,
+            modbusSlave: count("modbusSlave"),
             chargingSchemeName: text("chargingSchemeName"),
             alarmSchemeName: text("alarmSchemeName"),
             installTime:

@@ -4,6 +4,7 @@ import { badParam, badRequest } from "../../contract/errors.ts";
 import { type Column, columnByName } from "../../crud/columns.ts";
 import type { HookContext, ResourceHooks } from "../../crud/hooks.ts";
 import type { SqlParams } from "../../crud/sql.ts";
+import { checkModbusMeter } from "./modbus-meter-rules.ts";
 import { changedFields, writeOwnerLog } from "./owner-log.ts";
 import { roomLabelSql } from "./room-label.ts";
 
@@ -196,6 +197,13 @@ export const meterInArea =
 /** A meter whose account is open still holds an owner's money: close the account first. */
 export const meterHooks = (table: "pms_meter" | "pms_water"): ResourceHooks => ({
   customFilters: { areaId: meterInArea(table === "pms_meter" ? 1 : 2) },
+  // Electric meters only: Modbus DIN-rail meters need a catalogue model and a slave address.
+  ...(table === "pms_meter"
+    ? {
+        beforeWrite: (ctx: HookContext, values: Map<Column, unknown>, id?: string) =>
+          checkModbusMeter(ctx, ctx.def, values, id),
+      }
+    : {}),
   async beforeRemove(ctx, ids) {
     const [open] = await ctx.db.query<{ product_code: string }>(
       `select product_code from ${table} where id = any($1::bigint[]) and account_status = 1 limit 1`,

@@ -55,6 +55,10 @@ export const meter = defineResource({
       list: false,
       pattern: { regex: "^[0-9A-Fa-f]{8}$", message: "hex8" },
     },
+    // Modbus-RTU meters (issue 38): the model of the gateway's catalogue whose register map reads
+    // the meter, and its slave address on the DTU's bus. Required when the protocol is modbus_rtu.
+    modbusModel: { type: "string", maxLength: 32, list: false, dict: "modbus_model" },
+    modbusSlave: { type: "int", min: 1, max: 247, list: false },
   },
   sort: [{ field: "productCode" }],
 });

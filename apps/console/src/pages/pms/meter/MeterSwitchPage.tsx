@@ -4,6 +4,7 @@ import { Button } from "antd";
 import { useRef, useState } from "react";
 import { reportNetworkError } from "../../../app/api.ts";
 import { useFeedback } from "../../../app/feedback.ts";
+import type { FormCustomization } from "../../../crud/form-customization.ts";
 import { loadMatching, matchingMeters } from "../../../crud/matching.ts";
 import { ResourcePage } from "../../../crud/ResourcePage.tsx";
 import { useT } from "../../../i18n/index.tsx";
@@ -13,6 +14,13 @@ import { useMeterAccounts } from "./account/useMeterAccounts.tsx";
 import { SchemeWriteButtons } from "./SchemeWriteButtons.tsx";
 import { SupplySwitchDialog } from "./SupplySwitchDialog.tsx";
 import type { Energy } from "./switch-calls.ts";
+
+/** Only a Modbus-RTU meter has a catalogue model and a slave address: shown for that protocol alone. */
+const MODBUS_FIELDS = new Set(["modbusModel", "modbusSlave"]);
+const meterForm: FormCustomization = {
+  visible: (name, values) => !MODBUS_FIELDS.has(name) || values.protocol === "modbus_rtu",
+  dependencies: { modbusModel: ["protocol"], modbusSlave: ["protocol"] },
+};
 
 interface Props {
   def: ResourceDef;
@@ -80,6 +88,7 @@ function MeterSwitchPage({ def, energy, permission }: Props) {
     <>
       <ResourcePage
         def={def}
+        form={def.name === "meter" ? meterForm : undefined}
         toolbar={(reload, selected, search, total) => (
           <>
             {allowed ? (
