@@ -67,6 +67,8 @@ describe("the embedded demo site", () => {
       [
         ...[...plan.meters, ...building698.meters].filter((m) => m.kind === kind).map((m) => m.address),
         ...topology(kind),
+        // The shops' Modbus-RTU meters (510000000001…), on the first DTUs' buses.
+        ...(kind === "electric" ? plan.modbus.map((_, i) => String(510_000_000_001 + i)) : []),
       ].sort();
     assert.deepEqual(
       electric.records.map((m: { productCode: string }) => m.productCode).sort(),
@@ -83,7 +85,12 @@ describe("the embedded demo site", () => {
     const collector = await get(server, token, `collector/detail?id=${meter.collectorId}`);
     assert.equal(collector.collectorCode, first.collectorId);
     const links = await get(server, token, "roommeter/roomMeterPage?size=1");
-    assert.equal(links.total, DEMO_FLEET.meters + DEMO_698_FLEET.meters);
+    assert.equal(links.total, DEMO_FLEET.meters + DEMO_698_FLEET.meters + DEMO_FLEET.modbusMeters);
+    const modbus = electric.records.filter((m: { protocol: string }) => m.protocol === "modbus_rtu");
+    assert.deepEqual(
+      modbus.map((m: { modbusModel: string; modbusSlave: number }) => [m.modbusModel, m.modbusSlave]),
+      plan.modbus.map((m) => [m.model, m.slave]),
+    );
     // Masters and common-area meters count buildings: never offered to a room.
     assert.equal((await get(server, token, "meter/unbindTree")).length, 0);
     assert.equal((await get(server, token, "water/unbindTree")).length, 0);

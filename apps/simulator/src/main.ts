@@ -5,6 +5,7 @@ import { type MeterConditions, parseConditionArg } from "./conditions.ts";
 import type { MeterAnomaly } from "./electric-meter.ts";
 import { type Fault, type FaultRates, isFault } from "./faults.ts";
 import { startFleet } from "./fleet.ts";
+import { simulatorCatalogue } from "./modbus-meter.ts";
 import { fleetCollectors, fleetDirectory, planFleet } from "./plan.ts";
 
 const USAGE = `npm run simulate -- --meters N --gateway host:port [options]
@@ -15,6 +16,8 @@ Starts N simulated meters behind M simulated DTUs that dial the gateway over TCP
   --water-ratio R         share of CJ/T 188 water meters (default 0.3)
   --prepaid-ratio R       share of electricity meters with local prepaid registers (default 0.5)
   --dlt698-ratio R        share of electricity meters speaking DL/T 698.45 (default 0)
+  --modbus-meters N       Modbus-RTU DIN-rail meters added on the DTUs' buses, slaves 1, 2, … (default 0)
+  --modbus-models A,B     their catalogue models, taken in turn (default ddsy1352,sdm120,dtsu666)
   --concentrators         the M collectors are Q/GDW 1376.1 concentrators (area 3401, terminals 1..M,
                           meters on carrier port 31) instead of transparent DTUs
   --carrier-delay-ms A-B  each carrier crossing of a concentrator takes A..B ms (default 300-2000)
@@ -72,6 +75,21 @@ async function meterAnomalies(file: string): Promise<Record<string, MeterAnomaly
   return byAddress;
 }
 
+/** A comma-separated list of catalogue models, each checked against the catalogue. */
+function modbusModels(text: string): string[] {
+  const names = text
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const catalogue = simulatorCatalogue();
+  for (const name of names)
+    if (!catalogue.has(name))
+      throw new Error(
+        `--modbus-models: no model "${name}" in the catalogue (${[...catalogue.keys()].join(", ")})`,
+      );
+  return names;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -80,6 +98,8 @@ async function main(): Promise<void> {
       "water-ratio": { type: "string" },
       "prepaid-ratio": { type: "string" },
       "dlt698-ratio": { type: "string" },
+      "modbus-meters": { type: "string" },
+      "modbus-models": { type: "string" },
       concentrators: { type: "boolean", default: false },
       "carrier-delay-ms": { type: "string" },
       "carrier-drop": { type: "string" },
@@ -134,6 +154,8 @@ async function main(): Promise<void> {
     waterRatio: ratio(values["water-ratio"], 0.3, "water-ratio"),
     prepaidRatio: ratio(values["prepaid-ratio"], 0.5, "prepaid-ratio"),
     dlt698Ratio: ratio(values["dlt698-ratio"], 0, "dlt698-ratio"),
+    modbusMeters: whole(values["modbus-meters"], 0, "modbus-meters"),
+    ...(values["modbus-models"] ? { modbusModels: modbusModels(values["modbus-models"]) } : {}),
     concentrators: values.concentrators,
     mqttMeters: values.mqtt ? Math.min(meters, whole(values["mqtt-meters"], 10, "mqtt-meters")) : 0,
     clockDriftRatio: ratio(values["clock-drift-ratio"], 0, "clock-drift-ratio"),

@@ -23,8 +23,17 @@ import { casesByAddress, type DemoCases, type DemoNode, demoCases } from "./demo
 export const DEMO_TENANT_ID = "100001";
 /** The demo's zone: its days, nights and months are Beijing time. */
 const DEMO_ZONE = "Asia/Shanghai";
-/** The simulated fleet the embedded demo runs: the registry's meters are exactly these. */
-export const DEMO_FLEET = { meters: 200, dtus: 10 } as const;
+/**
+ * The simulated fleet the embedded demo runs: the registry's meters are exactly these. Beside the
+ * rooms' meters, four Modbus-RTU DIN-rail meters of two catalogue models (an Acrel DDSY1352 with a
+ * relay and an Eastron SDM120) meter the shop circuits on the first four DTUs' buses, slave 1.
+ */
+export const DEMO_FLEET = {
+  meters: 200,
+  dtus: 10,
+  modbusMeters: 4,
+  modbusModels: ["ddsy1352", "sdm120"],
+} as const;
 /**
  * The demo's building on DL/T 698.45 meters behind one Q/GDW 1376.1 concentrator (collector code
  * 34010001): a second simulated fleet, its meter numbers past the first fleet's so none is shared,
@@ -377,6 +386,15 @@ class DemoSite {
           [id],
         );
     }
+    // The shops' Modbus meters take the next rooms of their DTU's building without an electric meter.
+    const modbusRooms = plan.modbus.map((meter) => {
+      const building = buildingOfDtu(plan.dtuIds.indexOf(meter.collectorId), plan.dtuIds.length);
+      const nth = taken.get(`${building}:electric`) ?? 0;
+      taken.set(`${building}:electric`, nth + 1);
+      if (nth >= roomsPerBuilding) throw new Error(`demo: building ${building + 1} has no room left`);
+      return rooms[building * roomsPerBuilding + nth]!;
+    });
+    await this.buildModbus(plan, collectors, modbusRooms, alarm);
     meters.push(
       ...(await this.build698(park, { ladder, tou, alarm }, { rooms: rooms.length, owners: owners.length })),
     );
@@ -469,6 +487,35 @@ class DemoSite {
       [DEMO_TENANT_ID],
     );
     return nodes;
+  }
+
+  /**
+   * The shops' Modbus-RTU meters: on their DTU's bus by slave address, read by their model's
+   * register map; installed in a room, without an account yet (an operator opens one to bill it).
+   */
+  private async buildModbus(
+    plan: ReturnType<typeof planFleet>,
+    collectors: ReadonlyMap<string, string>,
+    rooms: readonly string[],
+    alarmSchemeId: string,
+  ): Promise<void> {
+    for (const [i, meter] of plan.modbus.entries()) {
+      const id = await this.insert(resources.meter, {
+        productCode: String(510_000_000_001 + i),
+        meterName: `商铺配电 ${i + 1}`,
+        runStatus: 3,
+        collectorId: collectors.get(meter.collectorId),
+        channel: 1,
+        installTime: "2026-01-01 08:00:00",
+        alarmSchemeId,
+        protocol: "modbus_rtu",
+        modbusModel: meter.model,
+        modbusSlave: meter.slave,
+        meterType: 2,
+        controlStatus: 1,
+      });
+      await this.insert(resources.roomMeter, { roomId: rooms[i], energyType: 1, meterId: id });
+    }
   }
 
   /**

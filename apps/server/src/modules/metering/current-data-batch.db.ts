@@ -7,6 +7,8 @@ export interface MeterPlace {
   tenantId: string;
   energyType: 1 | 2;
   roomId: string | null;
+  /** The registry's meter number: a Modbus meter's address on its bus is only its slave address. */
+  productCode: string;
   /** The server keeps this meter's balance (an open remote-control account): its readings are priced. */
   priced: boolean;
 }
@@ -17,23 +19,30 @@ export async function placesOf(db: Queryable, meterIds: readonly string[]): Prom
     id: string;
     tenant_id: string;
     energy_type: 1 | 2;
+    product_code: string;
     room_id: string | null;
     priced: boolean;
   }>(
-    `select m.id::text as id, m.tenant_id, m.energy_type,
+    `select m.id::text as id, m.tenant_id, m.energy_type, m.product_code,
             (select rm.room_id::text from pms_room_meter rm
               where rm.tenant_id = m.tenant_id and rm.meter_id = m.id and rm.energy_type = m.energy_type
                 and rm.is_deleted = 0 limit 1) as room_id,
             exists (select 1 from pms_account a where a.tenant_id = m.tenant_id and a.energy_type = m.energy_type
                        and a.meter_id = m.id and a.status = 1 and a.control_status = 1) as priced
-       from (select id, tenant_id, 1 as energy_type from pms_meter where id = any($1::bigint[])
-             union all select id, tenant_id, 2 from pms_water where id = any($1::bigint[])) m`,
+       from (select id, tenant_id, product_code, 1 as energy_type from pms_meter where id = any($1::bigint[])
+             union all select id, tenant_id, product_code, 2 from pms_water where id = any($1::bigint[])) m`,
     [meterIds],
   );
   return new Map(
     rows.map((r) => [
       r.id,
-      { tenantId: r.tenant_id, energyType: r.energy_type, roomId: r.room_id, priced: r.priced },
+      {
+        tenantId: r.tenant_id,
+        energyType: r.energy_type,
+        roomId: r.room_id,
+        productCode: r.product_code,
+        priced: r.priced,
+      },
     ]),
   );
 }

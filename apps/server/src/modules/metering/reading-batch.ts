@@ -110,7 +110,7 @@ export function currentRowOf(reading: MeterReading, place: MeterPlace, timeZone:
     tenantId: place.tenantId,
     energyType: place.energyType,
     meterId: reading.meterId,
-    productCode: reading.address,
+    productCode: place.productCode,
     readTime: reading.at,
     registers: [
       cents(energy?.total ?? reading.volume),
@@ -168,7 +168,7 @@ export async function storeWave(tx: Queryable, wave: readonly Placed[], timeZone
       tenantId: place.tenantId,
       meterId: reading.meterId,
       roomId: place.roomId,
-      productCode: reading.address,
+      productCode: place.productCode,
     };
     const day = localDay(reading.at, timeZone);
     const missing = reading.missing.join(",").slice(0, 255);
