@@ -21,6 +21,7 @@ import { developRoutes } from "./modules/develop/develop.routes.ts";
 import { dictRoutes } from "./modules/dict/dict.routes.ts";
 import { fileRoutes } from "./modules/file/file.routes.ts";
 import { forecastWarningJob } from "./modules/forecast-warnings/forecast-warnings.job.ts";
+import { iotPlatformRoutes } from "./modules/iot-platform/iot-platform.routes.ts";
 import { lineLossRoutes } from "./modules/line-loss/line-loss.routes.ts";
 import { liveRoutes } from "./modules/live/live.routes.ts";
 import { menuRoutes } from "./modules/menu/menu.routes.ts";
@@ -121,6 +122,8 @@ export interface AppOptions {
    * leaves it to the tests that run it themselves. Every 30 s by default.
    */
   wxpayQueryMs?: number;
+  /** How often queued commands of NB-IoT meters are handed to their platforms (0: never, tests drive it). */
+  iotDispatchMs?: number;
   /**
    * Runs the partition upkeep (months ahead, strays out of the default partition) when ready and
    * daily; tests turn it off and call ensurePartitions themselves, as they write whole past months
@@ -151,6 +154,7 @@ export async function buildApp({
   smsProviders,
   openApi = true,
   wxpayQueryMs = 30_000,
+  iotDispatchMs = 5_000,
   partitionUpkeep: upkeepPartitions = true,
 }: AppOptions): Promise<FastifyInstance> {
   const startedAt = new Date();
@@ -285,6 +289,12 @@ export async function buildApp({
     cipher: fieldCipherOf(config),
     timeZone: config.timeZone,
     sweepMs: wxpayQueryMs,
+  });
+  await app.register(iotPlatformRoutes, {
+    db,
+    cipher: fieldCipherOf(config),
+    timeZone: config.timeZone,
+    dispatchMs: iotDispatchMs,
   });
   // Files on the server's own disk (the default storage) live under DATA_DIR/files.
   const storage = new StorageService(db, fieldCipherOf(config), path.join(config.dataDir ?? "data", "files"));

@@ -25,6 +25,8 @@ const ID_NAME = /^ids?$|[a-z0-9]Ids?$/;
 const TEXT_ID_NAMES = new Set([
   "tenantId",
   "tenantIds",
+  // An NB-IoT meter's device on its operator's platform (IMEI, or IoTDA's product_node).
+  "deviceId",
   "clientId",
   "appId",
   "mchId",

@@ -34,6 +34,8 @@ interface MeterRow {
   /** METER_TYPE of an electric meter; null for water. */
   meter_type: number | null;
   pending: boolean;
+  /** An NB-IoT meter reached through its operator's platform (modules/iot-platform), not a collector. */
+  via_platform: boolean;
 }
 
 const key = (energyType: number, meterId: string) => `${energyType}:${meterId}`;
@@ -56,7 +58,7 @@ function refusal(meter: MeterRow): string | undefined {
   if (meter.energy_type === 1 && Number(meter.meter_type) === METERING_ONLY)
     return "计量表没有继电器,不能通断";
   if (meter.pending) return "仍有未完成的通断命令";
-  return meter.collector_id ? undefined : "未绑定采集器";
+  return meter.collector_id || meter.via_platform ? undefined : "未绑定采集器";
 }
 
 export async function queueSupplyCommands(
@@ -90,7 +92,9 @@ export async function queueSupplyCommands(
             exists (select 1 from pms_meter_command c
                      where c.tenant_id = m.tenant_id and c.meter_id = m.id and c.energy_type = m.energy_type
                        and c.state in ('queued', 'sent') and c.command_type = any($4))
-            or ${pendingInJobSql("m", ["switch", "valve"])} as pending
+            or ${pendingInJobSql("m", ["switch", "valve"])} as pending,
+            exists (select 1 from pms_iot_device d
+                     where d.tenant_id = m.tenant_id and d.energy_type = m.energy_type and d.meter_id = m.id) as via_platform
        from (select 1 as energy_type, id, tenant_id, product_code, collector_id, meter_type from pms_meter
               where id = any($1::bigint[]) and tenant_id = $3 and is_deleted = 0
              union all
