@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { formatDateTime } from "../src/contract/dates.ts";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { CtwingDouble } from "../src/modules/iot-platform/double/ctwing-double.ts";
 import { IotdaDouble } from "../src/modules/iot-platform/double/iotda-double.ts";
@@ -295,6 +296,15 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
         const [latest] = waiting.json().data as { state: string; expectedWake: string }[];
         assert.equal(latest?.state, "sent");
         assert.equal(new Date(latest!.expectedWake).getTime(), wakes[2]!.getTime() + 2 * HOUR);
+        // So do the command log and the meter's page, in the tenant's time.
+        const shown = formatDateTime(new Date(wakes[2]!.getTime() + 2 * HOUR), "Asia/Shanghai");
+        const log = await server.call("GET", `${pms}/metercommand/list?meterId=${meterId}&size=10`, admin);
+        const [logged] = log.json().data.records as { platformState: string; expectedWake: string }[];
+        assert.deepEqual([logged?.platformState, logged?.expectedWake], ["queued", shown]);
+        const page = await server.call("GET", `${pms}/water/overview?id=${meterId}`, admin);
+        assert.equal(page.statusCode, 200, page.body);
+        const [recent] = page.json().data.commands as { platformState: string; expectedWake: string }[];
+        assert.deepEqual([recent?.platformState, recent?.expectedWake], ["queued", shown]);
         await double.wake(deviceId, wakes[3]);
         reopen = (await commandsOf(meterId))[1];
         assert.equal(reopen?.state, "success");

@@ -83,6 +83,10 @@ export interface DetailCommand {
   state: string;
   createTime: string;
   doneTime: string | null;
+  /** An NB-IoT meter's command at its operator's platform: queued, sent, delivered, executed, failed, expired. */
+  platformState: string | null;
+  /** While such a command waits: when the sleeping meter is next expected to wake. */
+  expectedWake: string | null;
 }
 
 /**

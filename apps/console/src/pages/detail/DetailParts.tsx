@@ -17,6 +17,7 @@ import { type Translate, useI18n, useT } from "../../i18n/index.tsx";
 import type { Language } from "../../store/state.ts";
 import { LevelTag } from "../money/counter/LevelTag.tsx";
 import { commandWords } from "../operation/command-words.ts";
+import { platformStateKey } from "../operation/platform-state.ts";
 import type { DetailLabels } from "./detail-labels.ts";
 import { detailPath, meterDetailPath } from "./detail-paths.ts";
 import { MeterActions } from "./MeterActions.tsx";
@@ -351,6 +352,26 @@ export function CommandsCard({
             render: (_, c) => <span data-testid="detail-command-words">{words(c)}</span>,
           },
           { key: "state", title: t("detail.command.state"), render: (_, c) => labels.commandState(c.state) },
+          // An NB-IoT meter's command at its platform, and when the sleeping meter should wake to take it.
+          ...(commands.some((c) => c.platformState)
+            ? [
+                {
+                  key: "platformState",
+                  title: t("commandLog.platformState"),
+                  render: (_: unknown, c: DetailCommand) => {
+                    const key = platformStateKey(c.platformState);
+                    return key ? t(key) : "";
+                  },
+                },
+                {
+                  key: "expectedWake",
+                  title: t("commandLog.expectedWake"),
+                  render: (_: unknown, c: DetailCommand) => (
+                    <span data-testid="detail-command-wake">{c.expectedWake ?? ""}</span>
+                  ),
+                },
+              ]
+            : []),
           { key: "done", title: t("detail.command.done"), render: (_, c) => c.doneTime ?? "" },
         ]}
       />

@@ -7,6 +7,7 @@ import { EMPTY_VALUE } from "../../crud/view-values.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { commandWords } from "./command-words.ts";
 import { frameText } from "./frame-text.ts";
+import { platformStateKey } from "./platform-state.ts";
 
 type Column = TableColumnsType<Row>[number];
 
@@ -57,12 +58,21 @@ export function CommandRecordsPage({ def }: { def: ResourceDef }) {
     const room = column("room", t("commandLog.room"), 150, (_: unknown, row: Row) =>
       String(row.roomName ?? ""),
     );
+    // NB-IoT meters: where the command stands at the operator's platform, and while it waits, when
+    // the sleeping meter should next wake to take it.
+    const platform = column("platformState", t("commandLog.platformState"), 130, (_: unknown, row: Row) => {
+      const key = platformStateKey(row.platformState);
+      return key ? t(key) : "";
+    });
+    const wake = column("expectedWake", t("commandLog.expectedWake"), 170, (_: unknown, row: Row) =>
+      String(row.expectedWake ?? ""),
+    );
     return (generated: TableColumnsType<Row>) =>
       generated.flatMap((c): Column[] => {
         if (c.key === "commandType") return [action];
         // The state already says how a command ended; MSG_RESULT stays a search field.
         if (c.key === "result") return [];
-        if (c.key === "state") return [c, reason, operator, source];
+        if (c.key === "state") return [c, platform, wake, reason, operator, source];
         if (c.key === "productCode") return [c, room];
         return [c];
       });

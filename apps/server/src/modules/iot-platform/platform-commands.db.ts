@@ -20,12 +20,8 @@ export async function meterCommands(db: Queryable, tenantId: string, meterId: st
     expected_wake: Date | null;
   }>(
     `select c.id::text as id, c.command_type, c.payload, c.state, c.platform, c.platform_state, c.create_time,
-            c.sent_time, c.done_time, c.expires_at,
-            case when c.state in ('queued', 'sent') and d.last_report_time is not null
-                 then d.last_report_time + make_interval(secs => coalesce(d.report_interval_seconds, 86400)) end
-              as expected_wake
+            c.sent_time, c.done_time, c.expires_at, ${expectedWakeSql("c")} as expected_wake
        from pms_meter_command c
-       left join pms_iot_device d on d.tenant_id = c.tenant_id and d.energy_type = c.energy_type and d.meter_id = c.meter_id
       where c.tenant_id = $1 and c.meter_id = $2 and c.is_deleted = 0
       order by c.create_time desc, c.id desc limit 100`,
     [tenantId, meterId],
@@ -44,3 +40,14 @@ export async function meterCommands(db: Queryable, tenantId: string, meterId: st
     expectedWake: row.expected_wake,
   }));
 }
+
+/**
+ * SQL of when the meter of command `c` is next expected to wake, while the command waits at its
+ * platform: its last report plus the gap between its last two (a day until it has reported twice).
+ * Null for a meter not on a platform, or a settled command.
+ */
+export const expectedWakeSql = (c: string) =>
+  `(select d.last_report_time + make_interval(secs => coalesce(d.report_interval_seconds, 86400))
+      from pms_iot_device d
+     where ${c}.platform is not null and ${c}.state in ('queued', 'sent')
+       and d.tenant_id = ${c}.tenant_id and d.energy_type = ${c}.energy_type and d.meter_id = ${c}.meter_id)`;

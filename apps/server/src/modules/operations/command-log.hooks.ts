@@ -1,4 +1,6 @@
+import { formatDateTime } from "../../contract/dates.ts";
 import type { ResourceHooks } from "../../crud/hooks.ts";
+import { expectedWakeSql } from "../iot-platform/platform-commands.db.ts";
 import { roomLabelSql } from "../pms/room-label.ts";
 import { commandReason } from "./command-reason.ts";
 import { COMMAND_WORDS_COLUMNS, commandWordsJoins, dictJoin } from "./command-words.ts";
@@ -13,6 +15,8 @@ interface Words {
   source_name_en: string | null;
   operator_name: string | null;
   room_name: string | null;
+  platform_state: string | null;
+  expected_wake: Date | null;
 }
 
 /**
@@ -30,7 +34,8 @@ export const commandWordsHooks: Pick<ResourceHooks, "decorate"> = {
               coalesce(nullif(u.real_name, ''), u.name) as operator_name,
               (select ${roomLabelSql("r")} from pms_room_meter rm join pms_room r on r.id = rm.room_id
                 where rm.meter_id = c.meter_id and rm.energy_type = c.energy_type and rm.is_deleted = 0
-                order by rm.id desc limit 1) as room_name
+                order by rm.id desc limit 1) as room_name,
+              c.platform_state, ${expectedWakeSql("c")} as expected_wake
          from pms_meter_command c
          ${commandWordsJoins("c")}
          ${dictJoin("s", "command_source", "c.source")}
@@ -54,6 +59,9 @@ export const commandWordsHooks: Pick<ResourceHooks, "decorate"> = {
       const reason = commandReason(row.evidence);
       row.reasonName = reason.zh;
       row.reasonNameEn = reason.en;
+      // An NB-IoT meter's command: its state at the platform and, while it waits, the meter's next wake.
+      row.platformState = named?.platform_state ?? null;
+      row.expectedWake = named?.expected_wake ? formatDateTime(named.expected_wake) : null;
     }
   },
 };

@@ -9,6 +9,7 @@ import type {
 } from "@meterline/contracts";
 import { formatDateTime } from "../../contract/dates.ts";
 import type { Queryable } from "../../db/client.ts";
+import { expectedWakeSql } from "../iot-platform/platform-commands.db.ts";
 import { daysBack, localDay, monthsBack } from "../metering/usage-periods.ts";
 import { yuan } from "../money/money-reads.ts";
 import { COMMAND_WORDS_COLUMNS, commandWordsJoins } from "../operations/command-words.ts";
@@ -232,9 +233,11 @@ export async function recentCommands(
     state: string;
     create_time: Date;
     done_time: Date | null;
+    platform_state: string | null;
+    expected_wake: Date | null;
   }>(
     `select c.id::text, c.meter_id::text, c.energy_type, c.product_code, c.command_type, ${COMMAND_WORDS_COLUMNS},
-            c.state, c.create_time, c.done_time
+            c.state, c.create_time, c.done_time, c.platform_state, ${expectedWakeSql("c")} as expected_wake
        from pms_meter_command c
        ${commandWordsJoins("c")}
       where c.tenant_id = $1
@@ -255,6 +258,8 @@ export async function recentCommands(
     state: r.state,
     createTime: time(r.create_time, timeZone) ?? "",
     doneTime: time(r.done_time, timeZone),
+    platformState: r.platform_state,
+    expectedWake: time(r.expected_wake, timeZone),
   }));
 }
 
