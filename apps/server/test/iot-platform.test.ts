@@ -7,7 +7,11 @@ import { IotdaDouble } from "../src/modules/iot-platform/double/iotda-double.ts"
 import { OnenetDouble } from "../src/modules/iot-platform/double/onenet-double.ts";
 import type { PlatformDouble, PushTransport } from "../src/modules/iot-platform/double/platform-double.ts";
 import { SleepingWaterMeter } from "../src/modules/iot-platform/double/sleeping-meter.ts";
-import { dispatchQueued, type IotDeps } from "../src/modules/iot-platform/iot-platform.service.ts";
+import {
+  dispatchQueued,
+  expireLapsed,
+  type IotDeps,
+} from "../src/modules/iot-platform/iot-platform.service.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
@@ -327,6 +331,43 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
         await double.stop();
       }
     });
+  });
+
+  test("a command the meter never woke for expires after the tenant's hours, and frees the valve for the next", async () => {
+    const param = await server.call("POST", "/api/blade-system/param/submit", admin, {
+      paramName: "NB-IoT 命令有效期(小时)",
+      paramKey: "iot.commandExpiryHours",
+      paramValue: "6",
+    });
+    assert.equal(param.statusCode, 200, param.body);
+    const double = cases[0]!.make();
+    try {
+      const { meterId, meter } = await setUp(double, cases[0]!.config, "20230000000099", "869000000000099");
+      assert.equal((await switchValve(meterId, false)).queued, 1);
+      await dispatchQueued(deps);
+      const [held] = await commandsOf(meterId);
+      const hoursLeft = (held!.expires_at!.getTime() - Date.now()) / HOUR;
+      assert.ok(hoursLeft > 5.9 && hoursLeft <= 6, `expiry ${hoursLeft} h`);
+      // Nothing lapses before its time; after it, the command fails as expired.
+      assert.equal(await expireLapsed(deps, new Date(Date.now() + 5 * HOUR)), 0);
+      const later = new Date(Date.now() + 7 * HOUR);
+      assert.equal(await expireLapsed(deps, later), 1);
+      const [expired] = await commandsOf(meterId);
+      assert.deepEqual([expired?.state, expired?.platform_state], ["fail", "expired"]);
+      assert.match(expired?.evidence ?? "", /expired/);
+      // The platform expires it too when the meter finally wakes: its late "expired" changes nothing,
+      // the valve stays open, and may be commanded again.
+      await double.wake("869000000000099", later);
+      assert.equal(meter.valve, "open");
+      assert.equal(double.pushes.at(-1)?.status, 200);
+      assert.match(double.pushes.at(-1)?.body ?? "", /EXPIRED/);
+      const [after] = await commandsOf(meterId);
+      assert.deepEqual([after?.state, after?.platform_state], ["fail", "expired"]);
+      assert.equal((await switchValve(meterId, false)).queued, 1);
+    } finally {
+      await double.stop();
+      await server.db.query("delete from sys_param where param_key = 'iot.commandExpiryHours'");
+    }
   });
 
   test("OneNET's URL verification answers msg only to its own signature", async () => {
