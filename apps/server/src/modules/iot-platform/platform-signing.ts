@@ -45,7 +45,7 @@ export function onenetSignature(token: string, nonce: string, msg: string): stri
  * Base64(HMAC-<method>(Base64-decoded access key, et\nmethod\nres\nversion)), each value URL-encoded.
  */
 export function onenetApiToken(input: { res: string; accessKey: string; expiresAt: number }): string {
-  const version = "2022-05-01";
+  const version = "2018-10-31";
   const method = "sha1";
   const et = String(Math.floor(input.expiresAt / 1000));
   const sign = createHmac(method, Buffer.from(input.accessKey, "base64"))
