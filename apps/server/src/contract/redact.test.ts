@@ -17,5 +17,9 @@ test("credentials in a query string are masked, other parameters kept", () => {
     redactUrl("/x?oldPassword=1&newPassword=2&newPassword1=3"),
     "/x?oldPassword=***&newPassword=***&newPassword1=***",
   );
+  assert.equal(
+    redactUrl("/api/blade-pms/iot/push/iotda/100001?token=1lauo-cmld57K&x=1"),
+    "/api/blade-pms/iot/push/iotda/100001?token=***&x=1",
+  );
   assert.equal(redactUrl("/x?id=5"), "/x?id=5");
 });
