@@ -370,6 +370,100 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
     }
   });
 
+  test("arrears close an NB-IoT valve through the platform at the next wake, and a recharge reopens it", async () => {
+    const double = cases[1]!.make();
+    try {
+      const { meterId, meter } = await setUp(double, cases[1]!.config, "20230000000077", "869000000000077");
+      const price = await created(server, admin, "chargingscheme/submit", {
+        schemeName: "NB 水价",
+        energyType: 2,
+        priceMode: 1,
+        price: "3.5000",
+      });
+      // No protection window: the cut goes at once, whatever the day.
+      const alarm = await created(server, admin, "alarmscheme/submit", {
+        schemeName: "NB 告警",
+        energyType: 2,
+        firstAlarm: "3",
+        secondAlarm: "1",
+        arrearsLimit: "0",
+        tripOnArrears: 1,
+      });
+      const area = await created(server, admin, "area/save", { areaName: "NB 园区", areaType: 1 });
+      const room = await created(server, admin, "room/save", { areaId: area, roomName: "101" });
+      const owner = await created(server, admin, "owner/submit", { ownerName: "钱七", ownerCode: "NB7" });
+      await created(server, admin, "ownerroom/submit", { ownerId: owner, roomId: room });
+      await created(server, admin, "water/submit", {
+        id: meterId,
+        productCode: "20230000000077",
+        chargingSchemeId: price,
+        alarmSchemeId: alarm,
+      });
+      await created(server, admin, "roommeter/submit", { roomId: room, energyType: 2, meterId });
+      const t0 = Date.now() - 6 * HOUR;
+      await double.wake("869000000000077", new Date(t0));
+      const opened = await server.call("POST", `${pms}/waterparam/openAccount`, admin, {
+        meterId,
+        deposit: "5",
+      });
+      assert.equal(opened.statusCode, 200, opened.body);
+
+      // 2 m³ at 3.50: 7 yuan against 5, in arrears: the cut is queued and waits at the platform.
+      meter.draw(200);
+      await double.wake("869000000000077", new Date(t0 + 2 * HOUR));
+      await dispatchQueued(deps);
+      const [cut] = await commandsOf(meterId);
+      assert.deepEqual([cut?.state, cut?.platform_state], ["sent", "queued"]);
+      assert.equal(meter.valve, "open");
+      // A recharge while the cut waits queues no second supply command: the restore waits its turn.
+      const early = await server.call("POST", `${pms}/datarecharge/submit`, admin, {
+        meterId,
+        energyType: 2,
+        amount: "1",
+        paymentMethod: 1,
+        idempotencyKey: "nb-iot-early-1",
+      });
+      assert.equal(early.statusCode, 200, early.body);
+      assert.equal((await commandsOf(meterId)).length, 1);
+
+      await double.wake("869000000000077", new Date(t0 + 4 * HOUR));
+      assert.equal(meter.valve, "closed");
+      assert.deepEqual(
+        (await commandsOf(meterId)).map((c) => [c.state, c.platform_state]),
+        [["success", "executed"]],
+      );
+
+      // Paid: balance back above the line, the restore goes through the same queue.
+      const paid = await server.call("POST", `${pms}/datarecharge/submit`, admin, {
+        meterId,
+        energyType: 2,
+        amount: "20",
+        paymentMethod: 1,
+        idempotencyKey: "nb-iot-paid-1",
+      });
+      assert.equal(paid.statusCode, 200, paid.body);
+      const [restore] = (await commandsOf(meterId)).slice(1);
+      assert.equal(restore?.state, "queued");
+      await dispatchQueued(deps);
+      await double.wake("869000000000077", new Date(t0 + 5 * HOUR));
+      assert.equal(meter.valve, "open");
+      const rows = await server.db.query<{ state: string; source: string }>(
+        "select state, source from pms_meter_command where meter_id = $1 order by id",
+        [meterId],
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.source, r.state]),
+        [
+          ["arrears/cut", "success"],
+          ["arrears/restore", "success"],
+        ],
+      );
+      assert.equal(await valveStatus(meterId), 0);
+    } finally {
+      await double.stop();
+    }
+  });
+
   test("OneNET's URL verification answers msg only to its own signature", async () => {
     const double = new OnenetDouble(transport, {
       tenantId,
