@@ -34,6 +34,8 @@ export interface ServerConfig {
   gatewayEmbedded: boolean;
   /** How often each meter is polled by the embedded gateway. */
   pollIntervalSeconds: number;
+  /** The demo's NB-IoT water meters: how often each wakes and reports through its platform double. */
+  demoNbiotWakeSeconds: number;
   /** Built console served at `/`; absent in API-only tests. */
   consoleDist?: string;
   logLevel: string;
@@ -165,6 +167,11 @@ export async function loadConfig(
   const pollIntervalSeconds = Number(env.POLL_INTERVAL_SECONDS ?? (demoData ? 60 : 900));
   if (!Number.isInteger(pollIntervalSeconds) || pollIntervalSeconds < 10)
     throw new ConfigError(`POLL_INTERVAL_SECONDS must be a whole number ≥ 10: ${env.POLL_INTERVAL_SECONDS}`);
+  const demoNbiotWakeSeconds = Number(env.DEMO_NBIOT_WAKE_SECONDS ?? 180);
+  if (!Number.isInteger(demoNbiotWakeSeconds) || demoNbiotWakeSeconds < 3)
+    throw new ConfigError(
+      `DEMO_NBIOT_WAKE_SECONDS must be a whole number ≥ 3: ${env.DEMO_NBIOT_WAKE_SECONDS}`,
+    );
   return {
     host: env.HOST ?? "127.0.0.1",
     port,
@@ -182,6 +189,7 @@ export async function loadConfig(
     demoData,
     gatewayEmbedded: env.GATEWAY_EMBEDDED === undefined ? !production : truthy(env.GATEWAY_EMBEDDED),
     pollIntervalSeconds,
+    demoNbiotWakeSeconds,
     consoleDist,
     logLevel: env.LOG_LEVEL ?? "info",
     timeZone: env.TZ_DEFAULT ?? "Asia/Shanghai",

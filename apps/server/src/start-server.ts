@@ -7,6 +7,7 @@ import { openDb } from "./db/client.ts";
 import { apiProcessesBesidesThis, IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
 import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
+import { startDemoNbiot } from "./demo/demo-nbiot.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
 import { startDemoSms } from "./demo/demo-sms.ts";
 import { startDemoWxpay } from "./demo/demo-wxpay.ts";
@@ -94,6 +95,16 @@ export async function startServer(
     : undefined;
   // And sends its SMS (the owner page's sign-in codes) to a local double that prints them in the log.
   const demoSms = config.demoData ? await startDemoSms(db, cipher, (line) => app.log.info(line)) : undefined;
+  // And has NB-IoT water meters reporting through local CTWing, OneNET and IoTDA doubles.
+  const demoNbiot = config.demoData
+    ? await startDemoNbiot(
+        db,
+        cipher,
+        `http://127.0.0.1:${config.port}`,
+        (line) => app.log.warn(line),
+        config.demoNbiotWakeSeconds * 1000,
+      )
+    : undefined;
   phases.mark("seed");
   app.log.info(
     {
@@ -151,6 +162,7 @@ export async function startServer(
       await batchJobs?.stop();
       await wxpayDouble?.close();
       await demoSms?.close();
+      await demoNbiot?.close();
       await app.close();
       await idWorker.release();
       await db.close();
