@@ -145,6 +145,15 @@ export async function storePushOnce(
   return rows.length === 1;
 }
 
+/** Removes a stored push that could not be applied. */
+export async function forgetPush(db: Queryable, tenantId: string, platform: Platform, key: string) {
+  await db.query("delete from pms_iot_push where tenant_id = $1 and platform = $2 and push_key = $3", [
+    tenantId,
+    platform,
+    key,
+  ]);
+}
+
 /** A report's time: the device's last report and, from the one before, how often it wakes. */
 export async function noteReport(
   db: Queryable,

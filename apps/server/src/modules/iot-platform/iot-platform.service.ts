@@ -6,6 +6,7 @@ import { DbReadingsSink } from "../metering/readings-sink.db.ts";
 import { paramValue } from "../param/param-values.ts";
 import {
   commandByPlatformId,
+  forgetPush,
   lapsedCommands,
   meterOfDevice,
   notePlatformCommand,
@@ -78,7 +79,13 @@ export async function handlePush(
   });
   if (!stored) return { duplicate: true, applied: 0 };
   let applied = 0;
-  for (const event of verified.events) if (await applyEvent(deps, platform, tenantId, event)) applied++;
+  try {
+    for (const event of verified.events) if (await applyEvent(deps, platform, tenantId, event)) applied++;
+  } catch (error) {
+    // Not applied: forget the push so that the platform's retry (it retries what we fail) applies it.
+    await forgetPush(deps.db, tenantId, platform, verified.key);
+    throw error;
+  }
   return { duplicate: false, applied };
 }
 
