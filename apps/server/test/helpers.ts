@@ -54,6 +54,8 @@ export function reopenApp(
     },
     // Tests that need the WeChat Pay query job run it themselves, at the moment they choose.
     wxpayQueryMs: 0,
+    // Likewise the hand-over of NB-IoT commands to their platforms (iot-platform tests call it).
+    iotDispatchMs: 0,
     partitionUpkeep: false,
   });
 }
@@ -117,6 +119,8 @@ export async function startTestServer(
       ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     },
     wxpayQueryMs: 0,
+    // Likewise the hand-over of NB-IoT commands to their platforms (iot-platform tests call it).
+    iotDispatchMs: 0,
     partitionUpkeep: false,
     ...(options.notices ? { notices: options.notices } : {}),
     ...(options.smsProviders ? { smsProviders: options.smsProviders } : {}),
