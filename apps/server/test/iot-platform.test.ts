@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { cjt188 } from "@meterline/protocols";
 import { formatDateTime } from "../src/contract/dates.ts";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { CtwingDouble } from "../src/modules/iot-platform/double/ctwing-double.ts";
@@ -12,6 +13,7 @@ import {
   expireLapsed,
   type IotDeps,
 } from "../src/modules/iot-platform/iot-platform.service.ts";
+import { ctwingSignature } from "../src/modules/iot-platform/platform-signing.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
@@ -459,6 +461,56 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
         ],
       );
       assert.equal(await valveStatus(meterId), 0);
+    } finally {
+      await double.stop();
+    }
+  });
+
+  test("a profile's JSON service data is a report too; a frame of another meter is not", async () => {
+    const double = cases[0]!.make();
+    try {
+      const { meterId } = await setUp(double, cases[0]!.config, "20230000000055", "869000000000055");
+      const push = (payload: Record<string, unknown>) => {
+        const body = JSON.stringify({
+          messageType: "dataReport",
+          deviceId: "869000000000055",
+          timestamp: Date.now() - HOUR,
+          payload,
+        });
+        const timestamp = String(Date.now());
+        return transport({
+          path: `${pms}/iot/push/ctwing/${tenantId}`,
+          headers: {
+            application: "ctw-app-key",
+            timestamp,
+            signature: ctwingSignature({
+              application: "ctw-app-key",
+              timestamp,
+              secret: "ctw-app-secret-9f3a",
+              body,
+            }),
+          },
+          body,
+        });
+      };
+      assert.equal(await push({ totalFlow: 56.78, valveStatus: 1, batteryLow: 0 }), 200);
+      const current = async () =>
+        (
+          await server.db.query<{ total_value: string; switch_status: number }>(
+            "select total_value::text as total_value, switch_status from pms_meter_current_data where meter_id = $1",
+            [meterId],
+          )
+        )[0];
+      assert.deepEqual(await current(), { total_value: "56.78", switch_status: 1 });
+      // Another meter's 901F frame through this device changes nothing here.
+      const foreign = cjt188.buildReadDataReply("20239999999999", {
+        currentTotal: "99.00",
+        settlementDayTotal: "99.00",
+        time: null,
+        status: { valve: "open" },
+      });
+      assert.equal(await push({ APPdata: Buffer.from(foreign).toString("base64") }), 200);
+      assert.deepEqual(await current(), { total_value: "56.78", switch_status: 1 });
     } finally {
       await double.stop();
     }

@@ -18,7 +18,13 @@ import {
   takeForPlatform,
   waitingSupplyCommands,
 } from "./iot-platform.repository.ts";
-import { commandFrame, decodeReportFrame, payloadBytes } from "./payload-frames.ts";
+import {
+  commandFrame,
+  decodeReportFrame,
+  decodeServiceData,
+  type MeterReport,
+  payloadBytes,
+} from "./payload-frames.ts";
 import { sendPlatformCommand } from "./platform-clients.ts";
 import { type PushEvent, PushRefused, type ReceivedPush, verifyPush } from "./platform-pushes.ts";
 import type { Platform } from "./platform-signing.ts";
@@ -92,8 +98,22 @@ export async function handlePush(
 async function applyEvent(deps: IotDeps, platform: Platform, tenantId: string, event: PushEvent) {
   if (event.kind === "command") return applyCommandState(deps, platform, tenantId, event);
   const meter = await meterOfDevice(deps.db, tenantId, platform, event.deviceId);
-  const bytes = payloadBytes(event.payload);
-  const report = bytes && decodeReportFrame(bytes);
+  let report: MeterReport | undefined;
+  if (meter && typeof event.payload === "string") {
+    const bytes = payloadBytes(event.payload);
+    report = bytes && decodeReportFrame(bytes);
+  } else if (meter && typeof event.payload === "object")
+    report = decodeServiceData(meter.product_code, event.payload);
+  // A frame names its meter: one from another meter (a device moved without its link) is not this one's.
+  if (report && typeof event.payload === "string" && report.address !== meter?.product_code) {
+    deps.log("iot platform frame of another meter", {
+      platform,
+      tenantId,
+      deviceId: event.deviceId,
+      address: report.address,
+    });
+    return false;
+  }
   if (!meter || !report) {
     deps.log("iot platform report not applied", {
       platform,

@@ -82,3 +82,49 @@ export function commandFrame(input: {
     },
   });
 }
+
+/** Names NB-IoT meter vendors give their profile's properties, by what they mean. */
+const VOLUME_NAMES = ["totalFlow", "cumulativeFlow", "total_flow", "cumulative_flow", "waterFlow", "volume"];
+const ENERGY_NAMES = ["totalEnergy", "total_energy", "positiveActiveEnergy", "energy"];
+const VALVE_NAMES = ["valveStatus", "valve_status", "valveState", "valve_state", "valve"];
+const BATTERY_LOW_NAMES = ["batteryLow", "battery_low", "lowBattery"];
+
+const pick = (data: Record<string, unknown>, names: readonly string[]) => {
+  for (const name of names) if (data[name] !== undefined && data[name] !== null) return data[name];
+  return undefined;
+};
+
+/** A register as exact decimal text (numbers as the platform's JSON gives them, never through arithmetic). */
+function decimalOf(value: unknown): string | undefined {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  return /^\d+(\.\d+)?$/.test(text) ? text : undefined;
+}
+
+/** Valve words and codes: 0 / "open" / "ON" open, 1 / "closed" / "OFF" closed (the common profile coding). */
+function valveOf(value: unknown): cjt188.ValveState | undefined {
+  const text = String(value).toLowerCase();
+  if (["0", "open", "opened", "on"].includes(text)) return "open";
+  if (["1", "close", "closed", "off"].includes(text)) return "closed";
+  return undefined;
+}
+
+/**
+ * A report in the platform's JSON service data (a product profile's properties rather than a
+ * transparent frame): the volume or energy register, the valve and the battery flag by the names
+ * vendors' profiles use. Undefined when it carries none of them.
+ */
+export function decodeServiceData(address: string, data: Record<string, unknown>): MeterReport | undefined {
+  const volume = decimalOf(pick(data, VOLUME_NAMES));
+  const energyTotal = decimalOf(pick(data, ENERGY_NAMES));
+  const valveValue = pick(data, VALVE_NAMES);
+  const valve = valveValue === undefined ? undefined : valveOf(valveValue);
+  const battery = pick(data, BATTERY_LOW_NAMES);
+  const report: MeterReport = {
+    address,
+    ...(volume !== undefined ? { volume } : {}),
+    ...(energyTotal !== undefined ? { energyTotal } : {}),
+    ...(valve !== undefined ? { valve } : {}),
+    ...(battery !== undefined ? { batteryLow: battery === true || battery === 1 || battery === "1" } : {}),
+  };
+  return Object.keys(report).length > 1 ? report : undefined;
+}

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHash, createHmac } from "node:crypto";
 import { test } from "node:test";
 import { cjt188, dlt645 } from "@meterline/protocols";
-import { commandFrame, decodeReportFrame, payloadBytes } from "./payload-frames.ts";
+import { commandFrame, decodeReportFrame, decodeServiceData, payloadBytes } from "./payload-frames.ts";
 import { type PushRefused, verifyCtwing, verifyIotda, verifyOnenet } from "./platform-pushes.ts";
 import { ctwingSignature, onenetApiToken, onenetSignature, parseOnenetToken } from "./platform-signing.ts";
 
@@ -33,6 +33,25 @@ test("an electric meter's total energy reply decodes; anything else is no report
   broken[broken.length - 2] = (broken[broken.length - 2]! + 1) & 0xff;
   assert.equal(decodeReportFrame(broken), undefined);
   assert.equal(payloadBytes("not base64 or hex!"), undefined);
+});
+
+test("JSON service data: registers as exact text, valve and battery by the profiles' names", () => {
+  assert.deepEqual(
+    decodeServiceData("20230000000001", { totalFlow: 12.3, valveStatus: "closed", batteryLow: 1 }),
+    {
+      address: "20230000000001",
+      volume: "12.3",
+      valve: "closed",
+      batteryLow: true,
+    },
+  );
+  assert.deepEqual(decodeServiceData("000000000101", { totalEnergy: "1024.50", valve_state: 0 }), {
+    address: "000000000101",
+    energyTotal: "1024.50",
+    valve: "open",
+  });
+  // A negative or non-numeric register is no reading; nothing known is no report.
+  assert.equal(decodeServiceData("x", { totalFlow: -1, temperature: 21 }), undefined);
 });
 
 test("supply command frames: a CJ/T 188 valve and a DL/T 645 relay with its deadline", () => {
@@ -149,4 +168,22 @@ test("pushes: each platform's events, and refusals by status", () => {
     () => verifyIotda({ body: iotda, headers: {}, query: {} }, secrets),
     (e: PushRefused) => e.status === 401,
   );
+  // A product with a profile: its services' properties, merged.
+  const property = JSON.stringify({
+    resource: "device.property",
+    event: "report",
+    event_time: "20261129T080000Z",
+    notify_data: {
+      header: { device_id: "d3" },
+      body: {
+        services: [
+          { service_id: "Meter", properties: { totalFlow: 5 } },
+          { service_id: "Valve", properties: { valveStatus: 0 } },
+        ],
+      },
+    },
+  });
+  assert.deepEqual(verifyIotda({ body: property, headers: {}, query: { token: "t0ken" } }, secrets).events, [
+    { kind: "report", deviceId: "d3", at: now, payload: { totalFlow: 5, valveStatus: 0 } },
+  ]);
 });

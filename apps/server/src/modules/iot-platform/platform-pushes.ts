@@ -7,7 +7,8 @@ export type PlatformState = (typeof PLATFORM_STATES)[number];
 
 /** What one push carries: a meter's report (a transparent frame) or a command's new state. */
 export type PushEvent =
-  | { kind: "report"; deviceId: string; at: Date; payload: string }
+  /** payload: a transparent frame (hex or Base64), or the platform's JSON service data. */
+  | { kind: "report"; deviceId: string; at: Date; payload: string | Record<string, unknown> }
   | { kind: "command"; deviceId: string; commandId: string; state: PlatformState; at: Date };
 
 /** A push as received: its raw body (signatures are over the bytes sent), headers and query. */
@@ -53,6 +54,8 @@ const json = (text: string): Record<string, unknown> => {
   }
   throw new PushRefused(400, "body: not a JSON object");
 };
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown) =>
   typeof value === "string" || typeof value === "number" ? String(value) : "";
 const timeOf = (value: unknown) => {
@@ -100,9 +103,15 @@ export function verifyCtwing(push: ReceivedPush, secrets: PushSecrets, now: Date
   const at = timeOf(body.timestamp);
   const events: PushEvent[] = [];
   if (body.messageType === "dataReport") {
-    const payload = body.payload as { APPdata?: unknown } | undefined;
-    if (deviceId && typeof payload?.APPdata === "string")
-      events.push({ kind: "report", deviceId, at, payload: payload.APPdata });
+    // Transparent products push the frame in APPdata; products with a profile push its properties.
+    const payload = body.payload;
+    if (deviceId && isObject(payload))
+      events.push({
+        kind: "report",
+        deviceId,
+        at,
+        payload: typeof payload.APPdata === "string" ? payload.APPdata : payload,
+      });
   } else if (body.messageType === "commandResponse") {
     const result = body.result as { resultCode?: unknown } | undefined;
     const state = RESULT_STATES[text(result?.resultCode)];
@@ -144,7 +153,7 @@ export function verifyOnenet(push: ReceivedPush, secrets: PushSecrets): Verified
   for (const msg of messages) {
     const deviceId = text(msg.imei) || text(msg.dev_name);
     const at = timeOf(msg.at);
-    if (Number(msg.type) === 1 && typeof msg.value === "string" && deviceId)
+    if (Number(msg.type) === 1 && (typeof msg.value === "string" || isObject(msg.value)) && deviceId)
       events.push({ kind: "report", deviceId, at, payload: msg.value });
     const state = ONENET_COMMAND_STATES[text(msg.status)];
     if (Number(msg.type) === 7 && state && deviceId)
@@ -182,6 +191,13 @@ export function verifyIotda(push: ReceivedPush, secrets: PushSecrets): VerifiedP
   const events: PushEvent[] = [];
   if (body.resource === "device.message" && typeof data.body?.content === "string" && deviceId)
     events.push({ kind: "report", deviceId, at: iotdaTime(body.event_time), payload: data.body.content });
+  // A product with a profile reports its services' properties.
+  if (body.resource === "device.property" && deviceId && Array.isArray(data.body?.services)) {
+    const properties: Record<string, unknown> = {};
+    for (const service of data.body.services as unknown[])
+      if (isObject(service) && isObject(service.properties)) Object.assign(properties, service.properties);
+    events.push({ kind: "report", deviceId, at: iotdaTime(body.event_time), payload: properties });
+  }
   if (body.resource === "device.command.status" && deviceId) {
     const state = RESULT_STATES[text(data.body?.status)];
     if (state)
