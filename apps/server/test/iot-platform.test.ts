@@ -14,6 +14,7 @@ import {
   type IotDeps,
 } from "../src/modules/iot-platform/iot-platform.service.ts";
 import { ctwingSignature } from "../src/modules/iot-platform/platform-signing.ts";
+import { provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
@@ -556,6 +557,30 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
       payload: `{"msg":"${"x".repeat(40 * 1024)}"}`,
     });
     assert.equal(big.statusCode, 413);
+  });
+
+  test("another tenant sees no configuration of ours, links none of our meters, reads none of our commands", async () => {
+    const other = await provisionTenant(server, admin, "别家物业");
+    const detail = await server.call("GET", `${pms}/iot/platform/detail?platform=ctwing`, other.token);
+    assert.equal(detail.statusCode, 200, detail.body);
+    // Its administrator may read its own (none yet), never ours.
+    assert.equal(detail.json().data.appId, undefined);
+    assert.ok(!detail.body.includes("ctw-app-key"));
+    const [ours] = await server.db.query<{ meter_id: string }>(
+      "select meter_id::text as meter_id from pms_iot_device where tenant_id = $1 limit 1",
+      [tenantId],
+    );
+    const link = await server.call("POST", `${pms}/iot/device/submit`, other.token, {
+      energyType: "2",
+      meterId: ours!.meter_id,
+      platform: "ctwing",
+      deviceId: "869999999999999",
+    });
+    assert.equal(link.statusCode, 400);
+    assert.match(link.body, /meterId/);
+    const commands = await server.call("GET", `${pms}/iot/commands?meterId=${ours!.meter_id}`, other.token);
+    assert.equal(commands.statusCode, 200, commands.body);
+    assert.deepEqual(commands.json().data, []);
   });
 
   test("configuration and links: bad input named in a 400", async () => {

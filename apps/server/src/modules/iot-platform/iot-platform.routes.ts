@@ -16,8 +16,10 @@ const base = "/api/blade-pms/iot";
 const tags = ["iot-platform"];
 /** A platform push carries one report or one state change: a few kilobytes at most, refused unread above. */
 export const PUSH_BODY_LIMIT = 32 * 1024;
-/** Who configures platforms and links meters: the same people who switch supply. */
+/** Who links meters to devices and reads their platform commands: the people who switch supply. */
 const CODES = ["meter_switch"];
+/** Platform secrets are a tenant administrator's, with the payment configuration's grant. */
+const CONFIG_CODES = ["wxConfig"];
 
 function platformOf(value: unknown, name = "platform"): Platform {
   if (!isPlatform(value)) throw badRequest(`${name}: 只能是 ctwing、onenet 或 iotda`);
@@ -125,7 +127,7 @@ export async function iotPlatformRoutes(
     `${base}/platform/submit`,
     { schema: { tags, summary: "Save the tenant's platform configuration" } },
     async (request) => {
-      const user = await requirePermission(opts.db, request, CODES);
+      const user = await requirePermission(opts.db, request, CONFIG_CODES, "admin");
       const params = readParams(request);
       const tenantId = registryTenant(user, params);
       const platform = platformOf(params.platform);
@@ -153,7 +155,7 @@ export async function iotPlatformRoutes(
     `${base}/platform/detail`,
     { schema: { tags, summary: "The tenant's platform configuration, secrets masked" } },
     async (request) => {
-      const user = await requirePermission(opts.db, request, CODES);
+      const user = await requirePermission(opts.db, request, CONFIG_CODES, "admin");
       const params = readParams(request);
       const row = await storedConfig(opts.db, registryTenant(user, params), platformOf(params.platform));
       if (!row) return ok(null);
