@@ -109,6 +109,9 @@ export async function buildServer() {
   await cp(`${root}apps/server/src/modules/workflow/processes`, `${serverDist}processes`, {
     recursive: true,
   });
+  // The Modbus model catalogue (one JSON file a model), read at run time by the gateway and the
+  // simulated fleet (packages/protocols/src/modbus/catalogue.ts looks beside its own code).
+  await cp(`${root}packages/protocols/src/modbus/models`, `${serverDist}models`, { recursive: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
