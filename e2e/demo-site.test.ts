@@ -25,11 +25,12 @@ test("reads and daily usage of the demo fleet: tables by area, and the usage tre
   await signInOperator(page, { ...demo, token });
   // The home page sums the demo site up: 150 electric room meters (10 on 698.45) and 60 water ones
   // behind 10 DTUs and a concentrator, with each building's master and common-area meters (10
-  // electric, 4 water masters) beside them: 160 and 64.
+  // electric, 4 water masters) beside them, 4 Modbus shop meters on the DTUs and 3 NB-IoT water
+  // meters reporting through their platforms: 164 and 67.
   const overview = page.getByTestId("metering-overview");
   await eventually(async () => {
-    assert.match(await textOf(overview.getByTestId("overview-electric")), /\/ 160/);
-    assert.match(await textOf(overview.getByTestId("overview-water")), /\/ 64/);
+    assert.match(await textOf(overview.getByTestId("overview-electric")), /\/ 164/);
+    assert.match(await textOf(overview.getByTestId("overview-water")), /\/ 67/);
     assert.match(await textOf(overview.getByTestId("overview-collector")), /\/ 11/);
   });
   const bars = async (testId: string) =>
