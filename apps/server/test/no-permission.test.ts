@@ -28,8 +28,10 @@ const OPEN: Record<string, string> = {
   "POST /api/blade-auth/oauth/unlink": "own sign-in accounts",
   "GET /api/blade-resource/oss/file/{*}": "public: stored file links",
   "POST /api/blade-pms/wxpay/notify/{tenantId}": "public: WeChat Pay notifications, signed by WeChat Pay",
-  "POST /api/blade-pms/iot/push/{platform}/{tenantId}": "public: IoT platform pushes, signed or token-checked per platform",
-  "GET /api/blade-pms/iot/push/{platform}/{tenantId}": "public: OneNET's URL verification handshake, signed with the token",
+  "POST /api/blade-pms/iot/push/{platform}/{tenantId}":
+    "public: IoT platform pushes, signed or token-checked per platform",
+  "GET /api/blade-pms/iot/push/{platform}/{tenantId}":
+    "public: OneNET's URL verification handshake, signed with the token",
   // The owner page's sign-in (owners have no operator token; its other routes refuse one).
   "GET /api/blade-pms/h5/site": "public: owner page sign-in options",
   "POST /api/blade-pms/h5/code": "public: owner page SMS code",
