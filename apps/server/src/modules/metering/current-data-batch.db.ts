@@ -27,10 +27,13 @@ export async function placesOf(db: Queryable, meterIds: readonly string[]): Prom
             (select rm.room_id::text from pms_room_meter rm
               where rm.tenant_id = m.tenant_id and rm.meter_id = m.id and rm.energy_type = m.energy_type
                 and rm.is_deleted = 0 limit 1) as room_id,
-            exists (select 1 from pms_account a where a.tenant_id = m.tenant_id and a.energy_type = m.energy_type
-                       and a.meter_id = m.id and a.status = 1 and a.control_status = 1) as priced
+            p.priced is not null as priced
        from (select id, tenant_id, product_code, 1 as energy_type from pms_meter where id = any($1::bigint[])
-             union all select id, tenant_id, product_code, 2 from pms_water where id = any($1::bigint[])) m`,
+             union all select id, tenant_id, product_code, 2 from pms_water where id = any($1::bigint[])) m
+       -- Per meter by the open-account index (a correlated exists may be planned as a scan of all accounts).
+       left join lateral (select true as priced from pms_account a
+                           where a.tenant_id = m.tenant_id and a.energy_type = m.energy_type and a.meter_id = m.id
+                             and a.status = 1 and a.control_status = 1 limit 1) p on true`,
     [meterIds],
   );
   return new Map(

@@ -44,7 +44,7 @@ export async function lockAccount(
   const [row] = await tx.query<LockedAccount>(
     `select ${LOCKED_COLUMNS}
        from pms_account a
-       left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
+       left join pms_alarm_scheme s on s.tenant_id = a.tenant_id and s.id = a.alarm_scheme_id and s.is_deleted = 0
       where a.id = $1 and a.tenant_id = $2
         for update of a${options.skipLocked ? " skip locked" : ""}`,
     [accountId, tenantId],

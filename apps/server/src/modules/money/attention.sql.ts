@@ -84,7 +84,7 @@ export function attentionQuery(filter: AttentionFilter, sql: SqlParams, scope: s
   const to = sql.bind(filter.paceTo);
   const body = `
       from pms_account a
-      left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
+      left join pms_alarm_scheme s on s.tenant_id = a.tenant_id and s.id = a.alarm_scheme_id and s.is_deleted = 0
       left join pms_owner o on o.id = a.owner_id and o.tenant_id = a.tenant_id
       left join pms_room rm on rm.id = a.room_id and rm.tenant_id = a.tenant_id
       left join lateral (

@@ -44,8 +44,8 @@ async function lockPricedAccounts(tx: Queryable, readings: readonly PricedReadin
        from pms_account a
        join (select distinct * from unnest($1::varchar[], $2::int[], $3::bigint[]) as k(tenant_id, energy_type, meter_id)) k
          on a.tenant_id = k.tenant_id and a.energy_type = k.energy_type and a.meter_id = k.meter_id
-       left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
-       left join pms_charging_scheme c on c.id = a.charging_scheme_id and c.is_deleted = 0
+       left join pms_alarm_scheme s on s.tenant_id = a.tenant_id and s.id = a.alarm_scheme_id and s.is_deleted = 0
+       left join pms_charging_scheme c on c.tenant_id = a.tenant_id and c.id = a.charging_scheme_id and c.is_deleted = 0
       where a.status = 1 and a.control_status = 1
       order by a.id
         for update of a`,
@@ -76,18 +76,22 @@ async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Pro
       entries.map(() => PRICING.name),
     ],
   );
-  const parts = entries.flatMap((e) => e.parts.map((part) => ({ ledgerId: e.id, part })));
+  const parts = entries.flatMap((e) =>
+    e.parts.map((part) => ({ ledgerId: e.id, tenantId: e.account.tenant_id, part })),
+  );
   if (parts.length === 0) return;
   await tx.query(
     `insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
      select l.id, l.tenant_id, l.account_id, p.part, p.usage, p.charge, l.create_time
-       from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[]) as p(ledger_id, part, usage, charge)
-       join pms_ledger l on l.id = p.ledger_id`,
+       from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::varchar[])
+         as p(ledger_id, part, usage, charge, tenant_id)
+       join pms_ledger l on l.tenant_id = p.tenant_id and l.id = p.ledger_id`,
     [
       parts.map((p) => p.ledgerId),
       parts.map((p) => p.part.part),
       parts.map((p) => p.part.usage.toString()),
       parts.map((p) => p.part.charge.toString()),
+      parts.map((p) => p.tenantId),
     ],
   );
 }

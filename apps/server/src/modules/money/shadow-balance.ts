@@ -69,7 +69,7 @@ export async function shadowReading(db: Db, reading: PrepaidReading, timeZone: s
     >(
       `select ${LOCKED_COLUMNS}, a.priced_time, a.register_total::text as register_total
          from pms_account a
-         left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
+         left join pms_alarm_scheme s on s.tenant_id = a.tenant_id and s.id = a.alarm_scheme_id and s.is_deleted = 0
         where a.tenant_id = $1 and a.energy_type = 1 and a.meter_id = $2 and a.status = 1 and a.control_status = 0
           for update of a`,
       [tenantId, meterId],

@@ -68,8 +68,8 @@ export async function lockPricedAccount(
             a.fee_month, c.price_mode, c.price, c.ladder_cycle, c.ladder, c.tip_price, c.peak_price, c.peace_price,
             c.low_price, c.monthly_fee, coalesce(a.priced_from, a.opened_time) as priced_from
        from pms_account a
-       left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.is_deleted = 0
-       left join pms_charging_scheme c on c.id = a.charging_scheme_id and c.is_deleted = 0
+       left join pms_alarm_scheme s on s.tenant_id = a.tenant_id and s.id = a.alarm_scheme_id and s.is_deleted = 0
+       left join pms_charging_scheme c on c.tenant_id = a.tenant_id and c.id = a.charging_scheme_id and c.is_deleted = 0
       where a.tenant_id = $1 and a.energy_type = $2 and a.meter_id = $3 and a.status = 1 and a.control_status = 1
         for update of a`,
     [tenantId, energyType, meterId],
