@@ -4,6 +4,7 @@ import type { MeterReading } from "@meterline/gateway";
 import { type Db, openDb } from "../src/db/client.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
+import { seedPricedMeters } from "./priced-meters-fixture.ts";
 
 /**
  * The readings sink writes what arrives together as one batch (set-based statements): these tests
@@ -14,7 +15,6 @@ import { startTestServer, type TestServer } from "./helpers.ts";
 describe("readings written in batches", () => {
   let server: TestServer;
   let sink: DbReadingsSink;
-  const TENANT = "000000";
   /** Meters (and their rooms, owners and accounts) of this test: ids far from the seed's. */
   const BASE = 7_100_000;
   const METERS = 60;
@@ -43,48 +43,13 @@ describe("readings written in batches", () => {
   before(async () => {
     server = await startTestServer();
     sink = new DbReadingsSink(server.db, "Asia/Shanghai");
-    const db = server.db;
-    const last = BASE + METERS - 1;
-    await db.query(
-      `insert into pms_charging_scheme (id, tenant_id, scheme_name, energy_type, price_mode, price)
-       values ($1, $2, '批量平价', 1, 1, 0.5)`,
-      [BASE, TENANT],
-    );
-    await db.query(
-      `insert into pms_meter (id, tenant_id, product_code, protocol, control_status, account_status, online_status,
-                              charging_scheme_id)
-       select g, $1, lpad(g::text, 12, '0'), 'dlt645-2007', 1, 1, 1, $2 from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last],
-    );
-    await db.query(
-      "insert into pms_room (id, tenant_id, room_name, room_code) select g, $1, 'B' || g, 'B' || g from generate_series($2::bigint, $3) g",
-      [TENANT, BASE, last],
-    );
-    await db.query(
-      `insert into pms_room_meter (id, tenant_id, room_id, energy_type, meter_id)
-       select g, $1, g, 1, g from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last],
-    );
-    await db.query(
-      `insert into pms_owner (id, tenant_id, owner_name, owner_code, balance)
-       select g, $1, '批量' || g, 'BO' || g, ${DEPOSIT} / 100.0 from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last],
-    );
-    await db.query(
-      `insert into pms_owner_room (id, tenant_id, owner_id, room_id) select g, $1, g, g from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last],
-    );
-    await db.query(
-      `insert into pms_account (id, tenant_id, owner_id, room_id, energy_type, meter_id, control_status,
-                                charging_scheme_id, balance, register_total, priced_time)
-       select g, $1, g, g, 1, g, 1, $2, ${DEPOSIT}, 100000, $4 from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last, at(-15)],
-    );
-    await db.query(
-      `insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, cause, creator)
-       select g, $1, g, g, 1, ${DEPOSIT}, ${DEPOSIT}, '开户预存', 'test' from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last],
-    );
+    await seedPricedMeters(server.db, {
+      base: BASE,
+      meters: METERS,
+      priced: METERS,
+      deposit: DEPOSIT,
+      pricedUpTo: at(-15),
+    });
   });
   after(async () => server?.close());
 

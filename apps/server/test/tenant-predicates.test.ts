@@ -4,6 +4,7 @@ import type { MeterReading } from "@meterline/gateway";
 import type { Db, Queryable } from "../src/db/client.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
+import { seedPricedMeters } from "./priced-meters-fixture.ts";
 
 /**
  * Every statement of the readings hot path (storing a batch, pricing it, judging its alarms) is
@@ -91,56 +92,20 @@ describe("the readings hot path names the tenant in every statement", () => {
 
   before(async () => {
     server = await startTestServer();
-    const db = server.db;
-    const last = BASE + METERS - 1;
-    await db.query(
-      `insert into pms_charging_scheme (id, tenant_id, scheme_name, energy_type, price_mode, price)
-       values ($1, $2, '路径平价', 1, 1, 0.5)`,
-      [BASE, TENANT],
-    );
-    await db.query(
-      `insert into pms_alarm_scheme (id, tenant_id, scheme_name, energy_type, first_alarm, second_alarm, arrears_limit,
-                                     trip_on_arrears)
-       values ($1, $2, '路径告警', 1, 999, 998, 997, 1)`,
-      [BASE, TENANT],
-    );
-    await db.query(
-      `insert into pms_meter (id, tenant_id, product_code, protocol, control_status, account_status, online_status,
-                              charging_scheme_id, alarm_scheme_id)
-       select g, $1, lpad(g::text, 12, '0'), 'dlt645-2007', 1, 1, 1, $2, $2 from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last],
-    );
-    await db.query(
+    // Ten of the meters priced by the server, with a balance under the alarm scheme's lines, so the
+    // batch prices, books charges, moves owners, raises alarms and queues cuts.
+    await seedPricedMeters(server.db, {
+      base: BASE,
+      meters: METERS,
+      priced: 10,
+      deposit: 1000n,
+      pricedUpTo: new Date(START - 900_000),
+      alarm: [999, 998, 997],
+    });
+    await server.db.query(
       `insert into pms_water (id, tenant_id, product_code, protocol, online_status)
        select g + 100, $1, lpad(g::text, 14, '0'), 'cjt188-2004', 1 from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last],
-    );
-    await db.query(
-      "insert into pms_room (id, tenant_id, room_name, room_code) select g, $1, 'P' || g, 'P' || g from generate_series($2::bigint, $3) g",
-      [TENANT, BASE, last],
-    );
-    await db.query(
-      `insert into pms_room_meter (id, tenant_id, room_id, energy_type, meter_id)
-       select g, $1, g, 1, g from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last],
-    );
-    await db.query(
-      `insert into pms_owner (id, tenant_id, owner_name, owner_code, balance)
-       select g, $1, '路径' || g, 'PO' || g, 10 from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, last],
-    );
-    // Ten accounts priced by the server, so the batch prices, books a charge, moves owners and
-    // (a balance under the alarm scheme's lines) raises alarms and queues cuts.
-    await db.query(
-      `insert into pms_account (id, tenant_id, owner_id, room_id, energy_type, meter_id, control_status,
-                                charging_scheme_id, alarm_scheme_id, balance, register_total, priced_time)
-       select g, $1, g, g, 1, g, 1, $2, $2, 1000, 100000, $4 from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, BASE + 9, new Date(START - 900_000)],
-    );
-    await db.query(
-      `insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, cause, creator)
-       select g, $1, g, g, 1, 1000, 1000, '开户预存', 'test' from generate_series($2::bigint, $3) g`,
-      [TENANT, BASE, BASE + 9],
+      [TENANT, BASE, BASE + METERS - 1],
     );
   });
   after(async () => server?.close());
