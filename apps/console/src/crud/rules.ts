@@ -14,6 +14,7 @@ const patternKeys: Record<string, MessageKey> = {
   dtuSecret: "crud.pattern.dtuSecret",
   networks: "crud.pattern.networks",
   url: "crud.pattern.url",
+  alipayAppId: "crud.pattern.alipayAppId",
 };
 
 /**

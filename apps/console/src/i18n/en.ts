@@ -422,6 +422,7 @@ export const en: Record<MessageKey, string> = {
   "crud.pattern.dtuSecret": "Must be 16–64 letters, digits or . _ ~ -",
   "crud.pattern.networks": "Must be networks (like 10.1.0.0/16) or addresses, separated by commas",
   "crud.pattern.url": "Must be an address starting with http:// or https://",
+  "crud.pattern.alipayAppId": "The APPID must be 16 digits",
   "crud.pickFirst": "Choose the {label} first",
   "crud.encryptedHint":
     "Stored encrypted, only the last 4 characters are shown; leave it to keep the stored value",
@@ -612,6 +613,7 @@ export const en: Record<MessageKey, string> = {
   "menu.pms_sms": "SMS records",
   "menu.alarmScheme": "Alarm schemes",
   "menu.wxConfig": "WeChat Pay settings",
+  "menu.alipayConfig": "Alipay settings",
   "menu.resource": "Resources",
   "menu.sms": "SMS settings",
   "sms.enable": "Enable",

@@ -287,6 +287,20 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       remark: "Remark",
     },
   },
+  alipayConfig: {
+    title: "Alipay settings",
+    fields: {
+      appId: "APPID",
+      environment: "Environment",
+      privateKey: "Application private key",
+      alipayPublicKey: "Alipay public key",
+      gatewayUrl: "Gateway URL",
+      notifyUrl: "Notify URL",
+      maxAmount: "Limit per payment (yuan)",
+      enabled: "Enabled",
+      remark: "Remark",
+    },
+  },
   wxBind: {
     title: "WeChat binding",
     fields: {

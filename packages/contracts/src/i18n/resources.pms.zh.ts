@@ -279,6 +279,20 @@ export const pmsResourcesZh = {
       remark: "备注",
     },
   },
+  alipayConfig: {
+    title: "支付宝配置",
+    fields: {
+      appId: "APPID",
+      environment: "环境",
+      privateKey: "应用私钥",
+      alipayPublicKey: "支付宝公钥",
+      gatewayUrl: "网关地址",
+      notifyUrl: "异步通知地址",
+      maxAmount: "单笔限额(元)",
+      enabled: "启用",
+      remark: "备注",
+    },
+  },
   wxBind: {
     title: "微信绑定",
     fields: {

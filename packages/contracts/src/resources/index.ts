@@ -6,6 +6,7 @@ import { generatedResources } from "./generated/index.ts";
 import {
   alarm,
   alarmScheme,
+  alipayConfig,
   area,
   chargingScheme,
   collector,
@@ -79,6 +80,7 @@ export const resources = {
   meterOrigValue,
   wxConfig,
   wxBind,
+  alipayConfig,
   meterCurrentData,
   dataRead,
   waterDataRead,

@@ -1,4 +1,5 @@
 export { alarm } from "./alarms.ts";
+export { alipayConfig } from "./alipay.ts";
 export { dataSwitch, dataWriteAlarm, dataWritePrice, message, meterCommand } from "./commands.ts";
 export { collector, meter, meterOrigValue, water } from "./meters.ts";
 export { messageQueue, smsRecord } from "./notices.ts";
