@@ -190,17 +190,13 @@ function valueEnd(text: string, start: number): number | undefined {
 }
 
 /** What Alipay's side sends back for a method: the body signed over the answer object's text. */
-export function signResponse(
-  method: string,
-  answer: Record<string, unknown>,
-  alipayPrivateKey: string,
-): string {
+export function signResponse(method: string, answer: object, alipayPrivateKey: string): string {
   const content = JSON.stringify(answer);
   return `{"${responseKey(method)}":${content},"sign":"${rsa2Sign(content, alipayPrivateKey)}"}`;
 }
 
 /** The gateway's unsigned answer when it cannot tell whose call it is (an unknown app id). */
-export const errorResponse = (answer: Record<string, unknown>) => JSON.stringify({ error_response: answer });
+export const errorResponse = (answer: object) => JSON.stringify({ error_response: answer });
 
 export interface GatewayAnswer {
   code: string;
