@@ -12,6 +12,7 @@ import type { Db } from "./db/client.ts";
 import { accessRoutes } from "./modules/access/access.routes.ts";
 import { alarmRoutes } from "./modules/alarm/alarm.routes.ts";
 import { ignoreListRoutes } from "./modules/alarm/ignore-list.routes.ts";
+import { alipayRoutes } from "./modules/alipay/alipay.routes.ts";
 import { apportionmentRoutes } from "./modules/apportionment/apportionment.routes.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -290,6 +291,7 @@ export async function buildApp({
     timeZone: config.timeZone,
     sweepMs: wxpayQueryMs,
   });
+  await app.register(alipayRoutes, { db, cipher: fieldCipherOf(config), timeZone: config.timeZone });
   await app.register(iotPlatformRoutes, {
     db,
     cipher: fieldCipherOf(config),

@@ -28,6 +28,7 @@ const OPEN: Record<string, string> = {
   "POST /api/blade-auth/oauth/unlink": "own sign-in accounts",
   "GET /api/blade-resource/oss/file/{*}": "public: stored file links",
   "POST /api/blade-pms/wxpay/notify/{tenantId}": "public: WeChat Pay notifications, signed by WeChat Pay",
+  "POST /api/blade-pms/alipay/notify/{tenantId}": "public: Alipay notifications, RSA2-signed by Alipay",
   "POST /api/blade-pms/iot/push/{platform}/{tenantId}":
     "public: IoT platform pushes, signed or token-checked per platform",
   "GET /api/blade-pms/iot/push/{platform}/{tenantId}":
