@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { nextId } from "../src/db/ids.ts";
+import { payWithAlipayCode } from "../src/modules/alipay/alipay-codepay.ts";
 import { AlipayDouble } from "../src/modules/alipay/double/alipay-double.ts";
 import { addUser, provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
@@ -336,6 +338,73 @@ describe("Alipay against the local gateway double", () => {
       await server.db.query(
         "delete from sys_param where tenant_id = '000000' and param_key = 'money.approval.threshold'",
       );
+    }
+  });
+
+  test("a scanned payment code: paid at once, or confirmed on the phone while the counter polls, booked once", async () => {
+    const before = BigInt(await balance());
+    const atOnce = await post("alipay/codepay", { meterId, amount: "3.00", authCode: "281234567890123456" });
+    assert.equal(atOnce.statusCode, 200, atOnce.body);
+    assert.equal(atOnce.json().data.state, 1);
+    assert.match(atOnce.json().data.tradeNo, /^\d{8}22001/, "the receipt's transaction number");
+
+    const code = "284771234567890123";
+    double.needsConfirmation(code);
+    const pending = post("alipay/codepay", { meterId, amount: "7.00", authCode: code });
+    let outTradeNo: string | undefined;
+    for (let i = 0; i < 100 && !outTradeNo; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      outTradeNo = double.calls.findLast(
+        (c) => c.method === "alipay.trade.pay" && c.bizContent.total_amount === "7.00",
+      )?.bizContent.out_trade_no as string | undefined;
+    }
+    assert.ok(outTradeNo);
+    assert.equal(double.trade(APP_ID, outTradeNo)?.status, "WAIT_BUYER_PAY");
+    // The owner enters the password: Alipay notifies, and the counter's next query sees it paid.
+    await double.pay(APP_ID, outTradeNo);
+    const confirmed = await pending;
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
+    assert.equal(confirmed.json().data.state, 1);
+    assert.equal(
+      (await recharges((await row(outTradeNo)).payment_id)).length,
+      1,
+      "notification and query book once",
+    );
+    assert.equal(BigInt(await balance()), before + 1000n);
+  });
+
+  test("a code payment never confirmed is cancelled when the time is up, and books nothing", async () => {
+    const code = "294771234567890123";
+    double.needsConfirmation(code);
+    const before = await balance();
+    const order = await payWithAlipayCode(
+      {
+        db: server.db,
+        cipher: new FieldCipher(server.dataKey),
+        timeZone: "Asia/Shanghai",
+        log: () => {},
+      },
+      { tenantId: "000000", meterId, amountFen: 800n, authCode: code, actor: { name: "收银员" } },
+      { pollMs: 50, timeoutMs: 400 },
+    );
+    assert.equal(order.state, 2, "closed");
+    assert.ok(
+      double.calls.some(
+        (c) => c.method === "alipay.trade.cancel" && c.bizContent.out_trade_no === order.outTradeNo,
+      ),
+    );
+    assert.equal(double.trade(APP_ID, order.outTradeNo)?.status, "TRADE_CLOSED");
+    assert.equal(await balance(), before);
+    const [payment] = await server.db.query<{ state: number }>(
+      "select state from pms_payment where id = $1",
+      [(await row(order.outTradeNo)).payment_id],
+    );
+    assert.equal(payment!.state, 2);
+    // A code that is not Alipay's is refused before anything is asked.
+    for (const authCode of ["134567890123456789", "12345"]) {
+      const res = await post("alipay/codepay", { meterId, amount: "1", authCode });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.match(res.json().msg, /^authCode: /);
     }
   });
 

@@ -6,6 +6,7 @@ import {
   errorResponse,
   fen,
   fromShanghaiTime,
+  paymentCodeChannel,
   rawMember,
   rsa2Sign,
   rsa2Verify,
@@ -272,5 +273,25 @@ describe("Alipay amounts and times", () => {
     assert.equal(shanghaiTime(at), "2027-01-01 07:59:59");
     assert.equal(fromShanghaiTime("2027-01-01 07:59:59")?.toISOString(), at.toISOString());
     assert.equal(fromShanghaiTime("2027-01-01T07:59:59"), undefined);
+  });
+});
+
+describe("payment codes at the counter", () => {
+  test("WeChat codes begin 10–15, Alipay codes 25–30; anything else is neither", () => {
+    assert.equal(paymentCodeChannel("134567890123456789"), "wechat");
+    assert.equal(paymentCodeChannel("104567890123456789"), "wechat");
+    assert.equal(paymentCodeChannel("284771234567890123"), "alipay");
+    assert.equal(paymentCodeChannel("2547712345678901"), "alipay");
+    assert.equal(paymentCodeChannel("304771234567890123456789"), "alipay");
+    assert.equal(paymentCodeChannel(" 284771234567890123 "), "alipay", "a scanner's trailing blank");
+    for (const code of [
+      "164567890123456789",
+      "244771234567890123",
+      "314771234567890123",
+      "13456789012345678",
+      "28abc",
+      "",
+    ])
+      assert.equal(paymentCodeChannel(code), undefined, code);
   });
 });

@@ -20,6 +20,7 @@ import {
   queryAlipayOrder,
   refundAlipayOrder,
 } from "./alipay.service.ts";
+import { CODE_PAY_TIMING, type CodePayTiming, payWithAlipayCode } from "./alipay-codepay.ts";
 import { formParams } from "./alipay-protocol.ts";
 import { registerAlipayRefundApprovals, sendApprovedAlipayRefunds } from "./alipay-refund-approval.ts";
 
@@ -41,13 +42,13 @@ export const ALIPAY_CODES = {
 const actorOf = (user: CurrentUser): Actor => ({ userId: user.userId, name: user.realName || user.account });
 
 /**
- * Alipay (issue 39): the counter's QR order, an order's detail, a query that settles a lost
+ * Alipay (issue 39): the counter's QR order and scanned payment code, an order's detail, a query that settles a lost
  * notification, refunds, and the public notification endpoint Alipay posts to. Rules in
  * alipay.service.ts.
  */
 export async function alipayRoutes(
   app: FastifyInstance,
-  opts: { db: Db; cipher: FieldCipher; timeZone: string },
+  opts: { db: Db; cipher: FieldCipher; timeZone: string; codePayTiming?: CodePayTiming },
 ) {
   const { db, timeZone } = opts;
   const deps: AlipayDeps = {
@@ -125,6 +126,40 @@ export async function alipayRoutes(
         actor: actorOf(user),
       });
       return ok(order, "已生成支付宝收款二维码");
+    },
+  );
+  app.post(
+    `${pms}/alipay/codepay`,
+    {
+      schema: {
+        tags,
+        summary:
+          "A scanned Alipay payment code at the counter: meterId or accountId, amount in yuan, authCode; answers once paid or closed",
+      },
+    },
+    async (request) => {
+      const user = await requirePermission(db, request, ALIPAY_CODES.create);
+      const params = readParams(request);
+      const energy = optionalString(params, "energyType") ?? "1";
+      if (energy !== "1" && energy !== "2") throw badRequest("energyType: 只能是 1 或 2");
+      const accountId = optionalId(params, "accountId");
+      const meterId = optionalId(params, "meterId");
+      const authCode = optionalString(params, "authCode");
+      if (!authCode) throw badRequest("authCode: 请扫描付款码");
+      const order = await payWithAlipayCode(
+        deps,
+        {
+          tenantId: registryTenant(user, params),
+          ...(accountId ? { accountId } : {}),
+          ...(meterId ? { meterId } : {}),
+          energyType: Number(energy) as 1 | 2,
+          amountFen: amountOf(params),
+          authCode,
+          actor: actorOf(user),
+        },
+        opts.codePayTiming ?? CODE_PAY_TIMING,
+      );
+      return ok(order, order.state === 1 ? "支付宝收款成功" : "支付宝收款未完成,已撤销");
     },
   );
   app.post(

@@ -58,7 +58,7 @@ export interface AlipayOrderInput {
   meterId?: string;
   energyType?: 1 | 2;
   amountFen: bigint;
-  channel: "qr" | "wap";
+  channel: AlipayTradeType;
   /** Where the phone browser comes back after a wap payment. */
   returnUrl?: string;
   actor: Actor;
@@ -123,18 +123,16 @@ function checkAmount(amount: bigint, limitFen: bigint): bigint {
 }
 
 /**
- * Takes an order: an unpaid payment of method 4 (支付宝) and its order row in one transaction, then
- * the trade at Alipay. A QR order is precreated (its qr_code answered); a wap order answers the
- * signed URL the phone browser opens, where Alipay creates the trade.
+ * The unpaid payment of method 4 (支付宝) and its order row, in one transaction, before anything is
+ * asked of Alipay: whatever Alipay later says finds its order.
  */
-export async function createAlipayOrder(
+export async function openAlipayOrder(
   deps: AlipayDeps,
+  app: AlipayApp,
   input: AlipayOrderInput,
-): Promise<AlipayOrderView & { payUrl?: string }> {
-  if (input.channel !== "qr" && input.channel !== "wap") throw badRequest("channel: 只能是 qr 或 wap");
-  const app = await loadAlipayApp(deps.db, deps.cipher, input.tenantId);
+  outTradeNo: string,
+) {
   const amount = checkAmount(input.amountFen, app.maxAmountFen);
-  const outTradeNo = `MLA${Date.now()}${randomBytes(5).toString("hex").toUpperCase()}`;
   const expireTime = new Date(Date.now() + ORDER_MINUTES * 60_000);
   const subject = "预付费充值";
   const id = await deps.db.transaction(async (tx) => {
@@ -144,7 +142,7 @@ export async function createAlipayOrder(
       accountId,
       amount,
       paymentMethod: ALIPAY_PAYMENT_METHOD,
-      channel: "online",
+      channel: input.channel === "code" ? "counter" : "online",
       state: 0,
       transactionNo: "",
       remark: `支付宝 ${outTradeNo}`,
@@ -165,6 +163,22 @@ export async function createAlipayOrder(
       userId: input.actor.userId ?? null,
     });
   });
+  return { id, amount, subject, expireTime };
+}
+
+/**
+ * Takes an order: an unpaid payment of method 4 (支付宝) and its order row in one transaction, then
+ * the trade at Alipay. A QR order is precreated (its qr_code answered); a wap order answers the
+ * signed URL the phone browser opens, where Alipay creates the trade.
+ */
+export async function createAlipayOrder(
+  deps: AlipayDeps,
+  input: AlipayOrderInput,
+): Promise<AlipayOrderView & { payUrl?: string }> {
+  if (input.channel !== "qr" && input.channel !== "wap") throw badRequest("channel: 只能是 qr 或 wap");
+  const app = await loadAlipayApp(deps.db, deps.cipher, input.tenantId);
+  const outTradeNo = `MLA${Date.now()}${randomBytes(5).toString("hex").toUpperCase()}`;
+  const { id, amount, subject, expireTime } = await openAlipayOrder(deps, app, input, outTradeNo);
   const biz = {
     out_trade_no: outTradeNo,
     total_amount: yuan(amount),

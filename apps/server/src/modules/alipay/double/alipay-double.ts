@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { zipSync } from "fflate";
 import {
+  ALIPAY_AUTH_CODE,
   errorResponse,
   fen,
   formParams,
@@ -82,9 +83,6 @@ const readBody = (req: IncomingMessage, limit = 64 * 1024): Promise<string> =>
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
-
-/** Payment codes of Alipay: 16–24 digits beginning 25 to 30. */
-export const ALIPAY_AUTH_CODE = /^(2[5-9]|30)\d{14,22}$/;
 
 const ok = (fields: Record<string, unknown> = {}) => ({ code: "10000", msg: "Success", ...fields });
 interface Failure {
