@@ -373,7 +373,7 @@ describe("Alipay against the local gateway double", () => {
     assert.equal(BigInt(await balance()), before + 1000n);
   });
 
-  test("a code payment never confirmed is cancelled when the time is up, and books nothing", async () => {
+  test("a code payment never confirmed is cancelled when the time is up; a lost answer is settled by query", async () => {
     const code = "294771234567890123";
     double.needsConfirmation(code);
     const before = await balance();
@@ -400,6 +400,30 @@ describe("Alipay against the local gateway double", () => {
       [(await row(order.outTradeNo)).payment_id],
     );
     assert.equal(payment!.state, 2);
+    // An answer lost on the way: the trade was paid, the counter learns it by query and pays no second time.
+    double.loseNextAnswer("alipay.trade.pay");
+    const lost = await payWithAlipayCode(
+      { db: server.db, cipher: new FieldCipher(server.dataKey), timeZone: "Asia/Shanghai", log: () => {} },
+      {
+        tenantId: "000000",
+        meterId,
+        amountFen: 900n,
+        authCode: "281111111111111111",
+        actor: { name: "收银员" },
+      },
+      { pollMs: 50, timeoutMs: 2_000 },
+    );
+    assert.equal(lost.state, 1);
+    assert.equal(lost.tradeNo, double.trade(APP_ID, lost.outTradeNo)?.tradeNo);
+    assert.equal(
+      double.calls.filter(
+        (c) => c.method === "alipay.trade.pay" && c.bizContent.out_trade_no === lost.outTradeNo,
+      ).length,
+      1,
+      "paid once",
+    );
+    assert.equal((await recharges((await row(lost.outTradeNo)).payment_id)).length, 1);
+    assert.equal(BigInt(await balance()), BigInt(before) + 900n);
     // A code that is not Alipay's is refused before anything is asked.
     for (const authCode of ["134567890123456789", "12345"]) {
       const res = await post("alipay/codepay", { meterId, amount: "1", authCode });

@@ -106,6 +106,7 @@ export class AlipayDouble {
   private readonly refunds: DoubleRefund[] = [];
   /** Payment codes whose owner must still enter a password on the phone (answer 10003). */
   private readonly confirmCodes = new Set<string>();
+  private readonly losing = new Set<string>();
   private plan: NotifyPlan = { mode: "deliver" };
   readonly deliveries: Delivery[] = [];
   /** Every method called, in order (tests assert what was asked, e.g. a cancel after a timeout). */
@@ -150,6 +151,11 @@ export class AlipayDouble {
 
   notifyPlan(plan: NotifyPlan) {
     this.plan = plan;
+  }
+
+  /** The next call of `method` is carried out, but its answer is lost on the way back (a cut connection). */
+  loseNextAnswer(method: string) {
+    this.losing.add(method);
   }
 
   /** A payment code that, presented at a counter, needs the owner's password on the phone. */
@@ -273,6 +279,10 @@ export class AlipayDouble {
     const method = params.method ?? "";
     const app = this.apps.get(params.app_id ?? "");
     const reply = (answer: object) => {
+      if (this.losing.delete(method)) {
+        res.socket?.destroy();
+        return;
+      }
       res.writeHead(200, { "content-type": "application/json;charset=utf-8" });
       res.end(signResponse(method, answer, this.alipayPrivateKey));
     };
