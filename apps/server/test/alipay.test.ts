@@ -5,6 +5,7 @@ import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { nextId } from "../src/db/ids.ts";
 import { payWithAlipayCode } from "../src/modules/alipay/alipay-codepay.ts";
 import { AlipayDouble } from "../src/modules/alipay/double/alipay-double.ts";
+import { bindIdentity, openSession, sessionOf } from "../src/modules/owner-page/owner-session.ts";
 import { addUser, provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
@@ -32,6 +33,7 @@ describe("Alipay against the local gateway double", () => {
   let base: string;
   let meterId: string;
   let accountId: string;
+  let ownerId: string;
   let other: Awaited<ReturnType<typeof provisionTenant>>;
   const double = new AlipayDouble();
   const application = keys();
@@ -124,7 +126,7 @@ describe("Alipay against the local gateway double", () => {
       registrationSecret: "alipay-test-secret-0001",
     });
     const area = await created(server, admin, "area/save", { areaName: "支付园区", areaType: 1 });
-    const ownerId = await created(server, admin, "owner/submit", {
+    ownerId = await created(server, admin, "owner/submit", {
       ownerName: "赵六",
       ownerCode: "ALI1",
       phone: "13800000019",
@@ -430,6 +432,51 @@ describe("Alipay against the local gateway double", () => {
       assert.equal(res.statusCode, 400, res.body);
       assert.match(res.json().msg, /^authCode: /);
     }
+  });
+
+  test("an owner pays with Alipay in a phone browser and sees the balance back", async () => {
+    const token = await openSession(server.db, "000000", "phone", "13800000019", null);
+    await bindIdentity(
+      server.db,
+      await sessionOf(server.db, { headers: { "h5-auth": token } } as never),
+      ownerId,
+    );
+    const h5 = (method: "GET" | "POST", path: string, payload?: Record<string, unknown>, as = token) =>
+      server.inject({
+        method,
+        url: `${pms}/h5/${path}`,
+        headers: { "h5-auth": as },
+        ...(payload ? { payload } : {}),
+      });
+    const before = BigInt(await balance());
+    const made = await h5("POST", "alipay/order", {
+      accountId,
+      amount: "15.00",
+      returnUrl: "https://owner.example/paid",
+    });
+    assert.equal(made.statusCode, 200, made.body);
+    const { id, payUrl } = made.json().data as { id: string; payUrl: string };
+    assert.ok(payUrl.startsWith(double.gateway), payUrl);
+    assert.equal(new URL(payUrl).searchParams.get("method"), "alipay.trade.wap.pay");
+    // The phone opens Alipay's page and pays; Alipay sends the browser back and notifies the server.
+    const page = await (await fetch(payUrl)).text();
+    const action = (/action="([^"]+)"/.exec(page)?.[1] ?? "").replaceAll("&amp;", "&");
+    const back = await fetch(new URL(action, double.base), { method: "POST", redirect: "manual" });
+    assert.match(back.headers.get("location") ?? "", /^https:\/\/owner\.example\/paid\?out_trade_no=/);
+    const seen = (await h5("GET", `alipay/order/${id}`)).json().data;
+    assert.equal(seen.state, 1);
+    assert.equal(BigInt(seen.balanceFen), before + 1500n);
+    // Another owner, or none, sees nothing of it and cannot order on this account.
+    const stranger = await openSession(server.db, "000000", "phone", "13800000099", null);
+    assert.notEqual((await h5("GET", `alipay/order/${id}`, undefined, stranger)).statusCode, 200);
+    assert.notEqual((await h5("POST", "alipay/order", { accountId, amount: "1" }, stranger)).statusCode, 200);
+    const bad = await h5("POST", "alipay/order", {
+      accountId,
+      amount: "1",
+      returnUrl: "javascript:alert(1)",
+    });
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.json().msg, /^returnUrl: /);
   });
 
   test("bad input is a 400 naming the field; another tenant reads, queries and refunds none of these orders", async () => {

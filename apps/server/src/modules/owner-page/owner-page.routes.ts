@@ -5,6 +5,7 @@ import { optionalString, readParams } from "../../contract/params.ts";
 import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
 import type { SmsProvider } from "../sms/sms-provider.ts";
+import { ownerAlipayRoutes } from "./owner-alipay.routes.ts";
 import { ownerPayRoutes } from "./owner-pay.routes.ts";
 import { accountsOf, historyOf, noticesOf, ownerName, receiptOf, usageOf } from "./owner-reads.ts";
 import { bindIdentity, boundOwner, ownersOfRoom, sessionOf, unbindIdentity } from "./owner-session.ts";
@@ -30,6 +31,7 @@ export async function ownerPageRoutes(
   const codes = new SmsCodes(db, cipher, opts.providers, opts.secret);
   await ownerSignInRoutes(app, { db, cipher, codes });
   await ownerPayRoutes(app, { db, cipher, timeZone });
+  await ownerAlipayRoutes(app, { db, cipher, timeZone });
   const open = { public: true } as const;
   const tags = ["ownerPage"];
 
