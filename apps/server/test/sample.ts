@@ -51,6 +51,7 @@ const patterned: Record<string, (seed: string) => string> = {
   email: (seed) => `${seed}@example.com`,
   meterAddress12: (seed) => digits(seed, 12),
   meterAddress14: (seed) => digits(seed, 14),
+  alipayAppId: (seed) => `2021${digits(seed, 12)}`,
   hex8: (seed) => digits(seed, 8),
   idCard: (seed) => `${digits(seed, 17)}X`,
   dtuSecret: (seed) => `secret-${digits(seed, 16)}`,
