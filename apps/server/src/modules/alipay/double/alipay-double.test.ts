@@ -3,6 +3,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { unzipSync } from "fflate";
 import type { AlipayApp } from "../alipay-app.ts";
+import { downloadAlipayBill } from "../alipay-bill.ts";
 import { type AlipayCallError, callAlipay, wapPayUrl } from "../alipay-client.ts";
 import { checkTradeNotification, formParams, shanghaiTime } from "../alipay-protocol.ts";
 import { AlipayDouble } from "./alipay-double.ts";
@@ -227,5 +228,11 @@ describe("the Alipay gateway double", () => {
     assert.match(detail, /\t,QR1\t,交易,电费充值,.*,12\.34,12\.34,/);
     assert.match(detail, /\t,QR1\t,退款,.*,0\.00,-2\.34,.*R1,/);
     assert.doesNotMatch(detail, /CODE2/, "a closed, unpaid trade is not in the bill");
+  });
+
+  test("the bill as the server downloads it: today's has no bill yet, a day's rows read back", async () => {
+    assert.equal(await downloadAlipayBill(app, shanghaiTime().slice(0, 10)), undefined);
+    const past = await downloadAlipayBill(app, "2026-01-01");
+    assert.deepEqual(past, { rows: [], unreadable: [] }, "no trades that day");
   });
 });
