@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
 import type { ResourceDef } from "@meterline/contracts";
 import { call, eventually } from "./registry-helpers.ts";
 
@@ -164,6 +165,20 @@ export const seeds: Partial<Record<string, (actor: Actor) => Promise<unknown>>> 
       enabled: 0,
       joinByEmail: 0,
     }),
+  alipayConfig: (a) => {
+    // Real RSA keys in the forms Alipay's tool gives them: the application's private one, Alipay's public one.
+    const application = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const alipay = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    return submit(a, "/api/blade-pms/alipayconfig/submit", {
+      appId: "2021000117650002",
+      environment: "sandbox",
+      privateKey: application.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      alipayPublicKey: alipay.publicKey.export({ type: "spki", format: "pem" }).toString(),
+      notifyUrl: "https://meter.example/api/blade-pms/alipay/notify",
+      maxAmount: "2000.00",
+      enabled: 1,
+    });
+  },
   oss: (a) =>
     submit(a, "/api/blade-resource/oss/submit", {
       category: 1,
