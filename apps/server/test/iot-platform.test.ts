@@ -578,9 +578,55 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
     });
     assert.equal(link.statusCode, 400);
     assert.match(link.body, /meterId/);
+    const read = await server.call(
+      "GET",
+      `${pms}/iot/device/detail?energyType=2&meterId=${ours!.meter_id}`,
+      other.token,
+    );
+    assert.equal(read.statusCode, 400);
+    assert.match(read.body, /meterId/);
     const commands = await server.call("GET", `${pms}/iot/commands?meterId=${ours!.meter_id}`, other.token);
     assert.equal(commands.statusCode, 200, commands.body);
     assert.deepEqual(commands.json().data, []);
+  });
+
+  test("a meter's link is read back as saved, replaced by a new one, and empty for a meter without one", async () => {
+    const meterId = await created(server, admin, "water/submit", { productCode: "20239900000077" });
+    const read = async () => {
+      const res = await server.call("GET", `${pms}/iot/device/detail?energyType=2&meterId=${meterId}`, admin);
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().data as Record<string, unknown>;
+    };
+    // No link: the contract's empty data.
+    assert.deepEqual(await read(), {});
+    const link = (platform: string, deviceId: string) =>
+      server.call("POST", `${pms}/iot/device/submit`, admin, {
+        energyType: "2",
+        meterId,
+        platform,
+        deviceId,
+      });
+    assert.equal((await link("onenet", "861234567890077")).statusCode, 200);
+    assert.deepEqual(await read(), {
+      platform: "onenet",
+      deviceId: "861234567890077",
+      lastReportTime: null,
+      reportIntervalSeconds: null,
+    });
+    assert.equal((await link("iotda", "iotda-dev-77")).statusCode, 200);
+    assert.equal((await read())?.deviceId, "iotda-dev-77");
+    assert.equal((await read())?.platform, "iotda");
+    // The electric meters' table holds no such meter: the kind is part of the meter's identity.
+    const electric = await server.call(
+      "GET",
+      `${pms}/iot/device/detail?energyType=1&meterId=${meterId}`,
+      admin,
+    );
+    assert.equal(electric.statusCode, 400);
+    assert.match(electric.body, /meterId/);
+    const kind = await server.call("GET", `${pms}/iot/device/detail?energyType=3&meterId=${meterId}`, admin);
+    assert.equal(kind.statusCode, 400);
+    assert.match(kind.body, /energyType/);
   });
 
   test("configuration and links: bad input named in a 400", async () => {

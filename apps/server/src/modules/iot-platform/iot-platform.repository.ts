@@ -125,6 +125,21 @@ export async function linkDevice(
   );
 }
 
+/** A tenant's meter's link to its platform device, with its last report; undefined when it has none. */
+export async function deviceOfMeter(db: Queryable, tenantId: string, energyType: 1 | 2, meterId: string) {
+  const [row] = await db.query<{
+    platform: Platform;
+    device_id: string;
+    last_report_time: Date | null;
+    report_interval_seconds: number | null;
+  }>(
+    `select platform, device_id, last_report_time, report_interval_seconds
+       from pms_iot_device where tenant_id = $1 and energy_type = $2 and meter_id = $3`,
+    [tenantId, energyType, meterId],
+  );
+  return row;
+}
+
 /** Stores a push once; false when the same push was stored before (a platform's retry). */
 export async function storePushOnce(
   db: Queryable,

@@ -6,7 +6,13 @@ import { type FieldCipher, isMask, maskOf } from "../../crud/field-cipher.ts";
 import { requirePermission } from "../../crud/permissions.ts";
 import type { Db } from "../../db/client.ts";
 import { registryTenant } from "../pms/registry-access.ts";
-import { linkDevice, openConfig, saveConfig, storedConfig } from "./iot-platform.repository.ts";
+import {
+  deviceOfMeter,
+  linkDevice,
+  openConfig,
+  saveConfig,
+  storedConfig,
+} from "./iot-platform.repository.ts";
 import { dispatchQueued, expireLapsed, handlePush, type IotDeps } from "./iot-platform.service.ts";
 import { meterCommands } from "./platform-commands.db.ts";
 import { onenetHandshake, PushRefused, type ReceivedPush } from "./platform-pushes.ts";
@@ -18,8 +24,13 @@ const tags = ["iot-platform"];
 export const PUSH_BODY_LIMIT = 32 * 1024;
 /** Who links meters to devices and reads their platform commands: the people who switch supply. */
 const CODES = ["meter_switch"];
-/** Platform secrets are a tenant administrator's, with the payment configuration's grant. */
-const CONFIG_CODES = ["wxConfig"];
+/** A water meter's link is also the water screen's, whose switch permission is water_switch. */
+const LINK_CODES = { "1": ["meter_switch"], "2": ["meter_switch", "water_switch"] } as const;
+/**
+ * Platform secrets are a tenant administrator's: the IoT platform screen's grants (seed 064: reading
+ * and saving), or the payment configuration's that held them before the screen existed.
+ */
+const CONFIG_CODES = { read: ["iotPlatform_view", "wxConfig"], save: ["iotPlatform_edit", "wxConfig"] };
 
 function platformOf(value: unknown, name = "platform"): Platform {
   if (!isPlatform(value)) throw badRequest(`${name}: 只能是 ctwing、onenet 或 iotda`);
@@ -127,7 +138,7 @@ export async function iotPlatformRoutes(
     `${base}/platform/submit`,
     { schema: { tags, summary: "Save the tenant's platform configuration" } },
     async (request) => {
-      const user = await requirePermission(opts.db, request, CONFIG_CODES, "admin");
+      const user = await requirePermission(opts.db, request, CONFIG_CODES.save, "admin");
       const params = readParams(request);
       const tenantId = registryTenant(user, params);
       const platform = platformOf(params.platform);
@@ -155,7 +166,7 @@ export async function iotPlatformRoutes(
     `${base}/platform/detail`,
     { schema: { tags, summary: "The tenant's platform configuration, secrets masked" } },
     async (request) => {
-      const user = await requirePermission(opts.db, request, CONFIG_CODES, "admin");
+      const user = await requirePermission(opts.db, request, CONFIG_CODES.read, "admin");
       const params = readParams(request);
       const row = await storedConfig(opts.db, registryTenant(user, params), platformOf(params.platform));
       if (!row) return ok(null);
@@ -171,29 +182,51 @@ export async function iotPlatformRoutes(
     },
   );
 
+  /** The caller's tenant's meter a link call names, checked to exist there; 400 naming the field otherwise. */
+  async function meterOf(request: FastifyRequest) {
+    const params = readParams(request);
+    const type = optionalString(params, "energyType");
+    if (type !== "1" && type !== "2") throw badRequest("energyType: 只能是 1(电) 或 2(水)");
+    const user = await requirePermission(opts.db, request, [...LINK_CODES[type]]);
+    const tenantId = registryTenant(user, params);
+    const meterId = optionalId(params, "meterId");
+    if (!meterId) throw badRequest("meterId: 必填");
+    const table = type === "1" ? "pms_meter" : "pms_water";
+    const [meter] = await opts.db.query(
+      `select 1 from ${table} where id = $1 and tenant_id = $2 and is_deleted = 0`,
+      [meterId, tenantId],
+    );
+    if (!meter) throw badRequest(`meterId: 表计不存在 (${meterId})`);
+    return { tenantId, energyType: Number(type) as 1 | 2, meterId, params };
+  }
+
+  app.get(
+    `${base}/device/detail`,
+    { schema: { tags, summary: "A meter's link to its platform device (empty data when it has none)" } },
+    async (request) => {
+      const { tenantId, energyType, meterId } = await meterOf(request);
+      const row = await deviceOfMeter(opts.db, tenantId, energyType, meterId);
+      if (!row) return ok(null);
+      return ok({
+        platform: row.platform,
+        deviceId: row.device_id,
+        lastReportTime: row.last_report_time,
+        reportIntervalSeconds: row.report_interval_seconds,
+      });
+    },
+  );
+
   app.post(
     `${base}/device/submit`,
     { schema: { tags, summary: "Link a meter to its platform device" } },
     async (request) => {
-      const user = await requirePermission(opts.db, request, CODES);
-      const params = readParams(request);
-      const tenantId = registryTenant(user, params);
-      const energyType = optionalString(params, "energyType");
-      if (energyType !== "1" && energyType !== "2") throw badRequest("energyType: 只能是 1(电) 或 2(水)");
-      const meterId = optionalId(params, "meterId");
-      if (!meterId) throw badRequest("meterId: 必填");
-      const table = energyType === "1" ? "pms_meter" : "pms_water";
-      const [meter] = await opts.db.query(
-        `select 1 from ${table} where id = $1 and tenant_id = $2 and is_deleted = 0`,
-        [meterId, tenantId],
-      );
-      if (!meter) throw badRequest(`meterId: 表计不存在 (${meterId})`);
+      const { tenantId, energyType, meterId, params } = await meterOf(request);
       const platform = platformOf(params.platform);
       const deviceId = required(params, "deviceId", 128);
       try {
         await linkDevice(opts.db, {
           tenantId,
-          energyType: Number(energyType) as 1 | 2,
+          energyType,
           meterId,
           platform,
           deviceId,
