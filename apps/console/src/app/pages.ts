@@ -78,6 +78,10 @@ export const pages = {
     () => import("../pages/operation/attention/AttentionPage.tsx"),
     "pages/operation/attention/AttentionPage.tsx",
   ),
+  iotPlatform: page(
+    () => import("../pages/pms/iot-platform/IotPlatformPage.tsx"),
+    "pages/pms/iot-platform/IotPlatformPage.tsx",
+  ),
   meteringTopology: page(
     () => import("../pages/pms/metering-topology/MeteringTopologyPage.tsx"),
     "pages/pms/metering-topology/MeteringTopologyPage.tsx",
@@ -172,6 +176,7 @@ export const pageRegistry: Readonly<Record<string, RegisteredPage>> = {
   "/base/region": { entry: pages.region, titleKey: "menu.region", keepAlive: true },
   "/operation/checkrecord": { entry: pages.checkRecords, titleKey: "menu.checkRecord", keepAlive: true },
   "/operation/attention": { entry: pages.attention, titleKey: "menu.attention", keepAlive: true },
+  "/pms/iotplatform": { entry: pages.iotPlatform, titleKey: "menu.iotPlatform", keepAlive: false },
   "/pms/topology": { entry: pages.meteringTopology, titleKey: "menu.meteringTopology", keepAlive: true },
   "/operation/lineloss": { entry: pages.lineLoss, titleKey: "menu.lineLoss", keepAlive: true },
   "/operation/apportionment": { entry: pages.apportionment, titleKey: "menu.apportionment", keepAlive: true },

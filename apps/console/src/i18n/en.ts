@@ -9,6 +9,7 @@ import { detailEn } from "./detail.en.ts";
 import { developEn } from "./develop.en.ts";
 import { flowModelsEn } from "./flow-models.en.ts";
 import { globalSearchEn } from "./global-search.en.ts";
+import { iotPlatformEn } from "./iot-platform.en.ts";
 import { lineLossEn } from "./line-loss.en.ts";
 import { menuOperationsEn } from "./menu-operations.en.ts";
 import { meterWritesEn } from "./meter-writes.en.ts";
@@ -630,6 +631,7 @@ export const en: Record<MessageKey, string> = {
   ...attentionEn,
   ...lineLossEn,
   ...meteringTopologyEn,
+  ...iotPlatformEn,
   ...apportionmentEn,
   ...suspectsEn,
   ...setupEn,

@@ -9,6 +9,7 @@ import { detailZh } from "./detail.zh.ts";
 import { developZh } from "./develop.zh.ts";
 import { flowModelsZh } from "./flow-models.zh.ts";
 import { globalSearchZh } from "./global-search.zh.ts";
+import { iotPlatformZh } from "./iot-platform.zh.ts";
 import { lineLossZh } from "./line-loss.zh.ts";
 import { menuOperationsZh } from "./menu-operations.zh.ts";
 import { meterWritesZh } from "./meter-writes.zh.ts";
@@ -617,6 +618,7 @@ export const zh = {
   ...attentionZh,
   ...lineLossZh,
   ...meteringTopologyZh,
+  ...iotPlatformZh,
   ...apportionmentZh,
   ...suspectsZh,
   ...setupZh,
