@@ -17,6 +17,7 @@ import { useDetailAddress, useOverview, useTabSubject } from "./detail-calls.ts"
 import { type DetailLabels, useDetailLabels } from "./detail-labels.ts";
 import { type DetailKind, detailPath } from "./detail-paths.ts";
 import { MeterActions } from "./MeterActions.tsx";
+import { PlatformDeviceCard, useMayLinkDevice } from "./PlatformDeviceCard.tsx";
 
 const units = { 1: "kWh", 2: "m³" } as const;
 
@@ -155,6 +156,7 @@ function MeterView({
   const t = useT();
   const { meter } = data;
   const kind = meter.energyType === 2 ? "detail.tab.water" : "detail.tab.meter";
+  const mayLink = useMayLinkDevice(meter.energyType);
   return (
     <Space orientation="vertical" size="middle" style={{ width: "100%" }} data-testid="meter-detail">
       <DetailHead
@@ -171,6 +173,7 @@ function MeterView({
         </Col>
       </Row>
       <ConfigCard meter={meter} labels={labels} />
+      {mayLink ? <PlatformDeviceCard meter={meter} /> : null}
       <AlarmsCard alarms={data.alarms} showMeter={false} />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
