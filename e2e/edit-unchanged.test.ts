@@ -246,7 +246,7 @@ test("every form saves a record unchanged: the dialog closes with success and th
   assert.equal(targets.length, withForm.length + 2, "the two dictionaries are tried twice");
 });
 
-test("bespoke forms of saved records save them unchanged: the profile, a region, a user's platform", async (t) => {
+test("bespoke forms of saved records save them unchanged: the profile, a region, a user's platform, the IoT platforms", async (t) => {
   await t.test("profile", async () => {
     const { page } = tenant.session;
     const own = await call<{ id: string }>(server.baseUrl, tenant.token, "/api/blade-user/info");
@@ -288,6 +288,28 @@ test("bespoke forms of saved records save them unchanged: the profile, a region,
     await saveUnchanged(page, modal, modal.getByTestId("user-platform-ok"));
     assert.deepEqual(await detail(tenant, "/api/blade-user/platform-detail", { id }), before);
   });
+
+  // The demo tenant's three platforms, each card saved as loaded: secrets sent back masked are kept.
+  // Each save's toast names its platform: an earlier card's toast is not taken for this one's.
+  const named: Record<string, string> = { ctwing: "CTWing", onenet: "OneNET", iotda: "IoTDA" };
+  for (const iot of ["ctwing", "onenet", "iotda"]) {
+    await t.test(`iot platform ${iot}`, async () => {
+      const { page } = tenant.session;
+      const before = await detail(tenant, "/api/blade-pms/iot/platform/detail", { platform: iot });
+      assert.ok(before.appId, `the demo configures ${iot}`);
+      await visit(page, tenant.paths.get("iotPlatform") ?? "");
+      const card = shown(page).locator(`[data-testid="iot-platform-${iot}"][data-configured="1"]`);
+      await card.waitFor();
+      await page.waitForLoadState("networkidle");
+      await card.getByTestId(`iot-save-${iot}`).click();
+      await page
+        .locator(".ant-message-notice", { hasText: new RegExp(`${named[iot]}.*配置已保存`) })
+        .first()
+        .waitFor();
+      assert.deepEqual(await card.locator(".ant-form-item-explain-error").allInnerTexts(), []);
+      assert.deepEqual(await detail(tenant, "/api/blade-pms/iot/platform/detail", { platform: iot }), before);
+    });
+  }
 });
 
 /** Edits the first row of a screen: `change` fills the form; answers the record before and after. */
