@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { cjt188 } from "@meterline/protocols";
 import { formatDateTime } from "../src/contract/dates.ts";
 import { FieldCipher } from "../src/crud/field-cipher.ts";
+import { nextId } from "../src/db/ids.ts";
 import { CtwingDouble } from "../src/modules/iot-platform/double/ctwing-double.ts";
 import { IotdaDouble } from "../src/modules/iot-platform/double/iotda-double.ts";
 import { OnenetDouble } from "../src/modules/iot-platform/double/onenet-double.ts";
@@ -14,7 +15,7 @@ import {
   type IotDeps,
 } from "../src/modules/iot-platform/iot-platform.service.ts";
 import { ctwingSignature } from "../src/modules/iot-platform/platform-signing.ts";
-import { provisionTenant } from "./fixtures.ts";
+import { addRole, addUser, provisionTenant } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
 
@@ -627,6 +628,42 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
     const kind = await server.call("GET", `${pms}/iot/device/detail?energyType=3&meterId=${meterId}`, admin);
     assert.equal(kind.statusCode, 400);
     assert.match(kind.body, /energyType/);
+  });
+
+  test("who may link: water_switch links a water meter, not an electric one, and reads no platform secrets", async () => {
+    const role = await addRole(server.db, tenantId, `r${nextId()}`);
+    await server.db.query(
+      `insert into sys_role_menu (id, menu_id, role_id)
+       select (select max(id) from sys_role_menu) + row_number() over () + 100000, m.id, $1
+         from sys_menu m where m.code = 'water_switch' and m.is_deleted = 0`,
+      [role],
+    );
+    const account = `u${nextId()}`;
+    await addUser(server.db, { tenantId, account, password: "pw-test", roleIds: [role] });
+    const valveman = (await server.login(account, "pw-test", tenantId)).access_token;
+    const meterId = await created(server, admin, "water/submit", { productCode: "20239900000078" });
+    const linked = await server.call("POST", `${pms}/iot/device/submit`, valveman, {
+      energyType: "2",
+      meterId,
+      platform: "ctwing",
+      deviceId: "861234567890078",
+    });
+    assert.equal(linked.statusCode, 200, linked.body);
+    const read = await server.call(
+      "GET",
+      `${pms}/iot/device/detail?energyType=2&meterId=${meterId}`,
+      valveman,
+    );
+    assert.equal(read.json().data.deviceId, "861234567890078");
+    const electric = await server.call("POST", `${pms}/iot/device/submit`, valveman, {
+      energyType: "1",
+      meterId,
+      platform: "ctwing",
+      deviceId: "861234567890079",
+    });
+    assert.equal(electric.statusCode, 403);
+    const secrets = await server.call("GET", `${pms}/iot/platform/detail?platform=ctwing`, valveman);
+    assert.equal(secrets.statusCode, 403);
   });
 
   test("configuration and links: bad input named in a 400", async () => {
