@@ -614,7 +614,18 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
       lastReportTime: null,
       reportIntervalSeconds: null,
     });
+    // Saved again unchanged, the link keeps the meter's report history (its expected wake).
+    await server.db.query(
+      "update pms_iot_device set last_report_time = now(), report_interval_seconds = 3600 where meter_id = $1",
+      [meterId],
+    );
+    assert.equal((await link("onenet", "861234567890077")).statusCode, 200);
+    assert.equal((await read())?.reportIntervalSeconds, 3600);
+    assert.ok((await read())?.lastReportTime);
+    // Another device starts afresh.
     assert.equal((await link("iotda", "iotda-dev-77")).statusCode, 200);
+    assert.equal((await read())?.reportIntervalSeconds, null);
+    assert.equal((await read())?.lastReportTime, null);
     assert.equal((await read())?.deviceId, "iotda-dev-77");
     assert.equal((await read())?.platform, "iotda");
     // The electric meters' table holds no such meter: the kind is part of the meter's identity.

@@ -111,16 +111,23 @@ export async function meterOfDevice(db: Queryable, tenantId: string, platform: P
   return row;
 }
 
-/** Links a tenant's meter to its platform device (replacing its earlier link). */
+/**
+ * Links a tenant's meter to its platform device (replacing its earlier link). Another device starts
+ * its report history afresh; the same link saved again keeps it, and with it the expected wake.
+ */
 export async function linkDevice(
   db: Queryable,
   link: { tenantId: string; energyType: 1 | 2; meterId: string; platform: Platform; deviceId: string },
 ) {
+  const same =
+    "pms_iot_device.platform = excluded.platform and pms_iot_device.device_id = excluded.device_id";
   await db.query(
     `insert into pms_iot_device (id, tenant_id, energy_type, meter_id, platform, device_id)
      values ($1, $2, $3, $4, $5, $6)
      on conflict (tenant_id, energy_type, meter_id) do update set platform = excluded.platform,
-       device_id = excluded.device_id, last_report_time = null, report_interval_seconds = null`,
+       device_id = excluded.device_id,
+       last_report_time = case when ${same} then pms_iot_device.last_report_time end,
+       report_interval_seconds = case when ${same} then pms_iot_device.report_interval_seconds end`,
     [nextId(), link.tenantId, link.energyType, link.meterId, link.platform, link.deviceId],
   );
 }
