@@ -312,6 +312,34 @@ test("bespoke forms of saved records save them unchanged: the profile, a region,
   }
 });
 
+test("a meter's device link saves unchanged: the demo's CTWing water meter keeps its platform and device id", async () => {
+  const { page } = tenant.session;
+  const found = await call<{ records: { id: string }[] }>(
+    server.baseUrl,
+    tenant.token,
+    "/api/blade-pms/water/page",
+    {
+      query: { productCode: "30260000000001", current: "1", size: "1" },
+    },
+  );
+  const meterId = found.records[0]?.id ?? "";
+  const query = { energyType: "2", meterId };
+  const before = await detail(tenant, "/api/blade-pms/iot/device/detail", query);
+  assert.equal(before.deviceId, "868000000000001", "the demo links this meter to CTWing");
+  await visit(page, `/pms/water/detail/${meterId}`);
+  const card = shown(page).getByTestId("iot-device-card");
+  await card.getByTestId("iot-device-id").waitFor();
+  await card.getByTestId("iot-device-edit").click();
+  const modal = page.locator(".ant-modal", { has: page.getByTestId("iot-device-form") });
+  await modal.waitFor();
+  await saveUnchanged(page, modal, modal.getByTestId("iot-device-ok"), "已绑定设备 868000000000001");
+  // The same link, and the meter's report history kept (a wake may have moved it on meanwhile).
+  const after = await detail(tenant, "/api/blade-pms/iot/device/detail", query);
+  assert.deepEqual([after.platform, after.deviceId], [before.platform, before.deviceId]);
+  if (before.lastReportTime) assert.ok(String(after.lastReportTime) >= String(before.lastReportTime));
+  if (before.reportIntervalSeconds) assert.ok(after.reportIntervalSeconds);
+});
+
 /** Edits the first row of a screen: `change` fills the form; answers the record before and after. */
 async function editFirst(path: string, def: ResourceDef, change: (page: Page) => Promise<void>) {
   const { page } = tenant.session;
