@@ -186,7 +186,11 @@ export async function iotPlatformRoutes(
   async function meterOf(request: FastifyRequest) {
     const params = readParams(request);
     const type = optionalString(params, "energyType");
-    if (type !== "1" && type !== "2") throw badRequest("energyType: 只能是 1(电) 或 2(水)");
+    if (type !== "1" && type !== "2") {
+      // Who may link neither kind of meter hears 403 first, whatever the parameters.
+      await requirePermission(opts.db, request, [...LINK_CODES["1"], ...LINK_CODES["2"]]);
+      throw badRequest("energyType: 只能是 1(电) 或 2(水)");
+    }
     const user = await requirePermission(opts.db, request, [...LINK_CODES[type]]);
     const tenantId = registryTenant(user, params);
     const meterId = optionalId(params, "meterId");
