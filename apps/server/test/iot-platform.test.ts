@@ -613,6 +613,7 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
       deviceId: "861234567890077",
       lastReportTime: null,
       reportIntervalSeconds: null,
+      nextReportTime: null,
     });
     // Saved again unchanged, the link keeps the meter's report history (its expected wake).
     await server.db.query(
@@ -620,8 +621,14 @@ describe("NB-IoT meters through CTWing, OneNET and IoTDA", () => {
       [meterId],
     );
     assert.equal((await link("onenet", "861234567890077")).statusCode, 200);
-    assert.equal((await read())?.reportIntervalSeconds, 3600);
-    assert.ok((await read())?.lastReportTime);
+    const kept = await read();
+    assert.equal(kept.reportIntervalSeconds, 3600);
+    // Written as every time of the console (the site's wall clock), the next report an hour on.
+    const stamp = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+    assert.match(String(kept.lastReportTime), stamp);
+    assert.match(String(kept.nextReportTime), stamp);
+    const asDate = (text: unknown) => Date.parse(`${String(text).replace(" ", "T")}Z`);
+    assert.equal(asDate(kept.nextReportTime) - asDate(kept.lastReportTime), 3_600_000);
     // Another device starts afresh.
     assert.equal((await link("iotda", "iotda-dev-77")).statusCode, 200);
     assert.equal((await read())?.reportIntervalSeconds, null);

@@ -48,6 +48,8 @@ export const iotPlatformEn: Record<keyof typeof iotPlatformZh, string> = {
   "iotDevice.lastReport": "Last report",
   "iotDevice.interval": "Report interval",
   "iotDevice.intervalValue": "{hours} h",
+  "iotDevice.intervalMinutes": "{minutes} min",
+  "iotDevice.nextReport": "Next report expected",
   "iotDevice.none": "No platform device linked",
   "iotDevice.bind": "Link device",
   "iotDevice.change": "Change link",

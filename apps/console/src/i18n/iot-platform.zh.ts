@@ -43,6 +43,8 @@ export const iotPlatformZh = {
   "iotDevice.lastReport": "最近上报",
   "iotDevice.interval": "上报间隔",
   "iotDevice.intervalValue": "{hours} 小时",
+  "iotDevice.intervalMinutes": "{minutes} 分钟",
+  "iotDevice.nextReport": "预计下次上报",
   "iotDevice.none": "未绑定平台设备",
   "iotDevice.bind": "绑定设备",
   "iotDevice.change": "修改绑定",

@@ -1,7 +1,7 @@
 import type { DetailMeter } from "@meterline/contracts";
 import { Button, Space } from "antd";
 import { useState } from "react";
-import { Link } from "react-router";
+import { useNavigate } from "react-router";
 import { useT } from "../../i18n/index.tsx";
 import { findLeaf } from "../../layout/menu-model.ts";
 import { useConsole } from "../../store/useConsole.ts";
@@ -41,6 +41,7 @@ export function MeterActions({ meter, onChanged }: { meter: DetailMeter; onChang
   const canClose = useConsole((state) => state.permission[accountPermission.close[energy]] === true);
   const counter = useCounterAllowed();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const navigate = useNavigate();
   const opened = meter.account?.status === 1;
   const target = { id: meter.id, productCode: meter.productCode };
   const done = (changed: boolean) => {
@@ -66,9 +67,15 @@ export function MeterActions({ meter, onChanged }: { meter: DetailMeter; onChang
         </Button>
       ) : null}
       {opened && counter ? (
-        <Link to={counterPath(meter.productCode)} data-testid="detail-recharge">
+        // A button like its neighbours; it opens the counter with this meter found.
+        <Button
+          size="small"
+          type="primary"
+          onClick={() => navigate(counterPath(meter.productCode))}
+          data-testid="detail-recharge"
+        >
           {t("detail.action.recharge")}
-        </Link>
+        </Button>
       ) : null}
       {dialog === "switch" ? (
         <SupplySwitchDialog energy={energy} meters={[target]} onClose={() => done(true)} />

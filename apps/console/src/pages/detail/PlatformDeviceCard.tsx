@@ -94,6 +94,14 @@ function LinkDialog({
   );
 }
 
+/** A report interval as people say it: minutes under two hours (demo meters wake every few), else hours. */
+function intervalText(t: ReturnType<typeof useT>, seconds: number | null): string {
+  if (!seconds) return "";
+  if (seconds < 7200)
+    return t("iotDevice.intervalMinutes", { minutes: Math.max(1, Math.round(seconds / 60)) });
+  return t("iotDevice.intervalValue", { hours: (seconds / 3600).toFixed(1) });
+}
+
 /**
  * The meter's device on its NB-IoT platform (CTWing, OneNET, IoTDA): which, its id, when it last
  * reported and how often it does; linked or changed here. Shown to those who may link it, since
@@ -110,7 +118,6 @@ export function PlatformDeviceCard({ meter }: { meter: MeterRef }) {
   );
   const state = useLoaded(load);
   const link = state.data ?? null;
-  const hours = link?.reportIntervalSeconds ? (link.reportIntervalSeconds / 3600).toFixed(1) : "";
   return (
     <Card
       size="small"
@@ -138,7 +145,10 @@ export function PlatformDeviceCard({ meter }: { meter: MeterRef }) {
           </Descriptions.Item>
           <Descriptions.Item label={t("iotDevice.lastReport")}>{link.lastReportTime ?? ""}</Descriptions.Item>
           <Descriptions.Item label={t("iotDevice.interval")}>
-            {hours ? t("iotDevice.intervalValue", { hours }) : ""}
+            <span data-testid="iot-device-interval">{intervalText(t, link.reportIntervalSeconds)}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t("iotDevice.nextReport")}>
+            <span data-testid="iot-device-next">{link.nextReportTime ?? ""}</span>
           </Descriptions.Item>
         </Descriptions>
       ) : state.data === null ? (

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { formatDateTime } from "../../contract/dates.ts";
 import { ok } from "../../contract/envelope.ts";
 import { badRequest } from "../../contract/errors.ts";
 import { optionalId, optionalString, readParams } from "../../contract/params.ts";
@@ -211,11 +212,18 @@ export async function iotPlatformRoutes(
       const { tenantId, energyType, meterId } = await meterOf(request);
       const row = await deviceOfMeter(opts.db, tenantId, energyType, meterId);
       if (!row) return ok(null);
+      // The next report: the last plus the gap between the last two, as a waiting command expects it.
+      const last = row.last_report_time;
+      const next =
+        last && row.report_interval_seconds
+          ? new Date(last.getTime() + row.report_interval_seconds * 1000)
+          : null;
       return ok({
         platform: row.platform,
         deviceId: row.device_id,
-        lastReportTime: row.last_report_time,
+        lastReportTime: last ? formatDateTime(last, opts.timeZone) : null,
         reportIntervalSeconds: row.report_interval_seconds,
+        nextReportTime: next ? formatDateTime(next, opts.timeZone) : null,
       });
     },
   );

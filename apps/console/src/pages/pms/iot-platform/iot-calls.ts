@@ -45,6 +45,8 @@ export interface DeviceLink {
   deviceId: string;
   lastReportTime: string | null;
   reportIntervalSeconds: number | null;
+  /** When the meter is next expected to report: the last report plus the gap between the last two. */
+  nextReportTime: string | null;
 }
 
 export const loadDeviceLink = async (energyType: number, meterId: string) =>
