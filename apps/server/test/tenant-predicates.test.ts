@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { MeterReading } from "@meterline/gateway";
-import type { Db, Queryable } from "../src/db/client.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
+import { type KnownScan, recording, scansWithoutTenant } from "./plan-tenant.ts";
 import { seedPricedMeters } from "./priced-meters-fixture.ts";
 
 /**
@@ -15,73 +15,13 @@ import { seedPricedMeters } from "./priced-meters-fixture.ts";
  */
 
 /** Statements known to scan a tenant table without its tenant, and why (each a task of its own). */
-const KNOWN: readonly { statement: RegExp; table: string; why: string }[] = [
+const KNOWN: readonly KnownScan[] = [
   {
     statement: /^select m\.id::text as id, m\.tenant_id, m\.energy_type, m\.product_code/,
     table: "pms_meter|pms_water",
     why: "the gateway names a reading's meter by id alone; the meter's row is where its tenant comes from",
   },
 ];
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  Alias?: string;
-  Plans?: PlanNode[];
-  [condition: string]: unknown;
-}
-
-const CONDITIONS = [
-  "Index Cond",
-  "Filter",
-  "Recheck Cond",
-  "TID Cond",
-  "Hash Cond",
-  "Merge Cond",
-  "Join Filter",
-];
-const conditionsOf = (node: PlanNode) =>
-  CONDITIONS.map((key) => node[key])
-    .filter((value): value is string => typeof value === "string")
-    .join(" ");
-
-/** The tenant tables a plan scans without a tenant condition on them. */
-function unlimitedScans(
-  node: PlanNode,
-  tenantTables: ReadonlySet<string>,
-  above: readonly string[] = [],
-): string[] {
-  const found: string[] = [];
-  const relation = node["Relation Name"];
-  if (relation && tenantTables.has(relation) && node["Node Type"] !== "ModifyTable") {
-    const own = conditionsOf(node);
-    // A partition's scan is aliased as its parent's with a suffix (d_1, d_2…); conditions name the parent's.
-    const aliases = [node.Alias ?? relation, (node.Alias ?? relation).replace(/_\d+$/, "")];
-    const joined = above.some((conditions) =>
-      aliases.some((alias) => conditions.includes(`${alias}.tenant_id`)),
-    );
-    if (!own.includes("tenant_id") && !joined) found.push(relation);
-  }
-  const next = [...above, conditionsOf(node)];
-  for (const child of node.Plans ?? []) found.push(...unlimitedScans(child, tenantTables, next));
-  return found;
-}
-
-/** The database handle, keeping every statement it is given with its parameters. */
-function recording(db: Db): { db: Db; statements: Map<string, readonly unknown[]> } {
-  const statements = new Map<string, readonly unknown[]>();
-  const keep =
-    (q: Queryable) =>
-    <T>(sql: string, params?: readonly unknown[]) => {
-      if (!statements.has(sql)) statements.set(sql, params ?? []);
-      return q.query<T>(sql, params);
-    };
-  const wrapped: Db = Object.create(db) as Db;
-  wrapped.query = keep(db) as Db["query"];
-  wrapped.transaction = <T>(fn: (tx: Queryable) => Promise<T>) =>
-    db.transaction((tx) => fn({ query: keep(tx) as Queryable["query"] }));
-  return { db: wrapped, statements };
-}
 
 describe("the readings hot path names the tenant in every statement", () => {
   let server: TestServer;
@@ -154,32 +94,7 @@ describe("the readings hot path names the tenant in every statement", () => {
     );
     assert.ok(Number(charged!.n) >= 20, "the batch was priced (the path under test ran)");
 
-    const tenantTables = new Set(
-      (
-        await server.db.query<{ table_name: string }>(
-          `select distinct table_name from information_schema.columns
-            where table_schema = current_schema() and column_name = 'tenant_id'`,
-        )
-      ).map((r) => r.table_name),
-    );
-    const failures: string[] = [];
-    let planned = 0;
-    for (const [sql, params] of statements) {
-      if (!/^\s*(select|insert|update|delete|with)\b/i.test(sql)) continue;
-      const [row] = await server.db.query<{ "QUERY PLAN": [{ Plan: PlanNode }] | string }>(
-        `explain (format json) ${sql}`,
-        params,
-      );
-      const json = row!["QUERY PLAN"];
-      const plan = (typeof json === "string" ? JSON.parse(json) : json)[0].Plan as PlanNode;
-      planned++;
-      const text = sql.replace(/\s+/g, " ").trim();
-      for (const table of new Set(unlimitedScans(plan, tenantTables))) {
-        const parent = table.replace(/_(p\d{6}|default)$/, "");
-        const known = KNOWN.find((k) => k.statement.test(text) && k.table.split("|").includes(parent));
-        if (!known) failures.push(`${parent} in: ${text.slice(0, 160)}`);
-      }
-    }
+    const { failures, planned } = await scansWithoutTenant(server.db, statements, KNOWN);
     assert.ok(planned >= 15, `${planned} statements planned`);
     assert.deepEqual(failures, [], "every scan of a tenant table is limited by its tenant");
   });

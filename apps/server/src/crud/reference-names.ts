@@ -11,14 +11,19 @@ export interface ReferenceLabel {
 
 const cache = new WeakMap<ResourceDef, ReferenceLabel[]>();
 
-/** The label of one link's target row, as a scalar sub-select on the row's own link column. */
-function labelOf(link: Link): string | undefined {
+/**
+ * The label of one link's target row, as a scalar sub-select on the row's own link column. Between
+ * two tenant tables the target is looked up in the row's own tenant: a link never crosses tenants,
+ * and the lookup then stays on the row's shard when tables are distributed by tenant (docs/scale.md).
+ */
+function labelOf(def: ResourceDef, link: Link): string | undefined {
   const labelField = link.target.fields[link.label];
   if (!labelField) return undefined;
   // A room is named with its building ("2号楼 305"): a bare number names a room in every building.
   const label =
     link.target.name === "room" ? roomLabelSql("l") : `l.${ident(columnOf(link.label, labelField))}::text`;
-  return `(select ${label} from ${ident(link.target.table)} l where l.id = t.${ident(link.column.column)})`;
+  const sameTenant = def.tenantScoped && link.target.tenantScoped ? " and l.tenant_id = t.tenant_id" : "";
+  return `(select ${label} from ${ident(link.target.table)} l where l.id = t.${ident(link.column.column)}${sameTenant})`;
 }
 
 /**
@@ -34,7 +39,7 @@ export function referenceLabels(def: ResourceDef): ReferenceLabel[] {
   for (const link of linksOf(def, { withTreeParent: true })) {
     const key = `${link.column.name.replace(/Id$/, "")}Name`;
     if (def.fields[key]) continue;
-    const label = labelOf(link);
+    const label = labelOf(def, link);
     if (!label) continue;
     // A `refBy` link reads the resource its discriminator names (energy type 1: meter, 2: water).
     const when = link.when

@@ -43,17 +43,20 @@ async function deviceStatus(db: Queryable, tenantId: string | null): Promise<Dev
   // parameter, never spliced. Accounts and alarms follow their meter's own tenant.
   const meters = await db.query<Required<DeviceCounts> & { energy: string }>(
     // In arrears: the meter's open account is at ALARM_LEVEL 3 (ARREAS_STATUS 1). Alarming: the
-    // meter has a check record still alarming, whatever its rules (counted once per meter).
+    // meter has a check record still alarming, whatever its rules (counted once per meter). The
+    // sub-selects name the tenant too: the planner may read them apart from their meter (a hashed plan).
     `select energy, count(*)::int as total, count(*) filter (where online_status = 1)::int as online,
             count(*) filter (where online_status <> 1)::int as offline,
             count(*) filter (where switch_status = 1)::int as "supplyOff",
             count(*) filter (where account_status = 1)::int as opened,
             count(*) filter (where exists (
               select 1 from pms_account a where a.tenant_id = m.tenant_id and a.energy_type = m.energy_type
-                 and a.meter_id = m.id and a.status = 1 and a.arrears_status = 1))::int as arrears,
+                 and a.meter_id = m.id and a.status = 1 and a.arrears_status = 1
+                 and ($1::text is null or a.tenant_id = $1::text)))::int as arrears,
             count(*) filter (where exists (
               select 1 from pms_check_record c where c.tenant_id = m.tenant_id and c.energy_type = m.energy_type
-                 and c.meter_id = m.id and c.alarm_status = 1 and c.is_deleted = 0))::int as alarming
+                 and c.meter_id = m.id and c.alarm_status = 1 and c.is_deleted = 0
+                 and ($1::text is null or c.tenant_id = $1::text)))::int as alarming
        from (select 'electric' as energy, 1 as energy_type, tenant_id, id, online_status, switch_status, account_status
                from pms_meter where ($1::text is null or tenant_id = $1::text) and is_deleted = 0
              union all

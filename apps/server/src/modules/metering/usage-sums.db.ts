@@ -76,8 +76,8 @@ export const usageRank = (
             a.area_name as "areaName", d.usage::numeric(16, 2)::text as usage
             ${tenantId === null ? `, coalesce(tn.tenant_name, d.tenant_id) as "tenantName"` : ""}
        from ${table} d
-       left join pms_room r on r.id = d.room_id
-       left join pms_area a on a.id = r.area_id
+       left join pms_room r on r.tenant_id = d.tenant_id and r.id = d.room_id
+       left join pms_area a on a.tenant_id = d.tenant_id and a.id = r.area_id
        ${tenantId === null ? "left join sys_tenant tn on tn.tenant_id = d.tenant_id and tn.is_deleted = 0" : ""}
       where ($1::text is null or d.tenant_id = $1::text) and d.day_date = $2::date and d.usage is not null
       order by d.usage desc, d.product_code

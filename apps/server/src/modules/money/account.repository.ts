@@ -96,7 +96,7 @@ export async function appendEntry(
        returning account_id, owner_id, amount, balance_after
      ), account as (
        update pms_account a set balance = e.balance_after, alarm_level = $14, arrears_status = $15, update_time = now()
-         from entry e where a.id = e.account_id
+         from entry e where a.id = e.account_id and a.tenant_id = $2
      )
      update pms_owner o set balance = o.balance + e.amount / 100.0
        from entry e where o.id = e.owner_id and o.tenant_id = $2`,
@@ -121,10 +121,15 @@ export async function appendEntry(
   );
 }
 
-/** Joins the address (product_code) of the meter a row with energy_type and meter_id names. */
+/**
+ * Joins the address (product_code) of the meter a row with energy_type and meter_id names, in the
+ * row's own tenant (a row names only its tenant's meters; the lookup stays on the row's shard).
+ */
 export const meterCodeJoin = (row: string, as: string) =>
-  `left join lateral (select product_code from pms_meter where ${row}.energy_type = 1 and id = ${row}.meter_id
-     union all select product_code from pms_water where ${row}.energy_type = 2 and id = ${row}.meter_id) ${as} on true`;
+  `left join lateral (select product_code from pms_meter
+      where ${row}.energy_type = 1 and tenant_id = ${row}.tenant_id and id = ${row}.meter_id
+     union all select product_code from pms_water
+      where ${row}.energy_type = 2 and tenant_id = ${row}.tenant_id and id = ${row}.meter_id) ${as} on true`;
 
 /** A usage charge's split by tier or band, stamped with the entry's own tenant, account and time. */
 export async function appendParts(

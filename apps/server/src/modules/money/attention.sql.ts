@@ -88,12 +88,14 @@ export function attentionQuery(filter: AttentionFilter, sql: SqlParams, scope: s
       left join pms_owner o on o.id = a.owner_id and o.tenant_id = a.tenant_id
       left join pms_room rm on rm.id = a.room_id and rm.tenant_id = a.tenant_id
       left join lateral (
-        select product_code, switch_status from pms_meter where a.energy_type = 1 and id = a.meter_id
-        union all select product_code, switch_status from pms_water where a.energy_type = 2 and id = a.meter_id
+        select product_code, switch_status from pms_meter
+         where a.energy_type = 1 and tenant_id = a.tenant_id and id = a.meter_id
+        union all select product_code, switch_status from pms_water
+         where a.energy_type = 2 and tenant_id = a.tenant_id and id = a.meter_id
       ) mt on true
       left join lateral (
         select coalesce(sum(x.usage_charge), 0) as charged, count(*)::int as days from pms_account_day x
-         where x.account_id = a.id and x.day >= ${from}::date and x.day < ${to}::date
+         where x.tenant_id = a.tenant_id and x.account_id = a.id and x.day >= ${from}::date and x.day < ${to}::date
       ) d on true
      where ${where.join(" and ")}`;
   return {

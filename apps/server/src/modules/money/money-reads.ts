@@ -112,10 +112,10 @@ export interface RechargeRow {
 }
 
 const RECHARGE_FROM = `from pms_recharge r
-  left join pms_owner o on o.id = r.owner_id
-  left join pms_account ra on ra.id = r.account_id
-  left join pms_room rr on rr.id = ra.room_id
-  left join pms_area rar on rar.id = rr.area_id
+  left join pms_owner o on o.tenant_id = r.tenant_id and o.id = r.owner_id
+  left join pms_account ra on ra.tenant_id = r.tenant_id and ra.id = r.account_id
+  left join pms_room rr on rr.tenant_id = r.tenant_id and rr.id = ra.room_id
+  left join pms_area rar on rar.tenant_id = r.tenant_id and rar.id = rr.area_id
   ${meterCodeJoin("r", "m")}`;
 
 export const rechargeView = (r: RechargeRow, timeZone: string) => ({

@@ -49,10 +49,10 @@ export interface PaymentListRow {
 }
 
 const PAYMENT_FROM = `from pms_payment p
-  left join pms_owner o on o.id = p.owner_id
-  left join pms_account pa on pa.id = p.account_id
-  left join pms_room rr on rr.id = pa.room_id
-  left join pms_area rar on rar.id = rr.area_id
+  left join pms_owner o on o.tenant_id = p.tenant_id and o.id = p.owner_id
+  left join pms_account pa on pa.tenant_id = p.tenant_id and pa.id = p.account_id
+  left join pms_room rr on rr.tenant_id = p.tenant_id and rr.id = pa.room_id
+  left join pms_area rar on rar.tenant_id = p.tenant_id and rar.id = rr.area_id
   ${meterCodeJoin("p", "m")}`;
 
 const PAYMENT_COLUMNS = `p.id::text as id, p.account_id::text as account_id, p.owner_id::text as owner_id, o.owner_name,

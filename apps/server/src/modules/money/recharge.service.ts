@@ -125,8 +125,8 @@ export async function takeRecharge(
           })
         : null);
     await tx.query(
-      "update pms_recharge set ledger_id = $2, balance_after = $3, payment_id = $4 where id = $1",
-      [id, booked.ledgerId, booked.balanceAfter.toString(), paymentId],
+      "update pms_recharge set ledger_id = $2, balance_after = $3, payment_id = $4 where id = $1 and tenant_id = $5",
+      [id, booked.ledgerId, booked.balanceAfter.toString(), paymentId, tenantId],
     );
     return {
       id,

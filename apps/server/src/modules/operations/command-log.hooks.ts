@@ -32,16 +32,18 @@ export const commandWordsHooks: Pick<ResourceHooks, "decorate"> = {
       `select c.id::text as id, ${COMMAND_WORDS_COLUMNS},
               s.dict_value as source_name, s.dict_value_en as source_name_en,
               coalesce(nullif(u.real_name, ''), u.name) as operator_name,
-              (select ${roomLabelSql("r")} from pms_room_meter rm join pms_room r on r.id = rm.room_id
-                where rm.meter_id = c.meter_id and rm.energy_type = c.energy_type and rm.is_deleted = 0
+              (select ${roomLabelSql("r")} from pms_room_meter rm
+                 join pms_room r on r.tenant_id = rm.tenant_id and r.id = rm.room_id
+                where rm.tenant_id = c.tenant_id and rm.meter_id = c.meter_id
+                  and rm.energy_type = c.energy_type and rm.is_deleted = 0
                 order by rm.id desc limit 1) as room_name,
               c.platform_state, ${expectedWakeSql("c")} as expected_wake
          from pms_meter_command c
          ${commandWordsJoins("c")}
          ${dictJoin("s", "command_source", "c.source")}
          left join sys_user u on u.id = c.create_user
-        where c.id = any($1::bigint[])`,
-      [rows.map((row) => String(row.id))],
+        where c.id = any($1::bigint[]) and c.tenant_id = any($2::text[])`,
+      [rows.map((row) => String(row.id)), [...new Set(rows.map((row) => String(row.tenantId)))]],
     );
     const byId = new Map(words.map((w) => [w.id, w]));
     for (const row of rows) {

@@ -29,7 +29,9 @@ export const byRoomAreaHooks: ResourceHooks = {
   customFilters: {
     areaId(value, sql) {
       const inArea = areaAndBelow(value, sql, "r.area_id");
-      return inArea === "false" ? "false" : `t.room_id in (select r.id from pms_room r where ${inArea})`;
+      return inArea === "false"
+        ? "false"
+        : `t.room_id in (select r.id from pms_room r where r.tenant_id = t.tenant_id and ${inArea})`;
     },
   },
 };
@@ -87,7 +89,8 @@ export const ownerHooks: ResourceHooks = {
     /** The members of one owner group (the binding dialog's right-hand list). */
     ownerGroupId(value, sql) {
       if (!/^\d{1,19}$/.test(value)) return "false";
-      return `exists (select 1 from pms_owner_group_rel g where g.owner_id = t.id and g.group_id = ${sql.bind(value)}::bigint)`;
+      return `exists (select 1 from pms_owner_group_rel g
+                 where g.tenant_id = t.tenant_id and g.owner_id = t.id and g.group_id = ${sql.bind(value)}::bigint)`;
     },
   },
   /**
@@ -95,13 +98,18 @@ export const ownerHooks: ResourceHooks = {
    * group at most) and their rooms, read in the owners' own statement.
    */
   labelColumns: {
-    relationId: "select r.id from pms_owner_group_rel r where r.owner_id = t.id",
-    ownerGroupId: "select r.group_id from pms_owner_group_rel r where r.owner_id = t.id",
-    ownerGroupName: `select g.group_name from pms_owner_group_rel r join pms_owner_group g on g.id = r.group_id
-                      where r.owner_id = t.id`,
+    // Each in the owner's own tenant, as every label (crud/reference-names.ts).
+    relationId:
+      "select r.id from pms_owner_group_rel r where r.tenant_id = t.tenant_id and r.owner_id = t.id",
+    ownerGroupId:
+      "select r.group_id from pms_owner_group_rel r where r.tenant_id = t.tenant_id and r.owner_id = t.id",
+    ownerGroupName: `select g.group_name from pms_owner_group_rel r
+                      join pms_owner_group g on g.tenant_id = r.tenant_id and g.id = r.group_id
+                      where r.tenant_id = t.tenant_id and r.owner_id = t.id`,
     roomNames: `select string_agg(${roomLabelSql("r")}, ',' order by r.room_name)
-                  from pms_owner_room l join pms_room r on r.id = l.room_id and r.is_deleted = 0
-                 where l.owner_id = t.id and l.is_deleted = 0`,
+                  from pms_owner_room l
+                  join pms_room r on r.tenant_id = l.tenant_id and r.id = l.room_id and r.is_deleted = 0
+                 where l.tenant_id = t.tenant_id and l.owner_id = t.id and l.is_deleted = 0`,
   },
   async beforeWrite(ctx, values, id) {
     if (!id) return;
