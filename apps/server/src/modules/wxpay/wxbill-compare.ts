@@ -1,13 +1,24 @@
 import { badRequest } from "../../contract/errors.ts";
-import type { TradeBill } from "./wxpay-bill.ts";
+import type { BillTrade } from "./wxpay-bill.ts";
+
+/** The payment channels whose daily bills are reconciled: WeChat Pay and Alipay. */
+export type BillChannelName = "wechat" | "alipay";
+export const BILL_CHANNELS: readonly BillChannelName[] = ["wechat", "alipay"];
 
 /**
- * wechat_only: paid at WeChat Pay, not booked here; local_only: a WeChat Pay order booked here that the
- * bill lacks; amount: both have the order, amounts differ; counter_only: a recharge recorded at the
- * counter as paid by WeChat that no trade of the bill accounts for.
+ * wechat_only / alipay_only: paid at the channel, not booked here; local_only: an order of the channel
+ * booked here that the bill lacks; amount: both have the order, amounts differ; counter_only: a
+ * recharge recorded at the counter as paid through the channel that no trade of the bill accounts for.
  */
-export type DiffKind = "wechat_only" | "local_only" | "amount" | "counter_only";
-export const DIFF_KINDS: readonly DiffKind[] = ["wechat_only", "local_only", "amount", "counter_only"];
+export type DiffKind = "wechat_only" | "alipay_only" | "local_only" | "amount" | "counter_only";
+export type ChannelOnlyKind = "wechat_only" | "alipay_only";
+export const DIFF_KINDS: readonly DiffKind[] = [
+  "wechat_only",
+  "alipay_only",
+  "local_only",
+  "amount",
+  "counter_only",
+];
 export type SettleAction = "book" | "reverse" | "correct" | "acknowledge";
 /**
  * Which settlements fit which difference: money moves one way per kind, or not at all. A counter
@@ -16,18 +27,31 @@ export type SettleAction = "book" | "reverse" | "correct" | "acknowledge";
  */
 export const ACTIONS_OF: Record<DiffKind, readonly SettleAction[]> = {
   wechat_only: ["book", "acknowledge"],
+  alipay_only: ["book", "acknowledge"],
   local_only: ["reverse", "acknowledge"],
   amount: ["correct", "acknowledge"],
   counter_only: ["acknowledge", "reverse"],
 };
 export const REASON_MAX = 200;
 
+/**
+ * One line of a channel's bill as the comparison reads it: WeChat Pay's trades as they are, Alipay's
+ * detail rows mapped to them (alipay-bill-channel.ts). `mchid` is the merchant the bill is of
+ * (WeChat Pay's merchant number, Alipay's app id); `transactionId` the channel's own trade number.
+ */
+export type BillLine = Pick<
+  BillTrade,
+  "tradeState" | "mchid" | "outTradeNo" | "transactionId" | "orderFen" | "tradeTime"
+>;
+
 /** A difference found by comparing, before it is stored. */
 export interface FoundDiff {
   kind: DiffKind;
   outTradeNo: string;
   transactionId: string;
+  /** The channel's order here (pms_wx_pay or pms_alipay_pay). */
   wxPayId: string | null;
+  /** The amount the channel's bill has. */
   wechatFen: bigint | null;
   localFen: bigint | null;
   tradeTime: string;
@@ -36,8 +60,9 @@ export interface FoundDiff {
 }
 
 /**
- * A recharge the ledger records as paid by WeChat (PAYMENT_METHOD 3 微信, or 5 微信在线支付 without
- * an online order) on the bill's day, taken at the counter rather than through a WeChat Pay order.
+ * A recharge the ledger records as paid through the channel (WeChat: PAYMENT_METHOD 3 微信, or 5
+ * 微信在线支付 without an online order; Alipay: 4 支付宝 without an Alipay order) on the bill's day,
+ * taken at the counter rather than through an order of the channel.
  */
 export interface CounterRecharge {
   id: string;
@@ -48,7 +73,7 @@ export interface CounterRecharge {
   booked_at: string;
 }
 
-/** A wxpay order as the comparison needs it. */
+/** An order of the channel (wxpay or alipay) as the comparison needs it. */
 export interface LocalOrder {
   id: string;
   out_trade_no: string;
@@ -98,16 +123,17 @@ export function matchCounter<T extends { orderFen: bigint; tradeTime: string }>(
 
 /**
  * The comparison, pure: each SUCCESS trade of the bill against the order of its out_trade_no (not
- * paid here: wechat_only; paid with another amount: amount), and each order paid here on the day
- * that the bill does not list (local_only). Trades no order here knows are then matched with the
- * day's counter WeChat recharges (matchCounter): a trade left over is wechat_only, a recharge left
- * over counter_only. Refund trades are counted, not matched.
+ * paid here: `onlyKind`, wechat_only or alipay_only; paid with another amount: amount), and each
+ * order paid here on the day that the bill does not list (local_only). Trades no order here knows are
+ * then matched with the day's counter recharges of the channel (matchCounter): a trade left over is
+ * `onlyKind`, a recharge left over counter_only. Refund trades are counted, not matched.
  */
 export function compareBill(
-  bill: TradeBill,
+  bill: { trades: readonly BillLine[] },
   mchid: string,
   orders: readonly LocalOrder[],
   counter: readonly CounterRecharge[] = [],
+  onlyKind: ChannelOnlyKind = "wechat_only",
 ): FoundDiff[] {
   const byNo = new Map(orders.map((o) => [o.out_trade_no, o]));
   const billed = new Set<string>();
@@ -128,7 +154,7 @@ export function compareBill(
       tradeTime: trade.tradeTime.slice(0, 32),
     };
     if (!order) unknown.push({ orderFen: trade.orderFen, tradeTime: trade.tradeTime, at });
-    if (order?.state !== 1) byTrade.push({ at, diff: { ...base, kind: "wechat_only", localFen: null } });
+    if (order?.state !== 1) byTrade.push({ at, diff: { ...base, kind: onlyKind, localFen: null } });
     else if (BigInt(order.amount) !== trade.orderFen)
       byTrade.push({ at, diff: { ...base, kind: "amount", localFen: BigInt(order.amount) } });
   });
@@ -174,5 +200,5 @@ export function checkBillDate(text: unknown, today: string): string {
   return day;
 }
 
-/** The China calendar day of an instant (WeChat Pay's bills are cut at midnight Beijing time). */
+/** The China calendar day of an instant (both channels cut their bills at midnight Beijing time). */
 export const chinaDay = (at: Date) => new Date(at.getTime() + 8 * 3_600_000).toISOString().slice(0, 10);

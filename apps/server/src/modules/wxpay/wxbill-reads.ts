@@ -6,7 +6,7 @@ import { SqlParams } from "../../crud/sql.ts";
 import type { Queryable } from "../../db/client.ts";
 import { yuan } from "../money/money-reads.ts";
 import { roomLabelSql } from "../pms/room-label.ts";
-import { DIFF_KINDS } from "./wxbill-compare.ts";
+import { BILL_CHANNELS, DIFF_KINDS } from "./wxbill-compare.ts";
 
 type Params = Record<string, unknown>;
 
@@ -24,6 +24,7 @@ function oneOf<T extends string>(params: Params, name: string, allowed: readonly
 
 interface BillRow {
   id: string;
+  channel: string;
   mchid: string;
   bill_date: string;
   state: string;
@@ -43,11 +44,13 @@ interface BillRow {
   error_code: string;
 }
 
-/** Bills of the tenant, newest day first: billDate (one day) or from/to, state. */
+/** Bills of the tenant, newest day first: channel, billDate (one day) or from/to, state. */
 export async function billPage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
   const { current, size, offset } = paging(params, 200);
   const sql = new SqlParams();
   const where = [`tenant_id = ${sql.bind(tenantId)}`];
+  const channel = oneOf(params, "channel", BILL_CHANNELS);
+  if (channel) where.push(`channel = ${sql.bind(channel)}`);
   const day = dayParam(params, "billDate");
   if (day) where.push(`bill_date = ${sql.bind(day)}::date`);
   const from = dayParam(params, "from");
@@ -62,7 +65,7 @@ export async function billPage(db: Queryable, tenantId: string, params: Params, 
     sql.values,
   );
   const rows = await db.query<BillRow>(
-    `select id::text as id, mchid, to_char(bill_date, 'YYYY-MM-DD') as bill_date, state, trade_count,
+    `select id::text as id, channel, mchid, to_char(bill_date, 'YYYY-MM-DD') as bill_date, state, trade_count,
             success_count, refund_count, settlement_total::text as settlement_total,
             refund_total::text as refund_total, local_count, local_total::text as local_total,
             counter_count, counter_total::text as counter_total,
@@ -71,11 +74,13 @@ export async function billPage(db: Queryable, tenantId: string, params: Params, 
               where pms_wx_bill_diff.bill_id = pms_wx_bill.id and ${DIFF_STATE_SQL} <> 'settled') as open_count,
             attempts, downloaded_time, error, error_code
        from pms_wx_bill where ${filter}
-      order by bill_date desc, id desc limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
+      order by bill_date desc, channel desc, id desc limit ${sql.bind(size)} offset ${sql.bind(offset)}`,
     sql.values,
   );
   const records = rows.map((r) => ({
     id: r.id,
+    // wechat or alipay; mchid is the channel's merchant (WeChat Pay's merchant number, Alipay's app id).
+    channel: r.channel,
     mchid: r.mchid,
     billDate: r.bill_date,
     state: r.state === "failed" ? r.state : r.open_count > 0 ? "differences" : "balanced",
@@ -84,7 +89,7 @@ export async function billPage(db: Queryable, tenantId: string, params: Params, 
     refundCount: r.refund_count,
     settlementTotal: yuan(r.settlement_total),
     refundTotal: yuan(r.refund_total),
-    // WeChat Pay orders paid here on the day, and apart from them the counter's recharges recorded as WeChat.
+    // The channel's orders paid here on the day, and apart from them the counter's recharges recorded with it.
     localCount: r.local_count,
     localTotal: yuan(r.local_total),
     counterCount: r.counter_count,
@@ -102,6 +107,7 @@ export async function billPage(db: Queryable, tenantId: string, params: Params, 
 interface DiffListRow {
   id: string;
   bill_id: string;
+  channel: string;
   bill_date: string;
   kind: string;
   out_trade_no: string;
@@ -138,10 +144,12 @@ export const DIFF_STATE_SQL = `case when pms_wx_bill_diff.state = 'settled' and 
 /** The differences' table: its columns are named with it, as the counter recharge's join has the same names. */
 const DIFF = "pms_wx_bill_diff";
 
-/** The differences' filter: billDate, billId, kind, state; 400 naming a malformed one. */
+/** The differences' filter: channel, billDate, billId, kind, state; 400 naming a malformed one. */
 export function diffSearch(tenantId: string, params: Params) {
   const sql = new SqlParams();
   const where = [`${DIFF}.tenant_id = ${sql.bind(tenantId)}`];
+  const channel = oneOf(params, "channel", BILL_CHANNELS);
+  if (channel) where.push(`${DIFF}.channel = ${sql.bind(channel)}`);
   const day = dayParam(params, "billDate");
   if (day) where.push(`${DIFF}.bill_date = ${sql.bind(day)}::date`);
   const billId = optionalString(params, "billId");
@@ -175,7 +183,7 @@ export async function diffRows(
 ) {
   const n = search.values.length;
   const rows = await db.query<DiffListRow>(
-    `select ${DIFF}.id::text as id, bill_id::text as bill_id, to_char(bill_date, 'YYYY-MM-DD') as bill_date, kind,
+    `select ${DIFF}.id::text as id, bill_id::text as bill_id, ${DIFF}.channel, to_char(bill_date, 'YYYY-MM-DD') as bill_date, kind,
             out_trade_no, transaction_id, wx_pay_id::text as wx_pay_id, wechat_amount::text as wechat_amount,
             local_amount::text as local_amount, trade_time, ${DIFF_STATE_SQL} as state, action, reason,
             ${DIFF}.operator, settle_time, ${DIFF}.recharge_id::text as recharge_id, ${DIFF}.ledger_id::text as ledger_id,
@@ -194,6 +202,7 @@ export async function diffRows(
   return rows.map((r) => ({
     id: r.id,
     billId: r.bill_id,
+    channel: r.channel,
     billDate: r.bill_date,
     kind: r.kind,
     // A counter recharge has no merchant order number: its receipt number stands in the row's key.
@@ -210,7 +219,7 @@ export async function diffRows(
     settleTime: r.settle_time ? formatDateTime(r.settle_time, timeZone) : "",
     rechargeId: r.recharge_id ?? "",
     ledgerId: r.ledger_id ?? "",
-    // counter_only: the recharge recorded as WeChat, its account, owner, room and who took it.
+    // counter_only: the recharge recorded with the channel's method, its account, owner, room and who took it.
     counterRechargeId: r.counter_recharge_id ?? "",
     receiptNo: r.receipt_no ?? "",
     accountId: r.account_id ?? "",
@@ -222,7 +231,7 @@ export async function diffRows(
 }
 export type DiffView = Awaited<ReturnType<typeof diffRows>>[number];
 
-/** Differences of the tenant: billDate, billId, kind, state; open ones first, then newest day. */
+/** Differences of the tenant: channel, billDate, billId, kind, state; open ones first, then newest day. */
 export async function diffPage(db: Queryable, tenantId: string, params: Params, timeZone: string) {
   const { current, size, offset } = paging(params, 500);
   const search = diffSearch(tenantId, params);

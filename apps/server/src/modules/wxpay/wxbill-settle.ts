@@ -2,25 +2,36 @@ import { badRequest, notFound } from "../../contract/errors.ts";
 import type { Db, Queryable } from "../../db/client.ts";
 import type { Actor } from "../money/account-book.ts";
 import { type ApprovalGate, takeRecharge, within } from "../money/recharge.service.ts";
+import type { BillChannel } from "./bill-channel.ts";
+import { BILL_CHANNEL_OF } from "./bill-channels.ts";
 import { restate } from "./wxbill.service.ts";
-import { ACTIONS_OF, type DiffKind, REASON_MAX, type SettleAction } from "./wxbill-compare.ts";
+import {
+  ACTIONS_OF,
+  type BillChannelName,
+  type DiffKind,
+  REASON_MAX,
+  type SettleAction,
+} from "./wxbill-compare.ts";
 import { DIFF_STATE_SQL } from "./wxbill-reads.ts";
-import { loadMerchant, settleTransaction, type WxpayDeps } from "./wxpay.service.ts";
-import type { Merchant } from "./wxpay-client.ts";
+import type { WxpayDeps } from "./wxpay.service.ts";
 
 interface DiffRow {
   id: string;
   bill_id: string;
+  channel: BillChannelName;
   kind: DiffKind;
   out_trade_no: string;
   transaction_id: string;
+  /** The channel's order (pms_wx_pay or pms_alipay_pay). */
   wx_pay_id: string | null;
+  /** What the channel's bill has. */
   wechat_amount: string | null;
   local_amount: string | null;
+  trade_time: string;
   state: string;
   /** The recharge an earlier settlement took (rejected in approval when the difference is open again). */
   recharge_id: string | null;
-  /** counter_only: the counter recharge recorded as WeChat. */
+  /** counter_only: the counter recharge recorded with the channel's payment method. */
   counter_recharge_id: string | null;
 }
 
@@ -34,7 +45,7 @@ export interface SettleInput {
   approval?: ApprovalGate;
 }
 
-/** A caller's transaction shaped as the Db settleTransaction opens its own transaction on. */
+/** A caller's transaction shaped as the Db a channel's booking opens its own transaction on. */
 const joined = (db: Db, tx: Queryable): Db =>
   Object.assign(Object.create(db) as Db, {
     query: tx.query.bind(tx),
@@ -42,8 +53,9 @@ const joined = (db: Db, tx: Queryable): Db =>
   });
 
 /**
- * Settles one open difference of the tenant with a reason, in one transaction with its money:
- * book (wechat_only of a known order: settleTransaction, which books it at most once), reverse
+ * Settles one open difference of the tenant with a reason, in one transaction with its money, the
+ * same for both channels: book (wechat_only / alipay_only of a known order: booked as the channel's
+ * notification would be, at most once), reverse
  * (local_only, or counter_only: a correction minus of the booked amount), correct (amount: the difference as a
  * correction plus or minus), acknowledge (no money). The row lock makes a second settle a 400.
  * Money leaving an account passes the tenant's approval like any correction minus: above its
@@ -56,12 +68,11 @@ export async function settleDifference(deps: WxpayDeps, input: SettleInput) {
   const action = input.action as SettleAction;
   if (!["book", "reverse", "correct", "acknowledge"].includes(action))
     throw badRequest("action: 只能是 book、reverse、correct 或 acknowledge");
-  const merchant = action === "book" ? await loadMerchant(deps.db, deps.cipher, input.tenantId) : undefined;
   return deps.db.transaction(async (tx) => {
     const [diff] = await tx.query<DiffRow>(
-      `select id::text as id, bill_id::text as bill_id, kind, out_trade_no, transaction_id,
+      `select id::text as id, bill_id::text as bill_id, channel, kind, out_trade_no, transaction_id,
               wx_pay_id::text as wx_pay_id, wechat_amount::text as wechat_amount,
-              local_amount::text as local_amount, ${DIFF_STATE_SQL} as state, recharge_id::text as recharge_id,
+              local_amount::text as local_amount, trade_time, ${DIFF_STATE_SQL} as state, recharge_id::text as recharge_id,
               counter_recharge_id::text as counter_recharge_id
          from pms_wx_bill_diff where id = $1 and tenant_id = $2 for update`,
       [input.id, input.tenantId],
@@ -69,7 +80,7 @@ export async function settleDifference(deps: WxpayDeps, input: SettleInput) {
     if (!diff) throw notFound("id: 对账差异不存在");
     if (diff.state !== "open") throw badRequest("id: 该差异已处理");
     if (!ACTIONS_OF[diff.kind].includes(action)) throw badRequest(`action: 该差异不能用 ${action} 处理`);
-    const money = await moveMoney(deps, tx, input, diff, action, reason, merchant);
+    const money = await moveMoney(deps, tx, input, diff, action, reason);
     await tx.query(
       `update pms_wx_bill_diff set state = 'settled', action = $2, reason = $3, operator = $4, settle_user = $5,
               settle_time = now(), recharge_id = $6, ledger_id = $7
@@ -103,20 +114,9 @@ async function ledgerOf(tx: Queryable, rechargeId: string) {
   return { rechargeId, ledgerId: row?.ledger_id ?? null };
 }
 
-async function orderOf(tx: Queryable, tenantId: string, diff: DiffRow) {
-  if (!diff.wx_pay_id) throw badRequest("action: 本系统没有这笔订单,只能确认不处理");
-  const [order] = await tx.query<{
-    account_id: string;
-    energy_type: 1 | 2;
-    appid: string;
-    mchid: string;
-    state: number;
-  }>(
-    `select w.account_id::text as account_id, a.energy_type, w.appid, w.mchid, w.state
-       from pms_wx_pay w join pms_account a on a.id = w.account_id and a.tenant_id = w.tenant_id
-      where w.id = $1 and w.tenant_id = $2 for update of w`,
-    [diff.wx_pay_id, tenantId],
-  );
+/** The account of the difference's order at its channel, locked; 400 when this system has no such order. */
+async function orderOf(tx: Queryable, channel: BillChannel, tenantId: string, diff: DiffRow) {
+  const order = diff.wx_pay_id ? await channel.lockOrderAccount(tx, tenantId, diff.wx_pay_id) : undefined;
   if (!order) throw badRequest("action: 本系统没有这笔订单,只能确认不处理");
   return order;
 }
@@ -139,25 +139,20 @@ async function moveMoney(
   diff: DiffRow,
   action: SettleAction,
   reason: string,
-  merchant: Merchant | undefined,
 ): Promise<{ rechargeId: string; ledgerId: string | null } | undefined> {
   if (action === "acknowledge") return undefined;
+  const channel = BILL_CHANNEL_OF[diff.channel];
   if (action === "book") {
-    const order = await orderOf(tx, input.tenantId, diff);
-    const outcome = await settleTransaction({ ...deps, db: joined(deps.db, tx) }, merchant as Merchant, {
-      appid: order.appid,
-      mchid: order.mchid,
-      out_trade_no: diff.out_trade_no,
-      transaction_id: diff.transaction_id,
-      trade_state: "SUCCESS",
-      amount: { total: Number(diff.wechat_amount) },
+    await orderOf(tx, channel, input.tenantId, diff);
+    const booked = await channel.bookOrder({ ...deps, db: joined(deps.db, tx) }, input.tenantId, {
+      orderId: diff.wx_pay_id as string,
+      outTradeNo: diff.out_trade_no,
+      transactionId: diff.transaction_id,
+      billFen: BigInt(diff.wechat_amount ?? "0"),
+      tradeTime: diff.trade_time,
     });
-    if (!outcome.ok) throw badRequest(`action: 无法入账 (${outcome.reason})`);
-    const [paid] = await tx.query<{ recharge_id: string | null }>(
-      "select recharge_id::text as recharge_id from pms_wx_pay where id = $1",
-      [diff.wx_pay_id],
-    );
-    return paid?.recharge_id ? ledgerOf(tx, paid.recharge_id) : undefined;
+    if ("refused" in booked) throw badRequest(`action: 无法入账 (${booked.refused})`);
+    return booked.rechargeId ? ledgerOf(tx, booked.rechargeId) : undefined;
   }
   const delta =
     action === "reverse"
@@ -168,8 +163,9 @@ async function moveMoney(
   const target =
     diff.kind === "counter_only"
       ? await counterAccountOf(tx, input.tenantId, diff)
-      : { ...(await orderOf(tx, input.tenantId, diff)), payment_method: 5 };
-  const label = action === "reverse" ? "微信对账冲正" : "微信对账调整";
+      : { ...(await orderOf(tx, channel, input.tenantId, diff)), payment_method: channel.orderPaymentMethod };
+  const label = action === "reverse" ? channel.labels.reverse : channel.labels.correct;
+  const key = `${channel.keyPrefix}-${diff.id}`;
   const recharge = await takeRecharge(
     within(tx),
     input.tenantId,
@@ -181,7 +177,7 @@ async function moveMoney(
       amount: delta > 0n ? delta : -delta,
       remark: `${label} ${diff.out_trade_no}: ${reason}`.slice(0, 255),
       // A settlement rejected in approval may be made again: a new key after each rejected one.
-      idempotencyKey: diff.recharge_id ? `wxbill-${diff.id}-${diff.recharge_id}` : `wxbill-${diff.id}`,
+      idempotencyKey: diff.recharge_id ? `${key}-${diff.recharge_id}` : key,
     },
     input.actor,
     deps.timeZone,

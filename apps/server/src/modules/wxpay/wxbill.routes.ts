@@ -6,8 +6,9 @@ import { requirePermission } from "../../crud/permissions.ts";
 import { approvalGate } from "../money/money-approval.ts";
 import { sendMoneySheet } from "../money/money-sheet.ts";
 import { registryTenant } from "../pms/registry-access.ts";
-import { reconcileDay } from "./wxbill.service.ts";
-import { checkBillDate, chinaDay } from "./wxbill-compare.ts";
+import { BILL_CHANNEL_OF } from "./bill-channels.ts";
+import { reconcileChannelDay } from "./wxbill.service.ts";
+import { BILL_CHANNELS, type BillChannelName, checkBillDate, chinaDay } from "./wxbill-compare.ts";
 import { diffSheet } from "./wxbill-export.ts";
 import { billPage, diffPage } from "./wxbill-reads.ts";
 import { settleDifference } from "./wxbill-settle.ts";
@@ -24,9 +25,18 @@ export const WXBILL_CODES = {
   exportRows: ["wxbill_export"],
 };
 
+/** The channel a day is reconciled for: wechat when not named (as before Alipay), or a 400 naming it. */
+function channelParam(params: Record<string, unknown>): BillChannelName {
+  const channel = optionalString(params, "channel") ?? "wechat";
+  if (!BILL_CHANNELS.includes(channel as BillChannelName))
+    throw badRequest("channel: 只能是 wechat 或 alipay");
+  return channel as BillChannelName;
+}
+
 /**
- * WeChat Pay reconciliation (issue 20): the day's bills and their differences, reconciling a day on
- * demand, and settling a difference with a reason. Rules in wxbill.service.ts.
+ * Payment reconciliation (issue 20, Alipay with issue 39): the day's bills of WeChat Pay and Alipay and
+ * their differences, reconciling a day of a channel on demand, and settling a difference with a
+ * reason. Rules in wxbill.service.ts.
  */
 export function wxbillRoutes(app: FastifyInstance, deps: WxpayDeps) {
   const { db, timeZone } = deps;
@@ -42,7 +52,10 @@ export function wxbillRoutes(app: FastifyInstance, deps: WxpayDeps) {
   app.get(
     `${pms}/wxbill/diff-list`,
     {
-      schema: { tags, summary: "Differences between the bills and Meterline: billDate, billId, kind, state" },
+      schema: {
+        tags,
+        summary: "Differences between the bills and Meterline: channel, billDate, billId, kind, state",
+      },
     },
     async (request) => {
       const user = await requirePermission(db, request, WXBILL_CODES.read);
@@ -70,18 +83,19 @@ export function wxbillRoutes(app: FastifyInstance, deps: WxpayDeps) {
       schema: {
         tags,
         summary:
-          "Download and compare the trade bill of a China day (billDate YYYY-MM-DD); a failed run answers the day state failed with errorCode and error",
+          "Download and compare the trade bill of a China day (billDate YYYY-MM-DD) of a channel (wechat, the default, or alipay); a failed run answers the day state failed with errorCode and error",
       },
     },
     async (request) => {
       const user = await requirePermission(db, request, WXBILL_CODES.reconcile);
       const params = readParams(request);
       const tenantId = registryTenant(user, params);
+      const channel = channelParam(params);
       const day = checkBillDate(optionalString(params, "billDate"), chinaDay(new Date()));
       // A run that failed is answered too: the day's bill, state failed, with its reason (errorCode,
-      // error), which the console shows; the reason is WeChat Pay's or the merchant's, not the caller's.
-      const run = await reconcileDay(deps, tenantId, day);
-      const bills = await billPage(db, tenantId, { billDate: day, size: "10" }, timeZone);
+      // error), which the console shows; the reason is the channel's or the merchant's, not the caller's.
+      const run = await reconcileChannelDay(deps, BILL_CHANNEL_OF[channel], tenantId, day);
+      const bills = await billPage(db, tenantId, { billDate: day, channel, size: "10" }, timeZone);
       const bill = bills.records.find((b) => b.id === run.billId);
       return ok(bill ?? null, run.failed ? `对账失败: ${bill?.error ?? ""}` : "对账完成");
     },
