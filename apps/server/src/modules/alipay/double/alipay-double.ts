@@ -107,6 +107,9 @@ export class AlipayDouble {
   /** Payment codes whose owner must still enter a password on the phone (answer 10003). */
   private readonly confirmCodes = new Set<string>();
   private readonly losing = new Set<string>();
+  /** Trades the bill leaves out, and trades it lists with another amount (fen): planted differences. */
+  private readonly hidden = new Set<string>();
+  private readonly billAmounts = new Map<string, bigint>();
   private plan: NotifyPlan = { mode: "deliver" };
   readonly deliveries: Delivery[] = [];
   /** Every method called, in order (tests assert what was asked, e.g. a cancel after a timeout). */
@@ -175,13 +178,53 @@ export class AlipayDouble {
 
   /** The buyer pays (a scanned QR, the wap page, or a code payment confirmed on the phone). */
   async pay(appId: string, outTradeNo: string, buyerId = "2088102177846880"): Promise<Delivery[]> {
+    return this.payAt(appId, outTradeNo, new Date(), buyerId);
+  }
+
+  /** The buyer pays at `at` (a day whose bill a test reconciles): the notification says so. */
+  async payAt(
+    appId: string,
+    outTradeNo: string,
+    at: Date,
+    buyerId = "2088102177846880",
+  ): Promise<Delivery[]> {
     const trade = this.mustFind(appId, outTradeNo);
     if (trade.status !== "WAIT_BUYER_PAY") throw new Error(`trade ${outTradeNo} is ${trade.status}`);
     trade.scanned = true;
     trade.status = "TRADE_SUCCESS";
-    trade.paid = new Date();
+    trade.paid = at;
     trade.buyerId = buyerId;
     return this.notify(trade);
+  }
+
+  /** A trade paid at `at` that no merchant system asked for (another till, another system): in the bill only. */
+  plantPayment(appId: string, outTradeNo: string, amountFen: bigint, at: Date) {
+    this.trades.set(`${appId}:${outTradeNo}`, {
+      appId,
+      outTradeNo,
+      tradeNo: this.newTradeNo(at),
+      subject: "其他收款",
+      total: amountFen,
+      refunded: 0n,
+      status: "TRADE_SUCCESS",
+      scanned: true,
+      notifyUrl: "",
+      returnUrl: "",
+      buyerId: "2088102177846880",
+      created: at,
+      paid: at,
+      product: "FACE_TO_FACE_PAYMENT",
+    });
+  }
+
+  /** The bill leaves this trade out (a bill that lost a line). */
+  hideFromBill(appId: string, outTradeNo: string) {
+    this.hidden.add(`${appId}:${outTradeNo}`);
+  }
+
+  /** The bill lists this trade with another amount received (fen). */
+  plantAmount(appId: string, outTradeNo: string, amountFen: bigint) {
+    this.billAmounts.set(`${appId}:${outTradeNo}`, amountFen);
   }
 
   /** Sends the trade's notification again, as Alipay does until it reads `success`. */
@@ -561,7 +604,10 @@ export class AlipayDouble {
     const rows: BillRow[] = [];
     for (const trade of this.trades.values()) {
       if (trade.appId !== appId || !trade.paid || shanghaiTime(trade.paid).slice(0, 10) !== day) continue;
-      rows.push({ trade, kind: "交易", amount: trade.total, at: trade.paid, requestNo: "" });
+      const key = `${appId}:${trade.outTradeNo}`;
+      if (this.hidden.has(key)) continue;
+      const amount = this.billAmounts.get(key) ?? trade.total;
+      rows.push({ trade, kind: "交易", amount, at: trade.paid, requestNo: "" });
     }
     for (const refund of this.refunds) {
       const trade = this.trades.get(`${refund.appId}:${refund.outTradeNo}`);
@@ -635,7 +681,7 @@ function billDetail(rows: BillRow[], day: string): string {
     cells[4] = shanghaiTime(row.trade.created);
     cells[5] = shanghaiTime(row.at);
     cells[10] = "159****5620";
-    cells[11] = yuan(row.kind === "交易" ? row.trade.total : 0n);
+    cells[11] = yuan(row.kind === "交易" ? row.amount : 0n);
     cells[12] = yuan(row.amount);
     cells[21] = row.requestNo;
     cells[22] = "0.00";
