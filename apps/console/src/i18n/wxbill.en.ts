@@ -1,8 +1,8 @@
 import type { wxbillZh } from "./wxbill.zh.ts";
 
-/** Strings of WeChat Pay reconciliation. */
+/** Strings of payment reconciliation (WeChat Pay and Alipay). */
 export const wxbillEn: Record<keyof typeof wxbillZh, string> = {
-  "menu.wxbill": "WeChat Pay reconciliation",
+  "menu.wxbill": "Payment reconciliation",
   "wxbill.day": "Bill date",
   "wxbill.reconcile": "Reconcile",
   "wxbill.reconciled": "Reconciled",
@@ -75,4 +75,37 @@ export const wxbillEn: Record<keyof typeof wxbillZh, string> = {
   "wxbill.held": "Sent for approval: booked once approved",
   "wxbill.export": "Export",
   "wxbill.any": "All",
+  "wxbill.channel": "Channel",
+  "wxbill.channel.wechat": "WeChat Pay",
+  "wxbill.channel.alipay": "Alipay",
+  "wxbill.reconcileChannel": "Channel to reconcile",
+  "wxbill.kind.alipay_only": "At Alipay only",
+  "wxbill.kind.counter_only.alipay": "Counter Alipay, not in the bill",
+  "wxbill.kind.counter_only.any": "Counter recharge, not in the bill",
+  "wxbill.billSide.alipay": "Alipay bill",
+  "wxbill.billSide.any": "Channel bill",
+  "wxbill.ledgerSide.alipay": "Recorded here as Alipay",
+  "wxbill.ledgerSide.any": "Recorded here",
+  "wxbill.localCount.alipay": "Alipay orders",
+  "wxbill.localCount.any": "Online orders",
+  "wxbill.localTotal.alipay": "Orders (yuan)",
+  "wxbill.localTotal.any": "Orders (yuan)",
+  "wxbill.counterCount.alipay": "Counter Alipay recharges",
+  "wxbill.counterCount.any": "Counter recharges",
+  "wxbill.counterTotal.alipay": "Counter Alipay (yuan)",
+  "wxbill.counterTotal.any": "Counter (yuan)",
+  "wxbill.transactionId.alipay": "Alipay trade number",
+  "wxbill.transactionId.any": "Channel transaction",
+  "wxbill.wechatAmount.alipay": "Alipay (yuan)",
+  "wxbill.wechatAmount.any": "Bill (yuan)",
+  "wxbill.error.alipay.MERCHANT":
+    "No Alipay application is set up and enabled: set one up under Alipay settings first",
+  "wxbill.error.alipay.NETWORK": "Alipay could not be reached; try again later",
+  "wxbill.error.alipay.ANSWER_NOT_TRUSTED":
+    "Alipay's answer failed its signature check; check the Alipay public key",
+  "wxbill.error.alipay.BILL_NOT_READY": "Alipay has not made the day's bill yet; try again later",
+  "wxbill.error.alipay.BILL_DOWNLOAD": "The Alipay bill could not be downloaded",
+  "wxbill.error.alipay.BILL_FORMAT": "The Alipay bill file is malformed, so it was not used",
+  "wxbill.error.alipay.ERROR": "The reconciliation ran into an error",
+  "wxbill.error.alipay.other": "Alipay refused the request ({code})",
 };

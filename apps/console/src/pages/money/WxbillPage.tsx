@@ -4,13 +4,16 @@ import { reportNetworkError } from "../../app/api.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import { type MessageKey, useI18n } from "../../i18n/index.tsx";
 import { useConsole } from "../../store/useConsole.ts";
+import { ScrollRegion } from "./ScrollRegion.tsx";
 import { WxbillSettleDialog } from "./WxbillSettleDialog.tsx";
 import {
   type Bill,
   type BillDiff,
+  CHANNELS,
   type DiffFilter,
   exportDiffs,
   KINDS,
+  ONLY_KIND,
   reconcileDay,
   wxbillDiffs,
   wxbillPage,
@@ -23,7 +26,7 @@ const STATE_CLASS: Record<string, string> = {
   differences: "counter-level-1",
   failed: "counter-level-3",
 };
-/** Reasons of a failed run the console words itself; any other code is WeChat Pay's own refusal. */
+/** Reasons of a failed run the console words itself; any other code is the channel's own refusal. */
 const KNOWN_ERRORS = [
   "MERCHANT",
   "NETWORK",
@@ -35,11 +38,24 @@ const KNOWN_ERRORS = [
   "BILL_FORMAT",
   "ERROR",
 ];
-/** Yesterday in Beijing time: the day whose bill WeChat Pay has ready. */
+/** Alipay's reasons, worded apart (alipay-bill-channel.ts); a sub code Alipay refused with is said as it came. */
+const ALIPAY_ERRORS = [
+  "MERCHANT",
+  "NETWORK",
+  "ANSWER_NOT_TRUSTED",
+  "BILL_NOT_READY",
+  "BILL_DOWNLOAD",
+  "BILL_FORMAT",
+  "ERROR",
+];
+/** Yesterday in Beijing time: the day whose bill WeChat Pay and Alipay have ready. */
 const yesterdayInChina = () =>
   new Date(Date.now() + 8 * 3_600_000 - 24 * 3_600_000).toISOString().slice(0, 10);
 
-/** 微信对账 (issue 20): bills by day, their differences, reconciling a day and settling a difference. */
+/**
+ * 支付对账 (issue 20, Alipay with issue 39): bills by day and channel (WeChat Pay, Alipay), their
+ * differences, reconciling a day of a channel and settling a difference the same way for both.
+ */
 export default function WxbillPage() {
   const { t } = useI18n();
   const { message } = useFeedback();
@@ -47,9 +63,11 @@ export default function WxbillPage() {
   const canSettle = useConsole((state) => Boolean(state.permission.wxbill_settle));
   const canExport = useConsole((state) => Boolean(state.permission.wxbill_export));
   const [day, setDay] = useState(yesterdayInChina);
+  /** The channel the next run reconciles. */
+  const [channel, setChannel] = useState<string>("wechat");
   const [bills, setBills] = useState<Bill[]>([]);
   const [diffs, setDiffs] = useState<BillDiff[]>([]);
-  const [filter, setFilter] = useState<DiffFilter>({ state: "open" });
+  const [filter, setFilter] = useState<DiffFilter>({ state: "open", channel: "wechat" });
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -60,7 +78,7 @@ export default function WxbillPage() {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      const [billPage, diffPage] = await Promise.all([wxbillPage(), wxbillDiffs(filter)]);
+      const [billPage, diffPage] = await Promise.all([wxbillPage(filter.channel), wxbillDiffs(filter)]);
       setBills(billPage.records);
       setDiffs(diffPage.records);
       setFailed(false);
@@ -75,23 +93,44 @@ export default function WxbillPage() {
     void load();
   }, [load]);
 
-  const reasonOf = (bill: Pick<Bill, "errorCode">) =>
-    KNOWN_ERRORS.includes(bill.errorCode)
-      ? t(`wxbill.error.${bill.errorCode}` as MessageKey)
-      : t("wxbill.error.other", { code: bill.errorCode || "?" });
+  const label = (prefix: string, value: string) => (value ? t(`${prefix}.${value}` as MessageKey) : "");
+  const reasonOf = (bill: Pick<Bill, "errorCode" | "channel">) => {
+    const prefix = bill.channel === "alipay" ? "wxbill.error.alipay" : "wxbill.error";
+    const known = bill.channel === "alipay" ? ALIPAY_ERRORS : KNOWN_ERRORS;
+    return known.includes(bill.errorCode)
+      ? t(`${prefix}.${bill.errorCode}` as MessageKey)
+      : t(`${prefix}.other` as MessageKey, { code: bill.errorCode || "?" });
+  };
+  /** A heading that names the channel listed: WeChat Pay's words, Alipay's (`.alipay`), or both's (`.any`). */
+  const side = (key: string) =>
+    t((filter.channel === "wechat" ? key : `${key}.${filter.channel ?? "any"}`) as MessageKey);
+  /** A counter recharge is recorded as 微信 or as 支付宝: its kind says which (`any` when both are listed). */
+  const kindLabel = (kind: string, of: string) =>
+    t(
+      (kind === "counter_only" && of !== "wechat"
+        ? `wxbill.kind.counter_only.${of}`
+        : `wxbill.kind.${kind}`) as MessageKey,
+    );
+  const channelColumn = {
+    title: t("wxbill.channel"),
+    dataIndex: "channel",
+    render: (value: string) => (
+      <span data-testid="wxbill-channel-cell">{label("wxbill.channel", value)}</span>
+    ),
+  };
 
   const reconcile = async () => {
     setBusy(true);
     setFailure(null);
     try {
-      const result = await reconcileDay(day);
-      // A run that could not be done (no merchant, WeChat Pay unreachable, a bill not to be trusted)
+      const result = await reconcileDay(day, channel);
+      // A run that could not be done (no merchant, the channel unreachable, a bill not to be trusted)
       // answers the failed day with its reason: said here and kept above the list.
       if (result.state === "failed") {
         setFailure(result);
         message.error(t("wxbill.failed", { day: result.billDate, reason: reasonOf(result) }));
       } else message.success(t("wxbill.reconciled"));
-      setFilter((current) => ({ ...current, billDate: day }));
+      setFilter((current) => ({ ...current, billDate: day, channel }));
     } catch (error) {
       // Bad input was shown by the API bridge; a lost connection is shown here.
       reportNetworkError(error);
@@ -101,7 +140,6 @@ export default function WxbillPage() {
     }
   };
 
-  const label = (prefix: string, value: string) => (value ? t(`${prefix}.${value}` as MessageKey) : "");
   const billColumns: TableColumnsType<Bill> = [
     {
       title: t("wxbill.day"),
@@ -118,6 +156,7 @@ export default function WxbillPage() {
         </Button>
       ),
     },
+    channelColumn,
     {
       title: t("wxbill.state"),
       dataIndex: "state",
@@ -126,7 +165,7 @@ export default function WxbillPage() {
       ),
     },
     {
-      title: t("wxbill.billSide"),
+      title: side("wxbill.billSide"),
       children: [
         { title: t("wxbill.successCount"), dataIndex: "successCount", align: "right" },
         { title: t("wxbill.settlementTotal"), dataIndex: "settlementTotal", align: "right" },
@@ -135,13 +174,13 @@ export default function WxbillPage() {
       ],
     },
     {
-      // What the ledger says came in through WeChat: online orders and counter recharges apart.
-      title: t("wxbill.ledgerSide"),
+      // What the ledger says came in through the channel: online orders and counter recharges apart.
+      title: side("wxbill.ledgerSide"),
       children: [
-        { title: t("wxbill.localCount"), dataIndex: "localCount", align: "right" },
-        { title: t("wxbill.localTotal"), dataIndex: "localTotal", align: "right" },
-        { title: t("wxbill.counterCount"), dataIndex: "counterCount", align: "right" },
-        { title: t("wxbill.counterTotal"), dataIndex: "counterTotal", align: "right" },
+        { title: side("wxbill.localCount"), dataIndex: "localCount", align: "right" },
+        { title: side("wxbill.localTotal"), dataIndex: "localTotal", align: "right" },
+        { title: side("wxbill.counterCount"), dataIndex: "counterCount", align: "right" },
+        { title: side("wxbill.counterTotal"), dataIndex: "counterTotal", align: "right" },
       ],
     },
     { title: t("wxbill.openCount"), dataIndex: "openCount", align: "right" },
@@ -160,7 +199,12 @@ export default function WxbillPage() {
   ];
   const diffColumns: TableColumnsType<BillDiff> = [
     { title: t("wxbill.day"), dataIndex: "billDate" },
-    { title: t("wxbill.kind"), dataIndex: "kind", render: (value: string) => label("wxbill.kind", value) },
+    channelColumn,
+    {
+      title: t("wxbill.kind"),
+      dataIndex: "kind",
+      render: (value: string, row) => kindLabel(value, row.channel),
+    },
     { title: t("wxbill.outTradeNo"), dataIndex: "outTradeNo" },
     {
       title: t("wxbill.counterRecharge"),
@@ -176,8 +220,8 @@ export default function WxbillPage() {
           </span>
         ) : null,
     },
-    { title: t("wxbill.transactionId"), dataIndex: "transactionId" },
-    { title: t("wxbill.wechatAmount"), dataIndex: "wechatAmount", align: "right" },
+    { title: side("wxbill.transactionId"), dataIndex: "transactionId" },
+    { title: side("wxbill.wechatAmount"), dataIndex: "wechatAmount", align: "right" },
     { title: t("wxbill.localAmount"), dataIndex: "localAmount", align: "right" },
     {
       title: t("wxbill.diffState"),
@@ -217,6 +261,14 @@ export default function WxbillPage() {
             style={{ width: 170 }}
             data-testid="wxbill-date"
           />
+          <Select
+            aria-label={t("wxbill.reconcileChannel")}
+            style={{ width: 130 }}
+            value={channel}
+            onChange={(value: string) => setChannel(value)}
+            options={CHANNELS.map((value) => ({ value, label: label("wxbill.channel", value) }))}
+            data-testid="wxbill-reconcile-channel"
+          />
           {canReconcile ? (
             <Button
               type="primary"
@@ -243,18 +295,38 @@ export default function WxbillPage() {
           data-testid="wxbill-failure"
         />
       ) : null}
-      <Card size="small" title={t("wxbill.bills")}>
-        <Table<Bill>
-          rowKey="id"
-          size="small"
-          columns={billColumns}
-          dataSource={bills}
-          loading={loading}
-          scroll={{ x: true }}
-          pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }}
-          locale={{ emptyText: <Empty description={t("wxbill.noBills")} /> }}
-          data-testid="wxbill-bills"
-        />
+      <Card
+        size="small"
+        title={t("wxbill.bills")}
+        extra={
+          <Select
+            aria-label={t("wxbill.channel")}
+            style={{ width: 170 }}
+            value={filter.channel ?? ""}
+            onChange={(value: string) =>
+              setFilter((current) => ({ ...current, channel: value || undefined, kind: undefined }))
+            }
+            options={[
+              { value: "", label: `${t("wxbill.channel")}: ${t("wxbill.any")}` },
+              ...CHANNELS.map((value) => ({ value, label: label("wxbill.channel", value) })),
+            ]}
+            data-testid="wxbill-channel-filter"
+          />
+        }
+      >
+        {/* Wider than the screen with both sides of the bill: scrolled in a focusable region. */}
+        <ScrollRegion label={t("wxbill.bills")}>
+          <Table<Bill>
+            rowKey="id"
+            size="small"
+            columns={billColumns}
+            dataSource={bills}
+            loading={loading}
+            pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }}
+            locale={{ emptyText: <Empty description={t("wxbill.noBills")} /> }}
+            data-testid="wxbill-bills"
+          />
+        </ScrollRegion>
       </Card>
       <Card
         size="small"
@@ -268,7 +340,13 @@ export default function WxbillPage() {
               onChange={(kind: string) => setFilter((current) => ({ ...current, kind: kind || undefined }))}
               options={[
                 { value: "", label: `${t("wxbill.kind")}: ${t("wxbill.any")}` },
-                ...KINDS.map((kind) => ({ value: kind, label: label("wxbill.kind", kind) })),
+                // One channel listed: the other channel's "paid there only" kind cannot occur.
+                ...KINDS.filter(
+                  (kind) =>
+                    !filter.channel ||
+                    !Object.values(ONLY_KIND).includes(kind) ||
+                    ONLY_KIND[filter.channel] === kind,
+                ).map((kind) => ({ value: kind, label: kindLabel(kind, filter.channel ?? "any") })),
               ]}
             />
             <Select
@@ -298,17 +376,18 @@ export default function WxbillPage() {
           </Space>
         }
       >
-        <Table<BillDiff>
-          rowKey="id"
-          size="small"
-          columns={diffColumns}
-          dataSource={diffs}
-          loading={loading}
-          scroll={{ x: true }}
-          pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
-          locale={{ emptyText: <Empty description={t("wxbill.noDiffs")} /> }}
-          data-testid="wxbill-diffs"
-        />
+        <ScrollRegion label={t("wxbill.diffs")}>
+          <Table<BillDiff>
+            rowKey="id"
+            size="small"
+            columns={diffColumns}
+            dataSource={diffs}
+            loading={loading}
+            pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
+            locale={{ emptyText: <Empty description={t("wxbill.noDiffs")} /> }}
+            data-testid="wxbill-diffs"
+          />
+        </ScrollRegion>
       </Card>
       <WxbillSettleDialog
         diff={settling}

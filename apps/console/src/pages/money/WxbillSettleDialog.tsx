@@ -8,6 +8,7 @@ import { type BillDiff, settleDiff } from "./wxbill-calls.ts";
 /** Which settlement fits which kind (the server checks the same); the first is proposed. */
 const ACTIONS: Record<string, string[]> = {
   wechat_only: ["book", "acknowledge"],
+  alipay_only: ["book", "acknowledge"],
   local_only: ["reverse", "acknowledge"],
   amount: ["correct", "acknowledge"],
   counter_only: ["acknowledge", "reverse"],
