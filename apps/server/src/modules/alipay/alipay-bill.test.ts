@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { compareBill } from "../wxpay/wxbill-compare.ts";
 import { decodeBillText, parseBillDetail } from "./alipay-bill.ts";
+import { billLineOf } from "./alipay-bill-channel.ts";
 
 const DETAIL = [
   "#支付宝业务明细查询",
@@ -47,5 +49,35 @@ describe("Alipay's trade bill", () => {
     // 交易 in GBK is BD BB D2 D7.
     assert.equal(decodeBillText(new Uint8Array([0xbd, 0xbb, 0xd2, 0xd7])), "交易");
     assert.equal(decodeBillText(new TextEncoder().encode("交易")), "交易");
+  });
+
+  test("its rows meet the orders as the one reconciliation reads them: a payment matched by what was received, a refund counted only", () => {
+    const lines = parseBillDetail(DETAIL).rows.map((row) => billLineOf("2021001", row));
+    assert.deepEqual(
+      lines.map((l) => [l.tradeState, l.mchid, l.outTradeNo, l.orderFen]),
+      [
+        ["SUCCESS", "2021001", "MLA1", 10050n],
+        ["REFUND", "2021001", "MLA1", 0n],
+      ],
+    );
+    const order = (amount: string, state: number) => ({
+      id: "7",
+      out_trade_no: "MLA1",
+      amount,
+      state,
+      transaction_id: "",
+      paid_time: null,
+      in_day: state === 1,
+    });
+    assert.deepEqual(compareBill({ trades: lines }, "2021001", [order("10050", 1)], [], "alipay_only"), []);
+    const [unbooked] = compareBill({ trades: lines }, "2021001", [order("10050", 0)], [], "alipay_only");
+    assert.deepEqual(
+      [unbooked?.kind, unbooked?.wxPayId, unbooked?.wechatFen, unbooked?.transactionId],
+      ["alipay_only", "7", 10050n, "2026112922001400000000000001"],
+    );
+    const [differs] = compareBill({ trades: lines }, "2021001", [order("10000", 1)], [], "alipay_only");
+    assert.deepEqual([differs?.kind, differs?.wechatFen, differs?.localFen], ["amount", 10050n, 10000n]);
+    // Another application's bill is not this one's.
+    assert.equal(compareBill({ trades: lines }, "2021002", [order("10050", 0)], [], "alipay_only").length, 0);
   });
 });
