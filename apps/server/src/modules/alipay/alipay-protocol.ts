@@ -282,15 +282,5 @@ export function formParams(body: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(body));
 }
 
-/** Alipay payment codes: 16–24 digits beginning 25 to 30. */
-export const ALIPAY_AUTH_CODE = /^(2[5-9]|30)\d{14,22}$/;
-/** WeChat Pay payment codes: 18 digits beginning 10 to 15. */
-export const WECHAT_AUTH_CODE = /^1[0-5]\d{16}$/;
-
-/** Which channel a scanned payment code belongs to, by its prefix; undefined for anything else. */
-export function paymentCodeChannel(code: string): "wechat" | "alipay" | undefined {
-  const digits = code.trim();
-  if (WECHAT_AUTH_CODE.test(digits)) return "wechat";
-  if (ALIPAY_AUTH_CODE.test(digits)) return "alipay";
-  return undefined;
-}
+// The payment-code ranges live with the counter's code payment, which tells the channels apart.
+export { ALIPAY_AUTH_CODE, paymentCodeChannel, WECHAT_AUTH_CODE } from "../counter-pay/payment-code.ts";

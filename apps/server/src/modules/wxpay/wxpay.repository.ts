@@ -3,7 +3,8 @@ import { nextId } from "../../db/ids.ts";
 
 /** WXPAY_STATE: 0 unpaid, 1 paid (its recharge booked), 2 closed, 3 failed. */
 export const WXPAY_STATE = { unpaid: 0, paid: 1, closed: 2, failed: 3 } as const;
-export type TradeType = "jsapi" | "native";
+/** JSAPI (the owner's page), Native (a QR code at the counter), micropay (a payment code scanned there). */
+export type TradeType = "jsapi" | "native" | "micropay";
 
 /** The enabled merchant configuration of a tenant, secrets still encrypted. */
 export interface StoredMerchant {
@@ -160,8 +161,8 @@ export async function setState(tx: Queryable, id: string, state: number) {
 
 /** Unpaid orders older than `seconds`, oldest first, of every tenant: the query job's work. */
 export async function unpaidOrders(db: Queryable, seconds: number, limit: number) {
-  return db.query<{ tenant_id: string; out_trade_no: string; expire_time: Date }>(
-    `select tenant_id, out_trade_no, expire_time from pms_wx_pay
+  return db.query<{ tenant_id: string; out_trade_no: string; expire_time: Date; trade_type: TradeType }>(
+    `select tenant_id, out_trade_no, expire_time, trade_type from pms_wx_pay
       where state = 0 and create_time < now() - make_interval(secs => $1)
       order by create_time limit $2`,
     [seconds, limit],

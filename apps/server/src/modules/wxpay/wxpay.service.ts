@@ -121,6 +121,8 @@ export interface OrderView {
   amount: string;
   state: number;
   codeUrl: string;
+  /** WeChat Pay's transaction number once paid (the receipt prints it); "" before. */
+  transactionId: string;
   paidTime: Date | null;
   expireTime: Date;
   rechargeId: string;
@@ -136,6 +138,7 @@ const viewOf = (row: OrderRow): OrderView => ({
   amount: fenToYuan(BigInt(row.amount)),
   state: row.state,
   codeUrl: row.code_url,
+  transactionId: row.transaction_id,
   paidTime: row.paid_time,
   expireTime: row.expire_time,
   rechargeId: row.recharge_id ?? "",
@@ -167,22 +170,17 @@ async function orderAccount(tx: Queryable, input: CreateOrderInput): Promise<str
 const rfc3339 = (at: Date) => `${new Date(at.getTime() + 8 * 3_600_000).toISOString().slice(0, 19)}+08:00`;
 
 /**
- * Takes an order (JSAPI for the owner's page, Native for a QR code at the counter): an unpaid
- * payment of method 5 (WeChat online) and its wxpay row in one transaction, then the order at
- * WeChat Pay. Answers the QR text (Native) or the pay-sign parameters for WeixinJSBridge (JSAPI).
+ * The order's two rows in one transaction: an unpaid payment of method 5 (WeChat online; a scanned
+ * code is taken at the counter) and its wxpay row, before WeChat Pay is asked anything.
  */
-export async function createOrder(
+export async function openOrder(
   deps: WxpayDeps,
+  merchant: Merchant,
   input: CreateOrderInput,
-): Promise<OrderView & { payParams?: JsapiPayParams }> {
-  if (input.channel !== "jsapi" && input.channel !== "native")
-    throw badRequest("channel: 只能是 jsapi 或 native");
-  const openid = input.openid?.trim() ?? "";
-  if (input.channel === "jsapi" && !/^[\w-]{6,128}$/.test(openid))
-    throw badRequest("openid: 公众号支付需要付款人的 openid");
-  const merchant = await loadMerchant(deps.db, deps.cipher, input.tenantId);
+  outTradeNo: string,
+  openid = "",
+) {
   const amount = checkAmount(input.amountFen, merchant.maxAmountFen);
-  const outTradeNo = `ML${Date.now()}${randomBytes(5).toString("hex").toUpperCase()}`;
   const expireTime = new Date(Date.now() + ORDER_MINUTES * 60_000);
   const description = "预付费充值";
   const id = await deps.db.transaction(async (tx) => {
@@ -192,7 +190,7 @@ export async function createOrder(
       accountId,
       amount,
       paymentMethod: 5,
-      channel: "online",
+      channel: input.channel === "micropay" ? "counter" : "online",
       state: 0,
       transactionNo: "",
       remark: `微信支付 ${outTradeNo}`,
@@ -215,6 +213,26 @@ export async function createOrder(
       userId: input.actor.userId ?? null,
     });
   });
+  return { id, amount, expireTime, description };
+}
+
+/**
+ * Takes an order (JSAPI for the owner's page, Native for a QR code at the counter): an unpaid
+ * payment of method 5 (WeChat online) and its wxpay row in one transaction, then the order at
+ * WeChat Pay. Answers the QR text (Native) or the pay-sign parameters for WeixinJSBridge (JSAPI).
+ */
+export async function createOrder(
+  deps: WxpayDeps,
+  input: CreateOrderInput,
+): Promise<OrderView & { payParams?: JsapiPayParams }> {
+  if (input.channel !== "jsapi" && input.channel !== "native")
+    throw badRequest("channel: 只能是 jsapi 或 native");
+  const openid = input.openid?.trim() ?? "";
+  if (input.channel === "jsapi" && !/^[\w-]{6,128}$/.test(openid))
+    throw badRequest("openid: 公众号支付需要付款人的 openid");
+  const merchant = await loadMerchant(deps.db, deps.cipher, input.tenantId);
+  const outTradeNo = `ML${Date.now()}${randomBytes(5).toString("hex").toUpperCase()}`;
+  const { id, amount, expireTime, description } = await openOrder(deps, merchant, input, outTradeNo, openid);
   try {
     const { data } = await callWxpay<{ prepay_id?: string; code_url?: string }>(
       merchant,
@@ -426,10 +444,19 @@ export async function sweepUnpaid(deps: WxpayDeps, now: Date = new Date(), limit
       }
       const expired = order.expire_time.getTime() <= now.getTime();
       if (trade && (trade.trade_state === "NOTPAY" || trade.trade_state === "USERPAYING") && expired) {
-        await callWxpay(merchant, "POST", `/v3/pay/transactions/out-trade-no/${no}/close`, {
-          mchid: merchant.mchid,
-        });
-        trade = { ...trade, trade_state: "CLOSED" };
+        // A scanned code's order is reversed (撤销), not closed: the payer may be paying it right now.
+        if (order.trade_type === "micropay") {
+          await callWxpay(merchant, "POST", `/v3/pay/transactions/out-trade-no/${no}/reverse`, {
+            appid: merchant.appid,
+            mchid: merchant.mchid,
+          });
+          trade = { ...trade, trade_state: "REVOKED" };
+        } else {
+          await callWxpay(merchant, "POST", `/v3/pay/transactions/out-trade-no/${no}/close`, {
+            mchid: merchant.mchid,
+          });
+          trade = { ...trade, trade_state: "CLOSED" };
+        }
       }
       if (!trade && expired)
         trade = {

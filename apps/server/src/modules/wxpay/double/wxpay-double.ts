@@ -23,7 +23,7 @@ export interface DoubleMerchant {
   apiV3Key: string;
 }
 
-type TradeState = "NOTPAY" | "SUCCESS" | "CLOSED" | "PAYERROR" | "REFUND";
+type TradeState = "NOTPAY" | "USERPAYING" | "SUCCESS" | "CLOSED" | "REVOKED" | "PAYERROR" | "REFUND";
 
 interface DoubleOrder {
   appid: string;
@@ -31,7 +31,7 @@ interface DoubleOrder {
   description: string;
   out_trade_no: string;
   notify_url: string;
-  trade_type: "JSAPI" | "NATIVE";
+  trade_type: "JSAPI" | "NATIVE" | "MICROPAY";
   total: number;
   openid: string;
   trade_state: TradeState;
@@ -77,6 +77,15 @@ export interface NotifyPlan {
   ageSeconds?: number;
 }
 
+/**
+ * Sample WeChat payment codes the demo's double knows (README): the first is paid at once, the
+ * second waits for the payer to confirm on the phone, which the double does by itself after a while.
+ */
+export const SAMPLE_WECHAT_CODES = { paid: "134567890123456789", confirm: "130000000000000009" } as const;
+
+/** WeChat payment codes: 18 digits beginning 10 to 15 (what codepay accepts as payer.auth_code). */
+const WECHAT_CODE = /^1[0-5]\d{16}$/;
+
 const iso = (at: Date) => {
   // WeChat Pay writes RFC 3339 with the +08:00 offset.
   const local = new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 19);
@@ -111,6 +120,14 @@ export class WxpayDouble {
   };
   private plan: NotifyPlan = { mode: "deliver" };
   readonly deliveries: Delivery[] = [];
+  /** Payment codes whose payer must confirm on the phone; with a delay, the double confirms by itself. */
+  private readonly confirmCodes = new Map<string, number | undefined>();
+  /** A payment code is good for one payment. */
+  private readonly usedCodes = new Set<string>();
+  /** Calls (by name) carried out whose answer is then lost on the way back. */
+  private readonly losing = new Set<string>();
+  /** Every signed merchant call, in order (tests assert what was asked, e.g. one codepay, a reverse). */
+  readonly calls: { method: string; path: string; body: Record<string, unknown> }[] = [];
   private server: Server | undefined;
   private pending = new Set<Promise<unknown>>();
   base = "";
@@ -148,6 +165,20 @@ export class WxpayDouble {
     this.plan = plan;
   }
 
+  /**
+   * A payment code whose payer must enter the password on the phone: codepay answers USERPAYING.
+   * With `paysAfterMs` the payer confirms by itself that long after the scan; otherwise a test pays
+   * (pay) or never does.
+   */
+  needsConfirmation(authCode: string, paysAfterMs?: number) {
+    this.confirmCodes.set(authCode, paysAfterMs);
+  }
+
+  /** The next `codepay` (or `reverse`, `query`) is carried out, but its answer is lost on the way back. */
+  loseNextAnswer(call: "codepay" | "reverse" | "query") {
+    this.losing.add(call);
+  }
+
   order(mchid: string, outTradeNo: string): Readonly<DoubleOrder> | undefined {
     return this.orders.get(`${mchid}:${outTradeNo}`);
   }
@@ -156,11 +187,14 @@ export class WxpayDouble {
   async pay(mchid: string, outTradeNo: string, openid = "o-native-payer"): Promise<Delivery[]> {
     const order = this.orders.get(`${mchid}:${outTradeNo}`);
     if (!order) throw new Error(`no order ${outTradeNo}`);
-    if (order.trade_state !== "NOTPAY") throw new Error(`order ${outTradeNo} is ${order.trade_state}`);
+    if (order.trade_state !== "NOTPAY" && order.trade_state !== "USERPAYING")
+      throw new Error(`order ${outTradeNo} is ${order.trade_state}`);
     order.trade_state = "SUCCESS";
     order.transaction_id = `4200${Date.now()}${randomBytes(4).toString("hex")}`.slice(0, 28);
     order.success_time = iso(new Date());
     if (!order.openid) order.openid = openid;
+    // A payment code has no notification: the counter learns the result from its answer or a query.
+    if (order.trade_type === "MICROPAY") return [];
     return this.notify(order);
   }
 
@@ -261,8 +295,10 @@ export class WxpayDouble {
       trade_state: order.trade_state,
       trade_state_desc: {
         NOTPAY: "未支付",
+        USERPAYING: "用户支付中",
         SUCCESS: "支付成功",
         CLOSED: "已关闭",
+        REVOKED: "已撤销",
         PAYERROR: "支付失败",
         REFUND: "转入退款",
       }[order.trade_state],
@@ -314,16 +350,28 @@ export class WxpayDouble {
       }
     };
     const path = url.pathname;
+    this.calls.push({ method, path, body: json() });
+    if (method === "POST" && path === "/v3/pay/transactions/codepay")
+      return this.codePay(merchant, json(), this.lose("codepay", res));
+    const reverse = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)\/reverse$/.exec(path);
+    if (method === "POST" && reverse)
+      return this.reverse(
+        merchant,
+        decodeURIComponent(reverse[1] as string),
+        json(),
+        this.lose("reverse", res),
+      );
     const create = /^\/v3\/pay\/transactions\/(jsapi|native)$/.exec(path);
     if (method === "POST" && create)
       return this.createOrder(merchant, create[1] as "jsapi" | "native", json(), res);
     const query = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/.exec(path);
     if (method === "GET" && query) {
+      const out = this.lose("query", res);
       const order = this.orders.get(
         `${url.searchParams.get("mchid")}:${decodeURIComponent(query[1] as string)}`,
       );
-      if (!order || order.mchid !== mchid) return this.error(res, 404, "ORDER_NOT_EXIST", "订单不存在");
-      return this.answer(res, 200, this.transaction(order));
+      if (!order || order.mchid !== mchid) return this.error(out, 404, "ORDER_NOT_EXIST", "订单不存在");
+      return this.answer(out, 200, this.transaction(order));
     }
     const close = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)\/close$/.exec(path);
     if (method === "POST" && close) {
@@ -380,6 +428,94 @@ export class WxpayDouble {
     return kind === "jsapi"
       ? this.answer(res, 200, { prepay_id: `wx${token}` })
       : this.answer(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${token}` });
+  }
+
+  /** The answer of a call planned to be lost: the call is carried out, the connection then cut. */
+  private lose(call: string, res: ServerResponse): ServerResponse {
+    if (!this.losing.delete(call)) return res;
+    const cut = Object.create(res) as ServerResponse;
+    cut.writeHead = (() => cut) as never;
+    cut.end = (() => {
+      res.socket?.destroy();
+      return cut;
+    }) as never;
+    return cut;
+  }
+
+  /**
+   * APIv3 付款码支付: the payer's code is charged at once (200 and the transaction), or the payer
+   * must confirm on the phone (202 USERPAYING; the counter then queries). A code pays once.
+   */
+  private codePay(merchant: DoubleMerchant, input: Record<string, unknown>, res: ServerResponse) {
+    const amount = input.amount as { total?: unknown } | undefined;
+    const outTradeNo = String(input.out_trade_no ?? "");
+    const authCode = String((input.payer as { auth_code?: unknown } | undefined)?.auth_code ?? "");
+    const store = (input.scene_info as { store_info?: { out_id?: unknown } } | undefined)?.store_info;
+    if (input.mchid !== merchant.mchid) return this.error(res, 400, "MCH_NOT_EXISTS", "商户号不一致");
+    if (input.appid !== merchant.appid)
+      return this.error(res, 400, "APPID_MCHID_NOT_MATCH", "appid和mch_id不匹配");
+    if (!/^[\w*|-]{6,32}$/.test(outTradeNo))
+      return this.error(res, 400, "PARAM_ERROR", "out_trade_no 格式错误");
+    if (!Number.isInteger(amount?.total) || (amount?.total as number) <= 0)
+      return this.error(res, 400, "PARAM_ERROR", "amount.total 必须为正整数");
+    if (!store?.out_id) return this.error(res, 400, "PARAM_ERROR", "scene_info.store_info.out_id 必填");
+    if (!WECHAT_CODE.test(authCode))
+      return this.error(res, 400, "PARAM_ERROR", "请扫描微信支付付款码(以10-15开头的18位数字)");
+    const key = `${merchant.mchid}:${outTradeNo}`;
+    if (this.orders.has(key)) return this.error(res, 400, "INVALID_REQUEST", "201 商户订单号重复");
+    if (this.usedCodes.has(authCode)) return this.error(res, 403, "TRADE_ERROR", "付款码已使用,请刷新后再试");
+    this.usedCodes.add(authCode);
+    const order: DoubleOrder = {
+      appid: merchant.appid,
+      mchid: merchant.mchid,
+      description: String(input.description ?? ""),
+      out_trade_no: outTradeNo,
+      notify_url: "",
+      trade_type: "MICROPAY",
+      total: amount?.total as number,
+      openid: "o-code-payer",
+      trade_state: "USERPAYING",
+      transaction_id: "",
+      success_time: "",
+      create_time: iso(new Date()),
+      refunded: 0,
+    };
+    this.orders.set(key, order);
+    if (this.confirmCodes.has(authCode)) {
+      const after = this.confirmCodes.get(authCode);
+      if (after !== undefined) {
+        const timer = setTimeout(() => {
+          if (order.trade_state === "USERPAYING") void this.pay(order.mchid, outTradeNo);
+        }, after);
+        timer.unref();
+      }
+      return this.error(res, 202, "USERPAYING", "需要用户输入支付密码");
+    }
+    order.trade_state = "SUCCESS";
+    order.transaction_id = `4200${Date.now()}${randomBytes(4).toString("hex")}`.slice(0, 28);
+    order.success_time = iso(new Date());
+    return this.answer(res, 200, this.transaction(order));
+  }
+
+  /** 撤销: an unpaid code payment is closed for good; a paid one is paid back to the payer. */
+  private reverse(
+    merchant: DoubleMerchant,
+    outTradeNo: string,
+    input: Record<string, unknown>,
+    res: ServerResponse,
+  ) {
+    if (input.mchid !== merchant.mchid || input.appid !== merchant.appid)
+      return this.error(res, 400, "PARAM_ERROR", "appid 或 mchid 不正确");
+    const order = this.orders.get(`${merchant.mchid}:${outTradeNo}`);
+    if (!order) return this.error(res, 404, "ORDER_NOT_EXIST", "订单不存在");
+    if (order.trade_type !== "MICROPAY") return this.error(res, 403, "TRADE_ERROR", "非付款码订单不能撤销");
+    if (order.trade_state === "SUCCESS") order.refunded = order.total;
+    order.trade_state = "REVOKED";
+    return this.answer(res, 200, {
+      appid: order.appid,
+      mchid: order.mchid,
+      out_trade_no: order.out_trade_no,
+    });
   }
 
   private refund(mchid: string, input: Record<string, unknown>, res: ServerResponse) {
