@@ -13,10 +13,12 @@ import { accessRoutes } from "./modules/access/access.routes.ts";
 import { alarmRoutes } from "./modules/alarm/alarm.routes.ts";
 import { ignoreListRoutes } from "./modules/alarm/ignore-list.routes.ts";
 import { alipayRoutes } from "./modules/alipay/alipay.routes.ts";
+import type { CodePayTiming } from "./modules/alipay/alipay-codepay.ts";
 import { apportionmentRoutes } from "./modules/apportionment/apportionment.routes.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { counterCodePayRoutes } from "./modules/counter-pay/counter-codepay.routes.ts";
 import { allowedEndpoints } from "./modules/develop/datasource-address.ts";
 import { developRoutes } from "./modules/develop/develop.routes.ts";
 import { dictRoutes } from "./modules/dict/dict.routes.ts";
@@ -126,6 +128,11 @@ export interface AppOptions {
   /** How often queued commands of NB-IoT meters are handed to their platforms (0: never, tests drive it). */
   iotDispatchMs?: number;
   /**
+   * How the counter follows a scanned payment code the payer must confirm (poll, then reverse or
+   * cancel); each channel's own advice by default, shorter in tests.
+   */
+  codePayTiming?: CodePayTiming;
+  /**
    * Runs the partition upkeep (months ahead, strays out of the default partition) when ready and
    * daily; tests turn it off and call ensurePartitions themselves, as they write whole past months
    * after the server is ready (a server seeds its demo before it is).
@@ -156,6 +163,7 @@ export async function buildApp({
   openApi = true,
   wxpayQueryMs = 30_000,
   iotDispatchMs = 5_000,
+  codePayTiming,
   partitionUpkeep: upkeepPartitions = true,
 }: AppOptions): Promise<FastifyInstance> {
   const startedAt = new Date();
@@ -292,6 +300,12 @@ export async function buildApp({
     sweepMs: wxpayQueryMs,
   });
   await app.register(alipayRoutes, { db, cipher: fieldCipherOf(config), timeZone: config.timeZone });
+  await app.register(counterCodePayRoutes, {
+    db,
+    cipher: fieldCipherOf(config),
+    timeZone: config.timeZone,
+    ...(codePayTiming ? { codePayTiming } : {}),
+  });
   await app.register(iotPlatformRoutes, {
     db,
     cipher: fieldCipherOf(config),

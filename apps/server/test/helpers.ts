@@ -76,6 +76,8 @@ export async function startTestServer(
     datasourceAllowedHosts?: string;
     /** Balancers whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
     trustProxy?: string[];
+    /** How the counter follows a scanned payment code (short in tests that time one out). */
+    codePayTiming?: { pollMs: number; timeoutMs: number };
   } = {},
 ): Promise<TestServer> {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -124,6 +126,7 @@ export async function startTestServer(
     partitionUpkeep: false,
     ...(options.notices ? { notices: options.notices } : {}),
     ...(options.smsProviders ? { smsProviders: options.smsProviders } : {}),
+    ...(options.codePayTiming ? { codePayTiming: options.codePayTiming } : {}),
   });
   const inject = (o: InjectOptions) => app.inject(o);
   return {

@@ -255,11 +255,15 @@ export async function rechargePage(db: Queryable, tenantId: string | null, param
 }
 
 export async function rechargeDetail(db: Queryable, tenantId: string, id: string, timeZone: string) {
-  const [row] = await db.query<RechargeRow>(
-    `select ${RECHARGE_COLUMNS} ${RECHARGE_FROM} where r.tenant_id = $1 and r.id = $2`,
+  // The payment's transaction number (a scanned code's WeChat Pay or Alipay number) goes on the receipt.
+  const [row] = await db.query<RechargeRow & { transaction_no: string | null }>(
+    `select ${RECHARGE_COLUMNS},
+            (select p.transaction_no from pms_payment p where p.id = r.payment_id and p.tenant_id = r.tenant_id)
+              as transaction_no
+       ${RECHARGE_FROM} where r.tenant_id = $1 and r.id = $2`,
     [tenantId, id],
   );
-  return row ? rechargeView(row, timeZone) : undefined;
+  return row ? { ...rechargeView(row, timeZone), transactionNo: row.transaction_no ?? "" } : undefined;
 }
 
 interface OwnerAccountsRow {
