@@ -32,6 +32,12 @@ export const api = createApiClient(options);
 export const uploadingApi = (onProgress: (percent: number) => void, timeoutMs: number) =>
   createApiClient({ ...options, fetch: progressFetch(onProgress), timeoutMs });
 
+/**
+ * The same client for a call the server answers only once something outside has happened (a
+ * scanned payment code the owner confirms on the phone), so it waits `timeoutMs` instead.
+ */
+export const patientApi = (timeoutMs: number) => createApiClient({ ...options, timeoutMs });
+
 /** The text to show for a failed call; server messages were already toasted by onError. */
 export function describeError(error: unknown): string {
   const language = store.getState().language;

@@ -143,4 +143,20 @@ export const moneyCounterEn: Record<keyof typeof moneyCounterZh, string> = {
   "counter.signOwner": "Owner (signature):",
   "counter.slipTitle": "account closing slip",
   "counter.logo": "Site logo",
+  "counter.form.authCode": "Payment code",
+  "counter.form.authCodeHelp":
+    "Enter the amount, then scan the owner's WeChat Pay or Alipay payment code; the scanner's Enter takes the payment",
+  "counter.form.authCodeInvalid":
+    "Not a WeChat Pay or Alipay payment code (WeChat: 18 digits starting 10–15; Alipay: 16–24 digits starting 25–30)",
+  "counter.codePay.waiting": "Waiting for the owner to confirm on the phone…",
+  "counter.codePay.waitingHint":
+    "{channel} payment code, {amount} yuan: booked as soon as the owner confirms. Do not scan again.",
+  "counter.codePay.wechat": "WeChat Pay",
+  "counter.codePay.alipay": "Alipay",
+  "counter.codePay.notPaid": "No payment taken",
+  "counter.codePay.closed": "Not paid: the payment was reversed and nothing was booked",
+  "counter.codePay.failed": "The payment failed; nothing was booked",
+  "counter.codePay.open":
+    "The payment's outcome is not known yet and is queried automatically; check the recharge records later and do not take the money again",
+  "counter.receiptTransaction": "Transaction no.",
 };

@@ -135,4 +135,17 @@ export const moneyCounterZh = {
   "counter.signOwner": "业主(签字):",
   "counter.slipTitle": "销户结算单",
   "counter.logo": "站点标志",
+  "counter.form.authCode": "付款码",
+  "counter.form.authCodeHelp": "先填金额,再用扫码枪扫业主的微信或支付宝付款码;扫码结束的回车即提交收款",
+  "counter.form.authCodeInvalid":
+    "不是微信或支付宝付款码(微信:10–15 开头的 18 位数字;支付宝:25–30 开头的 16–24 位数字)",
+  "counter.codePay.waiting": "等待业主在手机上确认付款…",
+  "counter.codePay.waitingHint": "{channel}付款码收款 {amount} 元,业主确认后自动入账。请勿重复扫码。",
+  "counter.codePay.wechat": "微信支付",
+  "counter.codePay.alipay": "支付宝",
+  "counter.codePay.notPaid": "未收到付款",
+  "counter.codePay.closed": "付款未完成,已撤销,未入账",
+  "counter.codePay.failed": "付款失败,未入账",
+  "counter.codePay.open": "付款结果未明,系统会自动查询;请稍后在充值记录中查看,勿重复收款",
+  "counter.receiptTransaction": "交易号",
 } as const;

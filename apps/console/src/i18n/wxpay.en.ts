@@ -8,6 +8,7 @@ export const wxpayEn: Record<keyof typeof wxpayZh, string> = {
   "wxpay.tradeType": "Kind",
   "wxpay.tradeType.jsapi": "In WeChat (JSAPI)",
   "wxpay.tradeType.native": "QR code (Native)",
+  "wxpay.tradeType.micropay": "Payment code (scanned)",
   "wxpay.state.unpaid": "Unpaid",
   "wxpay.state.paid": "Paid",
   "wxpay.state.closed": "Closed",

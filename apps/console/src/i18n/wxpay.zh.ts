@@ -6,6 +6,7 @@ export const wxpayZh = {
   "wxpay.tradeType": "支付方式",
   "wxpay.tradeType.jsapi": "公众号支付",
   "wxpay.tradeType.native": "扫码支付",
+  "wxpay.tradeType.micropay": "付款码支付",
   "wxpay.state.unpaid": "未支付",
   "wxpay.state.paid": "已支付",
   "wxpay.state.closed": "已关闭",

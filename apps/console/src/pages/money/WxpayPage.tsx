@@ -20,6 +20,7 @@ const STATES: [string, MessageKey][] = [
 const TRADE_TYPES: [string, MessageKey][] = [
   ["jsapi", "wxpay.tradeType.jsapi"],
   ["native", "wxpay.tradeType.native"],
+  ["micropay", "wxpay.tradeType.micropay"],
 ];
 const labelOf = (t: Translate, list: [string, MessageKey][], value: unknown) => {
   const found = list.find(([key]) => key === String(value));

@@ -142,6 +142,15 @@ export function ReceiptDialog({ receipt, onClose }: { receipt: ReceiptData; onCl
                   },
                 ]
               : []),
+            ...(receipt.transactionNo
+              ? [
+                  {
+                    key: "transaction",
+                    label: t("counter.receiptTransaction"),
+                    children: code(receipt.transactionNo, "receipt-transaction"),
+                  },
+                ]
+              : []),
             {
               key: "amount",
               label: t("counter.receiptAmount"),

@@ -6,9 +6,11 @@ import { useT } from "../../../i18n/index.tsx";
 import { createNativeOrder, type WxpayOrder } from "../money-calls.ts";
 import {
   type BookedRecharge,
+  type CodePayment,
   newIdempotencyKey,
   type OwnerAccount,
   type OwnerWithAccounts,
+  payWithCode,
   type RechargeInput,
   type RechargeType,
   rechargeDetail,
@@ -18,6 +20,7 @@ import {
 import { waitForMeter } from "./meter-wait.ts";
 import { amountProblem, yuanToFen } from "./money-text.ts";
 import type { CounterAction } from "./OwnerPanel.tsx";
+import { codeChannel } from "./payment-code.ts";
 import { usePaymentMethods } from "./payment-methods.ts";
 import { type ReceiptData, receiptFromAnswer, receiptOf } from "./receipt-data.ts";
 import { WxNativePay } from "./WxNativePay.tsx";
@@ -27,6 +30,8 @@ interface Values {
   direction?: 3 | 4;
   amount: string;
   paymentMethod?: string;
+  /** A payment code scanned from the owner's phone (WeChat Pay or Alipay): paid by code instead. */
+  authCode?: string;
   remark?: string;
 }
 
@@ -39,14 +44,17 @@ interface Props {
 }
 
 type Phase =
-  | { kind: "form"; error?: string; unavailable?: boolean }
+  /** notPaid: a scanned code's payment was not taken (reversed, failed, or not known yet). */
+  | { kind: "form"; error?: string; unavailable?: boolean; notPaid?: boolean }
   | { kind: "waiting"; receiptNo: string }
   | { kind: "meterFailed"; receiptNo: string }
   | { kind: "meterTimeout"; receiptNo: string }
   /** Money leaving the account above the tenant's threshold: booked once someone else approves. */
   | { kind: "approval"; receiptNo: string; processInstanceId: string }
   /** The owner pays by scanning a WeChat Pay QR code; its notification books the recharge. */
-  | { kind: "wxNative"; order: WxpayOrder; target: OwnerAccount };
+  | { kind: "wxNative"; order: WxpayOrder; target: OwnerAccount }
+  /** A scanned payment code is being paid; the owner may have to confirm it on the phone. */
+  | { kind: "codePay"; channel: "wechat" | "alipay" | undefined; amount: string };
 
 /** The counter's own payment choice: a WeChat Pay Native order instead of money taken in hand. */
 const WX_NATIVE = "wxNative";
@@ -101,7 +109,12 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
     // The meter keeps a prepaid-in-meter balance: only a purchase goes to the meter, and it is done
     // when the meter says so.
     const toMeter = target.controlStatus === 0 && rechargeType === 1;
+    const authCode = (values.authCode ?? "").trim();
     try {
+      if (authCode && rechargeType === 1 && !toMeter) {
+        await payByCode(authCode, input.amount, target);
+        return;
+      }
       if (values.paymentMethod === WX_NATIVE && rechargeType === 1 && !toMeter) {
         const order = await createNativeOrder(target.id, input.amount, owner.tenantId);
         setPhase({ kind: "wxNative", order, target });
@@ -140,6 +153,56 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
       setPhase({ kind: "form", error: describeError(error) });
     } finally {
       setBusy(false);
+    }
+  };
+
+  /**
+   * The owner's payment code: the server answers once the channel says paid (the recharge booked,
+   * its receipt read back with the channel's transaction number) or reversed. A code pays once, so
+   * the field is emptied for the next scan whatever the outcome.
+   */
+  const payByCode = async (authCode: string, amount: string, target: OwnerAccount) => {
+    setPhase({ kind: "codePay", channel: codeChannel(authCode), amount });
+    let paid: CodePayment;
+    try {
+      paid = await payWithCode({ accountId: target.id, amount, authCode }, owner.tenantId);
+    } finally {
+      form.setFieldValue("authCode", "");
+    }
+    if (paid.state !== 1) {
+      const outcome = paid.state === 0 ? "open" : paid.state === 3 ? "failed" : "closed";
+      setPhase({ kind: "form", error: t(`counter.codePay.${outcome}`), notPaid: true });
+      return;
+    }
+    try {
+      onBooked(receiptOf(await rechargeDetail(paid.rechargeId, owner.tenantId), target, false));
+    } catch {
+      // Booked all the same: the receipt from the answer, its transaction number included.
+      onBooked({
+        ...receiptFromAnswer(
+          {
+            id: paid.rechargeId,
+            receiptNo: "",
+            accountId: target.id,
+            amount: paid.amount,
+            balanceAfter: "",
+            replayed: false,
+          },
+          {
+            accountId: target.id,
+            rechargeType: 1,
+            // PAYMENT_METHOD 5 WeChat Pay, 4 Alipay.
+            paymentMethod: paid.channel === "wechat" ? "5" : "4",
+            amount: paid.amount,
+            remark: "",
+            idempotencyKey: key,
+          },
+          target,
+          owner.ownerName,
+          owner.tenantName,
+        ),
+        transactionNo: paid.transactionNo,
+      });
     }
   };
 
@@ -187,6 +250,10 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
     }
   };
 
+  const validateCode = async (_: unknown, value: string | undefined) => {
+    if (value?.trim() && !codeChannel(value)) throw new Error(t("counter.form.authCodeInvalid"));
+  };
+
   const inForm = phase.kind === "form";
   return (
     <Modal
@@ -195,7 +262,11 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
       onCancel={onClose}
       onOk={inForm ? () => form.submit() : onClose}
       okText={inForm ? t("counter.form.submit", { type: title }) : t("counter.close")}
-      okButtonProps={{ loading: busy, disabled: phase.kind === "waiting", "data-testid": "counter-submit" }}
+      okButtonProps={{
+        loading: busy,
+        disabled: phase.kind === "waiting" || phase.kind === "codePay",
+        "data-testid": "counter-submit",
+      }}
       cancelButtonProps={{ style: inForm ? undefined : { display: "none" } }}
       cancelText={t("common.cancel")}
       maskClosable={false}
@@ -208,6 +279,17 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
           title={t("counter.waiting")}
           subTitle={t("counter.waitingHint", { receiptNo: phase.receiptNo })}
           data-testid="counter-waiting"
+        />
+      )}
+      {phase.kind === "codePay" && (
+        <Result
+          icon={<Spin size="large" />}
+          title={<span aria-live="polite">{t("counter.codePay.waiting")}</span>}
+          subTitle={t("counter.codePay.waitingHint", {
+            channel: phase.channel ? t(`counter.codePay.${phase.channel}`) : "",
+            amount: phase.amount,
+          })}
+          data-testid="counter-codepay-waiting"
         />
       )}
       {phase.kind === "meterFailed" && (
@@ -244,11 +326,19 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
       )}
       {inForm && phase.error && (
         <Alert
-          type={phase.unavailable ? "warning" : "error"}
+          type={phase.unavailable || phase.notPaid ? "warning" : "error"}
           showIcon
           role="alert"
-          title={t(phase.unavailable ? "counter.meterUnavailable" : "counter.failed")}
-          description={phase.unavailable ? phase.error : `${phase.error} · ${t("counter.failedHint")}`}
+          title={t(
+            phase.notPaid
+              ? "counter.codePay.notPaid"
+              : phase.unavailable
+                ? "counter.meterUnavailable"
+                : "counter.failed",
+          )}
+          description={
+            phase.unavailable || phase.notPaid ? phase.error : `${phase.error} · ${t("counter.failedHint")}`
+          }
           style={{ marginBottom: 12 }}
           data-testid="counter-error"
         />
@@ -308,6 +398,26 @@ export function RechargeDialog({ owner, action, accountId, onBooked, onClose }: 
             rules={[{ required: true, message: t("counter.form.methodRequired") }]}
           >
             <Select options={methodOptions} />
+          </Form.Item>
+        )}
+        {offersWx && (
+          <Form.Item
+            name="authCode"
+            label={t("counter.form.authCode")}
+            extra={t("counter.form.authCodeHelp")}
+            rules={[{ validator: validateCode }]}
+          >
+            <Input
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={32}
+              // A USB scanner types the digits and presses Enter: Enter takes the code payment.
+              onPressEnter={(event) => {
+                event.preventDefault();
+                form.submit();
+              }}
+              data-testid="counter-auth-code"
+            />
           </Form.Item>
         )}
         <Form.Item

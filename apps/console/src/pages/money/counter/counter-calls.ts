@@ -1,5 +1,5 @@
 import { COUNTER_SEARCH_PATH, type CounterHit, type Page } from "@meterline/contracts";
-import { api } from "../../../app/api.ts";
+import { api, patientApi } from "../../../app/api.ts";
 
 const pms = "/api/blade-pms";
 
@@ -91,6 +91,8 @@ export interface RechargeDetail {
   operator: string;
   remark: string;
   createTime: string;
+  /** The channel's transaction number of a payment taken by code or online; "" for money in hand. */
+  transactionNo?: string;
 }
 
 export const rechargeDetail = (id: string, tenantId?: string) =>
@@ -153,3 +155,25 @@ export function newIdempotencyKey(): string {
 }
 
 export type HitPage = Page<CounterHit>;
+
+/** A scanned payment code's outcome (counter/codepay), whichever channel took it. */
+export interface CodePayment {
+  channel: "wechat" | "alipay";
+  id: string;
+  outTradeNo: string;
+  transactionNo: string;
+  amount: string;
+  /** 0 not known yet (queried later), 1 paid and booked, 2 reversed or cancelled, 3 failed. */
+  state: number;
+  rechargeId: string;
+}
+
+/**
+ * Takes a scanned payment code; answers once the owner has paid or the payment was reversed, which
+ * takes up to about 35 s (30 s of the owner confirming, then the reverse), hence the longer wait.
+ */
+const codePayApi = patientApi(90_000);
+export const payWithCode = (
+  input: { accountId: string; amount: string; authCode: string },
+  tenantId?: string,
+) => codePayApi.post<CodePayment>(`${pms}/counter/codepay`, { ...input, ...inTenant(tenantId) });

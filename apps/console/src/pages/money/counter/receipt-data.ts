@@ -20,6 +20,8 @@ export interface ReceiptData {
   balanceAfter: string;
   operator: string;
   remark: string;
+  /** The channel's transaction number (a scanned WeChat Pay or Alipay code); empty for money in hand. */
+  transactionNo?: string;
   /** The server had booked this key before: the receipt is of that booking, nothing new was booked. */
   replayed: boolean;
   /** Built from the booking's answer because the booked recharge could not be read back. */
@@ -73,6 +75,7 @@ export const receiptOfDetail = (detail: RechargeDetail, reprintedAt?: string): R
   balanceAfter: detail.balanceAfter ?? "",
   operator: detail.operator,
   remark: detail.remark,
+  transactionNo: detail.transactionNo ?? "",
   replayed: false,
   ...(reprintedAt ? { reprintedAt } : {}),
 });
