@@ -7,7 +7,7 @@ import { encryptValues } from "../crud/write-routes.ts";
 import type { Queryable } from "../db/client.ts";
 import { serviceUser } from "../modules/auth/current-user.ts";
 import { registerDemoDouble } from "../modules/wxpay/demo-cashier.ts";
-import { WxpayDouble } from "../modules/wxpay/double/wxpay-double.ts";
+import { SAMPLE_WECHAT_CODES, WxpayDouble } from "../modules/wxpay/double/wxpay-double.ts";
 import { DEMO_TENANT_ID } from "./demo-site.ts";
 
 /** The demo's merchant: made-up numbers in WeChat Pay's shapes. */
@@ -73,6 +73,8 @@ export async function startDemoWxpay(
     apiV3Key,
     publicKey: createPublicKey(privateKey).export({ type: "spki", format: "pem" }).toString(),
   });
+  // The counter's sample payment code that waits for the payer (README): confirmed 5 s after the scan.
+  double.needsConfirmation(SAMPLE_WECHAT_CODES.confirm, 5_000);
   // Its orders get a link to the double's cashier page (the demo pays in a desktop browser).
   registerDemoDouble(double.base);
   return double;

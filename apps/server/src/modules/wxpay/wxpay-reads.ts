@@ -142,7 +142,8 @@ export function wxpaySearch(tenantId: string | null, params: Params, timeZone: s
   }
   const tradeType = optionalString(params, "tradeType");
   if (tradeType !== undefined) {
-    if (tradeType !== "jsapi" && tradeType !== "native") throw badParam("tradeType");
+    if (tradeType !== "jsapi" && tradeType !== "native" && tradeType !== "micropay")
+      throw badParam("tradeType");
     where.push(`w.trade_type = ${sql.bind(tradeType)}`);
   }
   timeRange(params, sql, "w.create_time", timeZone, where);

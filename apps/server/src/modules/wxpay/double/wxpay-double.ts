@@ -464,7 +464,8 @@ export class WxpayDouble {
     const key = `${merchant.mchid}:${outTradeNo}`;
     if (this.orders.has(key)) return this.error(res, 400, "INVALID_REQUEST", "201 商户订单号重复");
     if (this.usedCodes.has(authCode)) return this.error(res, 403, "TRADE_ERROR", "付款码已使用,请刷新后再试");
-    this.usedCodes.add(authCode);
+    // The README's sample codes pay again and again, so the demo can be tried more than once.
+    if (!Object.values(SAMPLE_WECHAT_CODES).includes(authCode as never)) this.usedCodes.add(authCode);
     const order: DoubleOrder = {
       appid: merchant.appid,
       mchid: merchant.mchid,
