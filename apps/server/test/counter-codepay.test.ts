@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import { FieldCipher } from "../src/crud/field-cipher.ts";
 import { AlipayDouble } from "../src/modules/alipay/double/alipay-double.ts";
 import { checkLedger } from "../src/modules/money/ledger-check.ts";
 import { WxpayDouble } from "../src/modules/wxpay/double/wxpay-double.ts";
+import { sweepUnpaid } from "../src/modules/wxpay/wxpay.service.ts";
 import { addUser } from "./fixtures.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { created } from "./registry-fixtures.ts";
@@ -237,6 +239,38 @@ describe("counter/codepay against both doubles", () => {
     assert.equal((await booked("pms_alipay_pay", ar.outTradeNo)).length, 1);
     assert.equal(await balance(), start + 321n + 432n);
     assert.deepEqual(await checkLedger(server.db), []);
+  });
+
+  test("a reverse whose answer is lost leaves the order open (not booked); the query job then closes it", async () => {
+    const start = await balance();
+    const code = "111234567890123406";
+    wx.needsConfirmation(code);
+    wx.loseNextAnswer("reverse");
+    const res = await pay({ amount: "6.00", authCode: code });
+    assert.equal(res.statusCode, 200, res.body);
+    const open = res.json().data as Receipt;
+    assert.equal(open.state, 0, "not known here: neither booked nor closed");
+    assert.equal(wx.order(merchant.mchid, open.outTradeNo)?.trade_state, "REVOKED");
+    // Past its time, the query job learns the order was reversed and closes it; nothing is booked.
+    await server.db.query(
+      `update pms_wx_pay set create_time = now() - interval '20 minutes', expire_time = now() - interval '5 minutes'
+        where out_trade_no = $1`,
+      [open.outTradeNo],
+    );
+    const swept = await sweepUnpaid({
+      db: server.db,
+      cipher: new FieldCipher(server.dataKey),
+      timeZone: "Asia/Shanghai",
+      log: () => {},
+    });
+    assert.equal(swept.booked, 0);
+    const [row] = await server.db.query<{ state: number }>(
+      "select state from pms_wx_pay where out_trade_no = $1",
+      [open.outTradeNo],
+    );
+    assert.equal(row!.state, 2);
+    assert.equal((await booked("pms_wx_pay", open.outTradeNo)).length, 0);
+    assert.equal(await balance(), start);
   });
 
   test("a code of neither kind, a used code, no permission: refused before anything is booked", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { WxpayDouble } from "./double/wxpay-double.ts";
+import { SAMPLE_WECHAT_CODES, WxpayDouble } from "./double/wxpay-double.ts";
 import { callWxpay, type Merchant, WxpayCallError } from "./wxpay-client.ts";
 import { codePayBody } from "./wxpay-codepay.ts";
 import { authorization, verifyAuthorization } from "./wxpay-protocol.ts";
@@ -134,5 +134,28 @@ describe("WeChat Pay payment-code call (APIv3 codepay): body and signature", () 
       /REVOKED/,
       "a reversed order cannot be paid any more",
     );
+  });
+
+  test("a code pays once; the README's sample code pays again and again (the demo)", async () => {
+    const first = await callWxpay<{ trade_state: string }>(
+      merchant,
+      "POST",
+      URL_PATH,
+      body("124567890123456714", "MLM006"),
+    );
+    assert.equal(first.data.trade_state, "SUCCESS");
+    await assert.rejects(
+      callWxpay(merchant, "POST", URL_PATH, body("124567890123456714", "MLM007")),
+      (error: unknown) => error instanceof WxpayCallError && error.code === "TRADE_ERROR",
+    );
+    for (const no of ["MLM008", "MLM009"]) {
+      const again = await callWxpay<{ trade_state: string }>(
+        merchant,
+        "POST",
+        URL_PATH,
+        body(SAMPLE_WECHAT_CODES.paid, no),
+      );
+      assert.equal(again.data.trade_state, "SUCCESS", no);
+    }
   });
 });
