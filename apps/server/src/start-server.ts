@@ -7,6 +7,7 @@ import { openDb } from "./db/client.ts";
 import { apiProcessesBesidesThis, IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
 import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
+import { startDemoAlipay } from "./demo/demo-alipay.ts";
 import { startDemoNbiot } from "./demo/demo-nbiot.ts";
 import { seedDemoSite } from "./demo/demo-site.ts";
 import { startDemoSms } from "./demo/demo-sms.ts";
@@ -93,6 +94,10 @@ export async function startServer(
   const wxpayDouble = config.demoData
     ? await startDemoWxpay(db, cipher, `http://127.0.0.1:${config.port}`)
     : undefined;
+  // And through a local Alipay double (the owner page offers Alipay beside WeChat Pay).
+  const alipayDouble = config.demoData
+    ? await startDemoAlipay(db, cipher, `http://127.0.0.1:${config.port}`)
+    : undefined;
   // And sends its SMS (the owner page's sign-in codes) to a local double that prints them in the log.
   const demoSms = config.demoData ? await startDemoSms(db, cipher, (line) => app.log.info(line)) : undefined;
   // And has NB-IoT water meters reporting through local CTWing, OneNET and IoTDA doubles.
@@ -161,6 +166,7 @@ export async function startServer(
       await metering?.close();
       await batchJobs?.stop();
       await wxpayDouble?.close();
+      await alipayDouble?.close();
       await demoSms?.close();
       await demoNbiot?.close();
       await app.close();

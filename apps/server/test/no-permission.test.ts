@@ -43,6 +43,10 @@ const OPEN: Record<string, string> = {
   // server started the demo's WeChat Pay double.
   "GET /api/blade-pms/h5/demo/cashier": "demo only: the simulated WeChat cashier page",
   "POST /api/blade-pms/h5/demo/cashier/pay": "demo only: the simulated WeChat cashier pays",
+  // And the demo's simulated Alipay cashier: 404 unless the server started the demo's Alipay double.
+  "GET /api/blade-pms/h5/demo/alipay/wap": "demo only: the simulated Alipay wap cashier page",
+  "GET /api/blade-pms/h5/demo/alipay/pay": "demo only: the simulated Alipay cashier pays a QR order",
+  "POST /api/blade-pms/h5/demo/alipay/pay": "demo only: the simulated Alipay cashier pays a wap order",
   "GET /api/blade-auth/oauth/user-info": "own session",
   "GET /api/blade-auth/oauth/clear-cache": "own session",
   "GET /api/blade-auth/oauth/logout": "own session",

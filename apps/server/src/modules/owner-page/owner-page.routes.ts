@@ -6,6 +6,7 @@ import type { FieldCipher } from "../../crud/field-cipher.ts";
 import type { Db } from "../../db/client.ts";
 import type { SmsProvider } from "../sms/sms-provider.ts";
 import { ownerAlipayRoutes } from "./owner-alipay.routes.ts";
+import { ownerAlipayDemoRoutes } from "./owner-alipay-demo.ts";
 import { ownerPayRoutes } from "./owner-pay.routes.ts";
 import { accountsOf, historyOf, noticesOf, ownerName, receiptOf, usageOf } from "./owner-reads.ts";
 import { bindIdentity, boundOwner, ownersOfRoom, sessionOf, unbindIdentity } from "./owner-session.ts";
@@ -32,6 +33,7 @@ export async function ownerPageRoutes(
   await ownerSignInRoutes(app, { db, cipher, codes });
   await ownerPayRoutes(app, { db, cipher, timeZone });
   await ownerAlipayRoutes(app, { db, cipher, timeZone });
+  await ownerAlipayDemoRoutes(app);
   const open = { public: true } as const;
   const tags = ["ownerPage"];
 

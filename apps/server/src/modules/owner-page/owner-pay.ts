@@ -32,6 +32,48 @@ export async function demoLinkOf(db: Db, tenantId: string, order: Pick<OrderView
 
 export type RestoreState = "queued" | "sent" | "success" | "fail" | "timeout";
 
+/** The tables of owners' online orders, each with its out_trade_no and create_time. */
+export type OrderTable = "pms_wx_pay" | "pms_alipay_pay";
+
+/**
+ * What the result page shows of an order's account: the balance, whether it is cut for arrears,
+ * and the newest restore command of its meter since the order was taken (in `table`).
+ */
+export async function accountAfterOrder(
+  db: Db,
+  where: { tenantId: string; ownerId: string; accountId: string },
+  order: { table: OrderTable; outTradeNo: string },
+  timeZone: string,
+) {
+  const { tenantId, ownerId, accountId } = where;
+  const [account] = await db.query<{
+    balance: string;
+    arrears_cut: number;
+    energy_type: number;
+    meter_id: string;
+  }>(
+    `select balance::text as balance, arrears_cut, energy_type, meter_id::text as meter_id
+       from pms_account where tenant_id = $1 and owner_id = $2 and id = $3`,
+    [tenantId, ownerId, accountId],
+  );
+  const [restore] = account
+    ? await db.query<{ state: RestoreState; time: string }>(
+        `select c.state, to_char(c.create_time at time zone $5, 'YYYY-MM-DD HH24:MI:SS') as time
+           from pms_meter_command c
+           join ${order.table} p on p.tenant_id = c.tenant_id and p.out_trade_no = $4
+          where c.tenant_id = $1 and c.energy_type = $2 and c.meter_id = $3
+            and c.source = 'arrears/restore' and c.create_time >= p.create_time
+          order by c.create_time desc, c.id desc limit 1`,
+        [tenantId, account.energy_type, account.meter_id, order.outTradeNo, timeZone],
+      )
+    : [];
+  return {
+    balanceFen: account?.balance ?? null,
+    arrearsCut: account?.arrears_cut ?? 0,
+    restore: restore ?? null,
+  };
+}
+
 /**
  * An owner's order as the result page follows it: its state, and once booked the receipt and the
  * account's new balance; when the account was cut off for arrears, the newest restore command of
@@ -46,28 +88,13 @@ export async function followOrder(
 ) {
   const order = await getOrder(db, tenantId, { outTradeNo, ownerId });
   if (!order) throw notFound("outTradeNo: 订单不存在");
-  const [account] = await db.query<{
-    balance: string;
-    arrears_cut: number;
-    energy_type: number;
-    meter_id: string;
-  }>(
-    `select balance::text as balance, arrears_cut, energy_type, meter_id::text as meter_id
-       from pms_account where tenant_id = $1 and owner_id = $2 and id = $3`,
-    [tenantId, ownerId, order.accountId],
-  );
   const booked = order.state === WXPAY_STATE.paid && order.rechargeId !== "";
-  const [restore] = account
-    ? await db.query<{ state: RestoreState; time: string }>(
-        `select c.state, to_char(c.create_time at time zone $5, 'YYYY-MM-DD HH24:MI:SS') as time
-           from pms_meter_command c
-           join pms_wx_pay p on p.tenant_id = c.tenant_id and p.out_trade_no = $4
-          where c.tenant_id = $1 and c.energy_type = $2 and c.meter_id = $3
-            and c.source = 'arrears/restore' and c.create_time >= p.create_time
-          order by c.create_time desc, c.id desc limit 1`,
-        [tenantId, account.energy_type, account.meter_id, outTradeNo, timeZone],
-      )
-    : [];
+  const account = await accountAfterOrder(
+    db,
+    { tenantId, ownerId, accountId: order.accountId },
+    { table: "pms_wx_pay", outTradeNo },
+    timeZone,
+  );
   return {
     outTradeNo: order.outTradeNo,
     tradeType: order.tradeType,
@@ -78,10 +105,8 @@ export async function followOrder(
     paidTime: order.paidTime,
     booked,
     accountId: order.accountId,
-    balanceFen: account?.balance ?? null,
-    arrearsCut: account?.arrears_cut ?? 0,
+    ...account,
     receipt: booked ? await receiptOf(db, tenantId, ownerId, order.rechargeId, timeZone) : null,
-    restore: restore ?? null,
     codeUrl: order.state === WXPAY_STATE.unpaid ? order.codeUrl : "",
     demoPayUrl: (await demoLinkOf(db, tenantId, order)) ?? "",
   };
