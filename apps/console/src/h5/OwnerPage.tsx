@@ -1,6 +1,14 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AccountCard } from "./AccountCard.tsx";
-import { type Account, call, type Me, OwnerApiError, savedSession, saveSession } from "./api.ts";
+import {
+  type Account,
+  call,
+  type Me,
+  OwnerApiError,
+  type PayChannel,
+  savedSession,
+  saveSession,
+} from "./api.ts";
 import { Bind } from "./Bind.tsx";
 import { History } from "./History.tsx";
 import { initialLanguage, type Language, saveLanguage, translator } from "./i18n.ts";
@@ -27,15 +35,31 @@ type View =
   | { name: "bind"; me: Me }
   | { name: "home"; me: Me }
   | { name: "recharge"; account: Account }
-  | { name: "result"; outTradeNo: string };
+  | { name: "result"; outTradeNo: string; channel: PayChannel };
 
-/** The order the address names (?order=…): the result page, resumed after a reload. */
-const orderInAddress = () => new URLSearchParams(location.search).get("order") ?? "";
+/** The address's words of an order: WeChat Pay's, and Alipay's (as its cashier sends the owner back). */
+const ORDER_WORDS = ["order", "pay", "out_trade_no", "trade_no", "total_amount"];
 
-function setOrderInAddress(outTradeNo: string) {
+/**
+ * The order the address names: ?order=… (WeChat Pay) or ?pay=alipay&out_trade_no=… (Alipay,
+ * also where its cashier sends the owner back): the result page, resumed after a reload.
+ */
+function orderInAddress(): { outTradeNo: string; channel: PayChannel } | undefined {
   const params = new URLSearchParams(location.search);
-  if (outTradeNo) params.set("order", outTradeNo);
-  else params.delete("order");
+  const alipay = params.get("pay") === "alipay" ? params.get("out_trade_no") : null;
+  if (alipay) return { outTradeNo: alipay, channel: "alipay" };
+  const order = params.get("order");
+  return order ? { outTradeNo: order, channel: "wxpay" } : undefined;
+}
+
+function setOrderInAddress(order: { outTradeNo: string; channel: PayChannel } | undefined) {
+  const params = new URLSearchParams(location.search);
+  for (const name of ORDER_WORDS) params.delete(name);
+  if (order?.channel === "wxpay") params.set("order", order.outTradeNo);
+  if (order?.channel === "alipay") {
+    params.set("pay", "alipay");
+    params.set("out_trade_no", order.outTradeNo);
+  }
   history.pushState(null, "", `${location.pathname}?${params}`);
 }
 
@@ -65,7 +89,8 @@ export function OwnerPage() {
     try {
       if (token) {
         const me = await call<Me>("GET", "me", { token });
-        if (me.bound && orderInAddress()) return setView({ name: "result", outTradeNo: orderInAddress() });
+        const order = orderInAddress();
+        if (me.bound && order) return setView({ name: "result", ...order });
         return setView(me.bound ? { name: "home", me } : { name: "bind", me });
       }
       const site = await call<{ wechat: boolean }>("GET", `site?tenantId=${encodeURIComponent(tenantId)}`);
@@ -98,13 +123,13 @@ export function OwnerPage() {
     return () => window.removeEventListener("popstate", moved);
   }, [load]);
 
-  const ordered = (outTradeNo: string) => {
+  const ordered = (outTradeNo: string, channel: PayChannel) => {
     setNotice("");
-    setOrderInAddress(outTradeNo);
-    setView({ name: "result", outTradeNo });
+    setOrderInAddress({ outTradeNo, channel });
+    setView({ name: "result", outTradeNo, channel });
   };
   const backHome = () => {
-    if (orderInAddress()) setOrderInAddress("");
+    if (orderInAddress()) setOrderInAddress(undefined);
     void load();
   };
 
@@ -199,7 +224,13 @@ export function OwnerPage() {
           <Recharge t={t} token={token} account={view.account} onOrdered={ordered} onBack={backHome} />
         )}
         {view.name === "result" && token && (
-          <PayResult t={t} token={token} outTradeNo={view.outTradeNo} onDone={backHome} />
+          <PayResult
+            t={t}
+            token={token}
+            outTradeNo={view.outTradeNo}
+            channel={view.channel}
+            onDone={backHome}
+          />
         )}
         {view.name === "home" && token && (
           <>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { call, type FollowedOrder, OwnerApiError, yuan } from "./api.ts";
+import { call, type FollowedOrder, OwnerApiError, type PayChannel, yuan } from "./api.ts";
 import type { Translate, WordKey } from "./i18n.ts";
 
 const PayQr = lazy(() => import("./PayQr.tsx"));
@@ -8,6 +8,19 @@ const PayQr = lazy(() => import("./PayQr.tsx"));
 const POLL_MS = 1500;
 const RESTORE_FOLLOW_MS = 5 * 60_000;
 const FINAL_COMMAND = new Set(["success", "fail", "timeout"]);
+/** An unpaid Alipay order is asked of Alipay on the first look and every this many looks after. */
+const ALIPAY_QUERY_EVERY = 5;
+
+/** The words that differ between the channels. */
+const CHANNEL_WORDS: Record<PayChannel, Record<"title" | "scan" | "qr" | "demo", WordKey>> = {
+  wxpay: { title: "rechargeTitle", scan: "scanToPay", qr: "qrLabel", demo: "demoPay" },
+  alipay: {
+    title: "rechargeTitleAlipay",
+    scan: "scanToPayAlipay",
+    qr: "qrLabelAlipay",
+    demo: "demoPayAlipay",
+  },
+};
 
 type Outcome = "missing" | "closed" | "failed" | "expired" | undefined;
 
@@ -25,19 +38,24 @@ function settled(order: FollowedOrder, bookedAt: number | undefined): boolean {
  * The result page of one order (its out_trade_no is in the address, so a reload resumes): follows
  * it every 1.5 s while shown, until booked (then the receipt and the new balance) and, for an
  * account cut off for arrears, until its restore command is done; closed, failed and expired
- * orders say so. A Native order still unpaid shows its QR code (and the demo's cashier link).
+ * orders say so. A Native or Alipay QR order still unpaid shows its QR code (and the demo's
+ * cashier link). An Alipay order is also asked of Alipay now and then while unpaid: the owner may
+ * be back from its cashier before its notification arrives.
  */
 export function PayResult({
   t,
   token,
   outTradeNo,
+  channel,
   onDone,
 }: {
   t: Translate;
   token: string;
   outTradeNo: string;
+  channel: PayChannel;
   onDone: () => void;
 }) {
+  const words = CHANNEL_WORDS[channel];
   const [order, setOrder] = useState<FollowedOrder | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(undefined);
   const [trouble, setTrouble] = useState(false);
@@ -46,11 +64,15 @@ export function PayResult({
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let bookedAt: number | undefined;
+    let looks = 0;
     const poll = async () => {
+      const query = channel === "alipay" && looks++ % ALIPAY_QUERY_EVERY === 0 ? "?query=1" : "";
       try {
-        const seen = await call<FollowedOrder>("GET", `wxpay/order/${encodeURIComponent(outTradeNo)}`, {
-          token,
-        });
+        const seen = await call<FollowedOrder>(
+          "GET",
+          `${channel}/order/${encodeURIComponent(outTradeNo)}${query}`,
+          { token },
+        );
         if (!live) return;
         setOrder(seen);
         setTrouble(false);
@@ -71,12 +93,12 @@ export function PayResult({
       live = false;
       clearTimeout(timer);
     };
-  }, [outTradeNo, token]);
+  }, [outTradeNo, token, channel]);
 
   const amount = order ? yuan(order.amountFen) : "";
   return (
     <section className="card" data-testid="h5-result" aria-labelledby="h5-result-title">
-      <h2 id="h5-result-title">{order?.booked ? t("paidTitle") : t("rechargeTitle")}</h2>
+      <h2 id="h5-result-title">{order?.booked ? t("paidTitle") : t(words.title)}</h2>
       <p className="sub">
         {t("outTradeNo")}: {outTradeNo}
         {order ? ` · ${t("amount")} ${amount}` : ""}
@@ -93,10 +115,10 @@ export function PayResult({
           <p>{t("waitingPay")}</p>
           {order.codeUrl && (
             <>
-              <p className="hint">{t("scanToPay")}</p>
+              <p className="hint">{t(words.scan)}</p>
               <div className="qr">
                 <Suspense fallback={<p className="hint">{t("loading")}</p>}>
-                  <PayQr value={order.codeUrl} label={t("qrLabel", { amount })} />
+                  <PayQr value={order.codeUrl} label={t(words.qr, { amount })} />
                 </Suspense>
               </div>
             </>
@@ -109,7 +131,7 @@ export function PayResult({
               rel="noopener"
               data-testid="h5-demo-pay"
             >
-              {t("demoPay")}
+              {t(words.demo)}
             </a>
           )}
         </div>

@@ -1,8 +1,19 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { restoreNeeded } from "./AccountCard.tsx";
-import { type Account, call, fenOf, type NewOrder, OwnerApiError, type PayOptions, yuan } from "./api.ts";
+import {
+  type Account,
+  call,
+  fenOf,
+  type NewAlipayOrder,
+  type NewOrder,
+  OwnerApiError,
+  type PayChannel,
+  type PayOptions,
+  yuan,
+} from "./api.ts";
 import { FormMessage, type FormNote } from "./form-parts.tsx";
-import type { Translate } from "./i18n.ts";
+import type { Translate, WordKey } from "./i18n.ts";
+import { alipayReturnUrl, alipayTradeType, offeredChannels, surroundingsOf } from "./pay-channels.ts";
 
 interface Bridge {
   invoke(name: string, params: unknown, done: (answer: { err_msg?: string }) => void): void;
@@ -19,11 +30,22 @@ function wechatBridge(): Promise<Bridge | undefined> {
   });
 }
 
+const OFF: PayOptions = { enabled: false, maxAmountFen: "0", presets: [] };
+
+/** The form's title: the one channel offered, or both. */
+const TITLE: Record<string, WordKey> = {
+  wxpay: "rechargeTitle",
+  alipay: "rechargeTitleAlipay",
+  "wxpay,alipay": "rechargeTitleBoth",
+};
+
 /**
- * Recharging one account with WeChat Pay: a preset or a free amount within the tenant's limit
- * (checked here and again by the server). Inside WeChat the order is paid through WeixinJSBridge
- * on this page; outside it the result page shows the order's QR code. Either way the result page
- * follows the order afterwards.
+ * Recharging one account with WeChat Pay or Alipay (those the property has switched on, and of
+ * them the ones that work where the page runs): a preset or a free amount within the channel's
+ * limit (checked here and again by the server). Inside WeChat the order is paid through
+ * WeixinJSBridge on this page; Alipay on a phone sends the owner to its cashier, which sends them
+ * back to the result page; on a desktop the result page shows the order's QR code. The result
+ * page follows the order afterwards.
  */
 export function Recharge({
   t,
@@ -35,18 +57,28 @@ export function Recharge({
   t: Translate;
   token: string;
   account: Account;
-  onOrdered: (outTradeNo: string) => void;
+  onOrdered: (outTradeNo: string, channel: PayChannel) => void;
   onBack: () => void;
 }) {
-  const [options, setOptions] = useState<PayOptions | null>(null);
+  const [all, setAll] = useState<Record<PayChannel, PayOptions> | null>(null);
+  const [chosen, setChosen] = useState<PayChannel | null>(null);
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState<FormNote>(null);
   const [busy, setBusy] = useState(false);
+  const where = surroundingsOf(navigator.userAgent);
   useEffect(() => {
-    call<PayOptions>("GET", "wxpay/options", { token })
-      .then(setOptions)
-      .catch(() => setNote({ text: t("failed"), error: true }));
+    const optionsOf = (channel: PayChannel) =>
+      call<PayOptions>("GET", `${channel}/options`, { token }).catch(() => undefined);
+    Promise.all([optionsOf("wxpay"), optionsOf("alipay")]).then(([wxpay, alipay]) => {
+      if (!wxpay && !alipay) setNote({ text: t("failed"), error: true });
+      setAll({ wxpay: wxpay ?? OFF, alipay: alipay ?? OFF });
+    });
   }, [token, t]);
+  const channels = all
+    ? offeredChannels(where, { wxpay: all.wxpay.enabled, alipay: all.alipay.enabled })
+    : [];
+  const channel = chosen && channels.includes(chosen) ? chosen : channels[0];
+  const options = all ? (channel ? all[channel] : OFF) : null;
 
   const fen = fenOf(amount);
   const over = options !== null && fen !== undefined && fen > BigInt(options.maxAmountFen);
@@ -65,6 +97,21 @@ export function Recharge({
     setBusy(true);
     setNote(null);
     try {
+      if (channel === "alipay") {
+        const tradeType = alipayTradeType(where);
+        const order = await call<NewAlipayOrder>("POST", "alipay/order", {
+          token,
+          body: {
+            accountId: account.id,
+            amount: yuan(fen.toString()),
+            channel: tradeType,
+            ...(tradeType === "wap" ? { returnUrl: alipayReturnUrl(location) } : {}),
+          },
+        });
+        // Off to Alipay's cashier, which sends the owner back to the result page.
+        if (tradeType === "wap" && order.payUrl) return location.assign(order.payUrl);
+        return onOrdered(order.outTradeNo, "alipay");
+      }
       const order = await call<NewOrder>("POST", "wxpay/order", {
         token,
         body: { accountId: account.id, amount: yuan(fen.toString()) },
@@ -81,7 +128,7 @@ export function Recharge({
           }
         }
       }
-      onOrdered(order.outTradeNo);
+      onOrdered(order.outTradeNo, "wxpay");
     } catch (error) {
       setNote({ text: error instanceof OwnerApiError ? error.message : t("failed"), error: true });
     } finally {
@@ -110,7 +157,7 @@ export function Recharge({
   ];
   return (
     <form className="card" onSubmit={pay} noValidate data-testid="h5-recharge">
-      <h2>{t("rechargeTitle")}</h2>
+      <h2>{t(TITLE[channels.join(",")] ?? "rechargeTitle")}</h2>
       <p className="hint">
         {[kind, account.roomLabel, account.productCode].filter(Boolean).join(" · ")} · {t("balance")}{" "}
         {yuan(account.balanceFen)}
@@ -120,7 +167,26 @@ export function Recharge({
           {restoreNeeded(t, account)}
         </p>
       )}
-      {options && !options.enabled && <p className="message error">{t("wxpayOff")}</p>}
+      {all && channels.length === 0 && (
+        <p className="message error">{t(where === "alipay" ? "alipayOff" : "wxpayOff")}</p>
+      )}
+      {channels.length > 1 && (
+        <fieldset className="presets channels">
+          <legend>{t("payChannel")}</legend>
+          {channels.map((one) => (
+            <button
+              key={one}
+              type="button"
+              className={`tab${one === channel ? " active" : ""}`}
+              aria-pressed={one === channel}
+              onClick={() => setChosen(one)}
+              data-testid={`h5-channel-${one}`}
+            >
+              {t(one === "alipay" ? "channelAlipay" : "channelWxpay")}
+            </button>
+          ))}
+        </fieldset>
+      )}
       {options?.enabled && (
         <>
           <fieldset className="presets">
@@ -157,7 +223,9 @@ export function Recharge({
             )}
           </div>
           <button type="submit" disabled={busy || fen === undefined || over} data-testid="h5-pay">
-            {t("payNow", { amount: fen === undefined ? "-" : yuan(fen.toString()) })}
+            {t(channel === "alipay" ? "payNowAlipay" : "payNow", {
+              amount: fen === undefined ? "-" : yuan(fen.toString()),
+            })}
           </button>
         </>
       )}

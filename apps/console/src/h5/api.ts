@@ -157,7 +157,21 @@ export interface PayOptions {
   enabled: boolean;
   maxAmountFen: string;
   presets: string[];
-  channel: "jsapi" | "native";
+  /** WeChat Pay only: JSAPI inside WeChat, Native (a QR code) elsewhere. */
+  channel?: "jsapi" | "native";
+}
+
+/** The online channels an owner pays through. */
+export type PayChannel = "wxpay" | "alipay";
+
+/** An Alipay order just taken: the cashier URL to open (wap) or the QR code to show (qr). */
+export interface NewAlipayOrder {
+  id: string;
+  outTradeNo: string;
+  tradeType: "wap" | "qr";
+  amount: string;
+  payUrl: string;
+  qrCode: string;
 }
 
 /** What WeixinJSBridge's getBrandWCPayRequest takes, signed by the server. */
