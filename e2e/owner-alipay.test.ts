@@ -17,7 +17,14 @@ import {
   type Post,
   phoneContext,
 } from "./owner-site.ts";
-import { call, eventually, newOperator, type Operator } from "./registry-helpers.ts";
+import {
+  call,
+  chooseOption,
+  eventually,
+  newOperator,
+  type Operator,
+  signInOperator,
+} from "./registry-helpers.ts";
 
 /**
  * An owner cut off for arrears pays with Alipay on a phone: the owner page offers WeChat Pay and
@@ -267,5 +274,69 @@ test("inside the Alipay app only Alipay is offered; inside WeChat only WeChat Pa
     } finally {
       await context.close();
     }
+  }
+});
+
+test("on a desktop Alipay is a QR code beside WeChat Pay's; paid, it is listed in 支付记录 as 支付宝, filtered by it", async () => {
+  assert.ok(session, "the first test signed the owner in");
+  const desktop = await browser.newContext({
+    baseURL: server.baseUrl,
+    viewport: { width: 1280, height: 800 },
+    locale: "zh-CN",
+    reducedMotion: "reduce",
+  });
+  desktop.setDefaultTimeout(15_000);
+  try {
+    await desktop.addInitScript(([key, token]) => localStorage.setItem(key, token), [
+      `meterline.h5.session.${operator.tenantId}`,
+      session,
+    ] as const);
+    const page = await desktop.newPage();
+    await page.goto(`/h5/?tenant=${operator.tenantId}`);
+    await page.getByTestId("h5-recharge-open").click();
+    const form = page.getByTestId("h5-recharge");
+    await form.getByTestId("h5-channel-wxpay").waitFor();
+    await form.getByTestId("h5-channel-alipay").click();
+    await page.getByTestId("h5-amount").fill("12.30");
+    await page.getByTestId("h5-pay").click();
+    const result = page.getByTestId("h5-result");
+    await result.getByRole("img", { name: "支付宝二维码,金额 12.30 元" }).waitFor();
+    await result.getByText("请用支付宝扫一扫下面的二维码完成支付。").waitFor();
+    const outTradeNo = new URL(page.url()).searchParams.get("out_trade_no") ?? "";
+    assert.equal(alipay.trade(APP_ID, outTradeNo)?.total, 1230n, "precreated at Alipay for 12.30");
+    assert.equal(
+      await result.getByTestId("h5-demo-pay").count(),
+      0,
+      "not the demo's double: no cashier link",
+    );
+    // The payer scans it with Alipay on a phone: the double pays and notifies.
+    await alipay.pay(APP_ID, outTradeNo);
+    await result.getByRole("heading", { name: "充值成功" }).waitFor();
+    assert.equal(await textOf(result.getByTestId("h5-paid-amount")), "12.30");
+  } finally {
+    await desktop.close();
+  }
+
+  const consoleContext = await browser.newContext({
+    baseURL: server.baseUrl,
+    viewport: { width: 1440, height: 900 },
+  });
+  consoleContext.setDefaultTimeout(15_000);
+  try {
+    const page = await consoleContext.newPage();
+    await signInOperator(page, operator);
+    await page.goto("/money/payment");
+    const payments = page.locator('[data-testid="money-list"][data-list="payments"]');
+    await payments.locator(".ant-table-row").first().waitFor();
+    await chooseOption(page, payments.getByLabel("支付方式", { exact: true }), "支付宝", false);
+    await payments.getByTestId("money-search-submit").click();
+    await eventually(async () => {
+      const rows = await payments.locator(".ant-table-row").allTextContents();
+      assert.equal(rows.length, 2, rows.join("\n"));
+      for (const row of rows) assert.match(row, /支付宝.*线上.*已支付/s);
+      assert.ok(rows.some((row) => row.includes("12.30")));
+    });
+  } finally {
+    await consoleContext.close();
   }
 });
