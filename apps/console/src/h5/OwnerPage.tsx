@@ -37,8 +37,26 @@ type View =
   | { name: "recharge"; account: Account }
   | { name: "result"; outTradeNo: string; channel: PayChannel };
 
-/** The address's words of an order: WeChat Pay's, and Alipay's (as its cashier sends the owner back). */
-const ORDER_WORDS = ["order", "pay", "out_trade_no", "trade_no", "total_amount"];
+/**
+ * The address's words of an order: WeChat Pay's, and Alipay's (all its cashier adds when it sends
+ * the owner back, signed return parameters included), dropped together on the way back home.
+ */
+const ORDER_WORDS = [
+  "order",
+  "pay",
+  "out_trade_no",
+  "trade_no",
+  "total_amount",
+  "seller_id",
+  "app_id",
+  "auth_app_id",
+  "method",
+  "charset",
+  "version",
+  "timestamp",
+  "sign",
+  "sign_type",
+];
 
 /**
  * The order the address names: ?order=… (WeChat Pay) or ?pay=alipay&out_trade_no=… (Alipay,
