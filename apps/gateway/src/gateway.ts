@@ -13,6 +13,7 @@ import { MemoryLeaseStore } from "./lease/memory-lease-store.ts";
 import { consoleLogger, RateLimitedLog } from "./log.ts";
 import { MemoryCommandQueue } from "./memory/command-queue.ts";
 import { MemoryReadingsSink } from "./memory/readings-sink.ts";
+import { RedialBackoff } from "./modbus/redial-backoff.ts";
 import { ModbusTcpCollectors } from "./modbus/tcp-collectors.ts";
 import { connectMqtt, type MqttClientPort } from "./mqtt/client.ts";
 import { MqttHub } from "./mqtt/hub.ts";
@@ -166,6 +167,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     counters,
     logger,
     settings.requestTimeoutMs * 10,
+    // An endpoint that does not answer is dialled again after one request timeout, then less often.
+    new RedialBackoff(settings.requestTimeoutMs, 60_000),
   );
 
   const failed = (what: string) => (error: unknown) => logger.log("error", what, { error: String(error) });

@@ -213,4 +213,32 @@ describe("Modbus TCP meters the gateway connects out to, over real TCP", () => {
     assert.equal(result.history[1]!.evidence.detail, "exception 04 (server device failure) to function 10");
     assert.equal(meters.ddsy.relayOn, true);
   });
+
+  test("a reply with another transaction id is never taken for the answer", async () => {
+    // A stale exception under another transaction id ahead of the right reply: the read takes the right one.
+    server.misnumberNext(1, { thenAnswer: true });
+    const read = await run("tcp-sdm630", { kind: "read", di: "voltage A" });
+    assert.deepEqual(states(read), ["sent", "success"]);
+    assert.equal(read.history[1]!.evidence.value, "voltage A=220");
+    // A cut answered only by an exception under another transaction id: not its answer, so no
+    // acknowledgement and no failure; the read-back settles it.
+    server.misnumberNext(2);
+    const cut = await run("tcp-ddsy", { kind: "relay", action: "trip" });
+    assert.deepEqual(states(cut), ["sent", "success"]);
+    assert.match(cut.history[1]!.evidence.detail, /no reply; read-back shows the command took effect/);
+    assert.equal(meters.ddsy.relayOn, false);
+    const restore = await run("tcp-ddsy", { kind: "relay", action: "close-direct" });
+    assert.match(restore.history.at(-1)!.evidence.detail, /acknowledged and verified/);
+    assert.equal(meters.ddsy.relayOn, true);
+  });
+
+  test("a dropped connection is dialled again and the meters are read over the new one", async () => {
+    const before = server.connections();
+    server.dropConnections();
+    await waitUntil(() => server.connections() > before, 5_000, "the gateway dialled again");
+    await waitUntil(() => gateway.stats().collectorsOnline === 1, 5_000, "the endpoint attached again");
+    const read = await run("tcp-ddsy", { kind: "read", di: "relay" });
+    assert.deepEqual(states(read), ["sent", "success"]);
+    assert.equal(server.connections(), before + 1, "one connection per endpoint, not one per attempt");
+  });
 });

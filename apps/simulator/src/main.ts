@@ -5,7 +5,8 @@ import { type MeterConditions, parseConditionArg } from "./conditions.ts";
 import type { MeterAnomaly } from "./electric-meter.ts";
 import { type Fault, type FaultRates, isFault } from "./faults.ts";
 import { startFleet } from "./fleet.ts";
-import { simulatorCatalogue } from "./modbus-meter.ts";
+import { ModbusMeter, simulatorCatalogue } from "./modbus-meter.ts";
+import { startModbusTcpServer } from "./modbus-tcp-server.ts";
 import { fleetCollectors, fleetDirectory, planFleet } from "./plan.ts";
 
 const USAGE = `npm run simulate -- --meters N --gateway host:port [options]
@@ -18,6 +19,9 @@ Starts N simulated meters behind M simulated DTUs that dial the gateway over TCP
   --dlt698-ratio R        share of electricity meters speaking DL/T 698.45 (default 0)
   --modbus-meters N       Modbus-RTU DIN-rail meters added on the DTUs' buses, slaves 1, 2, … (default 0)
   --modbus-models A,B     their catalogue models, taken in turn (default ddsy1352,sdm120,dtsu666)
+  --modbus-tcp HOST:PORT  also serve Modbus TCP meters there (a Modbus TCP gateway in front of them,
+                          units 1, 2, …), models from --modbus-models in turn; port 0 picks one
+  --modbus-tcp-meters N   how many (default 2)
   --concentrators         the M collectors are Q/GDW 1376.1 concentrators (area 3401, terminals 1..M,
                           meters on carrier port 31) instead of transparent DTUs
   --carrier-delay-ms A-B  each carrier crossing of a concentrator takes A..B ms (default 300-2000)
@@ -90,6 +94,27 @@ function modbusModels(text: string): string[] {
   return names;
 }
 
+const DEFAULT_TCP_MODELS = ["ddsy1352", "sdm630"];
+
+/** Modbus TCP meters on one endpoint, units 1..count, their models taken in turn. */
+async function serveModbusTcp(endpoint: string, count: number, models: readonly string[]) {
+  const [host = "127.0.0.1", port = "502"] = endpoint.split(":");
+  const units = Array.from({ length: count }, (_, i) => ({
+    meter: new ModbusMeter({
+      id: `meter-mbtcp-${i + 1}`,
+      slave: i + 1,
+      modelName: models[i % models.length]!,
+      meanRate: 500 + 250 * i,
+      startKwh: 100 + 10 * i,
+    }),
+  }));
+  const server = await startModbusTcpServer(units, { host, port: whole(port, 502, "modbus-tcp port") });
+  const bound = server.address();
+  const list = units.map(({ meter }) => `${meter.config.slave}=${meter.config.modelName}`).join(", ");
+  console.error(`Modbus TCP meters at ${bound.host}:${bound.port} (units ${list})`);
+  return server;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -100,6 +125,8 @@ async function main(): Promise<void> {
       "dlt698-ratio": { type: "string" },
       "modbus-meters": { type: "string" },
       "modbus-models": { type: "string" },
+      "modbus-tcp": { type: "string" },
+      "modbus-tcp-meters": { type: "string" },
       concentrators: { type: "boolean", default: false },
       "carrier-delay-ms": { type: "string" },
       "carrier-drop": { type: "string" },
@@ -188,12 +215,20 @@ async function main(): Promise<void> {
     registration: values.registration,
     heartbeat: values.heartbeat,
   });
+  const tcpServer = values["modbus-tcp"]
+    ? await serveModbusTcp(
+        values["modbus-tcp"],
+        whole(values["modbus-tcp-meters"], 2, "modbus-tcp-meters"),
+        options.modbusModels ?? DEFAULT_TCP_MODELS,
+      )
+    : undefined;
   const every = Number(values["stats-every"]) * 1000;
   const print = () => console.error(JSON.stringify({ time: new Date().toISOString(), ...fleet.stats() }));
   print();
   const timer = every > 0 ? setInterval(print, every) : undefined;
   const shutdown = async () => {
     clearInterval(timer);
+    await tcpServer?.close();
     await fleet.close();
     process.exit(0);
   };

@@ -68,7 +68,8 @@ export class ModbusMeter {
     const decimals = Math.max(0, -Math.round(Math.log10(Number(register.scale))));
     const fixed = (value: number) => value.toFixed(register.type.startsWith("float") ? 3 : decimals);
     if (ENERGY_NAMES.includes(register.name)) return fixed(Number(this.energyKwh(now)));
-    if (register.name === "voltage") return fixed(VOLTS);
+    // Three-phase models name each phase's voltage ("voltage A"): the same mains on every phase.
+    if (/^voltage( [ABC])?$/.test(register.name)) return fixed(VOLTS);
     if (register.name === "current") return fixed(this.powerW() / VOLTS);
     if (register.name === "active power")
       return fixed(register.unit === "kW" ? this.powerW() / 1000 : this.powerW());

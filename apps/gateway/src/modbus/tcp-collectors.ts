@@ -2,6 +2,7 @@ import type { MeterInfo } from "../model.ts";
 import type { Logger, MeterDirectory } from "../ports.ts";
 import type { CollectorRegistry } from "../registry.ts";
 import type { Counters } from "../stats.ts";
+import { RedialBackoff } from "./redial-backoff.ts";
 import { ModbusTcpLink } from "./tcp-link.ts";
 
 /** The collector id of a Modbus TCP endpoint: the meters behind one host:port share its link. */
@@ -13,6 +14,7 @@ export function modbusTcpCollectorId(endpoint: { host: string; port: number }): 
  * Keeps one outgoing connection per Modbus TCP endpoint attached while this gateway can hold its
  * lease, like the MQTT collectors: re-run on every lease tick (an endpoint that dropped is dialled
  * again, one a dead gateway held is picked up once its lease lapses) and on directory changes.
+ * An endpoint that cannot be reached is dialled again after a growing wait (RedialBackoff).
  */
 export class ModbusTcpCollectors {
   private syncing: Promise<void> | undefined;
@@ -24,6 +26,7 @@ export class ModbusTcpCollectors {
     private readonly counters: Counters,
     private readonly logger: Logger,
     private readonly connectTimeoutMs: number,
+    private readonly backoff = new RedialBackoff(),
   ) {}
 
   sync(): Promise<void> {
@@ -50,7 +53,7 @@ export class ModbusTcpCollectors {
     }
     await Promise.all(
       [...groups].map(([collectorId, meters]) =>
-        this.registry.get(collectorId) || this.dialling.has(collectorId)
+        this.registry.get(collectorId) || this.dialling.has(collectorId) || !this.backoff.due(collectorId)
           ? undefined
           : this.dial(collectorId, meters),
       ),
@@ -62,9 +65,11 @@ export class ModbusTcpCollectors {
     const link = new ModbusTcpLink(collectorId, meters[0]!.model.modbusTcp!, this.counters);
     try {
       if (!(await link.connect(this.connectTimeoutMs))) {
-        this.logger.log("warn", "Modbus TCP endpoint not reached", { collector: collectorId });
+        const retryInMs = this.backoff.failed(collectorId);
+        this.logger.log("warn", "Modbus TCP endpoint not reached", { collector: collectorId, retryInMs });
         return;
       }
+      this.backoff.succeeded(collectorId);
       await this.registry.attach(link, meters);
     } catch (error) {
       link.close("attach failed");
