@@ -106,6 +106,16 @@ function modelValues(name: string, args: ParsedArgs, decoded: modbus.ModbusDecod
       ...(field.status === "ok" ? { scaled: field.scaled, scale: field.scale } : { status: field.status }),
     })),
     ...(reading.relay ? { relay: reading.relay } : {}),
+    ...(reading.prepaid
+      ? {
+          prepaid: Object.fromEntries(
+            Object.entries(reading.prepaid).map(([role, field]) => [
+              role,
+              `${field.value} ${field.unit}`.trim(),
+            ]),
+          ),
+        }
+      : {}),
   };
 }
 

@@ -54,6 +54,8 @@ export interface ModelReading {
   fields: NumberField[];
   /** From the relay read-back register when the block holds it. */
   relay?: "on" | "off" | "unknown";
+  /** The model's prepaid registers the block holds, by their role: the money left and the purchases made. */
+  prepaid?: { remainingAmount?: NumberField; purchaseCount?: NumberField };
 }
 
 /**
@@ -78,6 +80,12 @@ export function decodeModelBlock(model: MeterModel, block: RegisterBlock): Model
       );
     });
   const reading: ModelReading = { fields };
+  const prepaid: NonNullable<ModelReading["prepaid"]> = {};
+  for (const role of ["remainingAmount", "purchaseCount"] as const) {
+    const field = fields.find((f) => f.name === model.prepaid?.[role]);
+    if (field) prepaid[role] = field;
+  }
+  if (Object.keys(prepaid).length > 0) reading.prepaid = prepaid;
   const readBack = model.relay?.readBack;
   if (readBack?.kind === "register" && readBack.function === block.function) {
     const at = readBack.address - block.start;
