@@ -188,7 +188,7 @@ describe("registry import: the 采集器 sheet and the 电表规约 column", () 
       "采集器:7": /^采集器类型: \[网关\] 不存在, 可选 DTU、集中器、4G 表计网关$/,
       "采集器:8": /^终端地址: 只用于集中器$/,
       "房间档案:2":
-        /^电表规约: \[DL\/T 699\] 不存在, 可选 DL\/T 645-2007、DL\/T 645-1997、DL\/T 698\.45、Modbus-RTU$/,
+        /^电表规约: \[DL\/T 699\] 不存在, 可选 DL\/T 645-2007、DL\/T 645-1997、DL\/T 698\.45、Modbus-RTU、Modbus TCP$/,
       "房间档案:3": /^电表规约: \[CJ\/T 188-2004\] 不存在/,
       "房间档案:4": /^电表规约: 本行没有电表表号$/,
       "房间档案:5": /^采集器注册码: \[34010103\] 不存在$/,
@@ -294,7 +294,10 @@ describe("registry import: the 采集器 sheet and the 电表规约 column", () 
     assert.equal(example[header.indexOf("电表规约")], "DL/T 645-2007");
     const sheet = book.getWorksheet("采集器");
     assert.ok(sheet);
-    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), COLLECTOR_HEADER);
+    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), [
+      ...COLLECTOR_HEADER,
+      "Modbus TCP 地址",
+    ]);
     const notes: string[] = [];
     book.getWorksheet("填写说明")!.eachRow((row) => {
       notes.push((row.values as unknown[]).slice(1).join(" | "));
@@ -302,7 +305,7 @@ describe("registry import: the 采集器 sheet and the 电表规约 column", () 
     assert.ok(notes.some((n) => n.startsWith("电表规约 | ")));
     assert.ok(
       notes.some((n) =>
-        /^电表规约可选值 \| DL\/T 645-2007、DL\/T 645-1997、DL\/T 698\.45、Modbus-RTU$/.test(n),
+        /^电表规约可选值 \| DL\/T 645-2007、DL\/T 645-1997、DL\/T 698\.45、Modbus-RTU、Modbus TCP$/.test(n),
       ),
       notes.join("\n"),
     );

@@ -134,8 +134,8 @@ describe("Modbus meters in the registry", () => {
       preview.problems.map((p: { row: number; reason: string }) => [p.row, p.reason]),
     );
     assert.match(reasons.get(3) ?? "", /^Modbus型号: \[sdm999\] 不存在, 可选 .*伊斯顿 SDM120/);
-    assert.match(reasons.get(4) ?? "", /^Modbus型号: Modbus-RTU 电表必填/);
-    assert.match(reasons.get(5) ?? "", /^Modbus型号: 只用于电表规约为 Modbus-RTU 的电表/);
+    assert.match(reasons.get(4) ?? "", /^Modbus型号: Modbus-RTU 或 Modbus TCP 电表必填/);
+    assert.match(reasons.get(5) ?? "", /^Modbus型号: 只用于电表规约为 Modbus-RTU 或 Modbus TCP 的电表/);
     assert.match(reasons.get(6) ?? "", /Modbus从站地址/);
     assert.equal(reasons.has(2), false, reasons.get(2));
     const answer = await upload("import");

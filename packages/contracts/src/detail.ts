@@ -206,6 +206,8 @@ export interface CollectorOverview {
     collectorType: number;
     onlineStatus: number;
     lastOnlineTime: string | null;
+    /** A Modbus TCP endpoint's host:port the gateway dials ([v6]:port for IPv6); null for others. */
+    modbusEndpoint: string | null;
   };
   /** When the gateway last reported the file; null before any (or for a DTU). */
   fileTime: string | null;

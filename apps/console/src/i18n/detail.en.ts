@@ -10,6 +10,7 @@ export const detailEn: Record<keyof typeof detailZh, string> = {
   "detail.collector.code": "Collector code",
   "detail.collector.type": "Collector type",
   "detail.collector.lastOnline": "Last online",
+  "detail.collector.modbusEndpoint": "Modbus TCP address",
   "detail.collector.file": "Meter file",
   "detail.collector.fileTime": "File written by the gateway at",
   "detail.collector.noFile": "The gateway has not reported this concentrator's meter file yet",

@@ -8,6 +8,7 @@ export const detailZh = {
   "detail.collector.code": "采集器编号",
   "detail.collector.type": "采集器类型",
   "detail.collector.lastOnline": "最后在线时间",
+  "detail.collector.modbusEndpoint": "Modbus TCP 地址",
   "detail.collector.file": "表档案",
   "detail.collector.fileTime": "网关写入档案时间",
   "detail.collector.noFile": "网关尚未上报该集中器的表档案",

@@ -168,6 +168,8 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       heartbeatSeconds: "Heartbeat (s)",
       registrationSecret: "Registration secret",
       allowedNetworks: "Allowed source networks",
+      modbusHost: "Modbus TCP host",
+      modbusPort: "Modbus TCP port",
       lastOnlineTime: "Last online",
       remark: "Remark",
     },

@@ -160,6 +160,8 @@ export const pmsResourcesZh = {
       heartbeatSeconds: "心跳周期(秒)",
       registrationSecret: "接入密钥",
       allowedNetworks: "允许的来源网段",
+      modbusHost: "Modbus TCP 主机",
+      modbusPort: "Modbus TCP 端口",
       lastOnlineTime: "最后在线时间",
       remark: "备注",
     },

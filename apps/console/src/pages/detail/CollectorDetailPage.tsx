@@ -88,6 +88,11 @@ function CollectorView({
           <Descriptions.Item label={t("detail.collector.type")}>
             {labels.collectorType(collector.collectorType)}
           </Descriptions.Item>
+          {collector.modbusEndpoint ? (
+            <Descriptions.Item label={t("detail.collector.modbusEndpoint")}>
+              <span data-testid="collector-modbus-endpoint">{collector.modbusEndpoint}</span>
+            </Descriptions.Item>
+          ) : null}
           <Descriptions.Item label={t("detail.meter.online")}>
             <span data-testid="collector-online">{labels.online(collector.onlineStatus)}</span>
           </Descriptions.Item>

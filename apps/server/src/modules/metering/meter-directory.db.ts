@@ -8,7 +8,11 @@ const PROTOCOLS: Record<string, MeterProtocol> = {
   dlt698_45: "dlt698",
   cjt188_2004: "cjt188",
   modbus_rtu: "modbus",
+  modbus_tcp: "modbus",
 };
+
+/** The `transport` of a collector that is a Modbus TCP endpoint the gateway dials (modbus-endpoint-rules.ts). */
+const MODBUS_TCP_TRANSPORT = "modbus";
 
 interface MeterRow {
   id: string;
@@ -23,6 +27,8 @@ interface MeterRow {
   operator_code: string | null;
   modbus_model: string | null;
   modbus_slave: number | null;
+  modbus_host: string | null;
+  modbus_port: number | null;
 }
 
 /**
@@ -61,16 +67,25 @@ export class DbMeterDirectory implements MeterDirectory {
     return this.load("c.transport = 'mqtt'", []);
   }
 
+  /** Modbus TCP meters with their endpoint: the gateway connects out to each host:port once. */
+  async modbusTcpMeters(): Promise<MeterInfo[]> {
+    const meters = await this.load(
+      "c.transport = $1 and c.modbus_host is not null and c.modbus_port is not null",
+      [MODBUS_TCP_TRANSPORT],
+    );
+    return meters.filter((meter) => meter.protocol === "modbus");
+  }
+
   private async load(where: string, params: unknown[]): Promise<MeterInfo[]> {
     const rows = await this.db.query<MeterRow>(
       `select m.id::text as id, m.product_code, m.protocol, c.transport, c.collector_code, m.channel,
               null as di_order, (m.meter_type = 1 and m.control_status = 0) as local_prepaid,
-              m.relay_password, m.operator_code, m.modbus_model, m.modbus_slave
+              m.relay_password, m.operator_code, m.modbus_model, m.modbus_slave, c.modbus_host, c.modbus_port
          from pms_meter m join pms_collector c on c.id = m.collector_id and c.is_deleted = 0
         where m.is_deleted = 0 and ${where}
        union all
        select w.id::text, w.product_code, w.protocol, c.transport, c.collector_code, w.channel,
-              w.di_order, false, null, null, null, null
+              w.di_order, false, null, null, null, null, c.modbus_host, c.modbus_port
          from pms_water w join pms_collector c on c.id = w.collector_id and c.is_deleted = 0
         where w.is_deleted = 0 and ${where}
         order by product_code`,
@@ -107,6 +122,9 @@ export class DbMeterDirectory implements MeterDirectory {
         ...(row.local_prepaid ? { localPrepaid: true } : {}),
         ...(Object.keys(credentials).length ? { credentials } : {}),
         ...(protocol === "modbus" && row.modbus_model ? { modbusModel: row.modbus_model } : {}),
+        ...(row.transport === MODBUS_TCP_TRANSPORT && row.modbus_host && row.modbus_port
+          ? { modbusTcp: { host: row.modbus_host, port: row.modbus_port } }
+          : {}),
       },
       pollIntervalMs: this.pollIntervalMs,
     };

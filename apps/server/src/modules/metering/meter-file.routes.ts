@@ -90,11 +90,13 @@ export async function meterFileRoutes(app: FastifyInstance, opts: { db: Db; time
         collector_type: number;
         online_status: number;
         last_online_time: Date | null;
+        modbus_host: string | null;
+        modbus_port: number | null;
         meter_file: unknown;
         file_time: Date | null;
       }>(
         `select c.id::text as id, c.collector_name, c.collector_code, c.collector_type, c.online_status,
-                c.last_online_time, f.meter_file, f.file_time
+                c.last_online_time, c.modbus_host, c.modbus_port, f.meter_file, f.file_time
            from pms_collector c left join pms_collector_meter_file f on f.collector_code = c.collector_code
           where c.id = $1 and c.tenant_id = $2 and c.is_deleted = 0`,
         [id, registryTenant(user, params)],
@@ -118,6 +120,7 @@ export async function meterFileRoutes(app: FastifyInstance, opts: { db: Db; time
           collectorType: collector.collector_type,
           onlineStatus: collector.online_status,
           lastOnlineTime: iso(collector.last_online_time),
+          modbusEndpoint: endpointText(collector.modbus_host, collector.modbus_port),
         },
         fileTime: iso(collector.file_time),
         file: rows.map((row) => fileMeter(row, byAddress.get(row.address), iso)),
@@ -126,4 +129,10 @@ export async function meterFileRoutes(app: FastifyInstance, opts: { db: Db; time
       return ok(overview);
     },
   );
+}
+
+/** host:port as operators write it, an IPv6 host in brackets; null unless both are set. */
+function endpointText(host: string | null, port: number | null): string | null {
+  if (!host || !port) return null;
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }

@@ -24,6 +24,15 @@ export const COLLECTOR_COLUMNS = [
     text: true,
   },
   { key: "remark", header: "备注", aliases: ["Remark"], width: 24, text: false },
+  // A Modbus TCP endpoint the gateway dials (host:port, e.g. 192.168.1.20:502): the collector's
+  // transport is then Modbus TCP 直连.
+  {
+    key: "modbusEndpoint",
+    header: "Modbus TCP 地址",
+    aliases: ["Modbus TCP address", "Modbus TCP endpoint"],
+    width: 22,
+    text: true,
+  },
 ] as const satisfies readonly TopologyColumn<string>[];
 
 export type CollectorKey = (typeof COLLECTOR_COLUMNS)[number]["key"];
@@ -39,8 +48,7 @@ export const collectorHeader = (key: CollectorKey) => collectorColumn(key).heade
  */
 export const COLLECTOR_SHEET_HEADERS = [
   [collectorColumn("collectorCode").header, ...collectorColumn("collectorCode").aliases],
-  (["collectorName", "collectorType", "terminalAddress", "secret"] as const).flatMap((key) => [
-    collectorColumn(key).header,
-    ...collectorColumn(key).aliases,
-  ]),
+  (["collectorName", "collectorType", "terminalAddress", "secret", "modbusEndpoint"] as const).flatMap(
+    (key) => [collectorColumn(key).header, ...collectorColumn(key).aliases],
+  ),
 ];

@@ -1,6 +1,7 @@
 import { resources } from "@meterline/contracts";
 import { isMask, MASK } from "../../crud/field-cipher.ts";
 import { nextId } from "../../db/ids.ts";
+import { hostProblem, MODBUS_TCP_TRANSPORT } from "../pms/modbus-endpoint-rules.ts";
 import { COLLECTOR_COLUMNS, type CollectorKey, collectorHeader } from "./collector-columns.ts";
 import type { NewRow } from "./import-plan.ts";
 import type { TopologySheetRow } from "./import-sheet.ts";
@@ -14,8 +15,12 @@ const LABELS: Labels = {
   collectorName: collectorHeader("collectorName"),
   collectorType: collectorHeader("collectorType"),
   registrationSecret: collectorHeader("secret"),
+  modbusHost: collectorHeader("modbusEndpoint"),
+  modbusPort: collectorHeader("modbusEndpoint"),
   remark: collectorHeader("remark"),
 };
+/** host:port, the host an IPv4 address, a name, or an IPv6 address in brackets ([fd00::7]:502). */
+const ENDPOINT = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/;
 /** 集中器 in the `collector_type` dictionary: a Q/GDW 1376.1 concentrator. */
 const CONCENTRATOR = "2";
 /** A 1376.1 address as concentrators print it: area code and terminal address, 4 hex digits each. */
@@ -118,6 +123,7 @@ export class CollectorPlanner {
     if (type === CONCENTRATOR) this.checkConcentrator(t, reasons);
     else if (t.terminalAddress !== "" && type !== null)
       reasons.push(`${collectorHeader("terminalAddress")}: 只用于集中器`);
+    const endpoint = this.endpoint(t, type, reasons);
     if (isMask(t.secret)) reasons.push(`${collectorHeader("secret")}: 请重新填写(未导入的行不显示密钥)`);
     if (code !== "") {
       const first = this.firstSeen.get(code);
@@ -131,6 +137,7 @@ export class CollectorPlanner {
       collectorName: t.collectorName || code,
       collectorType: type ?? undefined,
       registrationSecret: isMask(t.secret) ? "" : t.secret,
+      ...(endpoint ?? {}),
       remark: t.remark,
     };
     const check = checkPart(collector, body, LABELS, this.timeZone);
@@ -144,6 +151,8 @@ export class CollectorPlanner {
     }
     const id = nextId();
     this.snapshot.collectors.set(code, id);
+    // The room rows of the same file may put Modbus TCP meters on it.
+    if (endpoint) this.snapshot.modbusEndpoints.add(id);
     this.plan.accepted++;
     this.plan.collectors.push({ id, values: check.values });
   }
@@ -165,6 +174,34 @@ export class CollectorPlanner {
     if (t.secret === "") reasons.push(`${secret}: 集中器须填写登录密码`);
     else if (!isMask(t.secret) && !CONCENTRATOR_PASSWORD.test(t.secret))
       reasons.push(`${secret}: 集中器的登录密码须为 32 位十六进制数(16 字节)或 16 个字母、数字或 . _ ~ -`);
+  }
+
+  /**
+   * Modbus TCP 地址: host:port of an endpoint the gateway dials, which makes the collector one of
+   * transport Modbus TCP 直连 (a DTU or a concentrator dials in and takes none). Undefined when blank.
+   */
+  private endpoint(
+    t: Record<CollectorKey, string>,
+    type: string | undefined | null,
+    reasons: string[],
+  ): { transport: string; modbusHost: string; modbusPort: string } | undefined {
+    if (t.modbusEndpoint === "") return undefined;
+    const header = collectorHeader("modbusEndpoint");
+    if (type === CONCENTRATOR) {
+      reasons.push(`${header}: 集中器不用此列`);
+      return undefined;
+    }
+    const match = ENDPOINT.exec(t.modbusEndpoint.trim());
+    const host = match ? (match[1] ?? match[2]!) : "";
+    const problem = match ? hostProblem(host) : undefined;
+    const port = Number(match?.[3]);
+    if (!match || problem || port < 1 || port > 65535) {
+      reasons.push(
+        `${header}: [${t.modbusEndpoint}] 须为 主机:端口, 主机为 IP 地址或主机名, 端口 1-65535, 如 192.168.1.20:502`,
+      );
+      return undefined;
+    }
+    return { transport: MODBUS_TCP_TRANSPORT, modbusHost: host, modbusPort: match[3]! };
   }
 
   /** A collector type by label (DTU, 集中器, Concentrator …) or key; undefined when blank, null when unknown. */

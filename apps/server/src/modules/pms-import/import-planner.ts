@@ -1,7 +1,7 @@
 import { resources } from "@meterline/contracts";
 import { columnByName } from "../../crud/columns.ts";
 import { nextId } from "../../db/ids.ts";
-import { MODBUS_RTU } from "../pms/modbus-meter-rules.ts";
+import { MODBUS_PROTOCOLS, MODBUS_TCP } from "../pms/modbus-meter-rules.ts";
 import { type ColumnKey, headerOf, MAX_AREA_DEPTH, type RowText } from "./import-columns.ts";
 import type { ImportPlan } from "./import-plan.ts";
 import type { SheetRow } from "./import-sheet.ts";
@@ -283,6 +283,7 @@ export class ImportPlanner {
       collectorId = this.snapshot.collectors.get(t.collectorCode);
       if (!collectorId) reasons.push(`${headerOf("collectorCode")}: [${t.collectorCode}] 不存在`);
     }
+    if (t.meterCode !== "") this.checkEndpoint(t, collectorId, protocol, reasons);
     const energies = new Set<EnergyType>(present.map((e) => e.energy));
     const charging = this.resolveSchemes(
       "chargingScheme",
@@ -359,21 +360,38 @@ export class ImportPlanner {
     return null;
   }
 
+  /** As the meter form: a Modbus TCP meter on a Modbus TCP collector, and only such meters there. */
+  private checkEndpoint(
+    t: RowText,
+    collectorId: string | undefined,
+    protocol: string | undefined | null,
+    reasons: string[],
+  ): void {
+    if (protocol === null) return;
+    const endpoint = collectorId !== undefined && this.snapshot.modbusEndpoints.has(collectorId);
+    if (protocol === MODBUS_TCP && !endpoint)
+      reasons.push(`${headerOf("collectorCode")}: Modbus TCP 电表须接在 Modbus TCP 直连的采集器下`);
+    if (protocol !== MODBUS_TCP && endpoint)
+      reasons.push(
+        `${headerOf("meterProtocol")}: 采集器 [${t.collectorCode}] 为 Modbus TCP 直连, 只能接 Modbus TCP 电表`,
+      );
+  }
+
   /**
    * Modbus型号 (a key or label of the catalogue's `modbus_model` dictionary) and Modbus从站地址: both
-   * required for a Modbus-RTU meter and only for one; null when a cell is wrong.
+   * required for a Modbus-RTU or Modbus TCP meter and only for one; null when a cell is wrong.
    */
   private modbusValues(
     t: RowText,
     protocol: string | undefined | null,
     reasons: string[],
   ): { modbusModel?: string; modbusSlave?: string } | null {
-    const modbus = protocol === MODBUS_RTU;
+    const modbus = MODBUS_PROTOCOLS.includes(protocol);
     const before = reasons.length;
     for (const key of ["modbusModel", "modbusSlave"] as const) {
-      if (modbus && t[key] === "") reasons.push(`${headerOf(key)}: Modbus-RTU 电表必填`);
+      if (modbus && t[key] === "") reasons.push(`${headerOf(key)}: Modbus-RTU 或 Modbus TCP 电表必填`);
       if (!modbus && protocol !== null && t[key] !== "")
-        reasons.push(`${headerOf(key)}: 只用于电表规约为 Modbus-RTU 的电表`);
+        reasons.push(`${headerOf(key)}: 只用于电表规约为 Modbus-RTU 或 Modbus TCP 的电表`);
     }
     let modbusModel: string | undefined;
     if (modbus && t.modbusModel !== "") {

@@ -34,6 +34,8 @@ const COLLECTOR_NOTES: Record<CollectorKey, string> = {
     "集中器必填, 行政区划码 4 位 + 终端地址 4 位(十六进制), 如 3401-0102; 网关按此地址识别集中器; 其他类型不填",
   secret:
     "集中器必填, 即登录密码: 32 位十六进制数(16 字节)或 16 个字母、数字或 . _ ~ -; DTU 选填, 16-64 位; 加密保存, 未导入的行中不显示, 重新导入时须重新填写",
+  modbusEndpoint:
+    "Modbus TCP 直连时必填: 网关连接的电表或 Modbus TCP 网关的 主机:端口, 主机为 IP 地址或主机名, 如 192.168.1.20:502; 采集器的接入方式即为 Modbus TCP 直连; 其下电表的规约须为 Modbus TCP; DTU 和集中器不填",
   remark: "选填, 最多 255 个字符",
 };
 
@@ -60,8 +62,9 @@ const NOTES: Record<(typeof IMPORT_COLUMNS)[number]["key"], string> = {
     "选填, 电表安装时的总读数(kWh), 最多 2 位小数; 首次计费只计高于此读数的用量; 只用于新建的电表",
   waterInitial: "选填, 水表安装时的读数(m³), 最多 2 位小数; 首次计费只计高于此读数的用量; 只用于新建的水表",
   meterProtocol: "选填, 电表的通信规约, 可选值见下方; 不填为 DL/T 645-2007; 只用于新建的电表",
-  modbusModel: "电表规约为 Modbus-RTU 时必填: 型号目录中的型号, 可选值见下方; 只用于新建的电表",
-  modbusSlave: "电表规约为 Modbus-RTU 时必填: 电表在采集器总线上的从站地址 1-247; 只用于新建的电表",
+  modbusModel: "电表规约为 Modbus-RTU 或 Modbus TCP 时必填: 型号目录中的型号, 可选值见下方; 只用于新建的电表",
+  modbusSlave:
+    "电表规约为 Modbus-RTU 或 Modbus TCP 时必填: 电表在采集器总线上的从站地址 (Modbus TCP 为单元标识) 1-247; 只用于新建的电表",
 };
 
 /** The import template: the columns with an example row, code columns formatted as text, and notes. */

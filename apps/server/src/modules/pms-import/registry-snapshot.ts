@@ -1,5 +1,6 @@
 import type { ResourceDef } from "@meterline/contracts";
 import type { Queryable } from "../../db/client.ts";
+import { MODBUS_TCP_TRANSPORT } from "../pms/modbus-endpoint-rules.ts";
 
 export interface AreaNode {
   id: string;
@@ -43,6 +44,8 @@ export class RegistrySnapshot {
   private readonly meters: Record<EnergyType, Map<string, string>> = { 1: new Map(), 2: new Map() };
   private readonly meterRoom = new Map<string, string>();
   readonly collectors = new Map<string, string>();
+  /** Ids of the collectors that are Modbus TCP endpoints (transport "modbus"): only Modbus TCP meters go there. */
+  readonly modbusEndpoints = new Set<string>();
   readonly chargingSchemes = new Map<string, SchemeNode>();
   readonly alarmSchemes = new Map<string, SchemeNode>();
   /** Allowed keys per dictionary: `dict:<code>` (system) or `biz:<code>` (the tenant's). */
@@ -204,11 +207,14 @@ export async function loadSnapshot(
   for (const l of roomMeters) {
     if (l.energy_type === 1 || l.energy_type === 2) snapshot.linkMeter(l.energy_type, l.meter_id, l.room_id);
   }
-  const collectors = await db.query<{ id: string; collector_code: string }>(
-    `select id::text, collector_code from pms_collector where ${live}`,
+  const collectors = await db.query<{ id: string; collector_code: string; transport: string }>(
+    `select id::text, collector_code, transport from pms_collector where ${live}`,
     [tenantId],
   );
-  for (const c of collectors) snapshot.collectors.set(c.collector_code, c.id);
+  for (const c of collectors) {
+    snapshot.collectors.set(c.collector_code, c.id);
+    if (c.transport === MODBUS_TCP_TRANSPORT) snapshot.modbusEndpoints.add(c.id);
+  }
   for (const [target, table] of [
     [snapshot.chargingSchemes, "pms_charging_scheme"],
     [snapshot.alarmSchemes, "pms_alarm_scheme"],

@@ -4,6 +4,7 @@ import { badParam, badRequest } from "../../contract/errors.ts";
 import { type Column, columnByName } from "../../crud/columns.ts";
 import type { HookContext, ResourceHooks } from "../../crud/hooks.ts";
 import type { SqlParams } from "../../crud/sql.ts";
+import { checkModbusEndpoint } from "./modbus-endpoint-rules.ts";
 import { checkModbusMeter } from "./modbus-meter-rules.ts";
 import { changedFields, writeOwnerLog } from "./owner-log.ts";
 import { roomLabelSql } from "./room-label.ts";
@@ -42,8 +43,10 @@ export const byRoomAreaHooks: ResourceHooks = {
  */
 export const collectorHooks: ResourceHooks = {
   customFilters: { areaId: areaAndBelow },
-  async beforeWrite({ db, def }, values, id) {
+  async beforeWrite(ctx, values, id) {
+    const { db, def } = ctx;
     checkNetworks(values, def);
+    await checkModbusEndpoint(ctx, def, values, id);
     const code = values.get(columnByName(def, "collectorCode")!);
     if (code === undefined) return;
     const taken = await db.query(

@@ -55,8 +55,9 @@ export const meter = defineResource({
       list: false,
       pattern: { regex: "^[0-9A-Fa-f]{8}$", message: "hex8" },
     },
-    // Modbus-RTU meters (issue 38): the model of the gateway's catalogue whose register map reads
-    // the meter, and its slave address on the DTU's bus. Required when the protocol is modbus_rtu.
+    // Modbus meters (issue 38): the model of the gateway's catalogue whose register map reads the
+    // meter, and its slave address on the DTU's bus (Modbus-RTU) or its unit id behind a Modbus TCP
+    // endpoint (Modbus TCP). Required when the protocol is modbus_rtu or modbus_tcp.
     modbusModel: { type: "string", maxLength: 32, list: false, dict: "modbus_model" },
     modbusSlave: { type: "int", min: 1, max: 247, list: false },
   },
@@ -131,6 +132,10 @@ export const collector = defineResource({
       list: false,
       pattern: { regex: "^[0-9A-Fa-f:./,\\s]*$", message: "networks" },
     },
+    // A Modbus TCP endpoint (transport "modbus"): a meter with its own Ethernet port, or a Modbus
+    // TCP gateway in front of several meters. The gateway connects out to host:port; required then.
+    modbusHost: { type: "string", maxLength: 253, list: false },
+    modbusPort: { type: "int", min: 1, max: 65535, list: false },
     lastOnlineTime: { type: "datetime", form: false },
     remark: remarkField,
   },

@@ -3,11 +3,19 @@ import { resources } from "@meterline/contracts";
 import { Button, Space, Tag } from "antd";
 import { useMemo, useRef } from "react";
 import { useLocation, useSearchParams } from "react-router";
+import type { FormCustomization } from "../../../crud/form-customization.ts";
 import { useT } from "../../../i18n/index.tsx";
 import { AreaScopedPage } from "../area/AreaScopedPage.tsx";
 import { AreaTreeLayout } from "../area/AreaTreeLayout.tsx";
 
 const PATH = "/pms/collector";
+
+/** A Modbus TCP endpoint (transport "modbus") is dialled at its host and port: shown for it alone. */
+const ENDPOINT_FIELDS = new Set(["modbusHost", "modbusPort"]);
+const collectorForm: FormCustomization = {
+  visible: (name, values) => !ENDPOINT_FIELDS.has(name) || values.transport === "modbus",
+  dependencies: { modbusHost: ["transport"], modbusPort: ["transport"] },
+};
 
 /**
  * The collector screen: areas on the left, the collectors of the chosen area (and below) on the
@@ -38,7 +46,7 @@ export default function CollectorPage() {
               />
             </Tag>
           ) : null}
-          <AreaScopedPage def={resources.collector} areaId={areaId} filters={filters} />
+          <AreaScopedPage def={resources.collector} areaId={areaId} filters={filters} form={collectorForm} />
         </Space>
       )}
     </AreaTreeLayout>

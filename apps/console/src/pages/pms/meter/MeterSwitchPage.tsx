@@ -15,10 +15,11 @@ import { SchemeWriteButtons } from "./SchemeWriteButtons.tsx";
 import { SupplySwitchDialog } from "./SupplySwitchDialog.tsx";
 import type { Energy } from "./switch-calls.ts";
 
-/** Only a Modbus-RTU meter has a catalogue model and a slave address: shown for that protocol alone. */
+/** Only a Modbus meter (RTU or TCP) has a catalogue model and a slave address: shown for those protocols alone. */
 const MODBUS_FIELDS = new Set(["modbusModel", "modbusSlave"]);
+const MODBUS_PROTOCOLS = new Set(["modbus_rtu", "modbus_tcp"]);
 const meterForm: FormCustomization = {
-  visible: (name, values) => !MODBUS_FIELDS.has(name) || values.protocol === "modbus_rtu",
+  visible: (name, values) => !MODBUS_FIELDS.has(name) || MODBUS_PROTOCOLS.has(String(values.protocol)),
   dependencies: { modbusModel: ["protocol"], modbusSlave: ["protocol"] },
 };
 
