@@ -145,6 +145,9 @@ export interface MeterReading {
   statusWord1?: string;
   /** Total active power, kW as signed decimal text (negative: fed back). */
   activePower?: string;
+  /** Modbus meters whose model has them: voltage in V and current in A (a three-phase model: phase A). */
+  voltage?: string;
+  current?: string;
   /** The meter's count of cover openings (03300D00), read once a day. */
   coverOpenCount?: number;
   /** Water: m³. */

@@ -191,6 +191,10 @@ describe("Modbus TCP meters the gateway connects out to, over real TCP", () => {
     assert.equal(sdm.activePower, "1.500");
     const ddsy = readings.latest("tcp-ddsy")!;
     assert.deepEqual([ddsy.missing, ddsy.relay, ddsy.activePower], [[], "closed", "0.800"]);
+    // Voltage and current where the model has them: the DDSY1352's at 0.1 V and 0.01 A (800 W at
+    // 220 V is 3.64 A), the three-phase SDM630's phase A as float32 (a third of 1500 W).
+    assert.deepEqual([ddsy.voltage, ddsy.current], ["220.0", "3.64"]);
+    assert.deepEqual([sdm.voltage, sdm.current], ["220", "2.273"]);
   });
 
   test("a cut over TCP is verified by reading the relay back; a lost reply is settled the same way", async () => {

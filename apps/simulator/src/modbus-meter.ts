@@ -71,6 +71,8 @@ export class ModbusMeter {
     // Three-phase models name each phase's voltage ("voltage A"): the same mains on every phase.
     if (/^voltage( [ABC])?$/.test(register.name)) return fixed(VOLTS);
     if (register.name === "current") return fixed(this.powerW() / VOLTS);
+    // A three-phase meter's load shared evenly by its phases.
+    if (/^current [ABC]$/.test(register.name)) return fixed(this.powerW() / 3 / VOLTS);
     if (register.name === "active power")
       return fixed(register.unit === "kW" ? this.powerW() / 1000 : this.powerW());
     return fixed(0);

@@ -20,6 +20,9 @@ export type PollItem =
   | "status-1"
   /** Total active power, for the over-power alarm (P_STATUS). */
   | "power"
+  /** Modbus: voltage and current, where the model has them (a three-phase model: phase A). */
+  | "voltage"
+  | "current"
   /** The meter's own count of cover openings, read once a day with the clock: openings are rare. */
   | "cover-count"
   | "frozen-time"
@@ -33,7 +36,10 @@ export type PollItem =
   | "clock"
   | "water";
 
-const DI_2007: Record<Exclude<PollItem, "water" | "daily-frozen" | "clock">, string> = {
+const DI_2007: Record<
+  Exclude<PollItem, "water" | "daily-frozen" | "clock" | "voltage" | "current">,
+  string
+> = {
   energy: dlt645.DI.FORWARD_ENERGY_BLOCK,
   balance: dlt645.DI.BALANCE,
   overdraft: dlt645.DI.OVERDRAFT,
@@ -68,6 +74,13 @@ const WALLET_PURCHASE_COUNT = "current wallet file, purchase count";
 
 /** Modbus: the registers of a poll item in the catalogue's names. */
 const MODBUS_POWER = "active power";
+/** Single-phase models name them plainly; three-phase ones per phase, of which phase A is read. */
+const MODBUS_VOLTAGE = ["voltage", "voltage A"];
+const MODBUS_CURRENT = ["current", "current A"];
+
+function modbusRegisterOf(model: ReturnType<typeof modelOf>, names: readonly string[]): string | undefined {
+  return names.find((name) => hasRegister(model, name));
+}
 
 export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
   if (meter.protocol === "cjt188") return ["water"];
@@ -82,6 +95,8 @@ export function pollPlan(meter: MeterInfo, withFrozen: boolean): PollItem[] {
     }
     const plan: PollItem[] = energyRegister(model) ? ["energy"] : [];
     if (hasRegister(model, MODBUS_POWER)) plan.push("power");
+    if (modbusRegisterOf(model, MODBUS_VOLTAGE)) plan.push("voltage");
+    if (modbusRegisterOf(model, MODBUS_CURRENT)) plan.push("current");
     if (model.relay) plan.push("status");
     return plan;
   }
@@ -106,6 +121,8 @@ export function diOf(item: PollItem, meter: MeterInfo): string {
     const model = modelOf(meter);
     if (item === "energy") return energyRegister(model) ?? "";
     if (item === "power") return MODBUS_POWER;
+    if (item === "voltage") return modbusRegisterOf(model, MODBUS_VOLTAGE) ?? "";
+    if (item === "current") return modbusRegisterOf(model, MODBUS_CURRENT) ?? "";
     if (item === "status") return RELAY_ITEM;
     throw new Error(`${item} is not read from Modbus meters`);
   }
@@ -118,6 +135,7 @@ export function diOf(item: PollItem, meter: MeterInfo): string {
   if (meter.protocol === "dlt645-1997") return dlt645.DI1997.FORWARD_ENERGY_BLOCK;
   if (item === "daily-frozen" || item === "clock")
     throw new Error(`${item} is read from DL/T 698.45 meters only`);
+  if (item === "voltage" || item === "current") throw new Error(`${item} is read from Modbus meters only`);
   return DI_2007[item];
 }
 
@@ -194,6 +212,13 @@ export function applyReply(reading: MeterReading, item: PollItem, reply: MeterRe
       const power = powerOf(reply.fields[0]);
       if (power === null) return false;
       reading.activePower = power;
+      return true;
+    }
+    case "voltage":
+    case "current": {
+      const value = okValue(reply.fields[0]);
+      if (value === null) return false;
+      reading[item] = value;
       return true;
     }
     case "cover-count": {

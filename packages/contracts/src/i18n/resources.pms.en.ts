@@ -335,6 +335,8 @@ export const pmsResourcesEn: Same<typeof pmsResourcesZh> = {
       missing: "Items not read",
       statusWord1: "Status word 1",
       activePower: "Active power (kW)",
+      voltage: "Voltage (V)",
+      current: "Current (A)",
       clockOffset: "Clock offset (s)",
       coverOpenCount: "Cover openings",
       coverOpenTime: "Cover opening seen",

@@ -327,6 +327,8 @@ export const pmsResourcesZh = {
       missing: "未读到的项",
       statusWord1: "状态字1",
       activePower: "有功功率(kW)",
+      voltage: "电压(V)",
+      current: "电流(A)",
       clockOffset: "时钟偏差(秒)",
       coverOpenCount: "开表盖次数",
       coverOpenTime: "最近开盖发现时间",

@@ -68,6 +68,9 @@ export interface CurrentRow {
   missing: string;
   statusWord1: string | null;
   activePower: string | null;
+  /** Modbus meters: V and A as read (three places at most). */
+  voltage: string | null;
+  current: string | null;
   clockOffset: number | null;
   coverOpenCount: number | null;
   /** True: the relay is stuck now; false: it agrees again; null: not known from this reading. */
@@ -102,6 +105,8 @@ function currentParams(rows: readonly CurrentRow[]): unknown[] {
     rows.map((r) => r.coverOpenCount),
     rows.map((r) => r.relayStuck),
     rows.map((r) => r.valveFault),
+    rows.map((r) => r.voltage),
+    rows.map((r) => r.current),
   ];
 }
 
@@ -110,10 +115,10 @@ const CURRENT_UNNEST = (
 ) => `unnest($1::varchar[], $2::int[], $3::bigint[], $4::varchar[], $5::timestamptz[], $6::numeric[],
          $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::int[],
          $14::varchar[], $15::int[], $16::varchar[], $17::varchar[], $18::varchar[], $19::numeric[], $20::int[],
-         $21::int[], $22::boolean[], $23::int[]${newIds ? ", $24::bigint[]" : ""})
+         $21::int[], $22::boolean[], $23::int[], $24::numeric[], $25::numeric[]${newIds ? ", $26::bigint[]" : ""})
     as r(tenant_id, energy_type, meter_id, product_code, read_time, total_value, tip_value, peak_value, peace_value,
          low_value, balance, overdraft, switch_status, status_word, battery_low, meter_time, missing, status_word1,
-         active_power, clock_offset, cover_open_count, relay_stuck, valve_fault${newIds ? ", new_id" : ""})`;
+         active_power, clock_offset, cover_open_count, relay_stuck, valve_fault, voltage, current${newIds ? ", new_id" : ""})`;
 
 /**
  * The latest values of many meters (one reading each) in two statements: rows for meters seen for
@@ -130,12 +135,12 @@ export async function keepCurrentValues(db: Queryable, rows: readonly CurrentRow
        (id, tenant_id, energy_type, meter_id, product_code, read_time, total_value, tip_value, peak_value,
         peace_value, low_value, balance, overdraft, switch_status, status_word, battery_low, meter_time, missing,
         status_word1, active_power, clock_offset, cover_open_count, relay_stuck_time, valve_fault,
-        last_read_total, last_read_time)
+        voltage, current, last_read_total, last_read_time)
      select r.new_id, r.tenant_id, r.energy_type, r.meter_id, r.product_code, r.read_time, r.total_value, r.tip_value,
             r.peak_value, r.peace_value, r.low_value, r.balance, r.overdraft, r.switch_status, r.status_word,
             r.battery_low, r.meter_time, r.missing, r.status_word1, r.active_power, r.clock_offset,
             r.cover_open_count, case when r.relay_stuck then r.read_time end, r.valve_fault,
-            r.total_value, case when r.total_value is not null then r.read_time end
+            r.voltage, r.current, r.total_value, case when r.total_value is not null then r.read_time end
        from ${CURRENT_UNNEST(true)}
       where not exists (select 1 from pms_meter_current_data c
                          where c.tenant_id = r.tenant_id and c.meter_id = r.meter_id and c.energy_type = r.energy_type)
@@ -166,6 +171,8 @@ export async function keepCurrentValues(db: Queryable, rows: readonly CurrentRow
        relay_stuck_time = case when r.relay_stuck is null then c.relay_stuck_time
                                when r.relay_stuck then coalesce(c.relay_stuck_time, r.read_time) end,
        valve_fault = coalesce(r.valve_fault, c.valve_fault),
+       voltage = coalesce(r.voltage, c.voltage),
+       current = coalesce(r.current, c.current),
        -- The last two reads with a total: a newer read moves the last to the previous; a late one
        -- between the two becomes the previous; an older one changes neither.
        last_read_total = case when r.total_value is not null and (c.last_read_time is null or r.read_time > c.last_read_time)

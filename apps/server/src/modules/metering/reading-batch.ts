@@ -128,6 +128,8 @@ export function currentRowOf(reading: MeterReading, place: MeterPlace, timeZone:
     missing: reading.missing.join(",").slice(0, 255),
     statusWord1: facts.statusWord1,
     activePower: facts.activePower,
+    voltage: measured(reading.voltage),
+    current: measured(reading.current),
     clockOffset: facts.clockOffset,
     coverOpenCount: facts.coverOpenCount,
     relayStuck: facts.relayStuck,
@@ -223,4 +225,11 @@ export async function storeWave(tx: Queryable, wave: readonly Placed[], timeZone
     await electricDayFreeze(tx, read.target, read.day, registers, read.at);
   await electricDayReads(tx, electricDays);
   await waterDayReads(tx, waterDays);
+}
+
+/** A voltage or current as the column holds it: decimal text cut to three places, or null. */
+function measured(value: string | undefined): string | null {
+  const match = value === undefined ? null : /^(-?\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!match) return null;
+  return match[2] ? `${match[1]}.${match[2].slice(0, 3)}` : match[1]!;
 }

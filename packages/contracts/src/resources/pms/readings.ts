@@ -44,6 +44,9 @@ export const meterCurrentData = defineResource({
     // cover-open count; water: the valve bits of ST), with the times the sink derives from them.
     statusWord1: { type: "string", maxLength: 8, list: false, form: false },
     activePower: { type: "decimal", scale: 4, list: false, form: false },
+    // Modbus meters whose model has them (a three-phase model: phase A), as last read.
+    voltage: { type: "decimal", scale: 3, list: false, form: false },
+    current: { type: "decimal", scale: 3, list: false, form: false },
     /** Seconds the meter's clock was ahead (negative: behind) when it was last read. */
     clockOffset: { type: "int", list: false, form: false },
     coverOpenCount: { type: "int", list: false, form: false },
