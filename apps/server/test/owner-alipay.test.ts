@@ -31,7 +31,8 @@ describe("owner page: Alipay", () => {
     server.inject({
       method,
       url: `${pms}/h5/${path}`,
-      headers: { "h5-auth": as },
+      // The owner page's own address, as a browser sends it: cashiers may send owners back there only.
+      headers: { "h5-auth": as, host: "owner.example" },
       ...(payload ? { payload } : {}),
     });
   const balance = async (accountId: string) =>
@@ -190,6 +191,16 @@ describe("owner page: Alipay", () => {
       [{ accountId: me.accountId, amount: "300.01" }, "amount"],
       [{ accountId: me.accountId, amount: "1", channel: "code" }, "channel"],
       [{ accountId: me.accountId, amount: "1", returnUrl: "javascript:alert(1)" }, "returnUrl"],
+      // Another site (an open redirect through Alipay's cashier), or this site outside the owner page.
+      [{ accountId: me.accountId, amount: "1", returnUrl: "https://evil.example/h5/" }, "returnUrl"],
+      [
+        { accountId: me.accountId, amount: "1", returnUrl: "http://owner.example@evil.example/h5/" },
+        "returnUrl",
+      ],
+      [
+        { accountId: me.accountId, amount: "1", returnUrl: "http://owner.example/api/blade-pms/x" },
+        "returnUrl",
+      ],
       [{ amount: "1" }, "accountId"],
     ] as const) {
       const res = await h5("POST", "alipay/order", me.token, body);

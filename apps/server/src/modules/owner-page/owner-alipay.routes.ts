@@ -40,6 +40,27 @@ async function orderIdOf(db: Db, tenantId: string, key: string): Promise<string 
  * or a QR order (a desktop browser) for one of the owner's accounts, and following it to its
  * booking and the supply's restore. Tenant and owner are always the session's.
  */
+/**
+ * Whether `address` is this site's own owner page, where Alipay's cashier may send the owner back:
+ * anything else would let an order's link carry the owner to a site of someone's choosing.
+ */
+function ownPageAddress(address: string, host: string): boolean {
+  if (address.length > 512) return false;
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    url.host.toLowerCase() === host.toLowerCase() &&
+    !url.username &&
+    !url.password &&
+    url.pathname.startsWith("/h5/")
+  );
+}
+
 export async function ownerAlipayRoutes(
   app: FastifyInstance,
   opts: { db: Db; cipher: FieldCipher; timeZone: string },
@@ -88,8 +109,8 @@ export async function ownerAlipayRoutes(
       const channel = optionalString(params, "channel") ?? "wap";
       if (!CHANNELS.has(channel)) throw badRequest("channel: 只能是 wap 或 qr");
       const returnUrl = optionalString(params, "returnUrl") ?? "";
-      if (returnUrl && !/^https?:\/\/\S+$/.test(returnUrl))
-        throw badRequest("returnUrl: 应为 http:// 或 https:// 开头的地址");
+      if (returnUrl && !ownPageAddress(returnUrl, request.host))
+        throw badRequest("returnUrl: 应为本站业主页的地址 (http(s)://本站/h5/…)");
       const order = await createAlipayOrder(deps, {
         tenantId: session.tenantId,
         ownerId,
