@@ -445,14 +445,15 @@ describe("Alipay against the local gateway double", () => {
       server.inject({
         method,
         url: `${pms}/h5/${path}`,
-        headers: { "h5-auth": as },
+        // The owner page's own host: Alipay's cashier may send the owner back there only.
+        headers: { "h5-auth": as, host: "owner.example" },
         ...(payload ? { payload } : {}),
       });
     const before = BigInt(await balance());
     const made = await h5("POST", "alipay/order", {
       accountId,
       amount: "15.00",
-      returnUrl: "https://owner.example/paid",
+      returnUrl: "https://owner.example/h5/?tenant=000000&pay=alipay",
     });
     assert.equal(made.statusCode, 200, made.body);
     const { id, payUrl } = made.json().data as { id: string; payUrl: string };
@@ -462,7 +463,10 @@ describe("Alipay against the local gateway double", () => {
     const page = await (await fetch(payUrl)).text();
     const action = (/action="([^"]+)"/.exec(page)?.[1] ?? "").replaceAll("&amp;", "&");
     const back = await fetch(new URL(action, double.base), { method: "POST", redirect: "manual" });
-    assert.match(back.headers.get("location") ?? "", /^https:\/\/owner\.example\/paid\?out_trade_no=/);
+    assert.match(
+      back.headers.get("location") ?? "",
+      /^https:\/\/owner\.example\/h5\/\?tenant=000000&pay=alipay&out_trade_no=/,
+    );
     const seen = (await h5("GET", `alipay/order/${id}`)).json().data;
     assert.equal(seen.state, 1);
     assert.equal(BigInt(seen.balanceFen), before + 1500n);

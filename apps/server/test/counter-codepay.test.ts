@@ -52,8 +52,10 @@ describe("counter/codepay against both doubles", () => {
     );
   /** The recharges booked for a code payment's order (through its payment), with the payment's number. */
   const booked = async (table: "pms_wx_pay" | "pms_alipay_pay", outTradeNo: string) =>
-    server.db.query<{ amount: string; transaction_no: string; payment_method: number }>(
-      `select r.amount::text as amount, p.transaction_no, r.payment_method
+    server.db.query<{ amount: string; transaction_no: string; payment_method: number; cashier: boolean }>(
+      // cashier: the recharge names the signed-in cashier who scanned, by user id, not the channel.
+      `select r.amount::text as amount, p.transaction_no, r.payment_method,
+              (r.create_user is not null and r.create_user = o.create_user) as cashier
          from ${table} o join pms_payment p on p.id = o.payment_id
          join pms_recharge r on r.payment_id = p.id where o.out_trade_no = $1`,
       [outTradeNo],
@@ -138,7 +140,9 @@ describe("counter/codepay against both doubles", () => {
     assert.equal(w.transactionNo, order?.transaction_id);
     assert.match(w.transactionNo, /^4200\d+/);
     const wxBooked = await booked("pms_wx_pay", w.outTradeNo);
-    assert.deepEqual(wxBooked, [{ amount: "1234", transaction_no: w.transactionNo, payment_method: 5 }]);
+    assert.deepEqual(wxBooked, [
+      { amount: "1234", transaction_no: w.transactionNo, payment_method: 5, cashier: true },
+    ]);
 
     const alipay = await pay({ amount: "5.60", authCode: "281234567890123401" });
     assert.equal(alipay.statusCode, 200, alipay.body);
@@ -150,7 +154,7 @@ describe("counter/codepay against both doubles", () => {
     // Alipay also notifies a code payment; the order is booked once all the same.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(await booked("pms_alipay_pay", a.outTradeNo), [
-      { amount: "560", transaction_no: a.transactionNo, payment_method: 4 },
+      { amount: "560", transaction_no: a.transactionNo, payment_method: 4, cashier: true },
     ]);
     assert.equal(await balance(), start + 1234n + 560n);
 

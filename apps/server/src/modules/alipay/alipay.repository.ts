@@ -63,11 +63,15 @@ export interface AlipayOrderRow {
   expire_time: Date;
   refund_amount: string;
   create_time: Date;
+  /** Who opened the order: a cashier at the counter (with their user id), or the owner page's word. */
+  operator: string;
+  create_user: string | null;
 }
 
 const COLUMNS = `id::text as id, tenant_id, owner_id::text as owner_id, account_id::text as account_id,
   payment_id::text as payment_id, recharge_id::text as recharge_id, out_trade_no, trade_type, amount::text as amount,
-  app_id, qr_code, state, trade_no, paid_time, expire_time, refund_amount::text as refund_amount, create_time`;
+  app_id, qr_code, state, trade_no, paid_time, expire_time, refund_amount::text as refund_amount, create_time,
+  operator, create_user::text as create_user`;
 
 /** One order of the tenant by its out_trade_no, locked: notifications and queries queue here. */
 export async function lockAlipayOrderByTradeNo(tx: Queryable, tenantId: string, outTradeNo: string) {

@@ -47,6 +47,13 @@ export const ORDER_MINUTES = 15;
 /** PAYMENT_METHOD 4 (支付宝): what an Alipay payment is booked as, beside 5 for WeChat Pay online. */
 export const ALIPAY_PAYMENT_METHOD = 4;
 const ALIPAY_ACTOR: Actor = { name: "支付宝" };
+
+/**
+ * Who a confirmed order's recharge names as its operator: the cashier who took it at the counter
+ * (a scanned payment code, a QR code shown there), else the channel itself (an owner's own payment).
+ */
+const bookedBy = (order: { operator: string; create_user: string | null }): Actor =>
+  order.create_user ? { name: order.operator, userId: order.create_user } : ALIPAY_ACTOR;
 /** A refund waiting for its approval: nothing booked, its amount reserved on the order. */
 export const REFUND_WAITING = "APPROVAL";
 
@@ -256,7 +263,7 @@ export async function settleAlipayTrade(
         app.tenantId,
         order.payment_id,
         tradeNo,
-        ALIPAY_ACTOR,
+        bookedBy(order),
         deps.timeZone,
       );
       if (!confirmed)

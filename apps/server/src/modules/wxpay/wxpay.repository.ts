@@ -98,12 +98,16 @@ export interface OrderRow {
   expire_time: Date;
   refund_amount: string;
   create_time: Date;
+  /** Who opened the order: a cashier at the counter (with their user id), or the owner page's word. */
+  operator: string;
+  create_user: string | null;
 }
 
 const ORDER_COLUMNS = `id::text as id, tenant_id, owner_id::text as owner_id, account_id::text as account_id,
   payment_id::text as payment_id, recharge_id::text as recharge_id, out_trade_no, trade_type, amount::text as amount,
   appid, mchid, openid, prepay_id, code_url, state, transaction_id, paid_time, expire_time,
-  refund_amount::text as refund_amount, create_time`;
+  refund_amount::text as refund_amount, create_time,
+  operator, create_user::text as create_user`;
 
 /** One order of the tenant by its out_trade_no, locked: notifications and the query job queue here. */
 export async function lockOrderByTradeNo(tx: Queryable, tenantId: string, outTradeNo: string) {

@@ -51,6 +51,13 @@ export const ORDER_MINUTES = 15;
 export const QUERY_AFTER_SECONDS = 60;
 /** Who books what WeChat Pay reports. */
 const WXPAY_ACTOR: Actor = { name: "微信支付" };
+
+/**
+ * Who a confirmed order's recharge names as its operator: the cashier who took it at the counter
+ * (a scanned payment code, a QR code shown there), else the channel itself (an owner's own payment).
+ */
+const bookedBy = (order: { operator: string; create_user: string | null }): Actor =>
+  order.create_user ? { name: order.operator, userId: order.create_user } : WXPAY_ACTOR;
 const DEFAULT_API_BASE = "https://api.mch.weixin.qq.com";
 
 /** The tenant's enabled merchant with its secrets opened; 400 naming what is missing. */
@@ -329,7 +336,7 @@ export async function settleTransaction(
         merchant.tenantId,
         order.payment_id,
         String(trade.transaction_id ?? "").slice(0, 64),
-        WXPAY_ACTOR,
+        bookedBy(order),
         deps.timeZone,
       );
       if (!confirmed)
