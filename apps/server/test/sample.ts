@@ -87,6 +87,15 @@ const crossField: Record<string, Record<string, unknown>> = {
   },
 };
 
+/**
+ * Fields a sample leaves empty because they belong to another choice of the row: a collector's
+ * Modbus TCP endpoint is only for the transport Modbus TCP 直连, and the sampled collector is a DTU
+ * (its meters' sampled protocols sit on a DTU only).
+ */
+const leftEmpty: Record<string, readonly string[]> = {
+  collector: ["modbusHost", "modbusPort"],
+};
+
 const resourceNamed = (name: string) => resources[name as keyof typeof resources] as ResourceDef;
 
 /**
@@ -101,7 +110,7 @@ export async function sampleBody(
 ): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(def.fields)) {
-    if (field.form === false) continue;
+    if (field.form === false || leftEmpty[def.name]?.includes(name)) continue;
     if (def.tree?.parent === name) {
       body[name] = "0"; // a root: trees are exercised by their own tests
       continue;
