@@ -1,13 +1,10 @@
 import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import { resources } from "@meterline/contracts";
 import type { FieldCipher } from "../crud/field-cipher.ts";
-import { readInput } from "../crud/input.ts";
-import { ResourceStore } from "../crud/store.ts";
-import { encryptValues } from "../crud/write-routes.ts";
 import type { Queryable } from "../db/client.ts";
 import { AlipayDouble } from "../modules/alipay/double/alipay-double.ts";
-import { serviceUser } from "../modules/auth/current-user.ts";
 import { registerDemoAlipay } from "../modules/owner-page/owner-alipay-demo.ts";
+import { saveDemoConfigRow } from "./demo-config-row.ts";
 import { DEMO_TENANT_ID } from "./demo-site.ts";
 
 /** The demo's Alipay application: a made-up app id in Alipay's shape. */
@@ -48,21 +45,7 @@ export async function startDemoAlipay(
     enabled: 1,
     remark: "演示:本机支付宝模拟服务",
   };
-  const store = new ResourceStore(db, def);
-  const user = serviceUser(DEMO_TENANT_ID, "demo", { realName: "演示数据" });
-  if (row)
-    await store.update(
-      row.id,
-      encryptValues(readInput(def, body, "update", "Asia/Shanghai"), cipher),
-      user,
-      (sql) => [`t.tenant_id = ${sql.bind(DEMO_TENANT_ID)}`],
-    );
-  else
-    await store.insert(
-      encryptValues(readInput(def, body, "create", "Asia/Shanghai"), cipher),
-      user,
-      DEMO_TENANT_ID,
-    );
+  await saveDemoConfigRow(db, cipher, def, row?.id, body);
   double.addApp({
     appId: DEMO_ALIPAY_APP_ID,
     publicKey: createPublicKey(privateKey).export({ type: "spki", format: "pem" }).toString(),
