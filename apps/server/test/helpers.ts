@@ -5,14 +5,20 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TokenResponse } from "@meterline/contracts";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { type Db, openDb } from "../src/db/client.ts";
 import { md5Hex } from "../src/modules/auth/password.ts";
 import type { Backoff } from "../src/modules/notices/owner-notice.service.ts";
 import type { SmsProvider } from "../src/modules/sms/sms-provider.ts";
 import type { ApiLogPolicy } from "../src/plugins/api-log.ts";
-import { ADMIN_PASSWORD, prepare, templateOfEnv } from "./db-template.ts";
+import {
+  ADMIN_PASSWORD,
+  databaseUrlOf,
+  onServer,
+  pgTemplateOfEnv,
+  prepare,
+  templateOfEnv,
+} from "./db-template.ts";
 
 export const BASIC = `Basic ${Buffer.from("saber:saber_secret").toString("base64")}`;
 export { ADMIN_PASSWORD };
@@ -85,24 +91,16 @@ export async function startTestServer(
   const template = templateOfEnv();
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
+  // Made once per run by scripts/test.mjs on PostgreSQL: each database is a copy of it.
+  const pgTemplate = pgTemplateOfEnv();
   if (serverUrl) {
     const name = `meterline_t_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    await onServer(serverUrl, `create database ${name}${pgTemplate ? ` template ${pgTemplate}` : ""}`);
+    databaseUrl = databaseUrlOf(serverUrl, name);
+    dropDatabase = () => onServer(serverUrl, `drop database if exists ${name} with (force)`);
   }
   const db = await openDb({ databaseUrl, ...(template ? { startFrom: template } : {}) });
-  if (!template) await prepare(db);
+  if (!template && !pgTemplate) await prepare(db);
   const jwtSecret = randomBytes(32).toString("hex");
   const dataKey = randomBytes(32).toString("hex");
   // Files kept on local disk go to a directory of this server's own, removed on close.
