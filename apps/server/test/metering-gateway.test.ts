@@ -26,7 +26,8 @@ describe("the embedded gateway on the registry: directory, command queue and rea
       logger: silentLogger,
       pollIntervalMs: 60_000,
       demoFleet: false,
-      env: { GATEWAY_PORT: port, GATEWAY_HOST: "127.0.0.1" },
+      // The fleet's valves move in 2 s: checked 2.5 s after the acknowledgement, not the field's 15 s.
+      env: { GATEWAY_PORT: port, GATEWAY_HOST: "127.0.0.1", GATEWAY_VALVE_SETTLE_MS: "2500" },
     });
 
   const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
