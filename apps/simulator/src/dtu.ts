@@ -35,6 +35,8 @@ export class SimulatedDtu {
   private socket: net.Socket | undefined;
   private connected = false;
   private stopped = false;
+  /** The bus has fallen silent (quiesce): requests get no reply, replies already due still go out. */
+  private silent = false;
   private failures = 0;
   /** On-time replies scheduled but not yet written: the bus is busy until they are out. */
   private repliesDue = 0;
@@ -103,6 +105,14 @@ export class SimulatedDtu {
     this.socket?.destroy();
   }
 
+  /**
+   * Stop answering while staying connected: what was answered is still delivered, nothing new is.
+   * A fleet quiesced before it stops leaves no answered reading undelivered (a bench's loss count).
+   */
+  quiesce(): void {
+    this.silent = true;
+  }
+
   stop(): void {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
@@ -161,6 +171,7 @@ export class SimulatedDtu {
 
   protected onRequest(socket: net.Socket, frame: SplitFrame): void {
     this.stats.requests++;
+    if (this.silent) return;
     if (this.repliesDue > 0) this.stats.collisions++;
     const result = this.bus.handle(frame, this.clock.now());
     if (result.disconnect) {

@@ -110,6 +110,8 @@ export class ElectricMeter {
   readonly operations: Operation[] = [];
   readonly counters = {
     requests: 0,
+    /** Energy-block reads answered (DL/T 645): one per poll that yields a reading, for loss checks. */
+    energyReads: 0,
     relayOps: 0,
     trips: 0,
     closes: 0,

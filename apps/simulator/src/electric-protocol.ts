@@ -4,6 +4,12 @@ import type { ElectricMeter } from "./electric-meter.ts";
 import { applyWrite, read1997, read2007 } from "./electric-reads.ts";
 
 type Decoded = dlt645.Dlt645Decoded;
+/** The forward-energy block each version's poll opens with: a reply to it is a reading. */
+const ENERGY_BLOCK = {
+  "2007": dlt645.DI.FORWARD_ENERGY_BLOCK,
+  "1997": dlt645.DI1997.FORWARD_ENERGY_BLOCK,
+} as const;
+
 type RelayRequest = Extract<Decoded["message"], { kind: "relay-control-request" }>["relay"];
 
 /**
@@ -26,6 +32,7 @@ export function answerElectric(meter: ElectricMeter, decoded: Decoded, now: numb
     case "read-request": {
       const values = version === "2007" ? read2007(meter, message.di, now) : read1997(meter, message.di, now);
       if (!values) return refuse([version === "2007" ? "no-requested-data" : "di-error"]);
+      if (message.di === ENERGY_BLOCK[version]) meter.counters.energyReads++;
       return dlt645.buildReadReply(address, message.di, values, { version });
     }
     case "read-address-request":

@@ -27,6 +27,11 @@ import { WaterMeter } from "./water-meter.ts";
 export interface FleetOptions extends Partial<PlanOptions> {
   /** The gateway's TCP address; DTUs dial it. */
   gateway?: { host: string; port: number };
+  /**
+   * Several gateway processes: DTU i dials the (i mod n)-th, so each serves a fixed half (third…)
+   * of one plan's DTUs, as a DNS or load-balancer split would. Takes the place of `gateway`.
+   */
+  gateways?: readonly { host: string; port: number }[];
   /** Broker for the MQTT meters (required when mqttMeters > 0). */
   mqttUrl?: string;
   mqttTopicPrefix?: string;
@@ -73,6 +78,8 @@ export interface FleetHandle {
   modbusMeter(id: string): ModbusMeter | undefined;
   meters(): SimMeter[];
   dtu(id: string): SimulatedDtu | undefined;
+  /** Every DTU stops answering but stays connected (see SimulatedDtu.quiesce). */
+  quiesce(): void;
   /** The next `times` requests to this meter get `fault`. */
   injectFault(address: string, fault: Fault, times?: number): void;
   /** Sets or clears meter-side conditions of one meter (false or 0 clears). */
@@ -152,16 +159,15 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
   }
 
   const dtus = new Map<string, SimulatedDtu>();
-  const gateway = options.gateway;
-  if (gateway) {
-    const settings = {
-      host: gateway.host,
-      port: gateway.port,
+  const gateways = options.gateways?.length ? options.gateways : options.gateway ? [options.gateway] : [];
+  if (gateways.length > 0) {
+    const common = {
       registration: parseTemplate(options.registration ?? DEFAULT_SETTINGS.registration),
       heartbeat: parseTemplate(options.heartbeat ?? DEFAULT_SETTINGS.heartbeat),
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_SETTINGS.heartbeatIntervalMs,
       reconnectDelayMs: options.reconnectDelayMs ?? 1_000,
     };
+    const settingsOf = (i: number) => ({ ...common, ...gateways[i % gateways.length]! });
     plan.dtuIds.forEach((id, i) => {
       const bus = new MeterBus(byCollector.get(id) ?? [], timing, modbusByCollector.get(id) ?? []);
       const secret = options.dtuSecrets?.[id] ?? plannedSecret(plan, id);
@@ -170,14 +176,15 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
       dtus.set(
         id,
         plan.options.concentrators
-          ? new SimulatedConcentrator(id, address, bus, settings, clock, random, secret, options.carrier)
-          : new SimulatedDtu(id, bus, settings, clock, random, secret),
+          ? new SimulatedConcentrator(id, address, bus, settingsOf(i), clock, random, secret, options.carrier)
+          : new SimulatedDtu(id, bus, settingsOf(i), clock, random, secret),
       );
     });
-    for (const id of plan.dialInIds) {
+    plan.dialInIds.forEach((id, i) => {
       const bus = new MeterBus(byCollector.get(id) ?? [], timing);
+      const settings = settingsOf(plan.dtuIds.length + i);
       dtus.set(id, new SimulatedDialInMeter(id, bus, settings, clock, createRandom(`dial-in:${seed}:${id}`)));
-    }
+    });
     // Dial in waves, as a real fleet does after a gateway restart, not all at the same instant.
     const queue = [...dtus.values()];
     const workers = Array.from(
@@ -217,6 +224,9 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
     modbusMeter: (id) => modbusMeters.get(id)?.meter,
     meters: () => [...meters.values()].map((entry) => entry.meter),
     dtu: (id) => dtus.get(id),
+    quiesce: () => {
+      for (const dtu of dtus.values()) dtu.quiesce();
+    },
     injectFault: (address, fault, times = 1) => {
       // Modbus meters are named by their meter id.
       const entry = meters.get(address) ?? modbusMeters.get(address);
