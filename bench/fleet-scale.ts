@@ -243,7 +243,7 @@ async function main(): Promise<void> {
         (await scalar(db, "select count(distinct meter_id) as n from pms_data_read where tenant_id = $1", [
           FLEET_TENANT,
         ])) >= METERS,
-      Math.max(600_000, 10 * INTERVAL_S * 1000),
+      Math.max(900_000, 20 * INTERVAL_S * 1000),
       children,
     );
     const firstRoundS = (performance.now() - started) / 1000 - registeredS;
