@@ -79,6 +79,8 @@ export class SimulatedDtu {
         resolve();
       });
       socket.on("data", (chunk: Buffer) => {
+        // Quiesced: the bus hears nothing more (a concentrator's own answers included).
+        if (this.silent) return;
         // The gateway writes each request whole and waits for its reply: a chunk that is a whole
         // Modbus-RTU request (no start byte to split on) goes to the bus as one.
         const rtu = splitter.pending === 0 ? rtuRequestLength(chunk) : undefined;
@@ -171,7 +173,6 @@ export class SimulatedDtu {
 
   protected onRequest(socket: net.Socket, frame: SplitFrame): void {
     this.stats.requests++;
-    if (this.silent) return;
     if (this.repliesDue > 0) this.stats.collisions++;
     const result = this.bus.handle(frame, this.clock.now());
     if (result.disconnect) {

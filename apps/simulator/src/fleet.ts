@@ -78,7 +78,7 @@ export interface FleetHandle {
   modbusMeter(id: string): ModbusMeter | undefined;
   meters(): SimMeter[];
   dtu(id: string): SimulatedDtu | undefined;
-  /** Every DTU stops answering but stays connected (see SimulatedDtu.quiesce). */
+  /** Every DTU and concentrator stops answering but stays connected (SimulatedDtu.quiesce); MQTT meters go on. */
   quiesce(): void;
   /** The next `times` requests to this meter get `fault`. */
   injectFault(address: string, fault: Fault, times?: number): void;
