@@ -1,4 +1,5 @@
 import type { UsageSum } from "@meterline/contracts";
+import { formatDateTime } from "../../contract/dates.ts";
 import { badRequest } from "../../contract/errors.ts";
 import { optionalString } from "../../contract/params.ts";
 
@@ -24,16 +25,12 @@ export function dayParam(params: Record<string, unknown>, name: string): string 
   return text;
 }
 
-/** The calendar day (yyyy-MM-dd) of an instant in a time zone. */
-export function localDay(at: Date, timeZone: string): string {
-  // en-CA writes dates as yyyy-MM-dd.
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(at);
-}
+/**
+ * The calendar day (yyyy-MM-dd) of an instant in a time zone. Every reading asks (its day of usage,
+ * its day of pricing): the contract's formatter asks Intl once per zone and day, the rest is
+ * arithmetic.
+ */
+export const localDay = (at: Date, timeZone: string): string => formatDateTime(at, timeZone).slice(0, 10);
 
 /** The day `n − 1` days before `day`, so that the two bound `n` days. */
 export const daysBack = (day: string, n: number) => isoDay(dayAt(day) - (n - 1) * DAY_MS);
