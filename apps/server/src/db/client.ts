@@ -3,6 +3,7 @@ import pg from "pg";
 import { CHANGE_CHANNEL, changedTableOfNotice } from "./cache-channel.ts";
 import { asText, createPglite } from "./pglite-open.ts";
 import { openPgliteThread } from "./pglite-thread.ts";
+import { preparedName } from "./prepared.ts";
 
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
@@ -97,6 +98,12 @@ async function openPgliteInline(dataDir: string | undefined, startFrom: string |
   };
 }
 
+/** A statement as the driver takes it: under its prepared name when it is registered as one (db/prepared.ts). */
+function statementOf(sql: string, params?: readonly unknown[]): pg.QueryConfig {
+  const name = preparedName(sql);
+  return { text: sql, values: params as unknown[] | undefined, ...(name ? { name } : {}) };
+}
+
 async function openPostgres(url: string): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -137,7 +144,7 @@ async function openPostgres(url: string): Promise<Db> {
     query: async <T>(sql: string, params?: readonly unknown[]) => {
       const client = await pool.connect();
       try {
-        const rows = (await client.query(sql, params as unknown[])).rows as T[];
+        const rows = (await client.query(statementOf(sql, params))).rows as T[];
         client.release();
         return rows;
       } catch (error) {
@@ -162,7 +169,7 @@ async function openPostgres(url: string): Promise<Db> {
         await client.query("begin");
         const result = await fn({
           query: async <R>(sql: string, params?: readonly unknown[]) =>
-            (await client.query(sql, params as unknown[])).rows as R[],
+            (await client.query(statementOf(sql, params))).rows as R[],
         });
         await client.query("commit");
         return result;

@@ -1,5 +1,6 @@
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { prepared } from "../../db/prepared.ts";
 import type { MeterCondition, MeterFacts, RegisterRead, RuleCode } from "./alarm-rules.ts";
 
 /** One meter as the rules see it, with what a record names. */
@@ -48,8 +49,8 @@ export const ruleKey = (energyType: number, meterId: string, code: string) =>
 export async function tenantRuleRows(db: Queryable, tenantId: string) {
   return db.query<{ rule_code: string; check_rule_name: string; threshold: string | null; enabled: number }>(
     // Later rows override earlier ones in effectiveRules: the last edited row of a rule holds.
-    `select rule_code, check_rule_name, threshold::text as threshold, enabled from pms_alarm
-      where tenant_id = $1 and is_deleted = 0 order by update_time, id`,
+    prepared(`select rule_code, check_rule_name, threshold::text as threshold, enabled from pms_alarm
+      where tenant_id = $1 and is_deleted = 0 order by update_time, id`),
     [tenantId],
   );
 }
@@ -91,7 +92,7 @@ export async function meterFacts(
       prev_read_time: Date | null;
     } & ConditionColumns
   >(
-    `select m.energy_type, m.id, m.product_code, a.owner_id, a.alarm_level, cd.read_time, s.notify_channels,
+    prepared(`select m.energy_type, m.id, m.product_code, a.owner_id, a.alarm_level, cd.read_time, s.notify_channels,
             cd.status_word1, cd.active_power::text as active_power, cd.clock_offset, cd.cover_open_time,
             cd.relay_stuck_time, cd.battery_low, cd.valve_fault, cd.last_read_total::text as last_read_total,
             cd.last_read_time, cd.prev_read_total::text as prev_read_total, cd.prev_read_time,
@@ -109,7 +110,7 @@ export async function meterFacts(
           where c.tenant_id = m.tenant_id and c.energy_type = m.energy_type and c.meter_id = m.id
             and c.state = 'timeout' and c.done_time is not null
           order by c.done_time limit 1) uc on true
-      where true${filter}`,
+      where true${filter}`),
     params,
   );
   const reads = new Map<string, RegisterRead[]>();
@@ -280,8 +281,8 @@ export async function openRecords(db: Queryable, tenantId: string, only?: MeterS
   const params: unknown[] = [tenantId];
   const filter = scopeSql(only, params, "energy_type", "meter_id");
   const rows = await db.query<OpenRecord>(
-    `select id, energy_type, meter_id, rule_code from pms_check_record
-      where tenant_id = $1 and alarm_status = 1 and is_deleted = 0 and alarm_day is null${filter}`,
+    prepared(`select id, energy_type, meter_id, rule_code from pms_check_record
+      where tenant_id = $1 and alarm_status = 1 and is_deleted = 0 and alarm_day is null${filter}`),
     params,
   );
   return new Map(rows.map((r) => [ruleKey(r.energy_type, r.meter_id, r.rule_code), r]));
@@ -295,9 +296,9 @@ export async function silencedRules(db: Queryable, tenantId: string, now: Date, 
   const params: unknown[] = [tenantId, now];
   const filter = scopeSql(only, params, "energy_type", "meter_id");
   const rows = await db.query<{ energy_type: number; meter_id: string; rule_code: string }>(
-    `select distinct energy_type, meter_id, rule_code from pms_check_ignore
+    prepared(`select distinct energy_type, meter_id, rule_code from pms_check_ignore
       where tenant_id = $1 and is_deleted = 0
-        and (ignore_type = 3 or (ignore_type = 2 and ignore_until > $2))${filter}`,
+        and (ignore_type = 3 or (ignore_type = 2 and ignore_until > $2))${filter}`),
     params,
   );
   return new Set(rows.map((r) => ruleKey(r.energy_type, r.meter_id, r.rule_code)));

@@ -1,6 +1,7 @@
 import { CHANGE_CHANNEL } from "../../db/cache-channel.ts";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** Where a batch of readings belongs: a meter's tenant, kind, room and whether the server prices it. */
 export interface MeterPlace {
@@ -23,7 +24,7 @@ export async function placesOf(db: Queryable, meterIds: readonly string[]): Prom
     room_id: string | null;
     priced: boolean;
   }>(
-    `select m.id::text as id, m.tenant_id, m.energy_type, m.product_code,
+    prepared(`select m.id::text as id, m.tenant_id, m.energy_type, m.product_code,
             (select rm.room_id::text from pms_room_meter rm
               where rm.tenant_id = m.tenant_id and rm.meter_id = m.id and rm.energy_type = m.energy_type
                 and rm.is_deleted = 0 limit 1) as room_id,
@@ -33,7 +34,7 @@ export async function placesOf(db: Queryable, meterIds: readonly string[]): Prom
        -- Per meter by the open-account index (a correlated exists may be planned as a scan of all accounts).
        left join lateral (select true as priced from pms_account a
                            where a.tenant_id = m.tenant_id and a.energy_type = m.energy_type and a.meter_id = m.id
-                             and a.status = 1 and a.control_status = 1 limit 1) p on true`,
+                             and a.status = 1 and a.control_status = 1 limit 1) p on true`),
     [meterIds],
   );
   return new Map(
@@ -120,18 +121,40 @@ const CURRENT_UNNEST = (
          low_value, balance, overdraft, switch_status, status_word, battery_low, meter_time, missing, status_word1,
          active_power, clock_offset, cover_open_count, relay_stuck, valve_fault, voltage, current${newIds ? ", new_id" : ""})`;
 
+/** A row's key: one row per meter of a kind in a tenant. */
+const currentKey = (tenantId: string, energyType: number | string, meterId: string) =>
+  `${tenantId}:${energyType}:${meterId}`;
+type KeyRow = { tenant_id: string; energy_type: number; meter_id: string };
+const keysOf = (rows: readonly KeyRow[]) =>
+  new Set(rows.map((r) => currentKey(r.tenant_id, r.energy_type, r.meter_id)));
+const missingFrom = (rows: readonly CurrentRow[], done: Set<string>) =>
+  rows.filter((r) => !done.has(currentKey(r.tenantId, r.energyType, r.meterId)));
+
 /**
- * The latest values of many meters (one reading each) in two statements: rows for meters seen for
- * the first time, then one update of every row. Each reading's absent values keep the stored ones;
- * a cover-open count that rose stamps the time it was seen (the first count is the baseline); a
- * relay stuck open-commanded keeps the time it was first seen so until the word agrees again; a
- * fresh read shows a hidden meter again (who hid it stays).
+ * The latest values of many meters (one reading each), in one statement once every meter has its
+ * row: an update of the rows there, then rows for meters seen for the first time (and, should
+ * another process have made one of those meanwhile, the update again for it). Each reading's absent
+ * values keep the stored ones; a cover-open count that rose stamps the time it was seen (the first
+ * count is the baseline); a relay stuck open-commanded keeps the time it was first seen so until the
+ * word agrees again; a fresh read shows a hidden meter again (who hid it stays).
  */
 export async function keepCurrentValues(db: Queryable, rows: readonly CurrentRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const params = currentParams(rows);
-  await db.query(
-    `insert into pms_meter_current_data
+  const updated = await updateCurrent(db, rows);
+  const fresh = missingFrom(rows, updated);
+  if (fresh.length === 0) return;
+  const inserted = keysOf(
+    await db.query<KeyRow>(INSERT_CURRENT, [...currentParams(fresh), fresh.map(() => nextId())]),
+  );
+  const raced = missingFrom(fresh, inserted);
+  if (raced.length > 0) await updateCurrent(db, raced);
+}
+
+async function updateCurrent(db: Queryable, rows: readonly CurrentRow[]): Promise<Set<string>> {
+  return keysOf(await db.query<KeyRow>(UPDATE_CURRENT, currentParams(rows)));
+}
+
+const INSERT_CURRENT = prepared(`insert into pms_meter_current_data
        (id, tenant_id, energy_type, meter_id, product_code, read_time, total_value, tip_value, peak_value,
         peace_value, low_value, balance, overdraft, switch_status, status_word, battery_low, meter_time, missing,
         status_word1, active_power, clock_offset, cover_open_count, relay_stuck_time, valve_fault,
@@ -144,11 +167,10 @@ export async function keepCurrentValues(db: Queryable, rows: readonly CurrentRow
        from ${CURRENT_UNNEST(true)}
       where not exists (select 1 from pms_meter_current_data c
                          where c.tenant_id = r.tenant_id and c.meter_id = r.meter_id and c.energy_type = r.energy_type)
-     on conflict (tenant_id, meter_id, energy_type) do nothing`,
-    [...params, rows.map(() => nextId())],
-  );
-  await db.query(
-    `update pms_meter_current_data c set
+     on conflict (tenant_id, meter_id, energy_type) do nothing
+     returning tenant_id, energy_type, meter_id::text as meter_id`);
+
+const UPDATE_CURRENT = prepared(`update pms_meter_current_data c set
        read_time = r.read_time,
        hidden = 0,
        total_value = coalesce(r.total_value, c.total_value),
@@ -188,10 +210,8 @@ export async function keepCurrentValues(db: Queryable, rows: readonly CurrentRow
                              when c.prev_read_time is null or r.read_time > c.prev_read_time then r.read_time
                              else c.prev_read_time end
       from ${CURRENT_UNNEST()}
-     where c.tenant_id = r.tenant_id and c.meter_id = r.meter_id and c.energy_type = r.energy_type`,
-    params,
-  );
-}
+     where c.tenant_id = r.tenant_id and c.meter_id = r.meter_id and c.energy_type = r.energy_type
+    returning c.tenant_id, c.energy_type, c.meter_id::text as meter_id`);
 
 /**
  * Many meters of one table marked online with their supply as read, in one statement; a supply the
@@ -204,17 +224,19 @@ export async function markMetersRead(
   rows: readonly { tenantId: string; meterId: string; supply: number | null }[],
 ): Promise<void> {
   if (rows.length === 0) return;
+  // The meters whose state moves are found by one join and only they are written (in steady
+  // service none: a meter read again is online in the state it was); a supply that moved is announced.
   await db.query(
-    `with read as (select * from unnest($1::varchar[], $2::bigint[], $3::int[]) as r(tenant_id, id, supply)),
-          before as (select m.id, m.switch_status from ${table} m join read r on m.id = r.id and m.tenant_id = r.tenant_id),
-          after as (update ${table} m set online_status = 1, switch_status = coalesce(r.supply, m.switch_status)
-                      from read r where m.id = r.id and m.tenant_id = r.tenant_id
-                       -- A meter already online in the state read is left as it is: no row version written.
-                       and (m.online_status is distinct from 1 or m.switch_status is distinct from coalesce(r.supply, m.switch_status))
-                    returning m.id, m.tenant_id, m.switch_status)
-     select pg_notify($4, meterline_live_message(after.tenant_id, 'supply', json_build_array(after.id::text), 1))
-       from after join before on before.id = after.id
-      where after.switch_status is distinct from before.switch_status`,
+    prepared(`with read as (select * from unnest($1::varchar[], $2::bigint[], $3::int[]) as r(tenant_id, id, supply)),
+          moved as materialized (
+            select m.id, m.tenant_id, r.supply, m.switch_status as was, coalesce(r.supply, m.switch_status) as now
+              from ${table} m join read r on m.id = r.id and m.tenant_id = r.tenant_id
+             where m.online_status is distinct from 1 or m.switch_status is distinct from coalesce(r.supply, m.switch_status)),
+          -- A supply not in the reading keeps the row's own (a command may have set it since the join).
+          written as (update ${table} m set online_status = 1, switch_status = coalesce(v.supply, m.switch_status)
+                        from moved v where m.id = v.id and m.tenant_id = v.tenant_id)
+     select pg_notify($4, meterline_live_message(v.tenant_id, 'supply', json_build_array(v.id::text), 1))
+       from moved v where v.now is distinct from v.was`),
     [rows.map((r) => r.tenantId), rows.map((r) => r.meterId), rows.map((r) => r.supply), CHANGE_CHANNEL],
   );
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** The meter a daily row belongs to, as the readings sink resolved it. */
 export interface DailyTarget {
@@ -94,7 +95,7 @@ const READ_UNNEST = (bands: boolean) =>
           $8::numeric[]${bands ? ", $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[]" : ""})
      as r(new_id, tenant_id, meter_id, room_id, product_code, day_date, update_time, total${bands ? ", tip, peak, peace, low" : ""})`;
 
-const ELECTRIC_READS = `
+const ELECTRIC_READS = prepared(`
 insert into pms_data_daily as d
   (id, tenant_id, meter_id, room_id, product_code, day_date, update_time, start_source, closed,
    start_value, start_tip, start_peak, start_peace, start_low,
@@ -120,9 +121,9 @@ on conflict (tenant_id, meter_id, day_date) do update set
   low_usage = excluded.end_low - d.start_low,
   room_id = coalesce(excluded.room_id, d.room_id), update_time = excluded.update_time
 where d.closed = 0 and d.update_time <= excluded.update_time
-returning d.id::text as id, d.tenant_id, d.meter_id::text as meter_id, d.day_date::text as day`;
+returning d.id::text as id, d.tenant_id, d.meter_id::text as meter_id, d.day_date::text as day`);
 
-const WATER_READS = `
+const WATER_READS = prepared(`
 insert into pms_water_data_daily as d
   (id, tenant_id, meter_id, room_id, product_code, day_date, update_time, start_source, closed,
    start_value, end_value, usage)
@@ -138,12 +139,12 @@ on conflict (tenant_id, meter_id, day_date) do update set
   end_value = excluded.end_value, usage = excluded.end_value - d.start_value,
   room_id = coalesce(excluded.room_id, d.room_id), update_time = excluded.update_time
 where d.closed = 0 and d.update_time <= excluded.update_time
-returning d.id::text as id, d.tenant_id, d.meter_id::text as meter_id, d.day_date::text as day`;
+returning d.id::text as id, d.tenant_id, d.meter_id::text as meter_id, d.day_date::text as day`);
 
 const CLOSE_EARLIER_MANY = (table: DailyTable) =>
-  `update ${table} d set closed = 1
+  prepared(`update ${table} d set closed = 1
      from unnest($1::varchar[], $2::bigint[], $3::date[]) as o(tenant_id, meter_id, day_date)
-    where d.tenant_id = o.tenant_id and d.meter_id = o.meter_id and d.day_date < o.day_date and d.closed = 0`;
+    where d.tenant_id = o.tenant_id and d.meter_id = o.meter_id and d.day_date < o.day_date and d.closed = 0`);
 
 /**
  * The latest reads of many meters (one each) by one upsert, as `dayRead` does for one: a day's first

@@ -1,4 +1,5 @@
 import type { Queryable } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** One row of the electric reading log, as the gateway writes it. */
 export interface ElectricRead {
@@ -38,7 +39,7 @@ export async function insertElectricReads(db: Queryable, rows: readonly Electric
   if (rows.length === 0) return;
   const band = (i: number) => rows.map((r) => r.registers[i] ?? null);
   await db.query(
-    `insert into pms_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
+    prepared(`insert into pms_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
        tip_value, peak_value, peace_value, low_value, balance, switch_status, missing, source, voided)
      select id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
             tip_value, peak_value, peace_value, low_value, balance, switch_status, missing, 'gateway', 0
@@ -46,7 +47,7 @@ export async function insertElectricReads(db: Queryable, rows: readonly Electric
                    $7::numeric[], $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[],
                    $13::int[], $14::varchar[])
          as r(id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
-              tip_value, peak_value, peace_value, low_value, balance, switch_status, missing)`,
+              tip_value, peak_value, peace_value, low_value, balance, switch_status, missing)`),
     [
       rows.map((r) => r.id),
       rows.map((r) => r.tenantId),
@@ -70,14 +71,14 @@ export async function insertElectricReads(db: Queryable, rows: readonly Electric
 export async function insertWaterReads(db: Queryable, rows: readonly WaterRead[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `insert into pms_water_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
+    prepared(`insert into pms_water_data_read (id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
        switch_status, battery_low, missing, source, voided)
      select id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
             switch_status, battery_low, missing, 'gateway', 0
        from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::varchar[], $6::timestamptz[],
                    $7::numeric[], $8::int[], $9::int[], $10::varchar[])
          as r(id, tenant_id, meter_id, room_id, product_code, read_time, total_value,
-              switch_status, battery_low, missing)`,
+              switch_status, battery_low, missing)`),
     [
       rows.map((r) => r.id),
       rows.map((r) => r.tenantId),

@@ -1,6 +1,7 @@
 import { balanceLevel, type ChargePart } from "@meterline/billing";
 import type { Db, Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
+import { prepared } from "../../db/prepared.ts";
 import { LOCKED_COLUMNS } from "./account.repository.ts";
 import { LEDGER_TYPE, thresholdsOf } from "./account-book.ts";
 import { settleSupply } from "./arrears.ts";
@@ -37,7 +38,7 @@ const accountKey = (tenantId: string, energyType: number, meterId: string) =>
  */
 async function lockPricedAccounts(tx: Queryable, readings: readonly PricedReading[]) {
   const rows = await tx.query<PricedAccount>(
-    `select ${LOCKED_COLUMNS}, a.cycle_key, a.cycle_total, a.cycle_tip, a.cycle_peak, a.cycle_peace, a.cycle_low,
+    prepared(`select ${LOCKED_COLUMNS}, a.cycle_key, a.cycle_total, a.cycle_tip, a.cycle_peak, a.cycle_peace, a.cycle_low,
             a.register_total, a.register_tip, a.register_peak, a.register_peace, a.register_low, a.priced_time,
             a.fee_month, c.price_mode, c.price, c.ladder_cycle, c.ladder, c.tip_price, c.peak_price, c.peace_price,
             c.low_price, c.monthly_fee, coalesce(a.priced_from, a.opened_time) as priced_from
@@ -48,20 +49,36 @@ async function lockPricedAccounts(tx: Queryable, readings: readonly PricedReadin
        left join pms_charging_scheme c on c.tenant_id = a.tenant_id and c.id = a.charging_scheme_id and c.is_deleted = 0
       where a.status = 1 and a.control_status = 1
       order by a.id
-        for update of a`,
+        for update of a`),
     [readings.map((r) => r.tenantId), readings.map((r) => r.energyType), readings.map((r) => r.meterId)],
   );
   return new Map(rows.map((row) => [accountKey(row.tenant_id, row.energy_type, row.meter_id), row]));
 }
 
-/** Appends the batch's entries and their parts: two statements whatever the batch's size. */
+/**
+ * Appends the batch's entries and their parts in one statement whatever the batch's size, all
+ * stamped with the one instant the statement reads the clock (a part carries its entry's time, so a
+ * month's parts are read by the same range as its entries). Nothing is joined to what the insert
+ * returns: a set joined to another set is a plan that can go quadratic once the statement is
+ * prepared (db/prepared.ts), while each array driving its own insert cannot.
+ */
 async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Promise<void> {
   if (entries.length === 0) return;
+  const parts = entries.flatMap((e) => e.parts.map((part) => ({ entry: e, part })));
   await tx.query(
-    `insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage, usage_day,
-                             cause, creator)
-     select * from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::int[], $6::bigint[],
-                          $7::bigint[], $8::bigint[], $9::date[], $10::varchar[], $11::varchar[])`,
+    prepared(`with stamp as materialized (select clock_timestamp() as at),
+          entry as (
+            insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage,
+                                    usage_day, cause, creator, create_time)
+            select u.*, stamp.at
+              from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::int[], $6::bigint[],
+                          $7::bigint[], $8::bigint[], $9::date[], $10::varchar[], $11::varchar[]) as u
+             cross join stamp)
+     insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
+     select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
+       from unnest($12::bigint[], $13::varchar[], $14::bigint[], $15::varchar[], $16::bigint[], $17::bigint[])
+         as p(ledger_id, tenant_id, account_id, part, usage, charge)
+      cross join stamp`),
     [
       entries.map((e) => e.id),
       entries.map((e) => e.account.tenant_id),
@@ -74,24 +91,12 @@ async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Pro
       entries.map((e) => e.usageDay),
       entries.map((e) => e.cause.slice(0, 255)),
       entries.map(() => PRICING.name),
-    ],
-  );
-  const parts = entries.flatMap((e) =>
-    e.parts.map((part) => ({ ledgerId: e.id, tenantId: e.account.tenant_id, part })),
-  );
-  if (parts.length === 0) return;
-  await tx.query(
-    `insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
-     select l.id, l.tenant_id, l.account_id, p.part, p.usage, p.charge, l.create_time
-       from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::varchar[])
-         as p(ledger_id, part, usage, charge, tenant_id)
-       join pms_ledger l on l.tenant_id = p.tenant_id and l.id = p.ledger_id`,
-    [
-      parts.map((p) => p.ledgerId),
+      parts.map((p) => p.entry.id),
+      parts.map((p) => p.entry.account.tenant_id),
+      parts.map((p) => p.entry.account.id),
       parts.map((p) => p.part.part),
       parts.map((p) => p.part.usage.toString()),
       parts.map((p) => p.part.charge.toString()),
-      parts.map((p) => p.tenantId),
     ],
   );
 }
@@ -101,7 +106,7 @@ async function updateAccounts(tx: Queryable, accounts: readonly PricedAccount[])
   if (accounts.length === 0) return;
   const column = (i: number) => accounts.map((a) => pricedPosition(a)[i] ?? null);
   await tx.query(
-    `update pms_account a set balance = u.balance, alarm_level = u.alarm_level, arrears_status = u.arrears_status,
+    prepared(`update pms_account a set balance = u.balance, alarm_level = u.alarm_level, arrears_status = u.arrears_status,
             cycle_key = u.cycle_key, cycle_total = u.cycle_total, cycle_tip = u.cycle_tip, cycle_peak = u.cycle_peak,
             cycle_peace = u.cycle_peace, cycle_low = u.cycle_low, register_total = u.register_total,
             register_tip = u.register_tip, register_peak = u.register_peak, register_peace = u.register_peace,
@@ -113,7 +118,7 @@ async function updateAccounts(tx: Queryable, accounts: readonly PricedAccount[])
          as u(id, tenant_id, balance, alarm_level, arrears_status, cycle_key, cycle_total, cycle_tip, cycle_peak,
               cycle_peace, cycle_low, register_total, register_tip, register_peak, register_peace, register_low,
               priced_time, fee_month)
-      where a.id = u.id and a.tenant_id = u.tenant_id`,
+      where a.id = u.id and a.tenant_id = u.tenant_id`),
     [
       accounts.map((a) => a.id),
       accounts.map((a) => a.tenant_id),
@@ -129,7 +134,7 @@ async function updateAccounts(tx: Queryable, accounts: readonly PricedAccount[])
 
 /**
  * The owners' balances (the sum of their accounts, in yuan) moved by the batch's entries: owners
- * locked in id order first, then one update.
+ * locked in id order (two batches sharing owners queue instead of deadlocking), then updated.
  */
 async function moveOwners(tx: Queryable, entries: readonly BatchEntry[]): Promise<void> {
   const moves = new Map<string, { tenantId: string; amount: bigint }>();
@@ -141,15 +146,16 @@ async function moveOwners(tx: Queryable, entries: readonly BatchEntry[]): Promis
   if (moves.size === 0) return;
   const ids = [...moves.keys()];
   const tenants = ids.map((id) => moves.get(id)!.tenantId);
+  // One statement: the owners locked in id order by the materialised select, each with its move,
+  // then updated from it.
   await tx.query(
-    `select o.id from pms_owner o join unnest($1::bigint[], $2::varchar[]) as k(id, tenant_id)
-        on o.id = k.id and o.tenant_id = k.tenant_id order by o.id for update of o`,
-    [ids, tenants],
-  );
-  await tx.query(
-    `update pms_owner o set balance = o.balance + m.amount / 100.0
-       from unnest($1::bigint[], $2::varchar[], $3::bigint[]) as m(id, tenant_id, amount)
-      where o.id = m.id and o.tenant_id = m.tenant_id`,
+    prepared(`with locked as materialized (
+       select o.id, o.tenant_id, m.amount
+         from pms_owner o join unnest($1::bigint[], $2::varchar[], $3::bigint[]) as m(id, tenant_id, amount)
+           on o.id = m.id and o.tenant_id = m.tenant_id
+        order by o.id for update of o)
+     update pms_owner o set balance = o.balance + l.amount / 100.0
+       from locked l where o.id = l.id and o.tenant_id = l.tenant_id`),
     [ids, tenants, ids.map((id) => moves.get(id)!.amount.toString())],
   );
 }
