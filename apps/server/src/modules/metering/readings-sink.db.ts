@@ -5,7 +5,22 @@ import { evaluateTenant } from "../alarm/alarm.service.ts";
 import { priceBatch } from "../money/batch-pricing.ts";
 import { shadowReading } from "../money/shadow-balance.ts";
 import { type MeterPlace, placesOf } from "./current-data-batch.db.ts";
+import type { MeterPlaceCache } from "./meter-places.ts";
 import { MAX_BATCH, type Pending, pricedReadingOf, storeWave, wavesOf } from "./reading-batch.ts";
+
+export interface SinkOptions {
+  /** The process's cache of where meters belong (meter-places.ts); without one, every wave looks its meters up. */
+  places?: MeterPlaceCache;
+  /**
+   * A reading's caller hears as soon as it is stored (committed), not after it is priced and
+   * judged: the gateway's DTU sessions then poll on while the stage behind prices the wave, so
+   * storing and pricing run side by side. Safe for money: pricing goes by registers (a reading
+   * charges everything since the account's priced position), so a pricing lost to a crash after the
+   * store is charged by the meter's next reading, and the alarm pass runs periodically as well.
+   * Without it (tests, one-off callers) a reading is heard of once priced and judged.
+   */
+  acknowledgeStored?: boolean;
+}
 
 /**
  * Where the gateway's polls land: the latest values of each meter (pms_meter_current_data, one row
@@ -17,14 +32,20 @@ export class DbReadingsSink implements ReadingsSink {
   constructor(
     private readonly db: Db,
     private readonly timeZone = "Asia/Shanghai",
+    private readonly options: SinkOptions = {},
   ) {}
+
+  /** Waves stored and the readings in them (a wave's size is what each statement carries): benches read them. */
+  readonly counts = { waves: 0, readings: 0 };
 
   /** Readings waiting for the batch being written to finish, each with its caller's promise. */
   private queue: Pending[] = [];
-  private draining = false;
+  /** While the queue is being drained: settles when it is empty. */
+  private draining: Promise<void> | undefined;
 
   /**
-   * Stores (and prices) a reading; settles when it is written. Readings that arrive while a batch is
+   * Stores, prices and judges a reading; settles when it is priced and judged, or once stored with
+   * `acknowledgeStored`. Readings that arrive while a batch is
    * being written wait and leave together as the next batch (group commit: bounded by MAX_BATCH,
    * and by time as each batch leaves as soon as the one before it is written), so a quiet site
    * writes each reading at once and a busy one amortises every statement over hundreds.
@@ -32,33 +53,48 @@ export class DbReadingsSink implements ReadingsSink {
   record(reading: MeterReading): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ reading, resolve, reject });
-      if (!this.draining) {
-        this.draining = true;
-        setImmediate(() => void this.drain());
-      }
+      this.draining ??= new Promise<void>((settled) =>
+        setImmediate(() => void this.drain().then(settled, settled)),
+      );
     });
   }
 
   /**
-   * Waves are stored one after another; each wave's pricing and alarm pass (on other connections)
-   * runs while the next wave is stored, one at a time and in order, so a meter's readings are priced
-   * in the order they came and the database works on two things at once.
+   * Waves are stored one after another, and behind the store two more stages run in order, each on
+   * its own connection: pricing (with the shadow balances of local-prepaid meters), then the alarm
+   * pass. Wave n+1 is stored while wave n is priced and wave n−1 judged, so the database works on
+   * three things at once; a meter's readings are priced and judged in the order they came. The
+   * store waits for the pricing before it, and for the alarm pass two waves back, so nothing piles up.
    */
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
       for (const wave of wavesOf(batch)) {
         const placed = await this.storeStage(wave);
-        const before = this.followUps;
-        await before;
-        if (placed) this.followUps = this.followUp(placed);
+        await this.pricing;
+        if (this.judgesBehind.length > 1) await this.judgesBehind.shift();
+        if (placed) this.judgesBehind.push(this.followUp(placed));
       }
     }
-    this.draining = false;
+    this.draining = undefined;
   }
 
-  /** The follow-up stage of the waves stored so far (pricing, shadows, alarms): the next waits for it. */
-  private followUps: Promise<void> = Promise.resolve();
+  /**
+   * Settles when everything handed over so far is stored, priced and judged (a stopping gateway, a
+   * bench or test that reads what was booked).
+   */
+  async idle(): Promise<void> {
+    while (this.draining || this.followingUp.size > 0)
+      await Promise.all([this.draining, ...this.followingUp]);
+  }
+
+  /** The last wave's pricing stage and alarm pass: the next wave's wait for them (they never fail). */
+  private pricing: Promise<void> = Promise.resolve();
+  private judging: Promise<void> = Promise.resolve();
+  /** Alarm passes of the waves the queue handed on, not yet known to be done. */
+  private readonly judgesBehind: Promise<void>[] = [];
+  /** Follow-up stages under way, whoever started them (the queue, a fallback, a one-off): `idle` waits for them. */
+  private readonly followingUp = new Set<Promise<void>>();
 
   /** A wave written whole (stored, then priced and judged), apart from the queue. */
   private async writeWave(wave: Pending[]): Promise<void> {
@@ -69,16 +105,15 @@ export class DbReadingsSink implements ReadingsSink {
   /**
    * A wave (each meter once) stored by set-based statements: the meters' places, then the reading
    * itself (current values, online and supply state, the log, daily usage, the day's power) in one
-   * transaction. Answers the readings left for the follow-up stage. A wave whose storing fails is
+   * transaction. Answers the readings left for the stages behind. A wave whose storing fails is
    * written again reading by reading, so one bad row fails alone and the rest are stored.
    */
   private async storeStage(wave: Pending[]): Promise<Pending[] | undefined> {
     let places: Map<string, MeterPlace>;
     try {
-      places = await placesOf(
-        this.db,
-        wave.map((p) => p.reading.meterId),
-      );
+      const ids = wave.map((p) => p.reading.meterId);
+      const cache = this.options.places;
+      places = await (cache ? cache.of(this.db, ids) : placesOf(this.db, ids));
     } catch (error) {
       for (const pending of wave) pending.reject(error);
       return undefined;
@@ -104,32 +139,41 @@ export class DbReadingsSink implements ReadingsSink {
         },
       );
     if (!stored) {
-      // Alone, the reading that failed fails; in company, each is tried again by itself (after the
-      // waves before it are priced, so the order of pricing holds).
+      // Alone, the reading that failed fails; in company, each is tried again by itself (in the
+      // order of pricing: each one's stages queue behind the waves before it).
       if (placed.length === 1) placed[0]!.reject(storeError);
-      else {
-        await this.followUps;
-        for (const pending of placed) await this.writeWave([pending]);
-      }
+      else for (const pending of placed) await this.writeWave([pending]);
       return undefined;
     }
+    this.counts.waves++;
+    this.counts.readings += placed.length;
+    // Heard now; what the stages behind answer later changes nothing for a settled promise.
+    if (this.options.acknowledgeStored) for (const pending of placed) pending.resolve();
     return placed;
   }
 
   /**
-   * A stored wave's pricing (one transaction for its priced meters), the shadow balances of
-   * local-prepaid meters, and the alarm pass; then each reading's caller hears.
+   * The stages behind a stored wave, each after the same stage of the wave before: pricing (one
+   * transaction for its priced meters) with the shadow balances of local-prepaid meters, then the
+   * alarm pass; then each reading's caller hears (unless it heard once stored). Answers the alarm
+   * pass's end; never fails.
    */
-  private async followUp(placed: Pending[]): Promise<void> {
-    try {
-      await this.priceAndJudge(placed);
-    } catch (error) {
+  private followUp(placed: Pending[]): Promise<void> {
+    const failed = new Map<Pending, unknown>();
+    const priced = this.pricing.then(() => this.priceStage(placed, failed));
+    const judged = Promise.all([priced, this.judging]).then(() => this.judgeStage(placed, failed));
+    const run = judged.catch((error: unknown) => {
       // Not expected (each step answers for itself), but no caller may wait for ever.
       for (const pending of placed) pending.reject(error);
-    }
+    });
+    this.pricing = priced.catch(() => undefined);
+    this.judging = run;
+    this.followingUp.add(run);
+    void run.then(() => this.followingUp.delete(run));
+    return run;
   }
 
-  private async priceAndJudge(placed: Pending[]): Promise<void> {
+  private async priceStage(placed: Pending[], failed: Map<Pending, unknown>): Promise<void> {
     const priced = placed.filter((p) => p.place!.priced);
     await priceBatch(
       this.db,
@@ -139,12 +183,14 @@ export class DbReadingsSink implements ReadingsSink {
       }),
       this.timeZone,
     ).catch(() => undefined);
-    const failed = new Map<Pending, unknown>();
     for (const pending of placed) {
       const place = pending.place!;
       if (place.priced) continue;
       await this.shadow(place, pending.reading).catch((error: unknown) => failed.set(pending, error));
     }
+  }
+
+  private async judgeStage(placed: Pending[], failed: Map<Pending, unknown>): Promise<void> {
     await this.evaluate(placed.map((p) => ({ reading: p.reading, place: p.place! })));
     for (const pending of placed) {
       if (failed.has(pending)) pending.reject(failed.get(pending));
