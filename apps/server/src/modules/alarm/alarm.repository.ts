@@ -31,15 +31,19 @@ function idsOf(scope: MeterScope): { 1: string[]; 2: string[] } | undefined {
 }
 
 /**
- * SQL limiting rows (energy type and meter id columns given) to a scope, its two id arrays bound as
- * parameters `$first` and `$first + 1`; empty without a scope.
+ * A scope's meters as rows `scope(energy_type, meter_id)` of two arrays bound as the next
+ * parameters, or undefined without a scope. Joined laterally (kept apart from the outer query by
+ * `offset 0`, so no plan can turn it inside out), each meter is one probe of an index: an `or` of
+ * two `any` filters cannot use one, so it read every open record of the tenant for each wave of
+ * readings (26 ms a wave at 30,000 open records, bench:fleet; seconds once a generic plan joined
+ * the other way round).
  */
-function scopeSql(scope: MeterScope, params: unknown[], energyType: string, meterId: string): string {
+function scopeRows(scope: MeterScope, params: unknown[]): string | undefined {
   const ids = idsOf(scope);
-  if (!ids) return "";
-  params.push(ids[1], ids[2]);
+  if (!ids) return undefined;
+  params.push([...ids[1].map(() => 1), ...ids[2].map(() => 2)], [...ids[1], ...ids[2]]);
   const first = params.length - 1;
-  return ` and ((${energyType} = 1 and ${meterId} = any($${first}::bigint[])) or (${energyType} = 2 and ${meterId} = any($${first + 1}::bigint[])))`;
+  return `unnest($${first}::int[], $${first + 1}::bigint[]) as scope(energy_type, meter_id)`;
 }
 
 /** The key of a meter's rule: open records and silences are looked up by it. */
@@ -76,7 +80,18 @@ export async function meterFacts(
   only?: MeterScope,
 ): Promise<MeterRow[]> {
   const params: unknown[] = [tenantId];
-  const filter = scopeSql(only, params, "m.energy_type", "m.id");
+  const scope = scopeRows(only, params);
+  // The scope's meters one by one through their keys, or every meter of the tenant.
+  const meterSet = scope
+    ? `${scope} cross join lateral (
+         select id, tenant_id, product_code, 1 as energy_type from pms_meter
+          where scope.energy_type = 1 and id = scope.meter_id and tenant_id = $1 and is_deleted = 0
+         union all
+         select id, tenant_id, product_code, 2 from pms_water
+          where scope.energy_type = 2 and id = scope.meter_id and tenant_id = $1 and is_deleted = 0) m`
+    : `(select id, tenant_id, product_code, 1 as energy_type from pms_meter where tenant_id = $1 and is_deleted = 0
+        union all
+        select id, tenant_id, product_code, 2 from pms_water where tenant_id = $1 and is_deleted = 0) m`;
   const meters = await db.query<
     {
       energy_type: 1 | 2;
@@ -97,9 +112,7 @@ export async function meterFacts(
             cd.relay_stuck_time, cd.battery_low, cd.valve_fault, cd.last_read_total::text as last_read_total,
             cd.last_read_time, cd.prev_read_total::text as prev_read_total, cd.prev_read_time,
             uc.command_type as unsettled_type, uc.done_time as unsettled_time
-       from (select id, tenant_id, product_code, 1 as energy_type from pms_meter where tenant_id = $1 and is_deleted = 0
-             union all
-             select id, tenant_id, product_code, 2 from pms_water where tenant_id = $1 and is_deleted = 0) m
+       from ${meterSet}
        left join pms_account a on a.tenant_id = m.tenant_id and a.energy_type = m.energy_type
                               and a.meter_id = m.id and a.status = 1
        left join pms_alarm_scheme s on s.id = a.alarm_scheme_id and s.tenant_id = a.tenant_id
@@ -109,8 +122,7 @@ export async function meterFacts(
          select c.command_type, c.done_time from pms_meter_command c
           where c.tenant_id = m.tenant_id and c.energy_type = m.energy_type and c.meter_id = m.id
             and c.state = 'timeout' and c.done_time is not null
-          order by c.done_time limit 1) uc on true
-      where true${filter}`),
+          order by c.done_time limit 1) uc on true`),
     params,
   );
   const reads = new Map<string, RegisterRead[]>();
@@ -279,10 +291,17 @@ export interface OpenRecord {
 
 export async function openRecords(db: Queryable, tenantId: string, only?: MeterScope) {
   const params: unknown[] = [tenantId];
-  const filter = scopeSql(only, params, "energy_type", "meter_id");
+  const scope = scopeRows(only, params);
+  const open = "r.tenant_id = $1 and r.alarm_status = 1 and r.is_deleted = 0 and r.alarm_day is null";
   const rows = await db.query<OpenRecord>(
-    prepared(`select id, energy_type, meter_id, rule_code from pms_check_record
-      where tenant_id = $1 and alarm_status = 1 and is_deleted = 0 and alarm_day is null${filter}`),
+    prepared(
+      scope
+        ? `select r.id, r.energy_type, r.meter_id, r.rule_code from ${scope} cross join lateral (
+             select r.* from pms_check_record r
+              where ${open} and r.energy_type = scope.energy_type and r.meter_id = scope.meter_id
+             offset 0) r`
+        : `select r.id, r.energy_type, r.meter_id, r.rule_code from pms_check_record r where ${open}`,
+    ),
     params,
   );
   return new Map(rows.map((r) => [ruleKey(r.energy_type, r.meter_id, r.rule_code), r]));
@@ -294,11 +313,18 @@ export async function openRecords(db: Queryable, tenantId: string, only?: MeterS
  */
 export async function silencedRules(db: Queryable, tenantId: string, now: Date, only?: MeterScope) {
   const params: unknown[] = [tenantId, now];
-  const filter = scopeSql(only, params, "energy_type", "meter_id");
+  const scope = scopeRows(only, params);
+  const silenced =
+    "i.tenant_id = $1 and i.is_deleted = 0 and (i.ignore_type = 3 or (i.ignore_type = 2 and i.ignore_until > $2))";
   const rows = await db.query<{ energy_type: number; meter_id: string; rule_code: string }>(
-    prepared(`select distinct energy_type, meter_id, rule_code from pms_check_ignore
-      where tenant_id = $1 and is_deleted = 0
-        and (ignore_type = 3 or (ignore_type = 2 and ignore_until > $2))${filter}`),
+    prepared(
+      scope
+        ? `select distinct i.energy_type, i.meter_id, i.rule_code from ${scope} cross join lateral (
+             select i.* from pms_check_ignore i
+              where ${silenced} and i.energy_type = scope.energy_type and i.meter_id = scope.meter_id
+             offset 0) i`
+        : `select distinct i.energy_type, i.meter_id, i.rule_code from pms_check_ignore i where ${silenced}`,
+    ),
     params,
   );
   return new Set(rows.map((r) => ruleKey(r.energy_type, r.meter_id, r.rule_code)));
