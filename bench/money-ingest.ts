@@ -10,17 +10,22 @@
  * COMMIT count as two), so round trips per reading are counted, not estimated. References from the
  * same run: the reading-log insert alone in batches of the same size (what the readings cost before
  * anything else is done with them), and a sample written by the per-reading path (`recordOne`, the
- * sink's fallback and its way before batching).
+ * sink's fallback and its way before batching). The sink runs as the gateway runs it: meters'
+ * places from the process's cache, and a reading's caller hears once it is stored while the stage
+ * behind prices and judges; each round is timed until that stage is done, so the rates count
+ * readings stored, priced and judged, and the latencies are a poll's persistence (hand-over to
+ * stored).
  *   --concurrency: readings in flight at once, as many DTU sessions answering together (the sink
  *   batches what arrives while a batch is written). --burst yes: each round's readings all handed
  *   over in the same instant (every meter answering at the top of the hour).
  *   PROFILE=1 adds each statement's total time, slowest first.
- *   tsx bench/money-ingest.ts [--meters 2000] [--rounds 6] [--concurrency 1000] [--burst no]
+ *   tsx bench/money-ingest.ts [--meters 10000] [--rounds 4] [--concurrency 1000] [--burst no]
  *                             [--database postgres|pglite]   (or METERS=… ROUNDS=… …)
  */
 import type { MeterReading } from "@meterline/gateway";
 import type { Db, Queryable } from "../apps/server/src/db/client.ts";
 import { nextId } from "../apps/server/src/db/ids.ts";
+import { startMeterPlaceCache } from "../apps/server/src/modules/metering/meter-places.ts";
 import { insertElectricReads } from "../apps/server/src/modules/metering/reading-log.db.ts";
 import { DbReadingsSink } from "../apps/server/src/modules/metering/readings-sink.db.ts";
 import {
@@ -36,8 +41,8 @@ import {
 } from "./money-common.ts";
 
 const options = settings({
-  meters: "2000",
-  rounds: "6",
+  meters: "10000",
+  rounds: "4",
   concurrency: "1000",
   burst: "no",
   sample: "200",
@@ -174,6 +179,9 @@ function readingOf(meterId: number, round: number): MeterReading {
   };
 }
 
+/** Settles when the sink has stored, priced and judged everything handed to it (set once it exists). */
+let settled: () => Promise<void> = async () => undefined;
+
 /**
  * Records the readings `concurrency` at a time, as many DTU sessions answering together do (all at
  * once in burst mode); each one's time from hand-over to stored is kept.
@@ -195,6 +203,7 @@ async function ingest(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, readings.length) }, worker));
+  await settled();
   return performance.now() - start;
 }
 
@@ -269,8 +278,13 @@ async function main(): Promise<void> {
   try {
     await fill(bench.db);
     const { db, trips } = counted(bench.db);
-    const sink = new DbReadingsSink(db, TIME_ZONE);
+    // As the gateway runs it: meters' places from the process's cache, and a poll heard of once its
+    // reading is stored while the stage behind prices and judges (each round is timed until that
+    // stage is done too, so the rates are readings stored, priced and judged).
+    const places = await startMeterPlaceCache(db);
+    const sink = new DbReadingsSink(db, TIME_ZONE, { places: places.cache, acknowledgeStored: true });
     const record = (reading: MeterReading) => sink.record(reading);
+    settled = () => sink.idle();
     console.log(`database: ${bench.where}`);
     console.log(
       `${METERS} priced meters (flat ${PRICE} 元/kWh, remote control, open account) and ${METERS} unpriced meters (no account), electric, in rooms with owners; ${ROUNDS} rounds of one reading per meter (15 minutes apart, +1.00 kWh each), the sets alternating round by round; ${BURST ? "burst: each round's readings handed over at once" : `${CONCURRENCY} readings in flight at once`}; the sink batches up to 1,000`,
@@ -311,18 +325,28 @@ async function main(): Promise<void> {
       await measure(on, () => ingest(record, priced, on.latencies), METERS);
       await measure(log, () => logOnly(db, priced), METERS);
     }
+    const batched = { ...sink.counts };
     // The per-reading path on a sample of the priced meters, one more round, 10 at a time (as before batching).
     const before: Measured = { ms: 0, latencies: [], trips: 0 };
     const sample = range(PRICED_BASE)
       .slice(0, SAMPLE)
       .map((id) => readingOf(id, ROUNDS + 1));
     await measure(before, () => ingest((r) => sink.recordOne(r), sample, before.latencies, 10), SAMPLE);
+    await places.stop();
     const charged = await verify(bench.db);
     console.log(`measured: rounds 2…${ROUNDS} (round 1 of both sets warms up)`);
     print("pricing off (no account)", off);
     print("pricing on (priced and booked)", on);
     print("reference: reading log alone", log);
     print("reference: per-reading path", before);
+    const { waves, readings } = batched;
+    console.log(
+      `  batches: ${waves} waves stored by the sink in rounds 1…${ROUNDS}, ${(readings / waves).toFixed(0)} readings each on average`,
+    );
+    const { hits, loaded, forgotten } = places.cache.counts;
+    console.log(
+      `  meters' places: ${hits} lookups answered by the process's cache, ${loaded} read from the database, forgotten ${forgotten} times`,
+    );
     const rate = (m: Measured) => m.latencies.length / (m.ms / 1000);
     console.log(
       `  ratio on / off ${(rate(on) / rate(off)).toFixed(2)}; priced against the log alone ${(rate(on) / rate(log)).toFixed(2)}; priced batched against per reading ${(rate(on) / rate(before)).toFixed(1)}×`,
