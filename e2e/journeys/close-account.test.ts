@@ -30,8 +30,13 @@ const SITE = "阳光公寓(演示)";
 let server: RunningServer;
 let browser: Browser;
 
+/** When the server started: a meter's first live reading is later (the demo's history is older). */
+let startedAt = 0;
+
 before(async () => {
-  // Polled hourly: no new reading lands between the settlement shown and the one booked.
+  // Polled hourly: no new reading lands between the settlement shown and the one booked, once the
+  // first round has read the meters (pickAccounts waits for it).
+  startedAt = Date.now();
   server = await startServer({ DEMO_DATA: "1", POLL_INTERVAL_SECONDS: "3600" });
   browser = await launchBrowser();
 });
@@ -234,7 +239,14 @@ async function journey(session: Session, words: Words, code: string) {
   assert.deepEqual([latest?.deposit, latest?.paymentMethod], ["50.00", 3]);
 }
 
-/** Two of the demo's remote-control electric accounts with money on them and supply on. */
+/** An instant the server shows (yyyy-MM-dd HH:mm:ss, the site's zone: Asia/Shanghai, +08:00). */
+const shownInstant = (text: string) => Date.parse(`${text.replace(" ", "T")}+08:00`);
+
+/**
+ * Two of the demo's remote-control electric accounts with money on them and supply on, each read by
+ * the gateway since the server started: otherwise the first round's reading could land between the
+ * settlement shown and the one booked, and the refund would move by its usage.
+ */
 async function pickAccounts(): Promise<[string, string]> {
   const token = await tokenOf(server.baseUrl, manager.tenantId, manager.username, manager.password);
   let codes: string[] = [];
@@ -243,13 +255,14 @@ async function pickAccounts(): Promise<[string, string]> {
       records: {
         meters: {
           energyType: number;
+          meterId: string;
           productCode: string;
           switchStatus: number;
           account: { controlStatus: number; balance: string; alarmLevel: number } | null;
         }[];
       }[];
     }>(server.baseUrl, token, "/api/blade-pms/ownerRecharge/search", { query: { current: "1", size: "50" } });
-    codes = hits.records
+    const picked = hits.records
       .flatMap((hit) => hit.meters)
       .filter(
         (m) =>
@@ -259,9 +272,20 @@ async function pickAccounts(): Promise<[string, string]> {
           m.account.alarmLevel === 0 &&
           Number(m.account.balance) > 0,
       )
-      .map((m) => m.productCode);
-    assert.ok(codes.length >= 2, "two remote-control accounts with money");
-  }, 90_000);
+      .slice(0, 2);
+    assert.equal(picked.length, 2, "two remote-control accounts with money");
+    for (const { meterId, productCode } of picked) {
+      const preview = await call<{ finalReadTime: string }>(
+        server.baseUrl,
+        token,
+        "/api/blade-pms/account/closePreview",
+        { query: { meterId, energyType: "1" } },
+      );
+      // Shown to the second: a reading in the server's first second counts as live.
+      assert.ok(shownInstant(preview.finalReadTime) >= startedAt - 1_000, `meter ${productCode} read live`);
+    }
+    codes = picked.map((m) => m.productCode);
+  }, 120_000);
   return [codes[0]!, codes[1]!];
 }
 
