@@ -23,9 +23,9 @@
  *                             [--database postgres|pglite]   (or METERS=… ROUNDS=… …)
  */
 import type { MeterReading } from "@meterline/gateway";
+import { startSharedCache } from "../apps/server/src/cache/shared-cache.ts";
 import type { Db, Queryable } from "../apps/server/src/db/client.ts";
 import { nextId } from "../apps/server/src/db/ids.ts";
-import { startMeterPlaceCache } from "../apps/server/src/modules/metering/meter-places.ts";
 import { insertElectricReads } from "../apps/server/src/modules/metering/reading-log.db.ts";
 import { DbReadingsSink } from "../apps/server/src/modules/metering/readings-sink.db.ts";
 import {
@@ -278,11 +278,11 @@ async function main(): Promise<void> {
   try {
     await fill(bench.db);
     const { db, trips } = counted(bench.db);
-    // As the gateway runs it: meters' places from the process's cache, and a poll heard of once its
-    // reading is stored while the stage behind prices and judges (each round is timed until that
-    // stage is done too, so the rates are readings stored, priced and judged).
-    const places = await startMeterPlaceCache(db);
-    const sink = new DbReadingsSink(db, TIME_ZONE, { places: places.cache, acknowledgeStored: true });
+    // As the gateway runs it: meters' places from the process's shared cache, and a poll heard of
+    // once its reading is stored while the stage behind prices and judges (each round is timed
+    // until that stage is done too, so the rates are readings stored, priced and judged).
+    const shared = await startSharedCache(db);
+    const sink = new DbReadingsSink(db, TIME_ZONE, { acknowledgeStored: true });
     const record = (reading: MeterReading) => sink.record(reading);
     settled = () => sink.idle();
     console.log(`database: ${bench.where}`);
@@ -332,7 +332,7 @@ async function main(): Promise<void> {
       .slice(0, SAMPLE)
       .map((id) => readingOf(id, ROUNDS + 1));
     await measure(before, () => ingest((r) => sink.recordOne(r), sample, before.latencies, 10), SAMPLE);
-    await places.stop();
+    await shared.stop();
     const charged = await verify(bench.db);
     console.log(`measured: rounds 2…${ROUNDS} (round 1 of both sets warms up)`);
     print("pricing off (no account)", off);
@@ -343,7 +343,8 @@ async function main(): Promise<void> {
     console.log(
       `  batches: ${waves} waves stored by the sink in rounds 1…${ROUNDS}, ${(readings / waves).toFixed(0)} readings each on average`,
     );
-    const { hits, loaded, forgotten } = places.cache.counts;
+    const { hits, loaded } = shared.cache.counts.meterPlace;
+    const forgotten = shared.cache.drops.meterPlace;
     console.log(
       `  meters' places: ${hits} lookups answered by the process's cache, ${loaded} read from the database, forgotten ${forgotten} times`,
     );

@@ -1,4 +1,5 @@
 import { consoleLogger, type LogLevel } from "@meterline/gateway";
+import { startSharedCache } from "./cache/shared-cache.ts";
 import { ConfigError } from "./config.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
 import { openDb } from "./db/client.ts";
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
     role: "gateway",
     onProblem: (message, error) => logger.log("warn", message, error ? { error: String(error) } : undefined),
   });
+  // What the gateway reads again and again (where each meter belongs) is kept until the database
+  // announces a change, as in the server.
+  const shared = await startSharedCache(db);
   const metering = await startEmbeddedMetering({
     db,
     databaseUrl,
@@ -60,6 +64,7 @@ async function main(): Promise<void> {
     closing = true;
     logger.log("info", "gateway stopping", { signal });
     await metering.close();
+    await shared.stop();
     await idWorker.release();
     await db.close();
     process.exit(0);

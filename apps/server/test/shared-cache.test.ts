@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.ts";
-import type { CachePart } from "../src/cache/shared-cache.ts";
+import { type CachePart, SharedCache } from "../src/cache/shared-cache.ts";
 import { type Db, openDb } from "../src/db/client.ts";
 import { addUser } from "./fixtures.ts";
 import { BASIC, startTestServer, type TestServer } from "./helpers.ts";
@@ -211,5 +211,40 @@ describe("shared cache in one process", () => {
     cache.listening(true);
     assert.equal((await one.call("GET", "/api/blade-auth/oauth/user-info", admin)).status, 200);
     assert.ok(cache.size("session") > 0);
+  });
+});
+
+describe("which announced tables drop which parts", () => {
+  test("each table drops the parts read from it and no other; a meter's readings drop nothing", () => {
+    /** What each part is read from, as the readers' statements say. */
+    const readFrom: Record<CachePart, string[]> = {
+      session: ["auth_token", "sys_user", "sys_role", "sys_tenant"],
+      grants: ["sys_menu", "sys_role_menu"],
+      dataScope: ["sys_role_scope", "sys_scope_data"],
+      apiScope: ["sys_role_scope", "sys_scope_api"],
+      dict: ["sys_dict"],
+      dictBiz: ["sys_tenant", "sys_dict_biz"],
+      // Where meters belong (after-resources/064 announces only the changes that move a place).
+      meterPlace: ["pms_meter", "pms_water", "pms_room_meter", "pms_account"],
+    };
+    const parts = Object.keys(readFrom) as CachePart[];
+    // Besides, tables every reading writes and the live pages' messages on the same channel.
+    const tables = new Set([
+      ...Object.values(readFrom).flat(),
+      "pms_owner",
+      "pms_meter_current_data",
+      "live:000000:balance:1",
+    ]);
+    const cache = new SharedCache();
+    cache.listening(true);
+    for (const table of tables) {
+      const before = { ...cache.drops };
+      cache.changed(table);
+      assert.deepEqual(
+        parts.filter((part) => cache.drops[part] !== before[part]),
+        parts.filter((part) => readFrom[part].includes(table)),
+        table,
+      );
+    }
   });
 });

@@ -22,7 +22,6 @@ import {
 import { BatchJobRunner, DEFAULT_LIMITS, type RunnerLimits } from "../operations/batch-jobs/job-runner.ts";
 import { DbCommandSource } from "./command-source.db.ts";
 import { DbMeterDirectory } from "./meter-directory.db.ts";
-import { startMeterPlaceCache } from "./meter-places.ts";
 import { sweepReadings } from "./reading-retention.ts";
 import { DbReadingsSink } from "./readings-sink.db.ts";
 
@@ -83,14 +82,11 @@ export async function startEmbeddedMetering(options: {
   const leases = options.databaseUrl
     ? await PgLeaseStore.connect(options.databaseUrl)
     : new MemoryLeaseStore();
-  // Where each meter belongs, kept while nothing announces a change: a batch of readings asks the
-  // database only for meters this process has not seen since.
-  const places = await startMeterPlaceCache(db);
   // A poll goes on once its reading is stored; pricing and the alarm pass follow in the stage behind.
-  const readings = new DbReadingsSink(db, settings.timeZone, {
-    places: places.cache,
-    acknowledgeStored: true,
-  });
+  // Where each meter belongs comes from the shared cache of `db` (the server's, or the one the
+  // gateway process starts), so a batch of readings asks the database only for meters this
+  // process has not seen since the last change.
+  const readings = new DbReadingsSink(db, settings.timeZone, { acknowledgeStored: true });
   const gateway = await startGateway({
     directory: new DbMeterDirectory(db, options.cipher, options.pollIntervalMs),
     commands: new DbCommandSource(db),
@@ -164,7 +160,6 @@ export async function startEmbeddedMetering(options: {
       // What was stored is priced and judged before the database goes.
       await readings.idle();
       await leases.close();
-      await places.stop();
     },
   };
 }

@@ -4,13 +4,11 @@ import type { MeterFilter } from "../alarm/alarm.repository.ts";
 import { evaluateTenant } from "../alarm/alarm.service.ts";
 import { priceBatch } from "../money/batch-pricing.ts";
 import { shadowReading } from "../money/shadow-balance.ts";
-import { type MeterPlace, placesOf } from "./current-data-batch.db.ts";
-import type { MeterPlaceCache } from "./meter-places.ts";
+import type { MeterPlace } from "./current-data-batch.db.ts";
+import { cachedPlaces } from "./meter-places.ts";
 import { MAX_BATCH, type Pending, pricedReadingOf, storeWave, wavesOf } from "./reading-batch.ts";
 
 export interface SinkOptions {
-  /** The process's cache of where meters belong (meter-places.ts); without one, every wave looks its meters up. */
-  places?: MeterPlaceCache;
   /**
    * A reading's caller hears as soon as it is stored (committed), not after it is priced and
    * judged: the gateway's DTU sessions then poll on while the stage behind prices the wave, so
@@ -103,7 +101,8 @@ export class DbReadingsSink implements ReadingsSink {
   }
 
   /**
-   * A wave (each meter once) stored by set-based statements: the meters' places, then the reading
+   * A wave (each meter once) stored by set-based statements: the meters' places (through the
+   * shared cache of the sink's database handle when it has one, meter-places.ts), then the reading
    * itself (current values, online and supply state, the log, daily usage, the day's power) in one
    * transaction. Answers the readings left for the stages behind. A wave whose storing fails is
    * written again reading by reading, so one bad row fails alone and the rest are stored.
@@ -112,8 +111,7 @@ export class DbReadingsSink implements ReadingsSink {
     let places: Map<string, MeterPlace>;
     try {
       const ids = wave.map((p) => p.reading.meterId);
-      const cache = this.options.places;
-      places = await (cache ? cache.of(this.db, ids) : placesOf(this.db, ids));
+      places = await cachedPlaces(this.db, ids);
     } catch (error) {
       for (const pending of wave) pending.reject(error);
       return undefined;
