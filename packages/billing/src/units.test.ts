@@ -36,6 +36,31 @@ test("units round-trip for any integer and scale", () => {
   );
 });
 
+test("any decimal text within the scale parses to its digits with the point moved, trailing zeros or not", () => {
+  fc.assert(
+    fc.property(
+      fc.boolean(),
+      fc.stringMatching(/^\d{1,15}$/),
+      fc.stringMatching(/^\d{0,6}$/),
+      fc.integer({ min: 0, max: 3 }),
+      fc.integer({ min: 0, max: 6 }),
+      (negative, whole, fraction, zeros, scale) => {
+        const digits = fraction + "0".repeat(zeros);
+        const text = `${negative ? "-" : ""}${whole}${digits ? `.${digits}` : ""}`;
+        const significant = digits.replace(/0+$/, "");
+        if (significant.length > scale) {
+          assert.throws(() => toUnits(text, scale), BillingInputError, text);
+          return;
+        }
+        // Reference: whole × 10^scale + the fraction's digits scaled, by plain arithmetic.
+        const expected = BigInt(whole) * 10n ** BigInt(scale) + BigInt(significant.padEnd(scale, "0") || "0");
+        assert.equal(toUnits(text, scale), negative ? -expected : expected, text);
+      },
+    ),
+    { numRuns: 2000 },
+  );
+});
+
 test("division rounds half away from zero", () => {
   assert.equal(divideRounded(5n, 10n), 1n);
   assert.equal(divideRounded(4n, 10n), 0n);

@@ -21,15 +21,20 @@ export class BillingInputError extends Error {
   }
 }
 
+const DECIMAL = /^(-?)(\d{1,15})(?:\.(\d+))?$/;
+
 /** "12.3" at scale 2 → 1230n. More decimals than the scale allow are refused, never rounded away. */
 export function toUnits(text: string, scale: number, field = "value"): bigint {
-  const match = /^(-?)(\d{1,15})(?:\.(\d+))?$/.exec(text.trim());
+  const match = DECIMAL.exec(text.trim());
   if (!match) throw new BillingInputError(field, `"${text}" is not a decimal`);
   const [, sign, whole, fraction = ""] = match;
-  const significant = fraction.replace(/0+$/, "");
+  // Trailing zeros are not precision ("1.2300" is 123 at scale 2); only digits beyond them count.
+  const significant = fraction.length > scale ? fraction.replace(/0+$/, "") : fraction;
   if (significant.length > scale)
     throw new BillingInputError(field, `"${text}" has more than ${scale} decimals`);
-  const units = BigInt(whole!) * 10n ** BigInt(scale) + BigInt(significant.padEnd(scale, "0") || "0");
+  // The digits with the point moved `scale` places right, parsed once (pricing parses every
+  // register of every reading: one BigInt instead of two, a power and a product).
+  const units = BigInt(whole! + significant.padEnd(scale, "0"));
   return sign === "-" ? -units : units;
 }
 

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
+import { withArrayLiterals } from "./array-literal.ts";
 import { CHANGE_CHANNEL, changedTableOfNotice } from "./cache-channel.ts";
 import { asText, createPglite } from "./pglite-open.ts";
 import { openPgliteThread } from "./pglite-thread.ts";
@@ -101,7 +102,7 @@ async function openPgliteInline(dataDir: string | undefined, startFrom: string |
 /** A statement as the driver takes it: under its prepared name when it is registered as one (db/prepared.ts). */
 function statementOf(sql: string, params?: readonly unknown[]): pg.QueryConfig {
   const name = preparedName(sql);
-  return { text: sql, values: params as unknown[] | undefined, ...(name ? { name } : {}) };
+  return { text: sql, values: withArrayLiterals(params), ...(name ? { name } : {}) };
 }
 
 async function openPostgres(url: string): Promise<Db> {

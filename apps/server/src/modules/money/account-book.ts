@@ -28,14 +28,26 @@ export interface Actor {
 
 const fen = (yuan: string | null) => (yuan === null ? 0n : toUnits(yuan, 2));
 
+/**
+ * Thresholds already parsed, by their columns' text (pricing asks for every reading of a wave and
+ * a site has a handful of alarm schemes); forgotten whole past a few hundred. Frozen, as shared.
+ */
+const parsedThresholds = new Map<string, Readonly<Thresholds>>();
+
 /** The account's alarm scheme in fen; without one, only arrears is marked and nothing trips. */
-export function thresholdsOf(account: LockedAccount): Thresholds {
-  return {
+export function thresholdsOf(account: LockedAccount): Readonly<Thresholds> {
+  const key = `${account.first_alarm}\u0001${account.second_alarm}\u0001${account.arrears_limit}\u0001${account.trip_on_arrears}`;
+  const known = parsedThresholds.get(key);
+  if (known) return known;
+  const thresholds = Object.freeze({
     firstAlarm: fen(account.first_alarm),
     secondAlarm: fen(account.second_alarm),
     arrearsLimit: fen(account.arrears_limit),
     tripOnArrears: account.trip_on_arrears === 1,
-  };
+  });
+  if (parsedThresholds.size >= 500) parsedThresholds.clear();
+  parsedThresholds.set(key, thresholds);
+  return thresholds;
 }
 
 export interface Booked {

@@ -104,7 +104,8 @@ async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Pro
 /** Every priced account's new balance, alarm state and priced position in one statement. */
 async function updateAccounts(tx: Queryable, accounts: readonly PricedAccount[]): Promise<void> {
   if (accounts.length === 0) return;
-  const column = (i: number) => accounts.map((a) => pricedPosition(a)[i] ?? null);
+  const positions = accounts.map(pricedPosition);
+  const column = (i: number) => positions.map((position) => position[i] ?? null);
   await tx.query(
     prepared(`update pms_account a set balance = u.balance, alarm_level = u.alarm_level, arrears_status = u.arrears_status,
             cycle_key = u.cycle_key, cycle_total = u.cycle_total, cycle_tip = u.cycle_tip, cycle_peak = u.cycle_peak,

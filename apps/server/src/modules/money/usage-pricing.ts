@@ -1,6 +1,5 @@
 import {
   advance,
-  BANDS,
   type Band,
   type ChargePart,
   type CycleUsage,
@@ -10,6 +9,7 @@ import {
   cycleOf,
   monthlyFeeFen,
   registerStep,
+  type Tariff,
   tariffOf,
   toUnits,
 } from "@meterline/billing";
@@ -80,6 +80,19 @@ export async function lockPricedAccount(
 const big = (value: string | null | undefined) =>
   value === null || value === undefined ? null : BigInt(value);
 
+/** A band's register as read (decimal text), in 0.01 units; null where the meter has no such band. */
+const registerUnits = (value: string | null | undefined) =>
+  value === null || value === undefined ? null : toUnits(value, 2);
+
+/** A band's step since its last priced register (0 the first time); undefined where the meter has no such band. */
+function bandStep(now: bigint | null, before: string | null): bigint | undefined {
+  if (now === null) return undefined;
+  return before === null ? 0n : registerStep(BigInt(before), now).usage;
+}
+
+/** A time column as the driver gives it (a Date) or as a batch keeps it. */
+const timeOf = (value: Date | string) => (value instanceof Date ? value.getTime() : Date.parse(value));
+
 export interface PricingOutcome {
   accountId: string;
   charged: bigint;
@@ -110,8 +123,46 @@ export interface PricedReading {
   registers: ReadRegisters;
 }
 
+/**
+ * Tariffs already parsed, by the text of their scheme's columns: a wave's thousand readings share
+ * a handful of schemes, and parsing each one's prices for every reading was a tenth of pricing's
+ * time. Bounded: forgotten whole past a few hundred schemes. A tariff is frozen, as it is shared.
+ */
+const parsedTariffs = new Map<string, Tariff>();
+const MAX_PARSED_TARIFFS = 500;
+
 /** The tariff of a priced account's charging scheme. */
-export function tariffOfAccount(account: PricedAccount & { price_mode: number }) {
+export function tariffOfAccount(account: PricedAccount & { price_mode: number }): Tariff {
+  const key = [
+    account.price_mode,
+    account.price,
+    account.ladder_cycle,
+    account.ladder,
+    account.tip_price,
+    account.peak_price,
+    account.peace_price,
+    account.low_price,
+    account.monthly_fee,
+  ]
+    .map((value) => (value === null || value === undefined ? "\u0000" : String(value)))
+    .join("\u0001");
+  const known = parsedTariffs.get(key);
+  if (known) return known;
+  const tariff = deepFreeze(parseTariff(account));
+  if (parsedTariffs.size >= MAX_PARSED_TARIFFS) parsedTariffs.clear();
+  parsedTariffs.set(key, tariff);
+  return tariff;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+function parseTariff(account: PricedAccount & { price_mode: number }): Tariff {
   return tariffOf({
     priceMode: account.price_mode,
     price: account.price,
@@ -151,32 +202,35 @@ export function planCharge(
   timeZone: string,
 ): ChargePlan | undefined {
   if (account.price_mode === null) return undefined;
-  if (account.priced_time && reading.at.getTime() <= new Date(account.priced_time).getTime())
-    return undefined;
-  const tariff = tariffOfAccount({ ...account, price_mode: account.price_mode });
+  if (account.priced_time && reading.at.getTime() <= timeOf(account.priced_time)) return undefined;
+  const tariff = tariffOfAccount(account as PricedAccount & { price_mode: number });
   const day = localDay(reading.at, timeZone);
+  // Each band written out (not looped over by computed names): pricing runs for every reading of
+  // every wave, and the generic form cost a third of its time.
+  const bands = reading.registers.bands;
   const next = {
     total: toUnits(reading.registers.total, 2),
-    bands: Object.fromEntries(
-      BANDS.map((band) => {
-        const value = reading.registers.bands?.[band];
-        return [band, value === null || value === undefined ? null : toUnits(value, 2)];
-      }),
-    ) as Record<Band, bigint | null>,
+    bands: {
+      tip: registerUnits(bands?.tip),
+      peak: registerUnits(bands?.peak),
+      peace: registerUnits(bands?.peace),
+      low: registerUnits(bands?.low),
+    } satisfies Record<Band, bigint | null>,
   };
   const previousTotal = big(account.register_total);
   const totalStep =
     previousTotal === null ? { usage: 0n, reset: false } : registerStep(previousTotal, next.total);
   // Band steps where the meter reports bands; a single-rate meter's usage is all in the flat band.
   const bandSteps: Partial<Record<Band, bigint>> = {};
-  let hasBands = false;
-  for (const band of BANDS) {
-    const now = next.bands[band];
-    const before = big(account[`register_${band}`]);
-    if (now === null) continue;
-    hasBands = true;
-    bandSteps[band] = before === null ? 0n : registerStep(before, now).usage;
-  }
+  const tip = bandStep(next.bands.tip, account.register_tip);
+  const peak = bandStep(next.bands.peak, account.register_peak);
+  const peace = bandStep(next.bands.peace, account.register_peace);
+  const low = bandStep(next.bands.low, account.register_low);
+  if (tip !== undefined) bandSteps.tip = tip;
+  if (peak !== undefined) bandSteps.peak = peak;
+  if (peace !== undefined) bandSteps.peace = peace;
+  if (low !== undefined) bandSteps.low = low;
+  const hasBands = tip !== undefined || peak !== undefined || peace !== undefined || low !== undefined;
   const step: CycleUsage = {
     total: totalStep.usage,
     bands: hasBands ? bandSteps : { peace: totalStep.usage },
@@ -215,25 +269,37 @@ export function planCharge(
  * same account (in a batch) starts from here.
  */
 export function applyPlan(account: PricedAccount, plan: ChargePlan, at: Date): void {
+  const moved = plan.moved.bands;
+  const registers = plan.registers.bands;
   account.cycle_key = plan.cycleKey;
   account.cycle_total = plan.moved.total.toString();
-  for (const band of BANDS) account[`cycle_${band}`] = (plan.moved.bands?.[band] ?? 0n).toString();
+  account.cycle_tip = (moved?.tip ?? 0n).toString();
+  account.cycle_peak = (moved?.peak ?? 0n).toString();
+  account.cycle_peace = (moved?.peace ?? 0n).toString();
+  account.cycle_low = (moved?.low ?? 0n).toString();
   account.register_total = plan.registers.total.toString();
-  for (const band of BANDS) {
-    const value = plan.registers.bands[band];
-    if (value !== null) account[`register_${band}`] = value.toString();
-  }
+  // A band the meter did not report keeps its last register.
+  if (registers.tip !== null) account.register_tip = registers.tip.toString();
+  if (registers.peak !== null) account.register_peak = registers.peak.toString();
+  if (registers.peace !== null) account.register_peace = registers.peace.toString();
+  if (registers.low !== null) account.register_low = registers.low.toString();
   account.priced_time = at;
   account.fee_month = plan.month;
 }
 
-/** The account's priced position as the update of pricing writes it. */
+/** The account's priced position as the update of pricing writes it (columns in BANDS' order). */
 export const pricedPosition = (account: PricedAccount) => [
   account.cycle_key,
   account.cycle_total,
-  ...BANDS.map((band) => account[`cycle_${band}`]),
+  account.cycle_tip,
+  account.cycle_peak,
+  account.cycle_peace,
+  account.cycle_low,
   account.register_total,
-  ...BANDS.map((band) => account[`register_${band}`]),
+  account.register_tip,
+  account.register_peak,
+  account.register_peace,
+  account.register_low,
   account.priced_time,
   account.fee_month,
 ];
