@@ -73,6 +73,8 @@ const options = settings({
 });
 const METERS = count(options.meters, "meters");
 const SECONDS = count(options.seconds, "seconds");
+/** The gateways' local day (their default TENANT_TIME_ZONE): it decides when frozen data is read. */
+const GATEWAY_TIME_ZONE = process.env.TENANT_TIME_ZONE ?? "Asia/Shanghai";
 /** Whole seconds (the gateway's POLL_INTERVAL_SECONDS, ≥ 10): the longest that meets the target rate. */
 const INTERVAL_S = options.interval
   ? count(options.interval, "interval")
@@ -435,6 +437,13 @@ async function report(run: {
   const logOnly = await logOnlyRate(db, Math.min(METERS, 20_000));
   const doublePriced = Number(money!.more_charges) + Number(money!.over_usage);
 
+  // The gateways read each meter's daily frozen data at its first poll of a local day (their
+  // clock, not the meters'): a window over local midnight holds that round for every meter too.
+  const dayOf = (at: number) => new Date(at).toLocaleDateString("sv-SE", { timeZone: GATEWAY_TIME_ZONE });
+  if (dayOf(t0) !== dayOf(t1))
+    console.log(
+      `note: the window crossed midnight in ${GATEWAY_TIME_ZONE} (${dayOf(t0)} → ${dayOf(t1)}): every meter's first poll of the new day read its daily frozen data too (9 requests, not 4) inside one compressed interval, which no 15-minute schedule asks; run at another hour for the steady schedule`,
+    );
   console.log(
     `every DTU leased ${run.registeredS.toFixed(1)} s after the fleet started (${run.leases.map((l) => l.n).join(" + ")} leases); first round (with the day's frozen data) ${run.firstRoundS.toFixed(1)} s more; then the window of ${windowS.toFixed(0)} s`,
   );

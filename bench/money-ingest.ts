@@ -18,16 +18,22 @@
  *   --concurrency: readings in flight at once, as many DTU sessions answering together (the sink
  *   batches what arrives while a batch is written). --burst yes: each round's readings all handed
  *   over in the same instant (every meter answering at the top of the hour).
- *   PROFILE=1 adds each statement's total time, slowest first.
+ *   PROFILE=1 adds each statement's total time, slowest first, and the CPU a reading took in this
+ *   process and in the database's processes (this machine's); PROFILE=cpu also writes this
+ *   process's CPU profile of each measured round.
  *   tsx bench/money-ingest.ts [--meters 10000] [--rounds 4] [--concurrency 1000] [--burst no]
- *                             [--database postgres|pglite]   (or METERS=… ROUNDS=… …)
+ *                             [--database postgres|pglite] [--start ISO time of round 1]
+ *                             (or METERS=… ROUNDS=… …)
  */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import type { MeterReading } from "@meterline/gateway";
 import { startSharedCache } from "../apps/server/src/cache/shared-cache.ts";
 import type { Db, Queryable } from "../apps/server/src/db/client.ts";
 import { nextId } from "../apps/server/src/db/ids.ts";
 import { insertElectricReads } from "../apps/server/src/modules/metering/reading-log.db.ts";
 import { DbReadingsSink } from "../apps/server/src/modules/metering/readings-sink.db.ts";
+import { localDay } from "../apps/server/src/modules/metering/usage-periods.ts";
 import {
   type BenchDatabase,
   count,
@@ -48,6 +54,7 @@ const options = settings({
   sample: "200",
   keep: "no",
   database: "postgres",
+  start: "",
 });
 const METERS = count(options.meters, "meters");
 const ROUNDS = count(options.rounds, "rounds");
@@ -64,6 +71,13 @@ const TIME_ZONE = "Asia/Shanghai";
  * the reading log takes them, as in service (a month long past would land in the default partition).
  */
 const FIRST_READING = (() => {
+  // --start 2026-11-30T15:30:00Z: rounds from then (a local midnight or a month's first day between
+  // two rounds shows what a day's and a month's first readings cost).
+  if (options.start) {
+    const at = Date.parse(options.start);
+    if (!Number.isFinite(at)) throw new Error("start: an ISO time, e.g. 2026-11-30T15:30:00Z");
+    return at;
+  }
   const now = new Date();
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 2, 0, 15);
 })();
@@ -137,7 +151,33 @@ async function fill(db: Db): Promise<void> {
 }
 
 /** The database handle with every round trip counted: statements, and BEGIN and COMMIT of a transaction. */
-const PROF = new Map<string, number>();
+const PROF = new Map<string, Map<string, number>>();
+/** What the statements counted now belong to (PROFILE=1 prints the measured sets' apart). */
+let phase = "warm-up";
+/** CPU seconds used so far by every process named postgres on this machine (the server and its backends). */
+function databaseCpu(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (!stat.includes("(postgres)")) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / 100;
+}
+const CPU = new Map<string, { node: number; database: number }>();
+/** PROFILE=cpu: this process's CPU profile of each measured set's round, written to the working directory. */
+const inspector = new Session();
+let round = 0;
+const inspect = (method: string) =>
+  new Promise<unknown>((resolve, reject) =>
+    inspector.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 function counted(db: Db): { db: Db; trips: () => number } {
   let trips = 0;
   const countedQuery =
@@ -151,7 +191,9 @@ function counted(db: Db): { db: Db; trips: () => number } {
         if (process.env.PROFILE) {
           const key = sql.replace(/\s+/g, " ").trim().slice(0, 70);
           const took = performance.now() - t0;
-          PROF.set(key, (PROF.get(key) ?? 0) + took);
+          const into = PROF.get(phase) ?? new Map<string, number>();
+          into.set(key, (into.get(key) ?? 0) + took);
+          PROF.set(phase, into);
         }
       }
     };
@@ -232,10 +274,19 @@ async function logOnly(db: Db, readings: MeterReading[]): Promise<number> {
 
 /** Each priced account was charged its whole usage priced at once; the unpriced meters booked nothing. */
 async function verify(db: Db): Promise<bigint> {
-  // Flat price: ROUNDS kWh × 0.5883 yuan = ROUNDS × 58.83 fen, rounded half away from zero once.
-  const charged = (BigInt(ROUNDS) * 5883n + 50n) / 100n;
+  // Flat price: each local month's kWh × 0.5883 yuan = 58.83 fen a round, rounded half away from
+  // zero once a month (the pricing cycle; --start may put the rounds in two months).
+  const chargedOver = (rounds: number) => {
+    const kWhByMonth = new Map<string, bigint>();
+    for (let round = 1; round <= rounds; round++) {
+      const month = localDay(new Date(FIRST_READING + (round - 1) * INTERVAL_MS), TIME_ZONE).slice(0, 7);
+      kWhByMonth.set(month, (kWhByMonth.get(month) ?? 0n) + 1n);
+    }
+    return [...kWhByMonth.values()].reduce((sum, kWh) => sum + (kWh * 5883n + 50n) / 100n, 0n);
+  };
+  const charged = chargedOver(ROUNDS);
   // The sample written by the per-reading path took one reading more.
-  const sampled = (BigInt(ROUNDS + 1) * 5883n + 50n) / 100n;
+  const sampled = chargedOver(ROUNDS + 1);
   const [row] = await db.query<{ wrong: string; entries: string; other: string; reads: string }>(
     `select (select count(*) from pms_account a
               where a.balance <> ${DEPOSIT} - case when a.id <= ${SAMPLE} then $2::bigint else $1::bigint end
@@ -313,12 +364,27 @@ async function main(): Promise<void> {
     const on: Measured = { ms: 0, latencies: [], trips: 0 };
     const log: Measured = { ms: 0, latencies: [], trips: 0 };
     const measure = async (into: Measured, run: () => Promise<number>, readings: number) => {
+      phase = into === off ? "pricing off" : into === on ? "pricing on" : "other";
       const before = trips();
+      const cpu = { node: process.cpuUsage().user + process.cpuUsage().system, database: databaseCpu() };
+      if (process.env.PROFILE === "cpu") await inspect("Profiler.start");
       into.ms += await run();
+      if (process.env.PROFILE === "cpu") {
+        const { profile } = (await inspect("Profiler.stop")) as { profile: unknown };
+        writeFileSync(`money-ingest.${phase.replace(" ", "-")}.${round}.cpuprofile`, JSON.stringify(profile));
+      }
+      const used = CPU.get(phase) ?? { node: 0, database: 0 };
+      used.node += (process.cpuUsage().user + process.cpuUsage().system - cpu.node) / 1e6;
+      used.database += databaseCpu() - cpu.database;
+      CPU.set(phase, used);
       into.trips += trips() - before;
       if (into === log) into.latencies.push(...Array.from({ length: readings }, () => 0));
     };
-    for (let round = 2; round <= ROUNDS; round++) {
+    if (process.env.PROFILE === "cpu") {
+      inspector.connect();
+      await inspect("Profiler.enable");
+    }
+    for (round = 2; round <= ROUNDS; round++) {
       const unpriced = range(UNPRICED_BASE).map((id) => readingOf(id, round));
       const priced = range(PRICED_BASE).map((id) => readingOf(id, round));
       await measure(off, () => ingest(record, unpriced, off.latencies), METERS);
@@ -356,8 +422,19 @@ async function main(): Promise<void> {
       `  verified: ${2 * METERS * ROUNDS + SAMPLE} readings stored; each priced account charged ${text(charged)} 元 for ${ROUNDS}.00 kWh in ${ROUNDS} entries (the sample one more), the ledger sums to its balance; no entry for an unpriced meter`,
     );
     if (process.env.PROFILE)
-      for (const [k, v] of [...PROF].sort((a, b) => b[1] - a[1]).slice(0, 25))
-        console.log(v.toFixed(0).padStart(8), k);
+      for (const set of ["pricing off", "pricing on"]) {
+        const statements = [...(PROF.get(set) ?? [])].sort((a, b) => b[1] - a[1]);
+        const total = statements.reduce((sum, [, ms]) => sum + ms, 0);
+        const cpu = CPU.get(set)!;
+        const perReading = (seconds: number) => ((seconds * 1e6) / (METERS * (ROUNDS - 1))).toFixed(0);
+        console.log(
+          `  ${set}: CPU per reading ${perReading(cpu.node)} µs in this process, ${perReading(cpu.database)} µs in the database`,
+        );
+        console.log(
+          `  ${set}, ms waited on each statement in rounds 2…${ROUNDS} (all: ${total.toFixed(0)} ms):`,
+        );
+        for (const [k, v] of statements.slice(0, 20)) console.log(v.toFixed(0).padStart(8), k);
+      }
     console.log(
       `peak RSS ${mib(process.resourceUsage().maxRSS * 1024)}, CPU user ${(process.cpuUsage().user / 1e6).toFixed(1)} s`,
     );
