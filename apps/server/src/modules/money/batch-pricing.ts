@@ -34,24 +34,33 @@ const accountKey = (tenantId: string, energyType: number, meterId: string) =>
 
 /**
  * The open priced accounts of the batch's meters, locked in id order (so two processes pricing
- * overlapping batches queue instead of deadlocking), with their charging and alarm schemes.
+ * overlapping batches queue instead of deadlocking), with their charging and alarm schemes. The
+ * accounts are found by the open-meter index probed with the wave's tenants, kinds and meters
+ * (`= any`), whatever the table's size: a join to the wave's rows let the planner scan every
+ * account for each wave of a small site.
  */
 async function lockPricedAccounts(tx: Queryable, readings: readonly PricedReading[]) {
+  const distinct = <T>(values: T[]) => [...new Set(values)];
   const rows = await tx.query<PricedAccount>(
     prepared(`select ${LOCKED_COLUMNS}, a.cycle_key, a.cycle_total, a.cycle_tip, a.cycle_peak, a.cycle_peace, a.cycle_low,
             a.register_total, a.register_tip, a.register_peak, a.register_peace, a.register_low, a.priced_time,
             a.fee_month, c.price_mode, c.price, c.ladder_cycle, c.ladder, c.tip_price, c.peak_price, c.peace_price,
             c.low_price, c.monthly_fee, coalesce(a.priced_from, a.opened_time) as priced_from
        from pms_account a
-       join (select distinct * from unnest($1::varchar[], $2::int[], $3::bigint[]) as k(tenant_id, energy_type, meter_id)) k
-         on a.tenant_id = k.tenant_id and a.energy_type = k.energy_type and a.meter_id = k.meter_id
        left join pms_alarm_scheme s on s.tenant_id = a.tenant_id and s.id = a.alarm_scheme_id and s.is_deleted = 0
        left join pms_charging_scheme c on c.tenant_id = a.tenant_id and c.id = a.charging_scheme_id and c.is_deleted = 0
-      where a.status = 1 and a.control_status = 1
+      where a.tenant_id = any($1::varchar[]) and a.energy_type = any($2::int[]) and a.meter_id = any($3::bigint[])
+        and a.status = 1 and a.control_status = 1
       order by a.id
         for update of a`),
-    [readings.map((r) => r.tenantId), readings.map((r) => r.energyType), readings.map((r) => r.meterId)],
+    [
+      distinct(readings.map((r) => r.tenantId)),
+      distinct(readings.map((r) => r.energyType)),
+      distinct(readings.map((r) => r.meterId)),
+    ],
   );
+  // Meter ids are unique across kinds and tenants, so the probe's combinations find only the
+  // wave's own accounts; each is taken by its exact key all the same.
   return new Map(rows.map((row) => [accountKey(row.tenant_id, row.energy_type, row.meter_id), row]));
 }
 
@@ -147,17 +156,19 @@ async function moveOwners(tx: Queryable, entries: readonly BatchEntry[]): Promis
   if (moves.size === 0) return;
   const ids = [...moves.keys()];
   const tenants = ids.map((id) => moves.get(id)!.tenantId);
-  // One statement: the owners locked in id order by the materialised select, each with its move,
-  // then updated from it.
+  // One statement: the owners locked in id order by the materialised select (its count, an
+  // init plan, runs it whole before the update), then moved. Both find the owners through their
+  // primary key probed with the batch's ids, so a wave costs its own owners, not the table.
   await tx.query(
     prepared(`with locked as materialized (
-       select o.id, o.tenant_id, m.amount
-         from pms_owner o join unnest($1::bigint[], $2::varchar[], $3::bigint[]) as m(id, tenant_id, amount)
-           on o.id = m.id and o.tenant_id = m.tenant_id
+       select o.id from pms_owner o
+        where o.id = any($1::bigint[]) and o.tenant_id = any($4::varchar[])
         order by o.id for update of o)
-     update pms_owner o set balance = o.balance + l.amount / 100.0
-       from locked l where o.id = l.id and o.tenant_id = l.tenant_id`),
-    [ids, tenants, ids.map((id) => moves.get(id)!.amount.toString())],
+     update pms_owner o set balance = o.balance + m.amount / 100.0
+       from unnest($1::bigint[], $2::varchar[], $3::bigint[]) as m(id, tenant_id, amount)
+      where o.id = m.id and o.tenant_id = m.tenant_id and o.id = any($1::bigint[])
+        and (select count(*) from locked) >= 0`),
+    [ids, tenants, ids.map((id) => moves.get(id)!.amount.toString()), [...new Set(tenants)]],
   );
 }
 
