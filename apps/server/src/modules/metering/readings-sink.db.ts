@@ -60,16 +60,17 @@ export class DbReadingsSink implements ReadingsSink {
   /**
    * Waves are stored one after another, and behind the store two more stages run in order, each on
    * its own connection: pricing (with the shadow balances of local-prepaid meters), then the alarm
-   * pass. Wave n+1 is stored while wave n is priced and wave n−1 judged, so the database works on
+   * pass. Waves n+1 and n+2 are stored while wave n is priced and judged, so the database works on
    * three things at once; a meter's readings are priced and judged in the order they came. The
-   * store waits for the pricing before it, and for the alarm pass two waves back, so nothing piles up.
+   * store goes on past a wave still being priced (pricing a wave costs about what storing one does,
+   * and the two now overlap whole) but waits for the alarm pass two waves back, which follows that
+   * wave's pricing: nothing piles up beyond two waves.
    */
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
       for (const wave of wavesOf(batch)) {
         const placed = await this.storeStage(wave);
-        await this.pricing;
         if (this.judgesBehind.length > 1) await this.judgesBehind.shift();
         if (placed) this.judgesBehind.push(this.followUp(placed));
       }
