@@ -442,7 +442,7 @@ async function report(run: {
   const dayOf = (at: number) => new Date(at).toLocaleDateString("sv-SE", { timeZone: GATEWAY_TIME_ZONE });
   if (dayOf(t0) !== dayOf(t1))
     console.log(
-      `note: the window crossed midnight in ${GATEWAY_TIME_ZONE} (${dayOf(t0)} → ${dayOf(t1)}): every meter's first poll of the new day read its daily frozen data too (9 requests, not 4) inside one compressed interval, which no 15-minute schedule asks; run at another hour for the steady schedule`,
+      `note: the window crossed midnight in ${GATEWAY_TIME_ZONE} (${dayOf(t0)} → ${dayOf(t1)}): every meter's first poll of the new day read its daily frozen data too (9 requests, not 4), a heavier round than the steady schedule's`,
     );
   console.log(
     `every DTU leased ${run.registeredS.toFixed(1)} s after the fleet started (${run.leases.map((l) => l.n).join(" + ")} leases); first round (with the day's frozen data) ${run.firstRoundS.toFixed(1)} s more; then the window of ${windowS.toFixed(0)} s`,
