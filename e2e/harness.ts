@@ -191,9 +191,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return { baseUrl: server.baseUrl, stop };
 }
 
-/** Debian's Chromium, headless, without any network side traffic. */
+/**
+ * Debian's Chromium, headless, without any network side traffic, on the site's clock: operators
+ * sit in the tenants' zone (Asia/Shanghai, the server's default), so "today" and "last month" of a
+ * screen are the server's, whatever zone the test machine runs in.
+ */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
+    env: { ...process.env, TZ: "Asia/Shanghai" },
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
       "--no-sandbox",

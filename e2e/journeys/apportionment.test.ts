@@ -26,8 +26,20 @@ function lastMonth(): string {
     .map(Number);
   return new Date(Date.UTC(y!, m! - 2, 1)).toISOString().slice(0, 7);
 }
-const dayBefore = (day: string) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+/** Asia/Shanghai is UTC+8 all year. */
+const SHANGHAI_MS = 8 * 3_600_000;
+/** `ms` after (or before) a local midnight, as the server reads a time: yyyy-MM-dd HH:mm:ss. */
+const localTime = (day: string, ms: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + ms).toISOString().slice(0, 19).replace("T", " ");
+/**
+ * How far from the local midnight `day` the reads around it go: an hour, or, while that hour is
+ * not over, half of what has passed since the midnight (waiting for a few seconds to pass first).
+ */
+async function offsetAroundNow(day: string): Promise<number> {
+  const midnightUtc = Date.parse(`${day}T00:00:00Z`) - SHANGHAI_MS;
+  while (Date.now() - midnightUtc < 10_000) await new Promise((resolve) => setTimeout(resolve, 1_000));
+  return Math.min(3_600_000, Math.floor((Date.now() - midnightUtc) / 2_000) * 1_000);
+}
 const monthAfter = (month: string) => {
   const [y, m] = month.split("-").map(Number);
   return new Date(Date.UTC(y!, m!, 1)).toISOString().slice(0, 7);
@@ -72,8 +84,10 @@ test("a manager previews a building's shared costs of last month, books them and
     [corridor, 2],
   ] as const)
     await post("meteringnodemeter/submit", { nodeId: node, energyType: 1, meterId, meterRole });
-  // Reads an hour either side of the month's bounds, symmetric so that interpolation lands on them.
+  // Reads either side of the month's bounds, symmetric so that interpolation lands on them: an
+  // hour, or less in the first hour of a month (a read may not be later than now).
   const month = lastMonth();
+  const offsetMs = await offsetAroundNow(`${monthAfter(month)}-01`);
   for (const [meterId, used] of [
     [room1, 100],
     [room2, 300],
@@ -85,12 +99,12 @@ test("a manager previews a building's shared costs of last month, books them and
     ] as const) {
       await post("dataread/submit", {
         meterId,
-        readTime: `${dayBefore(midnight)} 23:00:00`,
+        readTime: localTime(midnight, -offsetMs),
         totalValue: (value - 0.5).toFixed(2),
       });
       await post("dataread/submit", {
         meterId,
-        readTime: `${midnight} 01:00:00`,
+        readTime: localTime(midnight, offsetMs),
         totalValue: (value + 0.5).toFixed(2),
       });
     }
