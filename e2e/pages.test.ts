@@ -88,9 +88,11 @@ test("kept-alive pages survive tab switches; other pages are rebuilt", async () 
 test("the tenant expiry notice appears within 30 days and comes back 20 minutes after closing", async () => {
   const { page } = suite.session;
   await page.clock.install();
-  const soon = new Date(Date.now() + 5 * 86_400_000 + 3_600_000);
+  // Five days and an hour from now, written as the server writes times: the site's clock
+  // (Asia/Shanghai, UTC+8 all year), which the test browser keeps too (harness launchBrowser).
+  const soon = new Date(Date.now() + 5 * 86_400_000 + 3_600_000 + 8 * 3_600_000);
   const pad = (value: number) => String(value).padStart(2, "0");
-  const expireTime = `${soon.getFullYear()}-${pad(soon.getMonth() + 1)}-${pad(soon.getDate())} ${pad(soon.getHours())}:${pad(soon.getMinutes())}:00`;
+  const expireTime = `${soon.getUTCFullYear()}-${pad(soon.getUTCMonth() + 1)}-${pad(soon.getUTCDate())} ${pad(soon.getUTCHours())}:${pad(soon.getUTCMinutes())}:00`;
   // The platform tenant never expires: give the answer an expiry date.
   await page.route("**/api/blade-auth/oauth/user-info", async (route) => {
     const response = await route.fetch();
