@@ -12,6 +12,7 @@ const files = [
   "apps/server/test/meter-places.test.ts",
   "apps/server/test/money.test.ts",
   "apps/server/test/readings-batch.test.ts",
+  "apps/server/test/remembered-accounts.test.ts",
   "apps/server/test/reading-partitions.test.ts",
   "apps/server/test/search.test.ts",
   "apps/server/test/session-follows-changes.test.ts",

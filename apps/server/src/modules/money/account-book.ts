@@ -36,6 +36,18 @@ const parsedThresholds = new Map<string, Readonly<Thresholds>>();
 
 /** The account's alarm scheme in fen; without one, only arrears is marked and nothing trips. */
 export function thresholdsOf(account: LockedAccount): Readonly<Thresholds> {
+  // The same account object is asked again and again (each entry of a batch, an account a gateway
+  // remembers across waves), and its scheme columns never change: found without the key.
+  const held = thresholdsByAccount.get(account);
+  if (held) return held;
+  const thresholds = thresholdsOfColumns(account);
+  thresholdsByAccount.set(account, thresholds);
+  return thresholds;
+}
+
+const thresholdsByAccount = new WeakMap<object, Readonly<Thresholds>>();
+
+function thresholdsOfColumns(account: LockedAccount): Readonly<Thresholds> {
   const key = `${account.first_alarm}\u0001${account.second_alarm}\u0001${account.arrears_limit}\u0001${account.trip_on_arrears}`;
   const known = parsedThresholds.get(key);
   if (known) return known;

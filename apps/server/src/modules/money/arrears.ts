@@ -48,6 +48,13 @@ async function markCut(tx: Queryable, accountId: string, state: 0 | 1 | 2, dueTi
 }
 
 /**
+ * Whether settleSupply would do anything for the account as it stands: it has fallen to its cut
+ * line, or a cut is held or on the meter. Otherwise a balance change leaves supply alone.
+ */
+export const supplyMayChange = (account: LockedAccount): boolean =>
+  account.arrears_cut !== 0 || shouldCut(BigInt(account.balance), thresholdsOf(account));
+
+/**
  * After a balance change of a locked account (design.md §5 "Money flows"): an account that fell to
  * its scheme's cut line has supply cut through the command queue — at once outside protection
  * windows, else held until the window ends (see runHeldCuts) — and an account a recharge lifted

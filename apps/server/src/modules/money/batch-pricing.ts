@@ -1,283 +1,123 @@
-import { balanceLevel, type ChargePart } from "@meterline/billing";
-import type { Db, Queryable } from "../../db/client.ts";
-import { nextId } from "../../db/ids.ts";
-import { prepared } from "../../db/prepared.ts";
-import { LOCKED_COLUMNS } from "./account.repository.ts";
-import { LEDGER_TYPE, thresholdsOf } from "./account-book.ts";
-import { settleSupply } from "./arrears.ts";
+import type { Db } from "../../db/client.ts";
+import { supplyMayChange } from "./arrears.ts";
+import { planBatch } from "./batch-plan.ts";
+import { priceLocked } from "./locked-pricing.ts";
 import {
-  applyPlan,
-  PRICING,
-  type PricedAccount,
-  type PricedReading,
-  type PricingOutcome,
-  planCharge,
-  pricedPosition,
-  priceReading,
-} from "./usage-pricing.ts";
+  accountKey,
+  type PricedAccountMemory,
+  readingKey,
+  readPricedAccounts,
+  type VersionedAccount,
+} from "./priced-accounts.ts";
+import { writeUnchanged } from "./pricing-write.ts";
+import type { PricedReading, PricingOutcome } from "./usage-pricing.ts";
 
-/** One ledger entry of a batch, with its account's and owner's identity. */
-interface BatchEntry {
-  id: string;
-  account: PricedAccount;
-  type: number;
-  amount: bigint;
-  balanceAfter: bigint;
-  usage: bigint | null;
-  usageDay: string;
-  cause: string;
-  parts: readonly ChargePart[];
-}
-
-const accountKey = (tenantId: string, energyType: number, meterId: string) =>
-  `${tenantId}:${energyType}:${meterId}`;
-
-/**
- * The open priced accounts of the batch's meters, locked in id order (so two processes pricing
- * overlapping batches queue instead of deadlocking), with their charging and alarm schemes. The
- * accounts are found by the open-meter index probed with the wave's tenants, kinds and meters
- * (`= any`), whatever the table's size: a join to the wave's rows let the planner scan every
- * account for each wave of a small site.
- */
-async function lockPricedAccounts(tx: Queryable, readings: readonly PricedReading[]) {
-  const distinct = <T>(values: T[]) => [...new Set(values)];
-  const rows = await tx.query<PricedAccount>(
-    prepared(`select ${LOCKED_COLUMNS}, a.cycle_key, a.cycle_total, a.cycle_tip, a.cycle_peak, a.cycle_peace, a.cycle_low,
-            a.register_total, a.register_tip, a.register_peak, a.register_peace, a.register_low, a.priced_time,
-            a.fee_month, c.price_mode, c.price, c.ladder_cycle, c.ladder, c.tip_price, c.peak_price, c.peace_price,
-            c.low_price, c.monthly_fee, coalesce(a.priced_from, a.opened_time) as priced_from
-       from pms_account a
-       left join pms_alarm_scheme s on s.tenant_id = a.tenant_id and s.id = a.alarm_scheme_id and s.is_deleted = 0
-       left join pms_charging_scheme c on c.tenant_id = a.tenant_id and c.id = a.charging_scheme_id and c.is_deleted = 0
-      where a.tenant_id = any($1::varchar[]) and a.energy_type = any($2::int[]) and a.meter_id = any($3::bigint[])
-        and a.status = 1 and a.control_status = 1
-      order by a.id
-        for update of a`),
-    [
-      distinct(readings.map((r) => r.tenantId)),
-      distinct(readings.map((r) => r.energyType)),
-      distinct(readings.map((r) => r.meterId)),
-    ],
-  );
-  // Meter ids are unique across kinds and tenants, so the probe's combinations find only the
-  // wave's own accounts; each is taken by its exact key all the same.
-  return new Map(rows.map((row) => [accountKey(row.tenant_id, row.energy_type, row.meter_id), row]));
-}
-
-/**
- * Appends the batch's entries and their parts in one statement whatever the batch's size, all
- * stamped with the one instant the statement reads the clock (a part carries its entry's time, so a
- * month's parts are read by the same range as its entries). Nothing is joined to what the insert
- * returns: a set joined to another set is a plan that can go quadratic once the statement is
- * prepared (db/prepared.ts), while each array driving its own insert cannot.
- */
-async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Promise<void> {
-  if (entries.length === 0) return;
-  const parts = entries.flatMap((e) => e.parts.map((part) => ({ entry: e, part })));
-  await tx.query(
-    prepared(`with stamp as materialized (select clock_timestamp() as at),
-          entry as (
-            insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage,
-                                    usage_day, cause, creator, create_time)
-            select u.*, stamp.at
-              from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::int[], $6::bigint[],
-                          $7::bigint[], $8::bigint[], $9::date[], $10::varchar[], $11::varchar[]) as u
-             cross join stamp)
-     insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
-     select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
-       from unnest($12::bigint[], $13::varchar[], $14::bigint[], $15::varchar[], $16::bigint[], $17::bigint[])
-         as p(ledger_id, tenant_id, account_id, part, usage, charge)
-      cross join stamp`),
-    [
-      entries.map((e) => e.id),
-      entries.map((e) => e.account.tenant_id),
-      entries.map((e) => e.account.id),
-      entries.map((e) => e.account.owner_id),
-      entries.map((e) => e.type),
-      entries.map((e) => e.amount.toString()),
-      entries.map((e) => e.balanceAfter.toString()),
-      entries.map((e) => e.usage?.toString() ?? null),
-      entries.map((e) => e.usageDay),
-      entries.map((e) => e.cause.slice(0, 255)),
-      entries.map(() => PRICING.name),
-      parts.map((p) => p.entry.id),
-      parts.map((p) => p.entry.account.tenant_id),
-      parts.map((p) => p.entry.account.id),
-      parts.map((p) => p.part.part),
-      parts.map((p) => p.part.usage.toString()),
-      parts.map((p) => p.part.charge.toString()),
-    ],
-  );
-}
-
-/** Every priced account's new balance, alarm state and priced position in one statement. */
-async function updateAccounts(tx: Queryable, accounts: readonly PricedAccount[]): Promise<void> {
-  if (accounts.length === 0) return;
-  const positions = accounts.map(pricedPosition);
-  const column = (i: number) => positions.map((position) => position[i] ?? null);
-  await tx.query(
-    prepared(`update pms_account a set balance = u.balance, alarm_level = u.alarm_level, arrears_status = u.arrears_status,
-            cycle_key = u.cycle_key, cycle_total = u.cycle_total, cycle_tip = u.cycle_tip, cycle_peak = u.cycle_peak,
-            cycle_peace = u.cycle_peace, cycle_low = u.cycle_low, register_total = u.register_total,
-            register_tip = u.register_tip, register_peak = u.register_peak, register_peace = u.register_peace,
-            register_low = u.register_low, priced_time = u.priced_time, fee_month = u.fee_month,
-            update_time = case when u.balance <> a.balance then now() else a.update_time end
-       from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::int[], $5::int[], $6::varchar[], $7::bigint[],
-                   $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[],
-                   $14::bigint[], $15::bigint[], $16::bigint[], $17::timestamptz[], $18::varchar[])
-         as u(id, tenant_id, balance, alarm_level, arrears_status, cycle_key, cycle_total, cycle_tip, cycle_peak,
-              cycle_peace, cycle_low, register_total, register_tip, register_peak, register_peace, register_low,
-              priced_time, fee_month)
-      where a.id = u.id and a.tenant_id = u.tenant_id`),
-    [
-      accounts.map((a) => a.id),
-      accounts.map((a) => a.tenant_id),
-      accounts.map((a) => a.balance),
-      accounts.map((a) => a.alarm_level),
-      accounts.map((a) => a.arrears_status),
-      ...Array.from({ length: 11 }, (_, i) => column(i)),
-      accounts.map((a) => (a.priced_time ? new Date(a.priced_time).toISOString() : null)),
-      column(12),
-    ],
-  );
-}
-
-/**
- * The owners' balances (the sum of their accounts, in yuan) moved by the batch's entries: owners
- * locked in id order (two batches sharing owners queue instead of deadlocking), then updated.
- */
-async function moveOwners(tx: Queryable, entries: readonly BatchEntry[]): Promise<void> {
-  const moves = new Map<string, { tenantId: string; amount: bigint }>();
-  for (const e of entries) {
-    const move = moves.get(e.account.owner_id) ?? { tenantId: e.account.tenant_id, amount: 0n };
-    move.amount += e.amount;
-    moves.set(e.account.owner_id, move);
+/** The accounts of the readings: those the process remembers, the rest read in one statement. */
+async function accountsOf(
+  db: Db,
+  readings: readonly PricedReading[],
+  memory: PricedAccountMemory | undefined,
+): Promise<Map<string, VersionedAccount>> {
+  const accounts = new Map<string, VersionedAccount>();
+  const unknown: PricedReading[] = [];
+  for (const reading of readings) {
+    const key = readingKey(reading);
+    if (accounts.has(key)) continue;
+    const known = memory?.recall(key);
+    if (known) accounts.set(key, known);
+    else unknown.push(reading);
   }
-  if (moves.size === 0) return;
-  const ids = [...moves.keys()];
-  const tenants = ids.map((id) => moves.get(id)!.tenantId);
-  // One statement: the owners locked in id order by the materialised select (its count, an
-  // init plan, runs it whole before the update), then moved. Both find the owners through their
-  // primary key probed with the batch's ids, so a wave costs its own owners, not the table.
-  await tx.query(
-    prepared(`with locked as materialized (
-       select o.id from pms_owner o
-        where o.id = any($1::bigint[]) and o.tenant_id = any($4::varchar[])
-        order by o.id for update of o)
-     update pms_owner o set balance = o.balance + m.amount / 100.0
-       from unnest($1::bigint[], $2::varchar[], $3::bigint[]) as m(id, tenant_id, amount)
-      where o.id = m.id and o.tenant_id = m.tenant_id and o.id = any($1::bigint[])
-        and (select count(*) from locked) >= 0`),
-    [ids, tenants, ids.map((id) => moves.get(id)!.amount.toString()), [...new Set(tenants)]],
-  );
-}
-
-/** Adds one entry to the batch and moves the account's balance and alarm state as `book` does. */
-function entryOf(
-  account: PricedAccount,
-  type: number,
-  amount: bigint,
-  cause: string,
-  usageDay: string,
-  usage: bigint | null,
-  parts: readonly ChargePart[],
-): BatchEntry {
-  const balanceAfter = BigInt(account.balance) + amount;
-  const alarmLevel = balanceLevel(balanceAfter, thresholdsOf(account));
-  account.balance = balanceAfter.toString();
-  account.alarm_level = alarmLevel;
-  account.arrears_status = alarmLevel === 3 ? 1 : 0;
-  return { id: nextId(), account, type, amount, balanceAfter, usage, usageDay, cause, parts };
+  const read = await readPricedAccounts(db, unknown);
+  for (const [key, account] of read) accounts.set(key, account);
+  return accounts;
 }
 
 /**
- * Prices the readings of a batch in one transaction (issue: set-based ingest): the batch's accounts
- * locked by one ordered `for update`, each reading planned in arrival order by the same rules as a
- * single reading (planCharge), the entries appended by one multi-row insert, the accounts and
- * owners moved by one update each. Readings of meters without a priced account are left alone.
- * Answers each reading's outcome by its index.
+ * Prices a batch without holding a lock across a round trip: the accounts taken from what the
+ * process remembers or read as they are, the batch planned over them, and everything written by
+ * one statement that takes each account only if its version is still the one planned from
+ * (pricing-write.ts). Answers the outcomes of the readings it priced and the indexes of those left
+ * for the locked way: readings of accounts another writer changed meanwhile, and of accounts whose
+ * charge may move supply (a cut or restore is queued with the balance change, under lock).
  */
-export async function priceBatchIn(
-  tx: Queryable,
+async function priceUnchanged(
+  db: Db,
   readings: readonly PricedReading[],
   timeZone: string,
-): Promise<(PricingOutcome | undefined)[]> {
-  const accounts = await lockPricedAccounts(tx, readings);
-  const entries: BatchEntry[] = [];
-  const touched = new Map<string, { account: PricedAccount; charged: boolean; at: Date }>();
-  const outcomes = readings.map((reading) => {
-    const account = accounts.get(accountKey(reading.tenantId, reading.energyType, reading.meterId));
-    if (!account) return undefined;
-    const plan = planCharge(account, reading, timeZone);
-    if (!plan) return undefined;
-    if (plan.charge > 0n)
-      entries.push(
-        entryOf(
-          account,
-          LEDGER_TYPE.usageCharge,
-          -plan.charge,
-          `用量 ${plan.day}`,
-          plan.day,
-          plan.usage,
-          plan.parts,
-        ),
-      );
-    if (plan.fee > 0n)
-      entries.push(
-        entryOf(account, LEDGER_TYPE.monthlyFee, -plan.fee, `月固定费 ${plan.month}`, plan.day, null, []),
-      );
-    applyPlan(account, plan, reading.at);
-    const before = touched.get(account.id);
-    touched.set(account.id, {
-      account,
-      charged: (before?.charged ?? false) || plan.charge > 0n || plan.fee > 0n,
-      at: reading.at,
-    });
-    return {
-      accountId: account.id,
-      charged: plan.charge,
-      fee: plan.fee,
-      balanceAfter: BigInt(account.balance),
-    } satisfies PricingOutcome;
-  });
-  await appendEntries(tx, entries);
-  await updateAccounts(
-    tx,
-    [...touched.values()].map((t) => t.account),
-  );
-  await moveOwners(tx, entries);
-  // Supply follows the balance as after any charge: a cut queued where the account fell to its line.
-  for (const { account, charged, at } of touched.values())
-    if (charged) await settleSupply(tx, account, at, timeZone);
-  return outcomes;
+  memory: PricedAccountMemory | undefined,
+): Promise<{ outcomes: (PricingOutcome | undefined)[]; left: number[] }> {
+  const accounts = await accountsOf(db, readings, memory);
+  try {
+    return await planAndWrite(db, accounts, readings, timeZone, memory);
+  } catch (error) {
+    // Planned over in place (remembered ones too): after a failure anywhere between planning and
+    // the write's answer, none of them is remembered as it now stands.
+    for (const key of accounts.keys()) memory?.forget(key);
+    throw error;
+  }
 }
 
-const RETRYABLE = new Set(["40P01", "40001"]);
-const codeOf = (error: unknown) =>
-  typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+async function planAndWrite(
+  db: Db,
+  accounts: ReadonlyMap<string, VersionedAccount>,
+  readings: readonly PricedReading[],
+  timeZone: string,
+  memory: PricedAccountMemory | undefined,
+) {
+  const { outcomes, entries, touched } = planBatch(accounts, readings, timeZone);
+  const held = new Set<string>();
+  for (const { account, charged } of touched.values())
+    if (charged && supplyMayChange(account)) held.add(account.id);
+  const written = await writeUnchanged(
+    db,
+    [...touched.values()].filter((t) => !held.has(t.account.id)).map((t) => t.account),
+    entries.filter((e) => !held.has(e.account.id)),
+  );
+  const unwritten = new Set<string>();
+  for (const { account } of touched.values()) {
+    const key = accountKey(account.tenant_id, account.energy_type, account.meter_id);
+    const version = written.get(account.id);
+    if (version !== undefined) {
+      account.row_version = version;
+      memory?.remember(key, account);
+    } else {
+      memory?.forget(key);
+      unwritten.add(key);
+    }
+  }
+  const left: number[] = [];
+  readings.forEach((reading, i) => {
+    if (unwritten.has(readingKey(reading))) left.push(i);
+  });
+  return { outcomes, left };
+}
 
 /**
- * priceBatchIn in its own transaction. A deadlock or serialization failure retries the batch; any
- * other failure (a row the batch cannot price) isolates it: each reading is priced alone, so one
- * bad reading fails by itself and the rest are booked.
+ * Prices the readings of a batch (issue: set-based ingest), each reading in arrival order by the
+ * same rules as a single reading. First without a lock (priceUnchanged: in the steady state of a
+ * gateway, one statement for the whole batch); what that leaves, and the whole batch if its
+ * statement fails, is priced under lock (locked-pricing.ts), where a bad reading fails alone.
+ * `memory` (a gateway process keeps one) spares reading the accounts it wrote last. Answers each
+ * reading's outcome by its index.
  */
 export async function priceBatch(
   db: Db,
   readings: readonly PricedReading[],
   timeZone: string,
+  memory?: PricedAccountMemory,
 ): Promise<(PricingOutcome | undefined)[]> {
   if (readings.length === 0) return [];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction((tx) => priceBatchIn(tx, readings, timeZone));
-    } catch (error) {
-      if (RETRYABLE.has(codeOf(error)) && attempt < 3) continue;
-      if (readings.length === 1) throw error;
-      break;
-    }
-  }
-  const outcomes: (PricingOutcome | undefined)[] = [];
-  for (const reading of readings)
-    outcomes.push(await priceReading(db, reading, timeZone).catch(() => undefined));
+  const first = await priceUnchanged(db, readings, timeZone, memory).catch(() => undefined);
+  if (!first) return priceLocked(db, readings, timeZone);
+  if (first.left.length === 0) return first.outcomes;
+  const again = await priceLocked(
+    db,
+    first.left.map((i) => readings[i]!),
+    timeZone,
+  );
+  const outcomes = [...first.outcomes];
+  first.left.forEach((i, n) => {
+    outcomes[i] = again[n];
+  });
   return outcomes;
 }

@@ -55,6 +55,17 @@ export interface PricedAccount extends LockedAccount {
 /** Who pricing books as. */
 export const PRICING: Actor = { name: "计费" };
 
+/** What pricing reads of an account (`a`) with its alarm (`s`) and charging (`c`) schemes. */
+export const PRICED_SELECT = `select ${LOCKED_COLUMNS}, a.cycle_key, a.cycle_total, a.cycle_tip, a.cycle_peak, a.cycle_peace,
+            a.cycle_low, a.register_total, a.register_tip, a.register_peak, a.register_peace, a.register_low,
+            a.priced_time, a.fee_month, c.price_mode, c.price, c.ladder_cycle, c.ladder, c.tip_price, c.peak_price,
+            c.peace_price, c.low_price, c.monthly_fee, coalesce(a.priced_from, a.opened_time) as priced_from`;
+
+/** The account with the schemes it is priced by (deleted schemes count as none). */
+export const PRICED_FROM = `from pms_account a
+       left join pms_alarm_scheme s on s.tenant_id = a.tenant_id and s.id = a.alarm_scheme_id and s.is_deleted = 0
+       left join pms_charging_scheme c on c.tenant_id = a.tenant_id and c.id = a.charging_scheme_id and c.is_deleted = 0`;
+
 /** The open account that the server prices for a meter, locked, with its charging scheme; undefined if none. */
 export async function lockPricedAccount(
   tx: Queryable,
@@ -63,13 +74,8 @@ export async function lockPricedAccount(
   meterId: string,
 ) {
   const [row] = await tx.query<PricedAccount>(
-    `select ${LOCKED_COLUMNS}, a.cycle_key, a.cycle_total, a.cycle_tip, a.cycle_peak, a.cycle_peace, a.cycle_low,
-            a.register_total, a.register_tip, a.register_peak, a.register_peace, a.register_low, a.priced_time,
-            a.fee_month, c.price_mode, c.price, c.ladder_cycle, c.ladder, c.tip_price, c.peak_price, c.peace_price,
-            c.low_price, c.monthly_fee, coalesce(a.priced_from, a.opened_time) as priced_from
-       from pms_account a
-       left join pms_alarm_scheme s on s.tenant_id = a.tenant_id and s.id = a.alarm_scheme_id and s.is_deleted = 0
-       left join pms_charging_scheme c on c.tenant_id = a.tenant_id and c.id = a.charging_scheme_id and c.is_deleted = 0
+    `${PRICED_SELECT}
+       ${PRICED_FROM}
       where a.tenant_id = $1 and a.energy_type = $2 and a.meter_id = $3 and a.status = 1 and a.control_status = 1
         for update of a`,
     [tenantId, energyType, meterId],
@@ -133,6 +139,18 @@ const MAX_PARSED_TARIFFS = 500;
 
 /** The tariff of a priced account's charging scheme. */
 export function tariffOfAccount(account: PricedAccount & { price_mode: number }): Tariff {
+  // An account a gateway remembers is priced wave after wave as the same object, whose scheme
+  // columns never change: its tariff is found without building the key.
+  const held = tariffsByAccount.get(account);
+  if (held) return held;
+  const tariff = tariffOfColumns(account);
+  tariffsByAccount.set(account, tariff);
+  return tariff;
+}
+
+const tariffsByAccount = new WeakMap<object, Tariff>();
+
+function tariffOfColumns(account: PricedAccount & { price_mode: number }): Tariff {
   const key = [
     account.price_mode,
     account.price,

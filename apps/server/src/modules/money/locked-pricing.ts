@@ -1,0 +1,180 @@
+import type { Db, Queryable } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
+import { settleSupply } from "./arrears.ts";
+import { planBatch } from "./batch-plan.ts";
+import { accountKey } from "./priced-accounts.ts";
+import { accountColumns, type BatchEntry, entryColumns, partColumns } from "./pricing-columns.ts";
+import {
+  PRICED_FROM,
+  PRICED_SELECT,
+  PRICING,
+  type PricedAccount,
+  type PricedReading,
+  type PricingOutcome,
+  priceReading,
+} from "./usage-pricing.ts";
+
+/**
+ * The open priced accounts of the batch's meters, locked in id order (so two processes pricing
+ * overlapping batches queue instead of deadlocking), with their charging and alarm schemes. The
+ * accounts are found by the open-meter index probed with the wave's tenants, kinds and meters
+ * (`= any`), whatever the table's size: a join to the wave's rows let the planner scan every
+ * account for each wave of a small site.
+ */
+async function lockPricedAccounts(tx: Queryable, readings: readonly PricedReading[]) {
+  const distinct = <T>(values: T[]) => [...new Set(values)];
+  const rows = await tx.query<PricedAccount>(
+    prepared(`${PRICED_SELECT}
+       ${PRICED_FROM}
+      where a.tenant_id = any($1::varchar[]) and a.energy_type = any($2::int[]) and a.meter_id = any($3::bigint[])
+        and a.status = 1 and a.control_status = 1
+      order by a.id
+        for update of a`),
+    [
+      distinct(readings.map((r) => r.tenantId)),
+      distinct(readings.map((r) => r.energyType)),
+      distinct(readings.map((r) => r.meterId)),
+    ],
+  );
+  // Meter ids are unique across kinds and tenants, so the probe's combinations find only the
+  // wave's own accounts; each is taken by its exact key all the same.
+  return new Map(rows.map((row) => [accountKey(row.tenant_id, row.energy_type, row.meter_id), row]));
+}
+
+/**
+ * Appends the batch's entries and their parts in one statement whatever the batch's size, all
+ * stamped with the one instant the statement reads the clock (a part carries its entry's time, so a
+ * month's parts are read by the same range as its entries). Nothing is joined to what the insert
+ * returns: a set joined to another set is a plan that can go quadratic once the statement is
+ * prepared (db/prepared.ts), while each array driving its own insert cannot.
+ */
+async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.query(
+    prepared(`with stamp as materialized (select clock_timestamp() as at),
+          entry as (
+            insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage,
+                                    usage_day, cause, creator, create_time)
+            select u.*, stamp.at
+              from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::int[], $6::bigint[],
+                          $7::bigint[], $8::bigint[], $9::date[], $10::varchar[], $11::varchar[]) as u
+             cross join stamp)
+     insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
+     select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
+       from unnest($12::bigint[], $13::varchar[], $14::bigint[], $15::varchar[], $16::bigint[], $17::bigint[])
+         as p(ledger_id, tenant_id, account_id, part, usage, charge)
+      cross join stamp`),
+    [...entryColumns(entries).slice(0, 10), entries.map(() => PRICING.name), ...partColumns(entries)],
+  );
+}
+
+/**
+ * Every priced account's new balance, alarm state and priced position in one statement, the
+ * accounts found by their primary key probed with the batch's ids (joined to the batch's rows
+ * alone, the planner hashed the whole table for every batch).
+ */
+async function updateAccounts(tx: Queryable, accounts: readonly PricedAccount[]): Promise<void> {
+  if (accounts.length === 0) return;
+  await tx.query(
+    prepared(`update pms_account a set balance = u.balance, alarm_level = u.alarm_level, arrears_status = u.arrears_status,
+            cycle_key = u.cycle_key, cycle_total = u.cycle_total, cycle_tip = u.cycle_tip, cycle_peak = u.cycle_peak,
+            cycle_peace = u.cycle_peace, cycle_low = u.cycle_low, register_total = u.register_total,
+            register_tip = u.register_tip, register_peak = u.register_peak, register_peace = u.register_peace,
+            register_low = u.register_low, priced_time = u.priced_time, fee_month = u.fee_month,
+            update_time = case when u.balance <> a.balance then now() else a.update_time end
+       from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::int[], $5::int[], $6::varchar[], $7::bigint[],
+                   $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[],
+                   $14::bigint[], $15::bigint[], $16::bigint[], $17::timestamptz[], $18::varchar[])
+         as u(id, tenant_id, balance, alarm_level, arrears_status, cycle_key, cycle_total, cycle_tip, cycle_peak,
+              cycle_peace, cycle_low, register_total, register_tip, register_peak, register_peace, register_low,
+              priced_time, fee_month)
+      where a.id = any($1::bigint[]) and a.id = u.id and a.tenant_id = u.tenant_id`),
+    [accounts.map((a) => a.id), accounts.map((a) => a.tenant_id), ...accountColumns(accounts)],
+  );
+}
+
+/**
+ * The owners' balances (the sum of their accounts, in yuan) moved by the batch's entries: owners
+ * locked in id order (two batches sharing owners queue instead of deadlocking), then updated.
+ */
+async function moveOwners(tx: Queryable, entries: readonly BatchEntry[]): Promise<void> {
+  const moves = new Map<string, { tenantId: string; amount: bigint }>();
+  for (const e of entries) {
+    const move = moves.get(e.account.owner_id) ?? { tenantId: e.account.tenant_id, amount: 0n };
+    move.amount += e.amount;
+    moves.set(e.account.owner_id, move);
+  }
+  if (moves.size === 0) return;
+  const ids = [...moves.keys()];
+  const tenants = ids.map((id) => moves.get(id)!.tenantId);
+  // One statement: the owners locked in id order by the materialised select (its count, an
+  // init plan, runs it whole before the update), then moved. Both find the owners through their
+  // primary key probed with the batch's ids, so a wave costs its own owners, not the table.
+  await tx.query(
+    prepared(`with locked as materialized (
+       select o.id from pms_owner o
+        where o.id = any($1::bigint[]) and o.tenant_id = any($4::varchar[])
+        order by o.id for update of o)
+     update pms_owner o set balance = o.balance + m.amount / 100.0
+       from unnest($1::bigint[], $2::varchar[], $3::bigint[]) as m(id, tenant_id, amount)
+      where o.id = m.id and o.tenant_id = m.tenant_id and o.id = any($1::bigint[])
+        and (select count(*) from locked) >= 0`),
+    [ids, tenants, ids.map((id) => moves.get(id)!.amount.toString()), [...new Set(tenants)]],
+  );
+}
+
+/**
+ * Prices the readings of a batch in one transaction (issue: set-based ingest): the batch's accounts
+ * locked by one ordered `for update`, each reading planned in arrival order by the same rules as a
+ * single reading (planCharge), the entries appended by one multi-row insert, the accounts and
+ * owners moved by one update each. Readings of meters without a priced account are left alone.
+ * Answers each reading's outcome by its index.
+ */
+async function priceBatchIn(
+  tx: Queryable,
+  readings: readonly PricedReading[],
+  timeZone: string,
+): Promise<(PricingOutcome | undefined)[]> {
+  const accounts = await lockPricedAccounts(tx, readings);
+  const { outcomes, entries, touched } = planBatch(accounts, readings, timeZone);
+  await appendEntries(tx, entries);
+  await updateAccounts(
+    tx,
+    [...touched.values()].map((t) => t.account),
+  );
+  await moveOwners(tx, entries);
+  // Supply follows the balance as after any charge: a cut queued where the account fell to its line.
+  for (const { account, charged, at } of touched.values())
+    if (charged) await settleSupply(tx, account, at, timeZone);
+  return outcomes;
+}
+
+const RETRYABLE = new Set(["40P01", "40001"]);
+const codeOf = (error: unknown) =>
+  typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+
+/**
+ * priceBatchIn in its own transaction (the way of a batch the versioned write left, batch-pricing.ts). A deadlock or serialization failure retries the batch; any
+ * other failure (a row the batch cannot price) isolates it: each reading is priced alone, so one
+ * bad reading fails by itself and the rest are booked.
+ */
+export async function priceLocked(
+  db: Db,
+  readings: readonly PricedReading[],
+  timeZone: string,
+): Promise<(PricingOutcome | undefined)[]> {
+  if (readings.length === 0) return [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction((tx) => priceBatchIn(tx, readings, timeZone));
+    } catch (error) {
+      if (RETRYABLE.has(codeOf(error)) && attempt < 3) continue;
+      if (readings.length === 1) throw error;
+      break;
+    }
+  }
+  const outcomes: (PricingOutcome | undefined)[] = [];
+  for (const reading of readings)
+    outcomes.push(await priceReading(db, reading, timeZone).catch(() => undefined));
+  return outcomes;
+}

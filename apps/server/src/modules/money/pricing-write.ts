@@ -1,0 +1,124 @@
+import type { Queryable } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
+import type { VersionedAccount } from "./priced-accounts.ts";
+import { accountColumns, type BatchEntry, entryColumns, partColumns } from "./pricing-columns.ts";
+import { PRICING } from "./usage-pricing.ts";
+
+/**
+ * The schemes the accounts were priced by, with the versions read: one row per scheme (kind 1
+ * charging, 2 alarm), so a wave of a thousand accounts on three schemes checks three rows.
+ */
+function schemeColumns(accounts: readonly VersionedAccount[]) {
+  const schemes = new Map<string, [number, string, string, string | null]>();
+  for (const a of accounts) {
+    if (a.charging_scheme_id !== null)
+      schemes.set(`1:${a.tenant_id}:${a.charging_scheme_id}`, [
+        1,
+        a.tenant_id,
+        a.charging_scheme_id,
+        a.charging_version,
+      ]);
+    if (a.alarm_scheme_id !== null)
+      schemes.set(`2:${a.tenant_id}:${a.alarm_scheme_id}`, [
+        2,
+        a.tenant_id,
+        a.alarm_scheme_id,
+        a.alarm_version,
+      ]);
+  }
+  const rows = [...schemes.values()];
+  return [0, 1, 2, 3].map((i) => rows.map((row) => row[i]));
+}
+
+/**
+ * Writes a priced batch in one statement, account by account only where nothing it was priced from
+ * changed since it was read: the account's row still the version read (no recharge, correction,
+ * closing or other process wrote it) and every scheme of the batch still the version read (else no
+ * account is written). An account written gets its entries, their parts and its owner's move in the
+ * same statement; an account left out gets nothing, and its readings are priced again under lock
+ * (batch-pricing.ts). One statement is one transaction: there is no lock held across a round trip
+ * and no begin or commit to send.
+ *
+ * The accounts are found by their primary key probed with the batch's ids (`= any`): joined to the
+ * batch's rows alone, the planner hashed the whole account table for every batch. The owners are
+ * probed one by one from their moves (the same `= any` there made the kept plan probe the whole
+ * list for each owner: quadratic).
+ *
+ * The accounts are taken in id order (the update walks them as given, sorted here), as the locked
+ * path and a recharge take them, and owners after accounts, so writers queue instead of
+ * deadlocking; a deadlock all the same fails the statement whole, and the batch is priced under
+ * lock. Answers each written account's new version by its id.
+ */
+export async function writeUnchanged(
+  q: Queryable,
+  accounts: readonly VersionedAccount[],
+  entries: readonly BatchEntry[],
+): Promise<Map<string, string>> {
+  if (accounts.length === 0) return new Map();
+  const sorted = [...accounts].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  const rows = await q.query<{ id: string; version: string }>(
+    prepared(`with fresh as materialized (
+       select coalesce(bool_and(case v.kind
+                when 1 then (select c.xmin::text from pms_charging_scheme c
+                              where c.tenant_id = v.tenant_id and c.id = v.id and c.is_deleted = 0)
+                else (select s.xmin::text from pms_alarm_scheme s
+                       where s.tenant_id = v.tenant_id and s.id = v.id and s.is_deleted = 0)
+              end is not distinct from v.version), true) as ok
+         from unnest($37::int[], $38::varchar[], $39::bigint[], $40::text[]) as v(kind, tenant_id, id, version)),
+     stamp as materialized (select clock_timestamp() as at),
+     moved as (
+       update pms_account a set balance = u.balance, alarm_level = u.alarm_level, arrears_status = u.arrears_status,
+              cycle_key = u.cycle_key, cycle_total = u.cycle_total, cycle_tip = u.cycle_tip, cycle_peak = u.cycle_peak,
+              cycle_peace = u.cycle_peace, cycle_low = u.cycle_low, register_total = u.register_total,
+              register_tip = u.register_tip, register_peak = u.register_peak, register_peace = u.register_peace,
+              register_low = u.register_low, priced_time = u.priced_time, fee_month = u.fee_month,
+              update_time = case when u.balance <> a.balance then now() else a.update_time end
+         from unnest($1::bigint[], $2::varchar[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::varchar[],
+                     $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[],
+                     $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[], $18::timestamptz[], $19::varchar[])
+           as u(id, tenant_id, version, balance, alarm_level, arrears_status, cycle_key, cycle_total, cycle_tip,
+                cycle_peak, cycle_peace, cycle_low, register_total, register_tip, register_peak, register_peace,
+                register_low, priced_time, fee_month)
+        where a.id = any($1::bigint[]) and a.id = u.id and a.tenant_id = u.tenant_id and a.xmin::text = u.version
+          and (select ok from fresh)
+       returning a.id, a.xmin::text as version),
+     entry as (
+       insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage,
+                               usage_day, cause, creator, create_time)
+       select e.id, e.tenant_id, e.account_id, e.owner_id, e.entry_type, e.amount, e.balance_after, e.usage,
+              e.usage_day, e.cause, $30::varchar, stamp.at
+         from unnest($20::bigint[], $21::varchar[], $22::bigint[], $23::bigint[], $24::int[], $25::bigint[],
+                     $26::bigint[], $27::bigint[], $28::date[], $29::varchar[])
+           as e(id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage, usage_day, cause)
+        cross join stamp
+        where e.account_id in (select id from moved)),
+     part as (
+       insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
+       select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
+         from unnest($31::bigint[], $32::varchar[], $33::bigint[], $34::varchar[], $35::bigint[], $36::bigint[])
+           as p(ledger_id, tenant_id, account_id, part, usage, charge)
+        cross join stamp
+        where p.account_id in (select id from moved)),
+     owner as (
+       update pms_owner o set balance = o.balance + m.amount / 100.0
+         from (select e.owner_id, e.tenant_id, sum(e.amount) as amount
+                 from unnest($23::bigint[], $21::varchar[], $25::bigint[], $22::bigint[])
+                   as e(owner_id, tenant_id, amount, account_id)
+                where e.account_id in (select id from moved)
+                group by e.owner_id, e.tenant_id
+                order by e.owner_id) m
+        where o.id = m.owner_id and o.tenant_id = m.tenant_id)
+     select id::text as id, version from moved`),
+    [
+      sorted.map((a) => a.id),
+      sorted.map((a) => a.tenant_id),
+      sorted.map((a) => a.row_version),
+      ...accountColumns(sorted),
+      ...entryColumns(entries),
+      PRICING.name,
+      ...partColumns(entries),
+      ...schemeColumns(sorted),
+    ],
+  );
+  return new Map(rows.map((row) => [row.id, row.version]));
+}
