@@ -431,7 +431,9 @@ describe("money written to meters: local-prepaid purchases and the arrears cut, 
     assert.match(usage.at(-1)!.cause, /^表内扣费 \d{4}-\d{2}-\d{2}$/);
     // Statements say the meter priced it (its tiers are the meter's own), whole: one part, the entry's amount.
     const parts = await server.db.query<{ part: string; charge: string }>(
-      `select p.part, p.charge::text as charge from pms_ledger_part p
+      `select l.part, (-l.amount)::text as charge from pms_ledger l where l.id = $1 and l.part is not null
+       union all
+       select p.part, p.charge::text as charge from pms_ledger_part p
          join pms_ledger l on l.id = p.ledger_id where l.id = $1`,
       [usage.at(-1)!.id],
     );

@@ -88,8 +88,10 @@ describe("monthly statements of the demo site's 60 days equal the ledger", () =>
               coalesce((select sum(l.amount) from pms_ledger l where l.account_id = a.id and l.create_time < b.e), 0)::text as closing,
               coalesce((select -sum(l.amount) from pms_ledger l where l.account_id = a.id and l.entry_type = 6
                           and l.create_time >= b.s and l.create_time < b.e), 0)::text as charge,
-              coalesce((select sum(p.charge) from pms_ledger_part p where p.account_id = a.id
-                          and p.create_time >= b.s and p.create_time < b.e), 0)::text as parts,
+              (coalesce((select sum(p.charge) from pms_ledger_part p where p.account_id = a.id
+                           and p.create_time >= b.s and p.create_time < b.e), 0)
+               + coalesce((select -sum(l.amount) from pms_ledger l where l.account_id = a.id and l.part is not null
+                             and l.create_time >= b.s and l.create_time < b.e), 0))::text as parts,
               (select count(*) from pms_ledger l where l.account_id = a.id and l.create_time >= b.s and l.create_time < b.e)::int as entries
          from pms_account a, b where a.tenant_id = $2 order by a.id`,
       [`${month}-01`, DEMO_TENANT_ID],
@@ -308,8 +310,10 @@ describe("monthly statements of the demo site's 60 days equal the ledger", () =>
         part_usage: string;
       }>(
         `select l.amount::text as amount, l.usage::text as usage,
-                (select sum(p.charge) from pms_ledger_part p where p.ledger_id = l.id)::text as parts,
-                (select sum(p.usage) from pms_ledger_part p where p.ledger_id = l.id)::text as part_usage
+                case when l.part is not null then -l.amount
+                     else (select sum(p.charge) from pms_ledger_part p where p.ledger_id = l.id) end::text as parts,
+                case when l.part is not null then l.usage
+                     else (select sum(p.usage) from pms_ledger_part p where p.ledger_id = l.id) end::text as part_usage
            from pms_ledger l where l.account_id = $1 and l.entry_type = 6 order by l.create_time desc, l.id desc limit 1`,
         [account.id],
       );

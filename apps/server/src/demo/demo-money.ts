@@ -16,6 +16,7 @@ import {
 import { createRandom, DEFAULT_METER_PRICES } from "@meterline/simulator";
 import type { Queryable } from "../db/client.ts";
 import { nextId } from "../db/ids.ts";
+import { wholePart } from "../modules/money/account.repository.ts";
 import { LEDGER_TYPE } from "../modules/money/account-book.ts";
 import { insertRows } from "./bulk-insert.ts";
 import { demoDay, type MeterHistory } from "./demo-history.ts";
@@ -316,6 +317,8 @@ export async function writeAccounts(
       const ledgerId = nextId();
       const rechargeId = e.recharge ? nextId() : null;
       const creator = e.creator || options.operator.name;
+      // As pricing books them: a charge whole in one part keeps it on its entry, others in rows.
+      const part = wholePart(e.parts ?? [], e.usage, e.amount);
       ledger.push([
         ledgerId,
         tenantId,
@@ -331,17 +334,19 @@ export async function writeAccounts(
         e.creator ? null : options.operator.id,
         creator,
         new Date(e.at),
+        part,
       ]);
-      for (const p of e.parts ?? [])
-        parts.push([
-          ledgerId,
-          tenantId,
-          account.id,
-          p.part,
-          p.usage.toString(),
-          p.charge.toString(),
-          new Date(e.at),
-        ]);
+      if (part === null)
+        for (const p of e.parts ?? [])
+          parts.push([
+            ledgerId,
+            tenantId,
+            account.id,
+            p.part,
+            p.usage.toString(),
+            p.charge.toString(),
+            new Date(e.at),
+          ]);
       if (e.recharge && rechargeId)
         recharges.push([
           rechargeId,
@@ -460,7 +465,7 @@ const ACCOUNT_COLUMNS = cols(
   "id bigint, tenant_id text, owner_id bigint, room_id bigint, energy_type int, meter_id bigint, control_status int, charging_scheme_id bigint, alarm_scheme_id bigint, balance bigint, alarm_level int, arrears_status int, cycle_key text, cycle_total bigint, cycle_tip bigint, cycle_peak bigint, cycle_peace bigint, cycle_low bigint, register_total bigint, register_tip bigint, register_peak bigint, register_peace bigint, register_low bigint, priced_time timestamptz, fee_month text, opened_time timestamptz, open_user bigint",
 );
 const LEDGER_COLUMNS = cols(
-  "id bigint, tenant_id text, account_id bigint, owner_id bigint, entry_type int, amount bigint, balance_after bigint, recharge_id bigint, usage bigint, usage_day date, cause text, create_user bigint, creator text, create_time timestamptz",
+  "id bigint, tenant_id text, account_id bigint, owner_id bigint, entry_type int, amount bigint, balance_after bigint, recharge_id bigint, usage bigint, usage_day date, cause text, create_user bigint, creator text, create_time timestamptz, part text",
 );
 const PART_COLUMNS = cols(
   "ledger_id bigint, tenant_id text, account_id bigint, part text, usage bigint, charge bigint, create_time timestamptz",

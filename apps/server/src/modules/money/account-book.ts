@@ -1,7 +1,7 @@
 import { balanceLevel, type ChargePart, type Thresholds, toUnits } from "@meterline/billing";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
-import { appendEntry, appendParts, type LockedAccount } from "./account.repository.ts";
+import { appendEntry, appendParts, type LockedAccount, wholePart } from "./account.repository.ts";
 
 /** LEDGER_TYPE: why a balance changed. */
 export const LEDGER_TYPE = {
@@ -96,6 +96,7 @@ export async function book(
   const thresholds = thresholdsOf(account);
   const alarmLevel = balanceLevel(balanceAfter, thresholds);
   const ledgerId = nextId();
+  const part = wholePart(entry.parts ?? [], entry.usage, entry.amount);
   await appendEntry(
     tx,
     {
@@ -110,13 +111,14 @@ export async function book(
       usage: entry.usage,
       usageDay: entry.usageDay,
       readingId: entry.readingId,
+      part,
       cause: entry.cause,
       userId: entry.actor.userId,
       creator: entry.actor.name,
     },
     { alarmLevel, arrearsStatus: alarmLevel === 3 ? 1 : 0 },
   );
-  if (entry.parts?.length) await appendParts(tx, ledgerId, entry.parts);
+  if (part === null && entry.parts?.length) await appendParts(tx, ledgerId, entry.parts);
   // Later bookings in the same transaction must start from here.
   account.balance = balanceAfter.toString();
   account.alarm_level = alarmLevel;

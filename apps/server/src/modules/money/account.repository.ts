@@ -73,6 +73,8 @@ export interface LedgerEntry {
   usage?: bigint | undefined;
   usageDay?: string | undefined;
   readingId?: string | undefined;
+  /** The one part of a charge priced whole in it (wholePart); its parts' rows otherwise. */
+  part?: string | null | undefined;
   cause: string;
   userId?: string | undefined;
   creator: string;
@@ -91,8 +93,8 @@ export async function appendEntry(
   await tx.query(
     `with entry as (
        insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after,
-                               recharge_id, usage, usage_day, cause, create_user, creator, reading_id)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $16)
+                               recharge_id, usage, usage_day, cause, create_user, creator, reading_id, part)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $16, $17)
        returning account_id, owner_id, amount, balance_after
      ), account as (
        update pms_account a set balance = e.balance_after, alarm_level = $14, arrears_status = $15, update_time = now()
@@ -117,6 +119,7 @@ export async function appendEntry(
       state.alarmLevel,
       state.arrearsStatus,
       entry.readingId ?? null,
+      entry.part ?? null,
     ],
   );
 }
@@ -130,6 +133,21 @@ export const meterCodeJoin = (row: string, as: string) =>
       where ${row}.energy_type = 1 and tenant_id = ${row}.tenant_id and id = ${row}.meter_id
      union all select product_code from pms_water
       where ${row}.energy_type = 2 and tenant_id = ${row}.tenant_id and id = ${row}.meter_id) ${as} on true`;
+
+/**
+ * The part a usage charge keeps on its own entry: one priced whole in one tier or band (the part's
+ * usage is the entry's usage, its charge the entry's amount) needs no row of pms_ledger_part. Null
+ * for anything else (several parts, or one that is not the whole entry): those keep their rows.
+ */
+export function wholePart(
+  parts: readonly ChargePart[],
+  usage: bigint | null | undefined,
+  amount: bigint,
+): string | null {
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (!only || usage === null || usage === undefined) return null;
+  return only.usage === usage && only.charge === -amount ? only.part : null;
+}
 
 /** A usage charge's split by tier or band, stamped with the entry's own tenant, account and time. */
 export async function appendParts(

@@ -54,17 +54,17 @@ async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Pro
     prepared(`with stamp as materialized (select clock_timestamp() as at),
           entry as (
             insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage,
-                                    usage_day, cause, creator, create_time)
-            select u.*, stamp.at
+                                    usage_day, cause, part, creator, create_time)
+            select u.*, $12::varchar, stamp.at
               from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::int[], $6::bigint[],
                           $7::bigint[], $8::bigint[], $9::date[], $10::varchar[], $11::varchar[]) as u
              cross join stamp)
      insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
      select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
-       from unnest($12::bigint[], $13::varchar[], $14::bigint[], $15::varchar[], $16::bigint[], $17::bigint[])
+       from unnest($13::bigint[], $14::varchar[], $15::bigint[], $16::varchar[], $17::bigint[], $18::bigint[])
          as p(ledger_id, tenant_id, account_id, part, usage, charge)
       cross join stamp`),
-    [...entryColumns(entries).slice(0, 10), entries.map(() => PRICING.name), ...partColumns(entries)],
+    [...entryColumns(entries), PRICING.name, ...partColumns(entries)],
   );
 }
 

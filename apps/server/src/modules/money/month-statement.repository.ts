@@ -128,18 +128,29 @@ export interface PartRow {
   charge: string;
 }
 
-/** The month's usage charges of some accounts split by tier or band (pms_ledger_part), per energy type. */
+/**
+ * The month's usage charges of some accounts split by tier or band, per energy type: the parts'
+ * rows of charges in several parts (pms_ledger_part) and the one part of each charge priced whole
+ * in it, which its entry keeps (pms_ledger.part).
+ */
 export function monthParts(
   db: Queryable,
   month: MonthBounds,
   accountIds: readonly string[],
 ): Promise<PartRow[]> {
   return db.query<PartRow>(
-    `select a.energy_type, p.part, sum(p.usage)::text as usage, sum(p.charge)::text as charge
-       from pms_account a
-       join pms_ledger_part p on p.account_id = a.id and p.create_time >= $2 and p.create_time < $3
-      where a.tenant_id = $1 and a.id = any($4::bigint[])
-      group by a.energy_type, p.part`,
+    `select x.energy_type, x.part, sum(x.usage)::text as usage, sum(x.charge)::text as charge
+       from (select a.energy_type, p.part, p.usage, p.charge
+               from pms_account a
+               join pms_ledger_part p on p.account_id = a.id and p.create_time >= $2 and p.create_time < $3
+              where a.tenant_id = $1 and a.id = any($4::bigint[])
+             union all
+             select a.energy_type, l.part, l.usage, -l.amount
+               from pms_account a
+               join pms_ledger l on l.tenant_id = a.tenant_id and l.account_id = a.id
+                                and l.create_time >= $2 and l.create_time < $3 and l.part is not null
+              where a.tenant_id = $1 and a.id = any($4::bigint[])) x
+      group by x.energy_type, x.part`,
     [month.tenantId, month.start, month.end, accountIds],
   );
 }

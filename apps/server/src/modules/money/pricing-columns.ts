@@ -1,5 +1,6 @@
 import { balanceLevel, type ChargePart } from "@meterline/billing";
 import { nextId } from "../../db/ids.ts";
+import { wholePart } from "./account.repository.ts";
 import { thresholdsOf } from "./account-book.ts";
 import type { PricedAccount } from "./usage-pricing.ts";
 
@@ -14,6 +15,8 @@ export interface BatchEntry {
   usageDay: string;
   cause: string;
   parts: readonly ChargePart[];
+  /** The one part the charge was priced whole in, kept on the entry (wholePart); null otherwise. */
+  wholePart: string | null;
 }
 
 /** Adds one entry to the batch and moves the account's balance and alarm state as `book` does. */
@@ -31,12 +34,23 @@ export function entryOf(
   account.balance = balanceAfter.toString();
   account.alarm_level = alarmLevel;
   account.arrears_status = alarmLevel === 3 ? 1 : 0;
-  return { id: nextId(), account, type, amount, balanceAfter, usage, usageDay, cause, parts };
+  return {
+    id: nextId(),
+    account,
+    type,
+    amount,
+    balanceAfter,
+    usage,
+    usageDay,
+    cause,
+    parts,
+    wholePart: wholePart(parts, usage, amount),
+  };
 }
 
 /**
  * The entries as the ledger's columns, one array each: id, tenant, account, owner, type, amount,
- * balance after, usage, usage day, cause (the writer is one value for all).
+ * balance after, usage, usage day, cause, whole part (the writer is one value for all).
  */
 export const entryColumns = (entries: readonly BatchEntry[]) => [
   entries.map((e) => e.id),
@@ -49,11 +63,17 @@ export const entryColumns = (entries: readonly BatchEntry[]) => [
   entries.map((e) => e.usage?.toString() ?? null),
   entries.map((e) => e.usageDay),
   entries.map((e) => e.cause.slice(0, 255)),
+  entries.map((e) => e.wholePart),
 ];
 
-/** The entries' parts as the parts' columns: entry, tenant, account, part, usage, charge. */
+/**
+ * The parts' rows of the entries whose charge is not whole in one part, as their columns: entry,
+ * tenant, account, part, usage, charge.
+ */
 export function partColumns(entries: readonly BatchEntry[]) {
-  const parts = entries.flatMap((e) => e.parts.map((part) => ({ entry: e, part })));
+  const parts = entries.flatMap((e) =>
+    e.wholePart === null ? e.parts.map((part) => ({ entry: e, part })) : [],
+  );
   return [
     parts.map((p) => p.entry.id),
     parts.map((p) => p.entry.account.tenant_id),

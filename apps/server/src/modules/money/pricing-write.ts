@@ -64,7 +64,7 @@ export async function writeUnchanged(
                 else (select s.xmin::text from pms_alarm_scheme s
                        where s.tenant_id = v.tenant_id and s.id = v.id and s.is_deleted = 0)
               end is not distinct from v.version), true) as ok
-         from unnest($37::int[], $38::varchar[], $39::bigint[], $40::text[]) as v(kind, tenant_id, id, version)),
+         from unnest($38::int[], $39::varchar[], $40::bigint[], $41::text[]) as v(kind, tenant_id, id, version)),
      stamp as materialized (select clock_timestamp() as at),
      moved as (
        update pms_account a set balance = u.balance, alarm_level = u.alarm_level, arrears_status = u.arrears_status,
@@ -84,18 +84,19 @@ export async function writeUnchanged(
        returning a.id, a.xmin::text as version),
      entry as (
        insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage,
-                               usage_day, cause, creator, create_time)
+                               usage_day, cause, part, creator, create_time)
        select e.id, e.tenant_id, e.account_id, e.owner_id, e.entry_type, e.amount, e.balance_after, e.usage,
-              e.usage_day, e.cause, $30::varchar, stamp.at
+              e.usage_day, e.cause, e.part, $31::varchar, stamp.at
          from unnest($20::bigint[], $21::varchar[], $22::bigint[], $23::bigint[], $24::int[], $25::bigint[],
-                     $26::bigint[], $27::bigint[], $28::date[], $29::varchar[])
-           as e(id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage, usage_day, cause)
+                     $26::bigint[], $27::bigint[], $28::date[], $29::varchar[], $30::varchar[])
+           as e(id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage, usage_day, cause,
+                part)
         cross join stamp
         where e.account_id in (select id from moved)),
      part as (
        insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
        select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
-         from unnest($31::bigint[], $32::varchar[], $33::bigint[], $34::varchar[], $35::bigint[], $36::bigint[])
+         from unnest($32::bigint[], $33::varchar[], $34::bigint[], $35::varchar[], $36::bigint[], $37::bigint[])
            as p(ledger_id, tenant_id, account_id, part, usage, charge)
         cross join stamp
         where p.account_id in (select id from moved)),
