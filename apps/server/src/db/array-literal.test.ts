@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import pg from "pg";
-import { arrayLiteral, withArrayLiterals } from "./array-literal.ts";
+import { arrayLiteral, withArrayLiterals, withArrayLiteralsInSlices } from "./array-literal.ts";
 import { openDb } from "./client.ts";
 
 /** Strings an array literal must carry exactly: quotes, backslashes, separators, braces, the word NULL. */
@@ -42,6 +42,16 @@ test("only flat arrays of plain values are replaced, the parameters given are no
   const plain = [1, "x"];
   assert.equal(withArrayLiterals(plain), plain, "nothing to replace: the same parameters");
   assert.equal(withArrayLiterals(undefined), undefined);
+});
+
+test("written a few at a time, the parameters come out as written all at once", async () => {
+  const params = Array.from({ length: 41 }, (_, i) =>
+    i % 5 === 0 ? `scalar ${i}` : i % 7 === 0 ? [new Date(i)] : [i, String(i), null, `"${i}"`],
+  );
+  const before = structuredClone(params);
+  assert.deepEqual(await withArrayLiteralsInSlices(params, 4), withArrayLiterals(params));
+  assert.deepEqual(await withArrayLiteralsInSlices(params), withArrayLiterals(params));
+  assert.deepEqual(params, before, "the caller's parameters are left as they were");
 });
 
 test("the literal reads back as the driver's own writing of the same array, on a PostgreSQL server", {

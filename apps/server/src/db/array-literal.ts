@@ -1,3 +1,5 @@
+import { setImmediate } from "node:timers/promises";
+
 /**
  * A flat array parameter written as PostgreSQL's array literal text (`{1,"a b",NULL}`), faster
  * than the driver's own writer for the set-based statements of ingest and pricing, which send
@@ -43,4 +45,24 @@ export function withArrayLiterals(params: readonly unknown[] | undefined): unkno
     out[i] = literal;
   }
   return out ?? (params as unknown[]);
+}
+
+/**
+ * withArrayLiterals a few parameters at a time, letting the event loop through between them: the
+ * parameters of a statement that carries a wave (tens of arrays of a thousand values) are
+ * milliseconds of writing, which the work beside it (the next wave's store) need not wait for.
+ */
+export async function withArrayLiteralsInSlices(
+  params: readonly unknown[],
+  perSlice = 8,
+): Promise<unknown[]> {
+  const out = [...params];
+  for (let i = 0; i < out.length; i++) {
+    if (i > 0 && i % perSlice === 0) await setImmediate();
+    const value = out[i];
+    if (!Array.isArray(value)) continue;
+    const literal = arrayLiteral(value);
+    if (literal !== undefined) out[i] = literal;
+  }
+  return out;
 }

@@ -17,53 +17,71 @@ export interface TouchedAccount<A extends PricedAccount> {
   at: Date;
 }
 
+/** What planning a batch has found so far: each reading's outcome by its index, the entries, the accounts moved. */
+export interface BatchPlan<A extends PricedAccount> {
+  outcomes: (PricingOutcome | undefined)[];
+  entries: BatchEntry[];
+  touched: Map<string, TouchedAccount<A>>;
+}
+
 /**
  * Plans a batch's readings over their accounts (by meter key) in arrival order by the same rules
  * as a single reading (planCharge): the entries to append, the accounts moved (written over the
  * given objects) and each reading's outcome by its index; a reading of a meter without a priced
- * account, or one not newer than its account's last priced reading, has none.
+ * account, or one not newer than its account's last priced reading, has none. Given `plan`, the
+ * readings continue it (a batch planned in slices, each after the one before).
  */
 export function planBatch<A extends PricedAccount>(
   accounts: ReadonlyMap<string, A>,
   readings: readonly PricedReading[],
   timeZone: string,
-) {
-  const entries: BatchEntry[] = [];
-  const touched = new Map<string, TouchedAccount<A>>();
-  const outcomes = readings.map((reading) => {
+  plan: BatchPlan<A> = { outcomes: [], entries: [], touched: new Map() },
+): BatchPlan<A> {
+  const { entries, touched } = plan;
+  for (const reading of readings) {
     const account = accounts.get(readingKey(reading));
-    if (!account) return undefined;
-    const plan = planCharge(account, reading, timeZone);
-    if (!plan) return undefined;
-    if (plan.charge > 0n)
+    const charge = account ? planCharge(account, reading, timeZone) : undefined;
+    if (!account || !charge) {
+      plan.outcomes.push(undefined);
+      continue;
+    }
+    if (charge.charge > 0n)
       entries.push(
         entryOf(
           account,
           LEDGER_TYPE.usageCharge,
-          -plan.charge,
-          `用量 ${plan.day}`,
-          plan.day,
-          plan.usage,
-          plan.parts,
+          -charge.charge,
+          `用量 ${charge.day}`,
+          charge.day,
+          charge.usage,
+          charge.parts,
         ),
       );
-    if (plan.fee > 0n)
+    if (charge.fee > 0n)
       entries.push(
-        entryOf(account, LEDGER_TYPE.monthlyFee, -plan.fee, `月固定费 ${plan.month}`, plan.day, null, []),
+        entryOf(
+          account,
+          LEDGER_TYPE.monthlyFee,
+          -charge.fee,
+          `月固定费 ${charge.month}`,
+          charge.day,
+          null,
+          [],
+        ),
       );
-    applyPlan(account, plan, reading.at);
+    applyPlan(account, charge, reading.at);
     const before = touched.get(account.id);
     touched.set(account.id, {
       account,
-      charged: (before?.charged ?? false) || plan.charge > 0n || plan.fee > 0n,
+      charged: (before?.charged ?? false) || charge.charge > 0n || charge.fee > 0n,
       at: reading.at,
     });
-    return {
+    plan.outcomes.push({
       accountId: account.id,
-      charged: plan.charge,
-      fee: plan.fee,
+      charged: charge.charge,
+      fee: charge.fee,
       balanceAfter: BigInt(account.balance),
-    } satisfies PricingOutcome;
-  });
-  return { outcomes, entries, touched };
+    });
+  }
+  return plan;
 }

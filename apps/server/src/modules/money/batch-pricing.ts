@@ -1,6 +1,7 @@
+import { setImmediate } from "node:timers/promises";
 import type { Db } from "../../db/client.ts";
 import { supplyMayChange } from "./arrears.ts";
-import { planBatch } from "./batch-plan.ts";
+import { type BatchPlan, planBatch } from "./batch-plan.ts";
 import { priceLocked } from "./locked-pricing.ts";
 import {
   accountKey,
@@ -57,6 +58,27 @@ async function priceUnchanged(
   }
 }
 
+/**
+ * The batch planned a slice at a time, the event loop let through between slices and before the
+ * write: a wave's planning is milliseconds of JavaScript, and the store of the next wave, running
+ * beside it, would otherwise wait that long for each answer of the database.
+ */
+async function planInSlices<A extends VersionedAccount>(
+  accounts: ReadonlyMap<string, A>,
+  readings: readonly PricedReading[],
+  timeZone: string,
+): Promise<BatchPlan<A>> {
+  let plan: BatchPlan<A> | undefined;
+  for (let start = 0; start < readings.length; start += PLAN_SLICE) {
+    await setImmediate();
+    plan = planBatch(accounts, readings.slice(start, start + PLAN_SLICE), timeZone, plan);
+  }
+  await setImmediate();
+  return plan ?? planBatch(accounts, [], timeZone);
+}
+
+const PLAN_SLICE = 250;
+
 async function planAndWrite(
   db: Db,
   accounts: ReadonlyMap<string, VersionedAccount>,
@@ -64,7 +86,7 @@ async function planAndWrite(
   timeZone: string,
   memory: PricedAccountMemory | undefined,
 ) {
-  const { outcomes, entries, touched } = planBatch(accounts, readings, timeZone);
+  const { outcomes, entries, touched } = await planInSlices(accounts, readings, timeZone);
   const held = new Set<string>();
   for (const { account, charged } of touched.values())
     if (charged && supplyMayChange(account)) held.add(account.id);
@@ -86,9 +108,10 @@ async function planAndWrite(
     }
   }
   const left: number[] = [];
-  readings.forEach((reading, i) => {
-    if (unwritten.has(readingKey(reading))) left.push(i);
-  });
+  if (unwritten.size > 0)
+    readings.forEach((reading, i) => {
+      if (unwritten.has(readingKey(reading))) left.push(i);
+    });
   return { outcomes, left };
 }
 

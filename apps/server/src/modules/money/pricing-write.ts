@@ -1,3 +1,4 @@
+import { withArrayLiteralsInSlices } from "../../db/array-literal.ts";
 import type { Queryable } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { VersionedAccount } from "./priced-accounts.ts";
@@ -55,8 +56,20 @@ export async function writeUnchanged(
   entries: readonly BatchEntry[],
 ): Promise<Map<string, string>> {
   if (accounts.length === 0) return new Map();
-  const sorted = [...accounts].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  const rows = await q.query<{ id: string; version: string }>(
+  // Ids are decimal text without leading zeros: the shorter is the smaller, else the text decides.
+  const sorted = [...accounts].sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
+  // Written a few columns at a time (the store of the next wave runs beside this).
+  const params = await withArrayLiteralsInSlices([
+    sorted.map((a) => a.id),
+    sorted.map((a) => a.tenant_id),
+    sorted.map((a) => a.row_version),
+    ...accountColumns(sorted),
+    ...entryColumns(entries),
+    PRICING.name,
+    ...partColumns(entries),
+    ...schemeColumns(sorted),
+  ]);
+  const [row] = await q.query<{ version: string | null; left_out: string[] }>(
     prepared(`with fresh as materialized (
        select coalesce(bool_and(case v.kind
                 when 1 then (select c.xmin::text from pms_charging_scheme c
@@ -109,17 +122,12 @@ export async function writeUnchanged(
                 group by e.owner_id, e.tenant_id
                 order by e.owner_id) m
         where o.id = m.owner_id and o.tenant_id = m.tenant_id)
-     select id::text as id, version from moved`),
-    [
-      sorted.map((a) => a.id),
-      sorted.map((a) => a.tenant_id),
-      sorted.map((a) => a.row_version),
-      ...accountColumns(sorted),
-      ...entryColumns(entries),
-      PRICING.name,
-      ...partColumns(entries),
-      ...schemeColumns(sorted),
-    ],
+     select (select version from moved limit 1) as version,
+            array(select id from unnest($1::bigint[]) as w(id) except select id from moved)::text[] as left_out`),
+    params,
   );
-  return new Map(rows.map((row) => [row.id, row.version]));
+  // Every account written has the one version of this statement's transaction: one row answers
+  // for all, naming the few left out.
+  const left = new Set(row!.left_out);
+  return new Map(sorted.filter((a) => !left.has(a.id)).map((a) => [a.id, row!.version!]));
 }
