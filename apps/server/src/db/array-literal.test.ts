@@ -27,6 +27,9 @@ test("plain values are written as the literal PostgreSQL reads back, quoted only
   assert.equal(arrayLiteral([]), "{}");
   assert.equal(arrayLiteral([1, -2, 3.5, 10n, null, undefined, true]), "{1,-2,3.5,10,NULL,NULL,true}");
   assert.equal(arrayLiteral(["a", 'b"c', "d\\e"]), '{"a","b\\"c","d\\\\e"}');
+  assert.equal(arrayLiteral(["a", "b c", ""]), '{"a","b c",""}');
+  assert.equal(arrayLiteral([1, 2n]), "{1,2}", "mixed kinds: element by element");
+  assert.equal(arrayLiteral(["1", null]), '{"1",NULL}');
   // Anything whose text the driver decides (dates by its time zone setting, objects as JSON) is left to it.
   assert.equal(arrayLiteral([new Date(0)]), undefined);
   assert.equal(arrayLiteral([[1, 2]]), undefined);
@@ -78,6 +81,18 @@ test("the literal reads back as the driver's own writing of the same array, on a
     const { rows } = await driver.query(sql, params);
     assert.deepEqual(ours, rows[0]);
     assert.deepEqual((ours as { t: unknown }).t, texts, "every string back as it was sent");
+    // Arrays all of one kind without nulls take the joined writer: strings with separators,
+    // braces, spaces, the word NULL and empty ones among them, but no quote or backslash.
+    const plainTexts = [...AWKWARD, ...random].filter((t) => !/["\\]/.test(t));
+    const ids = ["1", "007", "-12", "123456789012345678"];
+    const amounts = [0, -1, 2.5, 2147483647];
+    const joinedSql = "select $1::text[] as t, $2::text[] as d, $3::numeric[] as n, $4::bigint[] as b";
+    const joinedParams = [plainTexts, ids, amounts, [1n, -9007199254740993n]];
+    assert.ok(arrayLiteral(plainTexts)!.startsWith('{"'), "joined: quoted as a whole");
+    const [joined] = await db.query<Record<string, unknown>>(joinedSql, joinedParams);
+    const { rows: driven } = await driver.query(joinedSql, joinedParams);
+    assert.deepEqual(joined, driven[0]);
+    assert.deepEqual((joined as { t: unknown }).t, plainTexts);
   } finally {
     await driver.end();
     await db.close();
