@@ -77,7 +77,7 @@ async function planInSlices<A extends VersionedAccount>(
   return plan ?? planBatch(accounts, [], timeZone);
 }
 
-const PLAN_SLICE = 250;
+const PLAN_SLICE = 100;
 
 async function planAndWrite(
   db: Db,
