@@ -45,8 +45,8 @@ function schemeColumns(accounts: readonly VersionedAccount[]) {
  * probed one by one from their moves (the same `= any` there made the kept plan probe the whole
  * list for each owner: quadratic).
  *
- * The accounts are taken in id order (the update walks them as given, sorted here), as the locked
- * path and a recharge take them, and owners after accounts, so writers queue instead of
+ * The accounts are taken in id order (their key probed in order), as the locked path takes them,
+ * and owners after accounts, as a recharge takes them, so writers queue instead of
  * deadlocking; a deadlock all the same fails the statement whole, and the batch is priced under
  * lock. Answers each written account's new version by its id.
  */
