@@ -76,13 +76,10 @@ export async function withArrayLiteralsInSlices(
   params: readonly unknown[],
   perSlice = 8,
 ): Promise<unknown[]> {
-  const out = [...params];
-  for (let i = 0; i < out.length; i++) {
-    if (i > 0 && i % perSlice === 0) await setImmediate();
-    const value = out[i];
-    if (!Array.isArray(value)) continue;
-    const literal = arrayLiteral(value);
-    if (literal !== undefined) out[i] = literal;
+  const out: unknown[] = [];
+  for (let start = 0; start < params.length; start += perSlice) {
+    if (start > 0) await setImmediate();
+    out.push(...withArrayLiterals(params.slice(start, start + perSlice))!);
   }
   return out;
 }

@@ -2,44 +2,22 @@ import type { Db, Queryable } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
 import { settleSupply } from "./arrears.ts";
 import { planBatch } from "./batch-plan.ts";
-import { accountKey } from "./priced-accounts.ts";
-import { accountColumns, type BatchEntry, entryColumns, partColumns } from "./pricing-columns.ts";
+import { readPricedAccounts } from "./priced-accounts.ts";
 import {
-  PRICED_FROM,
-  PRICED_SELECT,
+  ACCOUNT_SET,
+  accountArrays,
+  accountColumns,
+  type BatchEntry,
+  entryColumns,
+  partColumns,
+} from "./pricing-columns.ts";
+import {
   PRICING,
   type PricedAccount,
   type PricedReading,
   type PricingOutcome,
   priceReading,
 } from "./usage-pricing.ts";
-
-/**
- * The open priced accounts of the batch's meters, locked in id order (so two processes pricing
- * overlapping batches queue instead of deadlocking), with their charging and alarm schemes. The
- * accounts are found by the open-meter index probed with the wave's tenants, kinds and meters
- * (`= any`), whatever the table's size: a join to the wave's rows let the planner scan every
- * account for each wave of a small site.
- */
-async function lockPricedAccounts(tx: Queryable, readings: readonly PricedReading[]) {
-  const distinct = <T>(values: T[]) => [...new Set(values)];
-  const rows = await tx.query<PricedAccount>(
-    prepared(`${PRICED_SELECT}
-       ${PRICED_FROM}
-      where a.tenant_id = any($1::varchar[]) and a.energy_type = any($2::int[]) and a.meter_id = any($3::bigint[])
-        and a.status = 1 and a.control_status = 1
-      order by a.id
-        for update of a`),
-    [
-      distinct(readings.map((r) => r.tenantId)),
-      distinct(readings.map((r) => r.energyType)),
-      distinct(readings.map((r) => r.meterId)),
-    ],
-  );
-  // Meter ids are unique across kinds and tenants, so the probe's combinations find only the
-  // wave's own accounts; each is taken by its exact key all the same.
-  return new Map(rows.map((row) => [accountKey(row.tenant_id, row.energy_type, row.meter_id), row]));
-}
 
 /**
  * Appends the batch's entries and their parts in one statement whatever the batch's size, all
@@ -68,6 +46,9 @@ async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Pro
   );
 }
 
+/** The accounts' arrays after the ids and tenants: from $3. */
+const UPDATE = accountArrays(3);
+
 /**
  * Every priced account's new balance, alarm state and priced position in one statement, the
  * accounts found by their primary key probed with the batch's ids (joined to the batch's rows
@@ -76,18 +57,8 @@ async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Pro
 async function updateAccounts(tx: Queryable, accounts: readonly PricedAccount[]): Promise<void> {
   if (accounts.length === 0) return;
   await tx.query(
-    prepared(`update pms_account a set balance = u.balance, alarm_level = u.alarm_level, arrears_status = u.arrears_status,
-            cycle_key = u.cycle_key, cycle_total = u.cycle_total, cycle_tip = u.cycle_tip, cycle_peak = u.cycle_peak,
-            cycle_peace = u.cycle_peace, cycle_low = u.cycle_low, register_total = u.register_total,
-            register_tip = u.register_tip, register_peak = u.register_peak, register_peace = u.register_peace,
-            register_low = u.register_low, priced_time = u.priced_time, fee_month = u.fee_month,
-            update_time = case when u.balance <> a.balance then now() else a.update_time end
-       from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::int[], $5::int[], $6::varchar[], $7::bigint[],
-                   $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[],
-                   $14::bigint[], $15::bigint[], $16::bigint[], $17::timestamptz[], $18::varchar[])
-         as u(id, tenant_id, balance, alarm_level, arrears_status, cycle_key, cycle_total, cycle_tip, cycle_peak,
-              cycle_peace, cycle_low, register_total, register_tip, register_peak, register_peace, register_low,
-              priced_time, fee_month)
+    prepared(`update pms_account a set ${ACCOUNT_SET}
+       from unnest($1::bigint[], $2::varchar[], ${UPDATE.arrays}) as u(id, tenant_id, ${UPDATE.names})
       where a.id = any($1::bigint[]) and a.id = u.id and a.tenant_id = u.tenant_id`),
     [accounts.map((a) => a.id), accounts.map((a) => a.tenant_id), ...accountColumns(accounts)],
   );
@@ -135,7 +106,7 @@ async function priceBatchIn(
   readings: readonly PricedReading[],
   timeZone: string,
 ): Promise<(PricingOutcome | undefined)[]> {
-  const accounts = await lockPricedAccounts(tx, readings);
+  const accounts = await readPricedAccounts(tx, readings, true);
   const { outcomes, entries, touched } = planBatch(accounts, readings, timeZone);
   await appendEntries(tx, entries);
   await updateAccounts(
@@ -154,9 +125,10 @@ const codeOf = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
 
 /**
- * priceBatchIn in its own transaction (the way of a batch the versioned write left, batch-pricing.ts). A deadlock or serialization failure retries the batch; any
- * other failure (a row the batch cannot price) isolates it: each reading is priced alone, so one
- * bad reading fails by itself and the rest are booked.
+ * priceBatchIn in its own transaction: the way of what the versioned write leaves (batch-pricing.ts).
+ * A deadlock or serialization failure retries the batch; any other failure (a row the batch cannot
+ * price) isolates it: each reading is priced alone, so one bad reading fails by itself and the rest
+ * are booked.
  */
 export async function priceLocked(
   db: Db,

@@ -24,13 +24,16 @@ export const readingKey = (reading: PricedReading) =>
 const distinct = <T>(values: T[]) => [...new Set(values)];
 
 /**
- * The open priced accounts of the readings' meters with their versions, read without a lock: the
- * write that follows takes each account only if its version is still the one read here. Found by
- * the open-meter index probed with the readings' tenants, kinds and meters (`= any`).
+ * The open priced accounts of the readings' meters with their versions, by meter key. Unlocked,
+ * for the write that takes each account only if its version is still the one read here; locked
+ * (`lock`), in id order, so two processes pricing overlapping batches under lock queue instead of
+ * deadlocking. Found by the open-meter index probed with the readings' tenants, kinds and meters
+ * (`= any`) whatever the table's size: a join to the wave's rows let the planner scan every account.
  */
 export async function readPricedAccounts(
   q: Queryable,
   readings: readonly PricedReading[],
+  lock = false,
 ): Promise<Map<string, VersionedAccount>> {
   if (readings.length === 0) return new Map();
   const rows = await q.query<VersionedAccount>(
@@ -38,7 +41,7 @@ export async function readPricedAccounts(
             c.xmin::text as charging_version, a.alarm_scheme_id::text as alarm_scheme_id, s.xmin::text as alarm_version
        ${PRICED_FROM}
       where a.tenant_id = any($1::varchar[]) and a.energy_type = any($2::int[]) and a.meter_id = any($3::bigint[])
-        and a.status = 1 and a.control_status = 1`),
+        and a.status = 1 and a.control_status = 1${lock ? "\n      order by a.id for update of a" : ""}`),
     [
       distinct(readings.map((r) => r.tenantId)),
       distinct(readings.map((r) => r.energyType)),

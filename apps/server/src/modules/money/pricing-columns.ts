@@ -108,3 +108,36 @@ export const accountColumns = (accounts: readonly PricedAccount[]) => [
   accounts.map((a) => (a.priced_time ? new Date(a.priced_time).toISOString() : null)),
   accounts.map((a) => a.fee_month),
 ];
+
+/** The account columns accountColumns answers, in its order, with their types. */
+const ACCOUNT_COLUMNS = [
+  ["balance", "bigint"],
+  ["alarm_level", "int"],
+  ["arrears_status", "int"],
+  ["cycle_key", "varchar"],
+  ["cycle_total", "bigint"],
+  ["cycle_tip", "bigint"],
+  ["cycle_peak", "bigint"],
+  ["cycle_peace", "bigint"],
+  ["cycle_low", "bigint"],
+  ["register_total", "bigint"],
+  ["register_tip", "bigint"],
+  ["register_peak", "bigint"],
+  ["register_peace", "bigint"],
+  ["register_low", "bigint"],
+  ["priced_time", "timestamptz"],
+  ["fee_month", "varchar"],
+] as const;
+
+/**
+ * accountColumns' arrays as statement text, from parameter `$first` on (`$n::type[], …`), and the
+ * names of their columns: the two updates of pricing (locked and versioned) unnest them alike.
+ */
+export const accountArrays = (first: number) => ({
+  arrays: ACCOUNT_COLUMNS.map(([, type], i) => `$${first + i}::${type}[]`).join(", "),
+  names: ACCOUNT_COLUMNS.map(([name]) => name).join(", "),
+});
+
+/** What both updates of pricing set on an account `a` from its row `u` of accountColumns. */
+export const ACCOUNT_SET = `${ACCOUNT_COLUMNS.map(([name]) => `${name} = u.${name}`).join(", ")},
+       update_time = case when u.balance <> a.balance then now() else a.update_time end`;

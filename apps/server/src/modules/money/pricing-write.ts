@@ -2,7 +2,14 @@ import { withArrayLiteralsInSlices } from "../../db/array-literal.ts";
 import type { Queryable } from "../../db/client.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { VersionedAccount } from "./priced-accounts.ts";
-import { accountColumns, type BatchEntry, entryColumns, partColumns } from "./pricing-columns.ts";
+import {
+  ACCOUNT_SET,
+  accountArrays,
+  accountColumns,
+  type BatchEntry,
+  entryColumns,
+  partColumns,
+} from "./pricing-columns.ts";
 import { PRICING } from "./usage-pricing.ts";
 
 /**
@@ -30,6 +37,9 @@ function schemeColumns(accounts: readonly VersionedAccount[]) {
   const rows = [...schemes.values()];
   return [0, 1, 2, 3].map((i) => rows.map((row) => row[i]));
 }
+
+/** The accounts' arrays after the ids, tenants and versions: from $4. */
+const ACCOUNTS = accountArrays(4);
 
 /**
  * Writes a priced batch in one statement, account by account only where nothing it was priced from
@@ -80,18 +90,9 @@ export async function writeUnchanged(
          from unnest($38::int[], $39::varchar[], $40::bigint[], $41::text[]) as v(kind, tenant_id, id, version)),
      stamp as materialized (select clock_timestamp() as at),
      moved as (
-       update pms_account a set balance = u.balance, alarm_level = u.alarm_level, arrears_status = u.arrears_status,
-              cycle_key = u.cycle_key, cycle_total = u.cycle_total, cycle_tip = u.cycle_tip, cycle_peak = u.cycle_peak,
-              cycle_peace = u.cycle_peace, cycle_low = u.cycle_low, register_total = u.register_total,
-              register_tip = u.register_tip, register_peak = u.register_peak, register_peace = u.register_peace,
-              register_low = u.register_low, priced_time = u.priced_time, fee_month = u.fee_month,
-              update_time = case when u.balance <> a.balance then now() else a.update_time end
-         from unnest($1::bigint[], $2::varchar[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::varchar[],
-                     $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[],
-                     $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[], $18::timestamptz[], $19::varchar[])
-           as u(id, tenant_id, version, balance, alarm_level, arrears_status, cycle_key, cycle_total, cycle_tip,
-                cycle_peak, cycle_peace, cycle_low, register_total, register_tip, register_peak, register_peace,
-                register_low, priced_time, fee_month)
+       update pms_account a set ${ACCOUNT_SET}
+         from unnest($1::bigint[], $2::varchar[], $3::text[], ${ACCOUNTS.arrays})
+           as u(id, tenant_id, version, ${ACCOUNTS.names})
         where a.id = any($1::bigint[]) and a.id = u.id and a.tenant_id = u.tenant_id and a.xmin::text = u.version
           and (select ok from fresh)
        returning a.id, a.xmin::text as version),
