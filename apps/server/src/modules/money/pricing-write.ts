@@ -51,9 +51,10 @@ const ACCOUNTS = accountArrays(4);
  * and no begin or commit to send.
  *
  * The accounts are found by their primary key probed with the batch's ids (`= any`): joined to the
- * batch's rows alone, the planner hashed the whole account table for every batch. The owners are
- * probed one by one from their moves (the same `= any` there made the kept plan probe the whole
- * list for each owner: quadratic).
+ * batch's rows alone, the planner hashed the whole account table for every batch. Each owner moves
+ * by what its written accounts moved (each account's move is sent beside it and answered by the
+ * accounts' update, so the entries are not gone through again), probed one by one (an `= any` there
+ * made the kept plan probe the whole list for each owner: quadratic).
  *
  * The accounts are taken in id order (their key probed in order), as the locked path takes them,
  * and owners after accounts, as a recharge takes them, so writers queue instead of
@@ -68,12 +69,16 @@ export async function writeUnchanged(
   if (accounts.length === 0) return new Map();
   // Ids are decimal text without leading zeros: the shorter is the smaller, else the text decides.
   const sorted = [...accounts].sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
+  // What each account's entries move, in fen: its owner moves by as much, once it is written.
+  const moves = new Map<string, bigint>();
+  for (const e of entries) moves.set(e.account.id, (moves.get(e.account.id) ?? 0n) + e.amount);
   // Written a few columns at a time (the store of the next wave runs beside this).
   const params = await withArrayLiteralsInSlices([
     sorted.map((a) => a.id),
     sorted.map((a) => a.tenant_id),
     sorted.map((a) => a.row_version),
     ...accountColumns(sorted),
+    sorted.map((a) => (moves.get(a.id) ?? 0n).toString()),
     ...entryColumns(entries),
     PRICING.name,
     ...partColumns(entries),
@@ -87,22 +92,22 @@ export async function writeUnchanged(
                 else (select s.xmin::text from pms_alarm_scheme s
                        where s.tenant_id = v.tenant_id and s.id = v.id and s.is_deleted = 0)
               end is not distinct from v.version), true) as ok
-         from unnest($38::int[], $39::varchar[], $40::bigint[], $41::text[]) as v(kind, tenant_id, id, version)),
+         from unnest($39::int[], $40::varchar[], $41::bigint[], $42::text[]) as v(kind, tenant_id, id, version)),
      stamp as materialized (select clock_timestamp() as at),
      moved as (
        update pms_account a set ${ACCOUNT_SET}
-         from unnest($1::bigint[], $2::varchar[], $3::text[], ${ACCOUNTS.arrays})
-           as u(id, tenant_id, version, ${ACCOUNTS.names})
+         from unnest($1::bigint[], $2::varchar[], $3::text[], ${ACCOUNTS.arrays}, $20::bigint[])
+           as u(id, tenant_id, version, ${ACCOUNTS.names}, moved)
         where a.id = any($1::bigint[]) and a.id = u.id and a.tenant_id = u.tenant_id and a.xmin::text = u.version
           and (select ok from fresh)
-       returning a.id, a.xmin::text as version),
+       returning a.id, a.xmin::text as version, a.owner_id, a.tenant_id, u.moved),
      entry as (
        insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage,
                                usage_day, cause, part, creator, create_time)
        select e.id, e.tenant_id, e.account_id, e.owner_id, e.entry_type, e.amount, e.balance_after, e.usage,
-              e.usage_day, e.cause, e.part, $31::varchar, stamp.at
-         from unnest($20::bigint[], $21::varchar[], $22::bigint[], $23::bigint[], $24::int[], $25::bigint[],
-                     $26::bigint[], $27::bigint[], $28::date[], $29::varchar[], $30::varchar[])
+              e.usage_day, e.cause, e.part, $32::varchar, stamp.at
+         from unnest($21::bigint[], $22::varchar[], $23::bigint[], $24::bigint[], $25::int[], $26::bigint[],
+                     $27::bigint[], $28::bigint[], $29::date[], $30::varchar[], $31::varchar[])
            as e(id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage, usage_day, cause,
                 part)
         cross join stamp
@@ -110,18 +115,15 @@ export async function writeUnchanged(
      part as (
        insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
        select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
-         from unnest($32::bigint[], $33::varchar[], $34::bigint[], $35::varchar[], $36::bigint[], $37::bigint[])
+         from unnest($33::bigint[], $34::varchar[], $35::bigint[], $36::varchar[], $37::bigint[], $38::bigint[])
            as p(ledger_id, tenant_id, account_id, part, usage, charge)
         cross join stamp
         where p.account_id in (select id from moved)),
      owner as (
        update pms_owner o set balance = o.balance + m.amount / 100.0
-         from (select e.owner_id, e.tenant_id, sum(e.amount) as amount
-                 from unnest($23::bigint[], $21::varchar[], $25::bigint[], $22::bigint[])
-                   as e(owner_id, tenant_id, amount, account_id)
-                where e.account_id in (select id from moved)
-                group by e.owner_id, e.tenant_id
-                order by e.owner_id) m
+         from (select owner_id, tenant_id, sum(moved) as amount from moved where moved <> 0
+                group by owner_id, tenant_id
+                order by owner_id) m
         where o.id = m.owner_id and o.tenant_id = m.tenant_id)
      select (select version from moved limit 1) as version,
             array(select id from unnest($1::bigint[]) as w(id) except select id from moved)::text[] as left_out`),
