@@ -46,8 +46,14 @@ export async function evaluateTenant(
   // Judged in memory first: a pass that changes nothing (most of them) opens no transaction.
   const raises: { meter: MeterRow; code: RuleCode; level: number; content: string }[] = [];
   const ends: string[] = [];
+  // A meter with nothing found and no open record has nothing to raise or restore (most meters of
+  // most passes): it is passed over without going through every rule's key.
+  const openMeters = new Set<string>();
+  for (const record of open.values()) openMeters.add(`${record.energy_type}:${record.meter_id}`);
   for (const meter of meters) {
-    const found = new Map(findings(meter, rules, now).map((f) => [f.code, f]));
+    const list = findings(meter, rules, now);
+    if (list.length === 0 && !openMeters.has(`${meter.energyType}:${meter.meterId}`)) continue;
+    const found = new Map(list.map((f) => [f.code, f]));
     for (const code of METER_RULE_CODES) {
       const key = ruleKey(meter.energyType, meter.meterId, code);
       const finding = found.get(code);
