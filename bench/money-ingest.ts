@@ -345,17 +345,17 @@ async function main(): Promise<void> {
     console.log(
       `${METERS} priced meters (flat ${PRICE} 元/kWh, remote control, open account) and ${METERS} unpriced meters (no account), electric, in rooms with owners; ${ROUNDS} rounds of one reading per meter (15 minutes apart, +1.00 kWh each), the sets alternating round by round, each first every other round; ${BURST ? "burst: each round's readings handed over at once" : `${CONCURRENCY} readings in flight at once`}; the sink batches up to 1,000`,
     );
-    // Round 1 of each set first, off the clock: connections, JIT and caches warm for both.
-    await ingest(
-      record,
-      range(UNPRICED_BASE).map((id) => readingOf(id, 1)),
-      [],
-    );
-    await ingest(
-      record,
-      range(PRICED_BASE).map((id) => readingOf(id, 1)),
-      [],
-    );
+    /** A round of both sets off the clock. */
+    const warmUp = async (round: number) => {
+      for (const base of [UNPRICED_BASE, PRICED_BASE])
+        await ingest(
+          record,
+          range(base).map((id) => readingOf(id, round)),
+          [],
+        );
+    };
+    // Round 1 of each set first: connections, JIT and caches warm for both.
+    await warmUp(1);
     // Statistics as autovacuum keeps them in service, now that the month's partitions have rows.
     for (const table of [
       "pms_data_read",
@@ -368,16 +368,7 @@ async function main(): Promise<void> {
     // Round 2 of both sets, still off the clock: the statements' kept plans were dropped by the
     // statistics and are made again here (the first set to run after them paid for it, a tenth of
     // its rate in that round).
-    await ingest(
-      record,
-      range(UNPRICED_BASE).map((id) => readingOf(id, 2)),
-      [],
-    );
-    await ingest(
-      record,
-      range(PRICED_BASE).map((id) => readingOf(id, 2)),
-      [],
-    );
+    await warmUp(2);
     const off: Measured = { ms: 0, latencies: [], trips: 0 };
     const on: Measured = { ms: 0, latencies: [], trips: 0 };
     const log: Measured = { ms: 0, latencies: [], trips: 0 };
