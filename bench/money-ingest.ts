@@ -226,6 +226,12 @@ function readingOf(meterId: number, round: number): MeterReading {
   };
 }
 
+/**
+ * The last ingest's drain: from its last reading stored to everything priced and judged (the waves
+ * still behind the store when the set ran out). Part of the set's time, printed apart.
+ */
+let lastDrain = 0;
+
 /** Settles when the sink has stored, priced and judged everything handed to it (set once it exists). */
 let settled: () => Promise<void> = async () => undefined;
 
@@ -250,7 +256,9 @@ async function ingest(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, readings.length) }, worker));
+  const stored = performance.now();
   await settled();
+  lastDrain = performance.now() - stored;
   return performance.now() - start;
 }
 
@@ -373,7 +381,7 @@ async function main(): Promise<void> {
     const on: Measured = { ms: 0, latencies: [], trips: 0 };
     const log: Measured = { ms: 0, latencies: [], trips: 0 };
     /** Each measured round's milliseconds of both sets: the spread is printed beside the totals. */
-    const perRound: { off: number; on: number }[] = [];
+    const perRound: { off: number; on: number; drains: { off: number; on: number } }[] = [];
     const measure = async (into: Measured, run: () => Promise<number>, readings: number) => {
       phase = into === off ? "pricing off" : into === on ? "pricing on" : "other";
       const before = trips();
@@ -398,14 +406,21 @@ async function main(): Promise<void> {
     for (round = WARM_ROUNDS + 1; round <= ROUNDS; round++) {
       const unpriced = range(UNPRICED_BASE).map((id) => readingOf(id, round));
       const priced = range(PRICED_BASE).map((id) => readingOf(id, round));
-      const offRound = () => measure(off, () => ingest(record, unpriced, off.latencies), METERS);
-      const onRound = () => measure(on, () => ingest(record, priced, on.latencies), METERS);
+      const drains = { off: 0, on: 0 };
+      const offRound = () =>
+        measure(off, () => ingest(record, unpriced, off.latencies), METERS).then(() => {
+          drains.off = lastDrain;
+        });
+      const onRound = () =>
+        measure(on, () => ingest(record, priced, on.latencies), METERS).then(() => {
+          drains.on = lastDrain;
+        });
       // Each set goes first every other round: neither always runs just after the log-only burst
       // or always inherits the other's background work (WAL, checkpoints, pruning).
       const before = { off: off.ms, on: on.ms };
       if (round % 2 === 0) await offRound().then(onRound);
       else await onRound().then(offRound);
-      perRound.push({ off: off.ms - before.off, on: on.ms - before.on });
+      perRound.push({ off: off.ms - before.off, on: on.ms - before.on, drains });
       await measure(log, () => logOnly(db, priced), METERS);
     }
     const batched = { ...sink.counts };
@@ -434,6 +449,10 @@ async function main(): Promise<void> {
     const rate = (m: Measured) => m.latencies.length / (m.ms / 1000);
     const rates = (set: "off" | "on") => perRound.map((r) => Math.round(METERS / (r[set] / 1000))).join(" ");
     console.log(`  each round (readings/s): pricing off ${rates("off")}; pricing on ${rates("on")}`);
+    const drained = (set: "off" | "on") => perRound.map((r) => r.drains[set].toFixed(0)).join(" ");
+    console.log(
+      `  each round's drain, its last reading stored to all priced and judged (ms, in its time): pricing off ${drained("off")}; pricing on ${drained("on")}`,
+    );
     console.log(
       `  ratio on / off ${(rate(on) / rate(off)).toFixed(2)}; priced against the log alone ${(rate(on) / rate(log)).toFixed(2)}; priced batched against per reading ${(rate(on) / rate(before)).toFixed(1)}×`,
     );

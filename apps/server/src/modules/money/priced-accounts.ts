@@ -97,8 +97,11 @@ export class PricedAccountMemory {
     const at = this.now();
     const entry = this.accounts.get(key);
     if (entry) {
+      // Written again, an entry moves to the end: the map stays in the order of writing, oldest first.
+      this.accounts.delete(key);
       entry.account = account;
       entry.at = at;
+      this.accounts.set(key, entry);
     } else if (this.accounts.size < this.limit || this.expire(at)) this.accounts.set(key, { account, at });
   }
 
@@ -106,9 +109,17 @@ export class PricedAccountMemory {
     this.accounts.delete(key);
   }
 
-  /** Drops the entries past their age (looked for only once full); true if room was made. */
+  /**
+   * Drops the entries past their age (looked for only once full); true if room was made. The
+   * oldest are first, so the look stops at the first young one: a full memory of a fleet larger
+   * than the bound answers at once for each meter it does not take in (a look through every entry,
+   * each time, cost a wave of such meters half the process's time).
+   */
   private expire(at: number): boolean {
-    for (const [key, entry] of this.accounts) if (at - entry.at > this.maxAgeMs) this.accounts.delete(key);
+    for (const [key, entry] of this.accounts) {
+      if (at - entry.at <= this.maxAgeMs) break;
+      this.accounts.delete(key);
+    }
     return this.accounts.size < this.limit;
   }
 }
