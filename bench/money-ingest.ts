@@ -19,11 +19,14 @@
  *   --concurrency: readings in flight at once, as many DTU sessions answering together (the sink
  *   batches what arrives while a batch is written). --burst yes: each round's readings all handed
  *   over in the same instant (every meter answering at the top of the hour).
+ *   --remembered: the priced accounts the sink remembers (50,000, the gateway's default); a fleet
+ *   larger than that is partly read each wave.
  *   PROFILE=1 adds each statement's total time, slowest first, and the CPU a reading took in this
  *   process and in the database's processes (this machine's); PROFILE=cpu also writes this
  *   process's CPU profile of each measured round.
  *   tsx bench/money-ingest.ts [--meters 10000] [--rounds 6] [--concurrency 1000] [--burst no]
- *                             [--database postgres|pglite] [--start ISO time of round 1]
+ *                             [--remembered 50000] [--database postgres|pglite]
+ *                             [--start ISO time of round 1]
  *                             (or METERS=… ROUNDS=… …)
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -35,6 +38,7 @@ import { nextId } from "../apps/server/src/db/ids.ts";
 import { insertElectricReads } from "../apps/server/src/modules/metering/reading-log.db.ts";
 import { DbReadingsSink } from "../apps/server/src/modules/metering/readings-sink.db.ts";
 import { localDay } from "../apps/server/src/modules/metering/usage-periods.ts";
+import { DEFAULT_PRICED_ACCOUNTS } from "../apps/server/src/modules/money/priced-accounts.ts";
 import {
   type BenchDatabase,
   count,
@@ -56,6 +60,7 @@ const options = settings({
   keep: "no",
   database: "postgres",
   start: "",
+  remembered: String(DEFAULT_PRICED_ACCOUNTS),
 });
 const METERS = count(options.meters, "meters");
 const ROUNDS = count(options.rounds, "rounds");
@@ -66,6 +71,10 @@ if (ROUNDS <= WARM_ROUNDS)
 const BURST = options.burst === "yes";
 const CONCURRENCY = BURST ? Number.MAX_SAFE_INTEGER : Math.max(1, count(options.concurrency, "concurrency"));
 const SAMPLE = Math.min(count(options.sample, "sample"), METERS);
+/** The priced accounts the sink remembers (the gateway's default): fewer than --meters reads the rest each wave. */
+const REMEMBERED = Number(options.remembered);
+if (!Number.isSafeInteger(REMEMBERED) || REMEMBERED < 0)
+  throw new Error("remembered: a count of accounts, 0 or more");
 const KIND = options.database as DatabaseKind;
 if (KIND !== "postgres" && KIND !== "pglite") throw new Error("database: postgres or pglite");
 
@@ -346,12 +355,15 @@ async function main(): Promise<void> {
     // once its reading is stored while the stage behind prices and judges (each round is timed
     // until that stage is done too, so the rates are readings stored, priced and judged).
     const shared = await startSharedCache(db);
-    const sink = new DbReadingsSink(db, TIME_ZONE, { acknowledgeStored: true });
+    const sink = new DbReadingsSink(db, TIME_ZONE, {
+      acknowledgeStored: true,
+      rememberedAccounts: REMEMBERED,
+    });
     const record = (reading: MeterReading) => sink.record(reading);
     settled = () => sink.idle();
     console.log(`database: ${bench.where}`);
     console.log(
-      `${METERS} priced meters (flat ${PRICE} 元/kWh, remote control, open account) and ${METERS} unpriced meters (no account), electric, in rooms with owners; ${ROUNDS} rounds of one reading per meter (15 minutes apart, +1.00 kWh each), the sets alternating round by round, each first every other round; ${BURST ? "burst: each round's readings handed over at once" : `${CONCURRENCY} readings in flight at once`}; the sink batches up to 1,000`,
+      `${METERS} priced meters (flat ${PRICE} 元/kWh, remote control, open account) and ${METERS} unpriced meters (no account), electric, in rooms with owners; ${ROUNDS} rounds of one reading per meter (15 minutes apart, +1.00 kWh each), the sets alternating round by round, each first every other round; ${BURST ? "burst: each round's readings handed over at once" : `${CONCURRENCY} readings in flight at once`}; the sink batches up to 1,000 and remembers ${REMEMBERED} priced accounts`,
     );
     /** A round of both sets off the clock. */
     const warmUp = async (round: number) => {

@@ -131,3 +131,15 @@ test("API_LOG picks which calls the API log keeps; writes, errors and slow calls
   await assert.rejects(loadConfig({ DATA_DIR: dir, API_LOG: "reads" }), /API_LOG takes/);
   await assert.rejects(loadConfig({ DATA_DIR: dir, API_LOG_BUFFER: "0" }), /API_LOG_BUFFER/);
 });
+
+test("GATEWAY_PRICED_ACCOUNTS sizes the gateway's memory of priced accounts; anything but a count is refused", async () => {
+  const site = { ...production, CLIENT_SECRET: clientSecret };
+  const remembered = async (value?: string) =>
+    (await loadConfig(value === undefined ? site : { ...site, GATEWAY_PRICED_ACCOUNTS: value }))
+      .pricedAccounts;
+  assert.equal(await remembered(), 50_000, "the default");
+  assert.equal(await remembered("120000"), 120_000);
+  assert.equal(await remembered("0"), 0, "none");
+  for (const wrong of ["-1", "1.5", "lots", "1e5"])
+    await assert.rejects(remembered(wrong), /GATEWAY_PRICED_ACCOUNTS must be a whole number ≥ 0/, wrong);
+});

@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { allowedEndpoints } from "./modules/develop/datasource-address.ts";
+import { DEFAULT_PRICED_ACCOUNTS } from "./modules/money/priced-accounts.ts";
 import { type ApiLogPolicy, DEFAULT_API_LOG } from "./plugins/api-log-policy.ts";
 import { MIN_SECRET_LENGTH, weakSecretProblem } from "./secret-strength.ts";
 
@@ -34,6 +35,8 @@ export interface ServerConfig {
   gatewayEmbedded: boolean;
   /** How often each meter is polled by the embedded gateway. */
   pollIntervalSeconds: number;
+  /** GATEWAY_PRICED_ACCOUNTS: the priced accounts the embedded gateway remembers. */
+  pricedAccounts: number;
   /** The demo's NB-IoT water meters: how often each wakes and reports through its platform double. */
   demoNbiotWakeSeconds: number;
   /** Built console served at `/`; absent in API-only tests. */
@@ -82,6 +85,21 @@ export function trustedProxies(text: string): string[] {
 const DEFAULT_CONSOLE_DIST = fileURLToPath(new URL("../../console/dist/", import.meta.url));
 
 export class ConfigError extends Error {}
+
+/**
+ * GATEWAY_PRICED_ACCOUNTS: how many priced accounts a gateway process remembers as it last wrote
+ * them (money/priced-accounts.ts), read by the server's embedded gateway and `npm run gateway`.
+ */
+export function pricedAccountsSetting(env: NodeJS.ProcessEnv): number {
+  const text = env.GATEWAY_PRICED_ACCOUNTS?.trim();
+  if (!text) return DEFAULT_PRICED_ACCOUNTS;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value))
+    throw new ConfigError(
+      `GATEWAY_PRICED_ACCOUNTS must be a whole number ≥ 0: ${env.GATEWAY_PRICED_ACCOUNTS}`,
+    );
+  return value;
+}
 
 const truthy = (value: string | undefined) => value !== undefined && /^(1|true|on|yes)$/i.test(value);
 
@@ -189,6 +207,7 @@ export async function loadConfig(
     demoData,
     gatewayEmbedded: env.GATEWAY_EMBEDDED === undefined ? !production : truthy(env.GATEWAY_EMBEDDED),
     pollIntervalSeconds,
+    pricedAccounts: pricedAccountsSetting(env),
     demoNbiotWakeSeconds,
     consoleDist,
     logLevel: env.LOG_LEVEL ?? "info",

@@ -1,6 +1,6 @@
 import { consoleLogger, type LogLevel } from "@meterline/gateway";
 import { startSharedCache } from "./cache/shared-cache.ts";
-import { ConfigError } from "./config.ts";
+import { ConfigError, pricedAccountsSetting } from "./config.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
 import { openDb } from "./db/client.ts";
 import { IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     console.error(`POLL_INTERVAL_SECONDS must be a whole number ≥ 10: ${process.env.POLL_INTERVAL_SECONDS}`);
     process.exit(1);
   }
+  const pricedAccounts = pricedAccountsSetting(process.env);
   const { host, port } = embeddedGatewaySettings({});
   await checkPortsFree([{ setting: "GATEWAY_PORT", host, port, purpose: "the meter gateway's DTU port" }]);
   const db = await openDb({ databaseUrl });
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     }),
     logger,
     pollIntervalMs: pollSeconds * 1000,
+    pricedAccounts,
     demoFleet: false,
     ...(process.env.TZ_DEFAULT ? { timeZone: process.env.TZ_DEFAULT } : {}),
   });

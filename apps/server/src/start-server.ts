@@ -143,6 +143,7 @@ export async function startServer(
         cipher,
         logger: { log: (level, message, fields) => app.log[level](fields ?? {}, message) },
         pollIntervalMs: config.pollIntervalSeconds * 1000,
+        pricedAccounts: config.pricedAccounts,
         demoFleet: config.demoData,
         timeZone: config.timeZone,
         host: config.host,

@@ -74,6 +74,8 @@ export async function startEmbeddedMetering(options: {
    */
   host?: string;
   env?: NodeJS.ProcessEnv;
+  /** How many priced accounts the sink remembers (GATEWAY_PRICED_ACCOUNTS; readings-sink.db.ts). */
+  pricedAccounts?: number;
   /** The batch job runner's pace and window (batch-jobs/job-runner.ts); false runs none here. */
   batchJobs?: Partial<{ intervalMs: number; limits: RunnerLimits }> | false;
 }): Promise<EmbeddedMetering> {
@@ -86,7 +88,10 @@ export async function startEmbeddedMetering(options: {
   // Where each meter belongs comes from the shared cache of `db` (the server's, or the one the
   // gateway process starts), so a batch of readings asks the database only for meters this
   // process has not seen since the last change.
-  const readings = new DbReadingsSink(db, settings.timeZone, { acknowledgeStored: true });
+  const readings = new DbReadingsSink(db, settings.timeZone, {
+    acknowledgeStored: true,
+    ...(options.pricedAccounts === undefined ? {} : { rememberedAccounts: options.pricedAccounts }),
+  });
   const gateway = await startGateway({
     directory: new DbMeterDirectory(db, options.cipher, options.pollIntervalMs),
     commands: new DbCommandSource(db),

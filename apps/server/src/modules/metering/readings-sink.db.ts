@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import type { MeterFilter } from "../alarm/alarm.repository.ts";
 import { evaluateTenant } from "../alarm/alarm.service.ts";
 import { priceBatch } from "../money/batch-pricing.ts";
-import { PricedAccountMemory } from "../money/priced-accounts.ts";
+import { DEFAULT_PRICED_ACCOUNTS, PricedAccountMemory } from "../money/priced-accounts.ts";
 import { shadowReading } from "../money/shadow-balance.ts";
 import type { MeterPlace } from "./current-data-batch.db.ts";
 import { cachedPlaces } from "./meter-places.ts";
@@ -22,7 +22,7 @@ export interface SinkOptions {
   /**
    * How many priced accounts the sink remembers as it last wrote them (money/priced-accounts.ts),
    * so pricing a wave of their meters need not read them again: about 1 kB each (962 bytes
-   * measured). 0 remembers none.
+   * measured; GATEWAY_PRICED_ACCOUNTS in the gateway). 0 remembers none.
    */
   rememberedAccounts?: number;
 }
@@ -39,7 +39,7 @@ export class DbReadingsSink implements ReadingsSink {
     private readonly timeZone = "Asia/Shanghai",
     private readonly options: SinkOptions = {},
   ) {
-    this.pricedAccounts = new PricedAccountMemory(options.rememberedAccounts ?? 20_000);
+    this.pricedAccounts = new PricedAccountMemory(options.rememberedAccounts ?? DEFAULT_PRICED_ACCOUNTS);
   }
 
   /** The priced accounts as this sink's pricing last wrote them. */
