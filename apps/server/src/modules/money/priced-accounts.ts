@@ -54,6 +54,14 @@ export async function readPricedAccounts(
 }
 
 /**
+ * How many priced accounts a gateway process remembers unless GATEWAY_PRICED_ACCOUNTS says
+ * otherwise: ~1 kB each, so a process pricing 50,000 meters holds ~50 MB of them and prices every
+ * wave without reading its accounts (a fleet of 30,000 measured 15,000 priced readings a second
+ * remembered whole, 12,700 with 20,000 remembered and 13,200 with none).
+ */
+export const DEFAULT_PRICED_ACCOUNTS = 50_000;
+
+/**
  * The priced accounts a gateway process wrote last, as it wrote them, by meter: its next wave of
  * the same meters is priced from here without reading them again, and the write proves them
  * current by their versions (a recharge, a correction, another process or a scheme edit in between
@@ -65,14 +73,6 @@ export async function readPricedAccounts(
  * moved to another process leave, and a version is never compared after the transaction counter
  * could have come round to it again.
  */
-/**
- * How many priced accounts a gateway process remembers unless GATEWAY_PRICED_ACCOUNTS says
- * otherwise: ~1 kB each, so a process pricing 50,000 meters holds ~50 MB of them and prices every
- * wave without reading its accounts (a fleet of 30,000 measured 15,000 priced readings a second
- * remembered whole, 12,700 with 20,000 remembered and 13,200 with none).
- */
-export const DEFAULT_PRICED_ACCOUNTS = 50_000;
-
 export class PricedAccountMemory {
   private readonly accounts = new Map<string, { account: VersionedAccount; at: number }>();
 
