@@ -65,6 +65,42 @@ test("once full, a new meter is not taken in until an entry has aged out; writte
   );
 });
 
+test("a full memory of young accounts turns a new meter away after looking at one entry, not all", () => {
+  let now = 0;
+  const memory = new PricedAccountMemory(1_000, 1_000, () => now);
+  for (let i = 1; i <= 1_000; i++) memory.remember(`k${i}`, account(i));
+  // Entries looked at, counted where the memory walks its map (its only walk is the look for aged ones).
+  let looked = 0;
+  const walk = Map.prototype[Symbol.iterator];
+  Map.prototype[Symbol.iterator] = function (this: Map<unknown, unknown>) {
+    const inner = walk.call(this);
+    return {
+      next: () => {
+        looked++;
+        return inner.next();
+      },
+      [Symbol.iterator]() {
+        return this;
+      },
+    } as ReturnType<typeof walk>;
+  };
+  try {
+    now = 500;
+    for (let i = 1_001; i <= 2_000; i++) memory.remember(`k${i}`, account(i));
+  } finally {
+    Map.prototype[Symbol.iterator] = walk;
+  }
+  assert.equal(memory.size, 1_000, "none taken in: all remembered ones are young");
+  assert.ok(looked <= 1_000, `1,000 meters turned away looked at ${looked} entries`);
+  now = 1_200;
+  memory.remember("k1", account(1, { row_version: "101" }));
+  now = 1_300;
+  memory.remember("k2001", account(2001));
+  assert.ok(memory.recall("k2001"), "the oldest write aged out and made room");
+  assert.equal(memory.recall("k2"), undefined, "k2, written at 0, went first");
+  assert.equal(memory.recall("k1")?.row_version, "101", "k1, written again at 1,200, stays");
+});
+
 test("the accounts' columns are the priced position's, column by column, for any account", () => {
   for (let seed = 1; seed <= 200; seed++) {
     const a = account(seed, {
