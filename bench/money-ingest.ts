@@ -72,9 +72,7 @@ const BURST = options.burst === "yes";
 const CONCURRENCY = BURST ? Number.MAX_SAFE_INTEGER : Math.max(1, count(options.concurrency, "concurrency"));
 const SAMPLE = Math.min(count(options.sample, "sample"), METERS);
 /** The priced accounts the sink remembers (the gateway's default): fewer than --meters reads the rest each wave. */
-const REMEMBERED = Number(options.remembered);
-if (!Number.isSafeInteger(REMEMBERED) || REMEMBERED < 0)
-  throw new Error("remembered: a count of accounts, 0 or more");
+const REMEMBERED = count(options.remembered, "remembered");
 const KIND = options.database as DatabaseKind;
 if (KIND !== "postgres" && KIND !== "pglite") throw new Error("database: postgres or pglite");
 
