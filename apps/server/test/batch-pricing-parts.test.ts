@@ -14,9 +14,11 @@ import { seedPricedMeters } from "./priced-meters-fixture.ts";
  * reading is charged once, and that a part whose statement fails is priced under lock while the
  * other part's write stands.
  */
+/** Meters (and their rooms, owners and accounts) of this test: ids far from the seed's and other tests'. */
+const BASE = 7_300_000;
+
 describe("a large wave priced in parts", () => {
   let server: TestServer;
-  const BASE = 7_300_000;
   const METERS = 300;
   const DEPOSIT = 100_000n;
   const START = Date.parse("2026-11-02T00:15:00Z");
@@ -168,8 +170,8 @@ describe("a large wave priced in parts", () => {
 
 /** The owner of an account of this test: each pair's first meter's (see before()). */
 const ownerOf = (accountId: string) => {
-  const offset = Number(accountId) - 7_300_000;
-  return String(7_300_000 + offset - (offset % 2));
+  const offset = Number(accountId) - BASE;
+  return String(BASE + offset - (offset % 2));
 };
 
 /** The ids of a bigint array parameter, as the driver was handed it (an array or its literal text). */

@@ -166,8 +166,8 @@ export class DbReadingsSink implements ReadingsSink {
   /**
    * The stages behind a stored wave, each after the same stage of the wave before: pricing (one
    * statement for its priced meters, two side by side for a large wave: batch-pricing.ts) with the
-   * shadow balances of local-prepaid meters, then the alarm pass; then each reading's caller hears (unless it heard once stored). Answers the alarm
-   * pass's end; never fails.
+   * shadow balances of local-prepaid meters, then the alarm pass; then each reading's caller hears
+   * (unless it heard once stored). Answers the alarm pass's end; never fails.
    */
   private followUp(placed: Pending[]): Promise<void> {
     const failed = new Map<Pending, unknown>();
