@@ -162,8 +162,10 @@ test("keyboard only: the add dialog opens from 新增, labels its own fields, re
   );
   assert.ok(await hasFocus(page.locator("body")), "focus stays in the page");
 
-  // The language switch by keyboard: the menu opens on its first item, a pick switches the page and
-  // gives the focus back to the switch; and back to Chinese the same way.
+  // The language switch by keyboard: the menu opens with the focus on one of its items (its first,
+  // or the language in use: which one depends on when the menu's focus lands), the arrows move to
+  // the other, a pick switches the page and gives the focus back to the switch; and back to Chinese
+  // the same way.
   const language = page.getByTestId("language-switch");
   for (const [name, lang] of [
     ["English", "en"],
@@ -173,7 +175,14 @@ test("keyboard only: the add dialog opens from 新增, labels its own fields, re
     await page.keyboard.press("Enter");
     const items = page.locator(".ant-dropdown:visible [role=menuitem]");
     await waitForFocus(page, page.locator(".ant-dropdown:visible"));
-    await pressUntilFocused(page, "ArrowDown", items.filter({ hasText: name }), 3);
+    // Up when the item wanted comes before the focused one (Chinese, from English in use), else down.
+    const texts = await items.allTextContents();
+    const from = await items.evaluateAll((nodes) =>
+      nodes.findIndex((node) => node === document.activeElement || node.contains(document.activeElement)),
+    );
+    const to = texts.findIndex((text) => text.includes(name));
+    assert.ok(to >= 0, `no item ${name} in the menu: ${texts.join(", ")}`);
+    await pressUntilFocused(page, from > to ? "ArrowUp" : "ArrowDown", items.nth(to), 3);
     await page.keyboard.press("Enter");
     await page.waitForFunction((wanted) => document.documentElement.lang === wanted, lang);
     await waitForFocus(page, language);
