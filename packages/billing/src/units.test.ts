@@ -9,6 +9,11 @@ test("decimals parse to exact units and print back", () => {
   assert.equal(toUnits("12.50", 2), 1250n);
   assert.equal(toUnits("-0.01", 2), -1n);
   assert.equal(toUnits("1.2300", 2), 123n, "trailing zeros are not extra precision");
+  assert.equal(toUnits("007.10", 2), 710n, "leading zeros are no digits");
+  assert.equal(toUnits("123456789012345.67", 2), 12345678901234567n, "fifteen digits before the point");
+  assert.throws(() => toUnits("1234567890123456.00", 2), BillingInputError, "sixteen are refused");
+  assert.throws(() => toUnits("1.+5", 2), BillingInputError);
+  assert.throws(() => toUnits("1/.00", 2), BillingInputError);
   assert.equal(fromUnits(4883n, 4), "0.4883");
   assert.equal(fromUnits(-5n, 2), "-0.05");
   assert.equal(fromUnits(7n, 0), "7");

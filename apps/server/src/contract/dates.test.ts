@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { formatDateTime, formatWithIntl, parseDateTime } from "./dates.ts";
+import { formatDateTime, formatDay, formatWithIntl, parseDateTime } from "./dates.ts";
 
 test("dates format as yyyy-MM-dd HH:mm:ss in the tenant zone", () => {
   assert.equal(formatDateTime(new Date("2026-11-22T16:05:09Z")), "2026-11-23 00:05:09");
@@ -60,4 +60,34 @@ test("the cached offsets say what Intl says, at any instant and around every cha
 test("the Shanghai offset and its old local mean time come out to the second", () => {
   assert.equal(formatDateTime(new Date("1900-06-01T00:00:00Z")), "1900-06-01 08:05:43");
   assert.equal(formatDateTime(new Date("2026-11-22T16:05:09.999Z")), "2026-11-23 00:05:09");
+});
+
+test("a day's text is formatDateTime's first ten characters, called in any order of zones and instants", () => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.tuple(
+          fc.oneof(
+            fc.integer({ min: Date.UTC(1890, 0, 1), max: Date.UTC(2100, 0, 1) }),
+            // Around local midnights and changes of offset, where a kept day would go stale.
+            fc.integer({ min: Date.UTC(2026, 2, 7), max: Date.UTC(2026, 2, 10) }),
+            fc.integer({ min: Date.UTC(2026, 3, 3), max: Date.UTC(2026, 3, 6) }),
+          ),
+          fc.constantFrom(...ZONES),
+        ),
+        { minLength: 1, maxLength: 40 },
+      ),
+      (calls) => {
+        for (const [ms, zone] of calls)
+          assert.equal(formatDay(new Date(ms), zone), formatDateTime(new Date(ms), zone).slice(0, 10));
+      },
+    ),
+    { numRuns: 500 },
+  );
+  // One zone's day kept does not answer for another's, nor for the next day of its own.
+  const at = new Date("2026-11-30T16:30:00Z");
+  assert.equal(formatDay(at, "Asia/Shanghai"), "2026-12-01");
+  assert.equal(formatDay(at, "UTC"), "2026-11-30");
+  assert.equal(formatDay(new Date("2026-11-30T15:59:59.999Z"), "Asia/Shanghai"), "2026-11-30");
+  assert.equal(formatDay(new Date("2026-11-30T16:00:00Z"), "Asia/Shanghai"), "2026-12-01");
 });

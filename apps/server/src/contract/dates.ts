@@ -81,6 +81,28 @@ export function formatDateTime(date: Date, timeZone = DEFAULT_TIME_ZONE): string
   return `${year}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}`;
 }
 
+/** Per zone, the last local day formatDay wrote: its number (local days since 1970) and its text. */
+const lastDays = new Map<string, { day: number; text: string }>();
+
+/**
+ * `yyyy-MM-dd` in the given zone: formatDateTime's first ten characters. Every reading asks for its
+ * day (of usage, of pricing), and a wave's readings share one: the day's text is kept per zone and
+ * written again only when the local day changes.
+ */
+export function formatDay(date: Date, timeZone = DEFAULT_TIME_ZONE): string {
+  const ms = date.getTime();
+  const offset = Number.isFinite(ms) ? dayOffset(ms, timeZone) : null;
+  if (offset === null) return formatDateTime(date, timeZone).slice(0, 10);
+  // formatDateTime writes the UTC date of ms + offset: the same local day number, the same text.
+  const day = Math.floor((ms + offset) / DAY_MS);
+  const last = lastDays.get(timeZone);
+  if (last?.day === day) return last.text;
+  const text = formatDateTime(date, timeZone).slice(0, 10);
+  if (lastDays.size >= 64) lastDays.clear();
+  lastDays.set(timeZone, { day, text });
+  return text;
+}
+
 /** Offset of `timeZone` from UTC at `date`, in minutes. */
 function offsetMinutes(date: Date, timeZone: string): number {
   const local = formatWithIntl(date, timeZone).replace(" ", "T");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { wavesOf } from "./reading-batch.ts";
+import { cents, wavesOf } from "./reading-batch.ts";
 
 const item = (meterId: string, n: number) => ({ reading: { meterId }, n });
 
@@ -39,5 +39,33 @@ test("waves: nothing lost or repeated, no meter twice in a wave, a meter's readi
       const most = Math.max(0, ...[...new Set(meters)].map((m) => meters.filter((x) => x === m).length));
       assert.equal(waves.length, most);
     }),
+  );
+});
+
+/** cents by its match alone, as it was before registers with two decimals were kept as they came. */
+function centsByMatch(value: string | undefined) {
+  if (value === undefined) return null;
+  const match = /^(-?\d+)(?:\.(\d+))?$/.exec(value);
+  return match ? `${match[1]}.${(match[2] ?? "").padEnd(2, "0").slice(0, 2)}` : null;
+}
+
+test("cents: two decimals exactly, the same for any text whether it already had two or not", () => {
+  assert.equal(cents("10001.00"), "10001.00");
+  assert.equal(cents("10001.5"), "10001.50");
+  assert.equal(cents("10001.567"), "10001.56");
+  assert.equal(cents("-0.01"), "-0.01");
+  assert.equal(cents("12"), "12.00");
+  assert.equal(cents(".12"), null);
+  assert.equal(cents("1.2a"), null);
+  assert.equal(cents(undefined), null);
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.stringMatching(/^-?\d{0,8}(\.\d{0,4})?$/),
+        fc.string({ unit: fc.constantFrom("0", "7", "9", ".", "-", " ", "a", "/", ":"), maxLength: 8 }),
+      ),
+      (value) => assert.equal(cents(value), centsByMatch(value), JSON.stringify(value)),
+    ),
+    { numRuns: 3000 },
   );
 });

@@ -67,9 +67,22 @@ export function supplyOf(reading: MeterReading): number | null {
 /** Two decimals, exactly: registers come as decimal text with more places than the table keeps. */
 export const cents = (value: string | undefined) => {
   if (value === undefined) return null;
+  // Most registers come with two already (DL/T 645's XXXXXX.XX): kept as they are, without a match.
+  if (hasTwoDecimals(value)) return value;
   const match = /^(-?\d+)(?:\.(\d+))?$/.exec(value);
   return match ? `${match[1]}.${(match[2] ?? "").padEnd(2, "0").slice(0, 2)}` : null;
 };
+
+/** Whether `value` is digits, a point and two digits (no sign: a signed value takes the long way). */
+function hasTwoDecimals(value: string): boolean {
+  const point = value.length - 3;
+  if (point < 1 || value.charCodeAt(point) !== 46) return false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (i !== point && (code < 48 || code > 57)) return false;
+  }
+  return true;
+}
 
 /** Total and bands in the table's exact form, or undefined without a total. */
 export function registersOf(energy: EnergyRegisters): ElectricRegisters | undefined {

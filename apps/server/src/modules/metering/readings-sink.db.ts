@@ -5,6 +5,7 @@ import { evaluateTenant } from "../alarm/alarm.service.ts";
 import { priceBatch } from "../money/batch-pricing.ts";
 import { DEFAULT_PRICED_ACCOUNTS, PricedAccountMemory } from "../money/priced-accounts.ts";
 import { shadowReading } from "../money/shadow-balance.ts";
+import type { PricedReading } from "../money/usage-pricing.ts";
 import type { MeterPlace } from "./current-data-batch.db.ts";
 import { cachedPlaces } from "./meter-places.ts";
 import { MAX_BATCH, type Pending, pricedReadingOf, storeWave, wavesOf } from "./reading-batch.ts";
@@ -185,16 +186,12 @@ export class DbReadingsSink implements ReadingsSink {
   }
 
   private async priceStage(placed: Pending[], failed: Map<Pending, unknown>): Promise<void> {
-    const priced = placed.filter((p) => p.place!.priced);
-    await priceBatch(
-      this.db,
-      priced.flatMap((p) => {
-        const one = pricedReadingOf(p.reading, p.place!);
-        return one ? [one] : [];
-      }),
-      this.timeZone,
-      this.pricedAccounts,
-    ).catch(() => undefined);
+    const readings: PricedReading[] = [];
+    for (const pending of placed) {
+      const one = pending.place!.priced ? pricedReadingOf(pending.reading, pending.place!) : undefined;
+      if (one) readings.push(one);
+    }
+    await priceBatch(this.db, readings, this.timeZone, this.pricedAccounts).catch(() => undefined);
     for (const pending of placed) {
       const place = pending.place!;
       if (place.priced) continue;

@@ -1,5 +1,5 @@
 import type { UsageSum } from "@meterline/contracts";
-import { formatDateTime } from "../../contract/dates.ts";
+import { formatDay } from "../../contract/dates.ts";
 import { badRequest } from "../../contract/errors.ts";
 import { optionalString } from "../../contract/params.ts";
 
@@ -27,10 +27,10 @@ export function dayParam(params: Record<string, unknown>, name: string): string 
 
 /**
  * The calendar day (yyyy-MM-dd) of an instant in a time zone. Every reading asks (its day of usage,
- * its day of pricing): the contract's formatter asks Intl once per zone and day, the rest is
- * arithmetic.
+ * its day of pricing): the contract's formatter asks Intl once per zone and day and keeps the last
+ * day's text, the rest is arithmetic.
  */
-export const localDay = (at: Date, timeZone: string): string => formatDateTime(at, timeZone).slice(0, 10);
+export const localDay = (at: Date, timeZone: string): string => formatDay(at, timeZone);
 
 /** The day `n − 1` days before `day`, so that the two bound `n` days. */
 export const daysBack = (day: string, n: number) => isoDay(dayAt(day) - (n - 1) * DAY_MS);

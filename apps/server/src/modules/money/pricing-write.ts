@@ -18,7 +18,18 @@ import { PRICING } from "./usage-pricing.ts";
  */
 function schemeColumns(accounts: readonly VersionedAccount[]) {
   const schemes = new Map<string, [number, string, string, string | null]>();
+  let before: VersionedAccount | undefined;
   for (const a of accounts) {
+    // A wave's accounts mostly share their schemes: one like the account before adds nothing.
+    const same =
+      before !== undefined &&
+      a.tenant_id === before.tenant_id &&
+      a.charging_scheme_id === before.charging_scheme_id &&
+      a.charging_version === before.charging_version &&
+      a.alarm_scheme_id === before.alarm_scheme_id &&
+      a.alarm_version === before.alarm_version;
+    before = a;
+    if (same) continue;
     if (a.charging_scheme_id !== null)
       schemes.set(`1:${a.tenant_id}:${a.charging_scheme_id}`, [
         1,
