@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { BillingInputError, divideRounded, fromUnits, microToFen, toUnits, yuanToFen } from "./units.ts";
+import {
+  BillingInputError,
+  divideRounded,
+  fromUnits,
+  isPlainDecimal,
+  microToFen,
+  toUnits,
+  yuanToFen,
+} from "./units.ts";
 
 test("decimals parse to exact units and print back", () => {
   assert.equal(toUnits("0.4883", 4), 4883n);
@@ -14,6 +22,16 @@ test("decimals parse to exact units and print back", () => {
   assert.throws(() => toUnits("1234567890123456.00", 2), BillingInputError, "sixteen are refused");
   assert.throws(() => toUnits("1.+5", 2), BillingInputError);
   assert.throws(() => toUnits("1/.00", 2), BillingInputError);
+  assert.ok(isPlainDecimal("10001.00", 2));
+  for (const [text, scale] of [
+    ["10001.0", 2],
+    ["-1.00", 2],
+    [" 1.00", 2],
+    ["1.00", 0],
+    [".00", 2],
+    ["1:00", 2],
+  ] as const)
+    assert.ok(!isPlainDecimal(text, scale), `${text} at scale ${scale}`);
   assert.equal(fromUnits(4883n, 4), "0.4883");
   assert.equal(fromUnits(-5n, 2), "-0.05");
   assert.equal(fromUnits(7n, 0), "7");

@@ -22,13 +22,17 @@ export class BillingInputError extends Error {
 }
 
 const DECIMAL = /^(-?)(\d{1,15})(?:\.(\d+))?$/;
-const POINT = 46;
 
-/** Whether every character of `text` but the one at `skip` is a digit 0–9. */
-function digitsBut(text: string, skip: number): boolean {
+/**
+ * Whether `text` is 1–15 digits, a point and exactly `scale` digits (no sign, no spaces): the form
+ * meters' registers come in, which parsers may take without a match (DECIMAL takes it too).
+ */
+export function isPlainDecimal(text: string, scale: number): boolean {
+  const point = text.length - scale - 1;
+  if (scale < 1 || point < 1 || point > 15 || text.charCodeAt(point) !== 46) return false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (i !== skip && (code < 48 || code > 57)) return false;
+    if (i !== point && (code < 48 || code > 57)) return false;
   }
   return true;
 }
@@ -37,9 +41,10 @@ function digitsBut(text: string, skip: number): boolean {
 export function toUnits(text: string, scale: number, field = "value"): bigint {
   // The common form, digits with exactly `scale` decimals ("10001.00" at scale 2: every register of
   // every reading priced), is its digits without the point, read without a match.
-  const point = text.length - scale - 1;
-  if (scale > 0 && point >= 1 && point <= 15 && text.charCodeAt(point) === POINT && digitsBut(text, point))
+  if (isPlainDecimal(text, scale)) {
+    const point = text.length - scale - 1;
     return BigInt(text.slice(0, point) + text.slice(point + 1));
+  }
   const match = DECIMAL.exec(text.trim());
   if (!match) throw new BillingInputError(field, `"${text}" is not a decimal`);
   const [, sign, whole, fraction = ""] = match;

@@ -1,3 +1,4 @@
+import { isPlainDecimal } from "@meterline/billing";
 import type { EnergyRegisters, MeterReading } from "@meterline/gateway";
 import type { Queryable } from "../../db/client.ts";
 import { nextId } from "../../db/ids.ts";
@@ -68,21 +69,10 @@ export function supplyOf(reading: MeterReading): number | null {
 export const cents = (value: string | undefined) => {
   if (value === undefined) return null;
   // Most registers come with two already (DL/T 645's XXXXXX.XX): kept as they are, without a match.
-  if (hasTwoDecimals(value)) return value;
+  if (isPlainDecimal(value, 2)) return value;
   const match = /^(-?\d+)(?:\.(\d+))?$/.exec(value);
   return match ? `${match[1]}.${(match[2] ?? "").padEnd(2, "0").slice(0, 2)}` : null;
 };
-
-/** Whether `value` is digits, a point and two digits (no sign: a signed value takes the long way). */
-function hasTwoDecimals(value: string): boolean {
-  const point = value.length - 3;
-  if (point < 1 || value.charCodeAt(point) !== 46) return false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (i !== point && (code < 48 || code > 57)) return false;
-  }
-  return true;
-}
 
 /** Total and bands in the table's exact form, or undefined without a total. */
 export function registersOf(energy: EnergyRegisters): ElectricRegisters | undefined {
