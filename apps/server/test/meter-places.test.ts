@@ -50,6 +50,9 @@ describe("meter places kept until the registry announces a change", () => {
       changed(table);
     };
     await until(() => cache.isLive, "the cache listens");
+    // The seed's own announcements may still be on their way and would empty the cache between
+    // the first test's two lookups: wait until a mark sent after them is heard.
+    await announced("mark_after_seed");
   });
   after(async () => {
     await server?.close();
