@@ -73,6 +73,33 @@ test("typing goes on in the console's form with the same text and focus", async 
   assert.equal(await storedToken(page), null);
 });
 
+test("a selection made in index.html's form is on the same characters in the console's", async () => {
+  const { page } = suite.session;
+  // Half of a select-then-type (as Playwright's fill and a password manager do): the tenant's text
+  // selected whole, or a caret put inside it, and the console takes over before the rest is typed.
+  const cases = [
+    { select: [0, 6], typed: "100001", expected: "100001" },
+    { select: [3, 3], typed: "9", expected: "0009000" },
+  ] as const;
+  for (const { select, typed, expected } of cases) {
+    const consoleCode = await holdConsole(page);
+    await page.goto("/login", { waitUntil: "commit" });
+    const tenant = page.getByTestId("login-tenant");
+    await tenant.waitFor();
+    assert.equal(await tenant.inputValue(), "000000");
+    await tenant.focus();
+    await tenant.evaluate(
+      (input: HTMLInputElement, [start, end]) => input.setSelectionRange(start, end),
+      select,
+    );
+    await consoleCode.release();
+    await page.getByTestId("login-form").waitFor();
+    assert.equal(await page.locator("#ml-boot-login").count(), 0);
+    await page.keyboard.insertText(typed);
+    assert.equal(await tenant.inputValue(), expected, `selected ${select.join("…")}`);
+  }
+});
+
 test("an English reader's first form is in English, word for word the console's", async () => {
   const { page } = suite.session;
   await page.addInitScript(() => {

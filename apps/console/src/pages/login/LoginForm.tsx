@@ -20,7 +20,7 @@ import {
   useState,
 } from "react";
 import { api, describeError } from "../../app/api.ts";
-import { type BootLogin, dropBootLogin, readBootLogin } from "../../app/boot-login.ts";
+import { type BootLogin, dropBootLogin, moveBootFocus, readBootLogin } from "../../app/boot-login.ts";
 import { useFeedback } from "../../app/feedback.ts";
 import { login } from "../../app/session.ts";
 import { type MessageKey, useT } from "../../i18n/index.tsx";
@@ -151,7 +151,7 @@ export function LoginForm({ options, tenantId, tenantDerived, onTenantChange }: 
     setValues((current) => ({ ...current, ...latest.values }));
     setTouched((current) => ({ ...current, ...typedInBoot(latest, tenantId) }));
     dropBootLogin();
-    if (latest.focused) document.getElementById(`login-${latest.focused}`)?.focus();
+    moveBootFocus(latest);
     if (latest.submitted) setBootSubmitted(true);
   }, [tenantId]);
   useEffect(() => {
