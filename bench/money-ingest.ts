@@ -24,7 +24,10 @@
  *   PROFILE=1 adds each statement's total time, slowest first, and the CPU a reading took in this
  *   process and in the database's processes (this machine's); PROFILE=cpu also writes this
  *   process's CPU profile of each measured round.
- *   tsx bench/money-ingest.ts [--meters 10000] [--rounds 6] [--concurrency 1000] [--burst no]
+ *   --rounds: 14 by default, so 12 rounds of each set are measured: a round is about a second, and
+ *   this machine's speed moves by half from one second to the next (one run's rounds of the same
+ *   set measured 6,700 to 12,500 readings a second), which four measured rounds did not average out.
+ *   tsx bench/money-ingest.ts [--meters 10000] [--rounds 14] [--concurrency 1000] [--burst no]
  *                             [--remembered 50000] [--database postgres|pglite]
  *                             [--start ISO time of round 1]
  *                             (or METERS=… ROUNDS=… …)
@@ -53,7 +56,7 @@ import {
 
 const options = settings({
   meters: "10000",
-  rounds: "6",
+  rounds: "14",
   concurrency: "1000",
   burst: "no",
   sample: "200",

@@ -1,15 +1,18 @@
 import type { Db, Queryable } from "../../db/client.ts";
+import { columnParams, columnRows } from "../../db/column-params.ts";
 import { prepared } from "../../db/prepared.ts";
 import { settleSupply } from "./arrears.ts";
 import { planBatch } from "./batch-plan.ts";
 import { readPricedAccounts } from "./priced-accounts.ts";
 import {
+  ACCOUNT,
+  ACCOUNT_KEY,
   ACCOUNT_SET,
-  accountArrays,
-  accountColumns,
   type BatchEntry,
-  entryColumns,
-  partColumns,
+  ENTRY,
+  ENTRY_NAMES,
+  PART,
+  partRows,
 } from "./pricing-columns.ts";
 import {
   PRICING,
@@ -18,6 +21,10 @@ import {
   type PricingOutcome,
   priceReading,
 } from "./usage-pricing.ts";
+
+const ENTRY_ROWS = columnRows(ENTRY, 1, "u");
+/** The writer's name follows the entries' parameters, then the parts'. */
+const PART_ROWS = columnRows(PART, ENTRY_ROWS.next + 1, "p");
 
 /**
  * Appends the batch's entries and their parts in one statement whatever the batch's size, all
@@ -31,23 +38,20 @@ async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Pro
   await tx.query(
     prepared(`with stamp as materialized (select clock_timestamp() as at),
           entry as (
-            insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage,
-                                    usage_day, cause, part, creator, create_time)
-            select u.*, $12::varchar, stamp.at
-              from unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::int[], $6::bigint[],
-                          $7::bigint[], $8::bigint[], $9::date[], $10::varchar[], $11::varchar[]) as u
+            insert into pms_ledger (${ENTRY_NAMES}, creator, create_time)
+            select u.*, $${ENTRY_ROWS.next}::varchar, stamp.at
+              from ${ENTRY_ROWS.sql}
              cross join stamp)
      insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
      select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
-       from unnest($13::bigint[], $14::varchar[], $15::bigint[], $16::varchar[], $17::bigint[], $18::bigint[])
-         as p(ledger_id, tenant_id, account_id, part, usage, charge)
+       from ${PART_ROWS.sql}
       cross join stamp`),
-    [...entryColumns(entries), PRICING.name, ...partColumns(entries)],
+    [...columnParams(ENTRY, entries), PRICING.name, ...columnParams(PART, partRows(entries))],
   );
 }
 
-/** The accounts' arrays after the ids and tenants: from $3. */
-const UPDATE = accountArrays(3);
+const UPDATE = [...ACCOUNT_KEY, ...ACCOUNT];
+const UPDATE_ROWS = columnRows(UPDATE, 1, "u");
 
 /**
  * Every priced account's new balance, alarm state and priced position in one statement, the
@@ -58,9 +62,9 @@ async function updateAccounts(tx: Queryable, accounts: readonly PricedAccount[])
   if (accounts.length === 0) return;
   await tx.query(
     prepared(`update pms_account a set ${ACCOUNT_SET}
-       from unnest($1::bigint[], $2::varchar[], ${UPDATE.arrays}) as u(id, tenant_id, ${UPDATE.names})
+       from ${UPDATE_ROWS.sql}
       where a.id = any($1::bigint[]) and a.id = u.id and a.tenant_id = u.tenant_id`),
-    [accounts.map((a) => a.id), accounts.map((a) => a.tenant_id), ...accountColumns(accounts)],
+    columnParams(UPDATE, accounts),
   );
 }
 

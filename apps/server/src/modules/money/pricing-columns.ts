@@ -1,4 +1,5 @@
 import { balanceLevel, type ChargePart } from "@meterline/billing";
+import type { Column } from "../../db/column-params.ts";
 import { nextId } from "../../db/ids.ts";
 import { wholePart } from "./account.repository.ts";
 import { thresholdsOf } from "./account-book.ts";
@@ -49,95 +50,86 @@ export function entryOf(
 }
 
 /**
- * The entries as the ledger's columns, one array each: id, tenant, account, owner, type, amount,
- * balance after, usage, usage day, cause, whole part (the writer is one value for all).
+ * The entries' columns where the statement takes each entry's tenant and owner from its account's
+ * row (the versioned write joins the accounts it wrote): id, account, type, amount, balance after,
+ * usage, usage day, cause, whole part.
  */
-export const entryColumns = (entries: readonly BatchEntry[]) => [
-  entries.map((e) => e.id),
-  entries.map((e) => e.account.tenant_id),
-  entries.map((e) => e.account.id),
-  entries.map((e) => e.account.owner_id),
-  entries.map((e) => e.type),
-  entries.map((e) => e.amount.toString()),
-  entries.map((e) => e.balanceAfter.toString()),
-  entries.map((e) => e.usage?.toString() ?? null),
-  entries.map((e) => e.usageDay),
-  entries.map((e) => e.cause.slice(0, 255)),
-  entries.map((e) => e.wholePart),
+export const ENTRY_OF_ACCOUNT: readonly Column<BatchEntry>[] = [
+  { name: "id", type: "bigint", of: (e) => e.id },
+  { name: "account_id", type: "bigint", of: (e) => e.account.id },
+  { name: "entry_type", type: "int", shared: true, of: (e) => e.type },
+  { name: "amount", type: "bigint", of: (e) => e.amount.toString() },
+  { name: "balance_after", type: "bigint", of: (e) => e.balanceAfter.toString() },
+  { name: "usage", type: "bigint", of: (e) => e.usage?.toString() ?? null },
+  { name: "usage_day", type: "date", shared: true, of: (e) => e.usageDay },
+  { name: "cause", type: "varchar", shared: true, of: (e) => e.cause.slice(0, 255) },
+  { name: "part", type: "varchar", shared: true, of: (e) => e.wholePart },
 ];
 
-/**
- * The parts' rows of the entries whose charge is not whole in one part, as their columns: entry,
- * tenant, account, part, usage, charge.
- */
-export function partColumns(entries: readonly BatchEntry[]) {
-  const parts = entries.flatMap((e) =>
-    e.wholePart === null ? e.parts.map((part) => ({ entry: e, part })) : [],
-  );
-  return [
-    parts.map((p) => p.entry.id),
-    parts.map((p) => p.entry.account.tenant_id),
-    parts.map((p) => p.entry.account.id),
-    parts.map((p) => p.part.part),
-    parts.map((p) => p.part.usage.toString()),
-    parts.map((p) => p.part.charge.toString()),
-  ];
+/** The entries' columns sent whole: ENTRY_OF_ACCOUNT's with the tenant and the owner. */
+export const ENTRY: readonly Column<BatchEntry>[] = [
+  ...ENTRY_OF_ACCOUNT,
+  { name: "tenant_id", type: "varchar", shared: true, of: (e) => e.account.tenant_id },
+  { name: "owner_id", type: "bigint", of: (e) => e.account.owner_id },
+];
+
+/** The ledger's columns an entry row fills, in ENTRY's order (the writer and the time follow). */
+export const ENTRY_NAMES = ENTRY.map((c) => c.name).join(", ");
+
+/** A part of an entry whose charge is not whole in one part. */
+interface PartRow {
+  entry: BatchEntry;
+  part: ChargePart;
 }
 
-/**
- * The accounts' new balance, alarm state and priced position, one array per column: balance,
- * alarm level, arrears status, the eleven cycle and register columns, priced time, fee month.
- */
-export const accountColumns = (accounts: readonly PricedAccount[]) => [
-  accounts.map((a) => a.balance),
-  accounts.map((a) => a.alarm_level),
-  accounts.map((a) => a.arrears_status),
-  // The priced position, column by column in pricedPosition's order (written out, so that no
-  // account of a wave needs an array of its own).
-  accounts.map((a) => a.cycle_key),
-  accounts.map((a) => a.cycle_total),
-  accounts.map((a) => a.cycle_tip),
-  accounts.map((a) => a.cycle_peak),
-  accounts.map((a) => a.cycle_peace),
-  accounts.map((a) => a.cycle_low),
-  accounts.map((a) => a.register_total),
-  accounts.map((a) => a.register_tip),
-  accounts.map((a) => a.register_peak),
-  accounts.map((a) => a.register_peace),
-  accounts.map((a) => a.register_low),
-  accounts.map((a) => (a.priced_time ? new Date(a.priced_time).toISOString() : null)),
-  accounts.map((a) => a.fee_month),
+/** The parts' columns: entry, tenant, account, part, usage, charge. */
+export const PART: readonly Column<PartRow>[] = [
+  { name: "ledger_id", type: "bigint", of: (p) => p.entry.id },
+  { name: "tenant_id", type: "varchar", shared: true, of: (p) => p.entry.account.tenant_id },
+  { name: "account_id", type: "bigint", of: (p) => p.entry.account.id },
+  { name: "part", type: "varchar", of: (p) => p.part.part },
+  { name: "usage", type: "bigint", of: (p) => p.part.usage.toString() },
+  { name: "charge", type: "bigint", of: (p) => p.part.charge.toString() },
 ];
 
-/** The account columns accountColumns answers, in its order, with their types. */
-const ACCOUNT_COLUMNS = [
-  ["balance", "bigint"],
-  ["alarm_level", "int"],
-  ["arrears_status", "int"],
-  ["cycle_key", "varchar"],
-  ["cycle_total", "bigint"],
-  ["cycle_tip", "bigint"],
-  ["cycle_peak", "bigint"],
-  ["cycle_peace", "bigint"],
-  ["cycle_low", "bigint"],
-  ["register_total", "bigint"],
-  ["register_tip", "bigint"],
-  ["register_peak", "bigint"],
-  ["register_peace", "bigint"],
-  ["register_low", "bigint"],
-  ["priced_time", "timestamptz"],
-  ["fee_month", "varchar"],
-] as const;
+/** The parts' rows of the entries whose charge is not whole in one part (wholePart). */
+export const partRows = (entries: readonly BatchEntry[]): PartRow[] =>
+  entries.flatMap((e) => (e.wholePart === null ? e.parts.map((part) => ({ entry: e, part })) : []));
 
 /**
- * accountColumns' arrays as statement text, from parameter `$first` on (`$n::type[], …`), and the
- * names of their columns: the two updates of pricing (locked and versioned) unnest them alike.
+ * An account's new balance, alarm state and priced position: balance, alarm level, arrears status,
+ * the eleven cycle and register columns (in pricedPosition's order, written out so that no account
+ * of a wave needs an array of its own), priced time, fee month.
  */
-export const accountArrays = (first: number) => ({
-  arrays: ACCOUNT_COLUMNS.map(([, type], i) => `$${first + i}::${type}[]`).join(", "),
-  names: ACCOUNT_COLUMNS.map(([name]) => name).join(", "),
-});
+export const ACCOUNT: readonly Column<PricedAccount>[] = [
+  { name: "balance", type: "bigint", of: (a) => a.balance },
+  { name: "alarm_level", type: "int", shared: true, of: (a) => a.alarm_level },
+  { name: "arrears_status", type: "int", shared: true, of: (a) => a.arrears_status },
+  { name: "cycle_key", type: "varchar", shared: true, of: (a) => a.cycle_key },
+  { name: "cycle_total", type: "bigint", of: (a) => a.cycle_total },
+  { name: "cycle_tip", type: "bigint", of: (a) => a.cycle_tip },
+  { name: "cycle_peak", type: "bigint", of: (a) => a.cycle_peak },
+  { name: "cycle_peace", type: "bigint", of: (a) => a.cycle_peace },
+  { name: "cycle_low", type: "bigint", of: (a) => a.cycle_low },
+  { name: "register_total", type: "bigint", of: (a) => a.register_total },
+  { name: "register_tip", type: "bigint", of: (a) => a.register_tip },
+  { name: "register_peak", type: "bigint", of: (a) => a.register_peak },
+  { name: "register_peace", type: "bigint", of: (a) => a.register_peace },
+  { name: "register_low", type: "bigint", of: (a) => a.register_low },
+  {
+    name: "priced_time",
+    type: "timestamptz",
+    of: (a) => (a.priced_time ? new Date(a.priced_time).toISOString() : null),
+  },
+  { name: "fee_month", type: "varchar", shared: true, of: (a) => a.fee_month },
+];
 
-/** What both updates of pricing set on an account `a` from its row `u` of accountColumns. */
-export const ACCOUNT_SET = `${ACCOUNT_COLUMNS.map(([name]) => `${name} = u.${name}`).join(", ")},
+/** The account's key columns before ACCOUNT's in both updates of pricing: id and tenant. */
+export const ACCOUNT_KEY: readonly Column<PricedAccount>[] = [
+  { name: "id", type: "bigint", of: (a) => a.id },
+  { name: "tenant_id", type: "varchar", shared: true, of: (a) => a.tenant_id },
+];
+
+/** What both updates of pricing set on an account `a` from its row `u` of ACCOUNT's columns. */
+export const ACCOUNT_SET = `${ACCOUNT.map(({ name }) => `${name} = u.${name}`).join(", ")},
        update_time = case when u.balance <> a.balance then now() else a.update_time end`;

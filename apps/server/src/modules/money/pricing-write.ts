@@ -1,14 +1,16 @@
 import { withArrayLiteralsInSlices } from "../../db/array-literal.ts";
 import type { Queryable } from "../../db/client.ts";
+import { type Column, columnParams, columnRows } from "../../db/column-params.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { VersionedAccount } from "./priced-accounts.ts";
 import {
+  ACCOUNT,
+  ACCOUNT_KEY,
   ACCOUNT_SET,
-  accountArrays,
-  accountColumns,
   type BatchEntry,
-  entryColumns,
-  partColumns,
+  ENTRY_OF_ACCOUNT,
+  PART,
+  partRows,
 } from "./pricing-columns.ts";
 import { PRICING } from "./usage-pricing.ts";
 
@@ -49,8 +51,29 @@ function schemeColumns(accounts: readonly VersionedAccount[]) {
   return [0, 1, 2, 3].map((i) => rows.map((row) => row[i]));
 }
 
-/** The accounts' arrays after the ids, tenants and versions: from $4. */
-const ACCOUNTS = accountArrays(4);
+/** An account to write, with what its entries move it by (its owner moves by as much). */
+interface AccountWrite {
+  account: VersionedAccount;
+  moved: string;
+}
+
+const ofAccount = (columns: readonly Column<VersionedAccount>[]): Column<AccountWrite>[] =>
+  columns.map((column) => ({ ...column, of: (row: AccountWrite) => column.of(row.account) }));
+
+/** The accounts' rows: id, tenant, the version read, ACCOUNT's columns, the move. */
+const WRITES: readonly Column<AccountWrite>[] = [
+  ...ofAccount(ACCOUNT_KEY),
+  { name: "version", type: "text", of: (row) => row.account.row_version },
+  ...ofAccount(ACCOUNT),
+  { name: "moved", type: "bigint", of: (row) => row.moved },
+];
+const WRITE_ROWS = columnRows(WRITES, 1, "u");
+const ENTRY_ROWS = columnRows(ENTRY_OF_ACCOUNT, WRITE_ROWS.next, "e");
+const ENTRY_NAMES = ENTRY_OF_ACCOUNT.map((c) => c.name).join(", ");
+/** The writer's name, then the parts' rows, then the schemes' four arrays. */
+const WRITER = ENTRY_ROWS.next;
+const PART_ROWS = columnRows(PART, WRITER + 1, "p");
+const SCHEMES = PART_ROWS.next;
 
 /**
  * Writes a priced batch in one statement, account by account only where nothing it was priced from
@@ -71,6 +94,10 @@ const ACCOUNTS = accountArrays(4);
  * and owners after accounts, as a recharge takes them, so writers queue instead of
  * deadlocking; a deadlock all the same fails the statement whole, and the batch is priced under
  * lock. Answers each written account's new version by its id.
+ *
+ * An entry's tenant and owner are its account's, taken from the row the statement wrote (not sent
+ * with every entry), and the columns a wave mostly shares go once (db/column-params.ts): a wave's
+ * parameters are a third smaller.
  */
 export async function writeUnchanged(
   q: Queryable,
@@ -85,14 +112,13 @@ export async function writeUnchanged(
   for (const e of entries) moves.set(e.account.id, (moves.get(e.account.id) ?? 0n) + e.amount);
   // Written a few columns at a time (the store of the next wave runs beside this).
   const params = await withArrayLiteralsInSlices([
-    sorted.map((a) => a.id),
-    sorted.map((a) => a.tenant_id),
-    sorted.map((a) => a.row_version),
-    ...accountColumns(sorted),
-    sorted.map((a) => (moves.get(a.id) ?? 0n).toString()),
-    ...entryColumns(entries),
+    ...columnParams(
+      WRITES,
+      sorted.map((account) => ({ account, moved: (moves.get(account.id) ?? 0n).toString() })),
+    ),
+    ...columnParams(ENTRY_OF_ACCOUNT, entries),
     PRICING.name,
-    ...partColumns(entries),
+    ...columnParams(PART, partRows(entries)),
     ...schemeColumns(sorted),
   ]);
   const [row] = await q.query<{ version: string | null; left_out: string[] }>(
@@ -103,31 +129,25 @@ export async function writeUnchanged(
                 else (select s.xmin::text from pms_alarm_scheme s
                        where s.tenant_id = v.tenant_id and s.id = v.id and s.is_deleted = 0)
               end is not distinct from v.version), true) as ok
-         from unnest($39::int[], $40::varchar[], $41::bigint[], $42::text[]) as v(kind, tenant_id, id, version)),
+         from unnest($${SCHEMES}::int[], $${SCHEMES + 1}::varchar[], $${SCHEMES + 2}::bigint[], $${SCHEMES + 3}::text[])
+           as v(kind, tenant_id, id, version)),
      stamp as materialized (select clock_timestamp() as at),
      moved as (
        update pms_account a set ${ACCOUNT_SET}
-         from unnest($1::bigint[], $2::varchar[], $3::text[], ${ACCOUNTS.arrays}, $20::bigint[])
-           as u(id, tenant_id, version, ${ACCOUNTS.names}, moved)
+         from ${WRITE_ROWS.sql}
         where a.id = any($1::bigint[]) and a.id = u.id and a.tenant_id = u.tenant_id and a.xmin::text = u.version
           and (select ok from fresh)
        returning a.id, a.xmin::text as version, a.owner_id, a.tenant_id, u.moved),
      entry as (
-       insert into pms_ledger (id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage,
-                               usage_day, cause, part, creator, create_time)
-       select e.id, e.tenant_id, e.account_id, e.owner_id, e.entry_type, e.amount, e.balance_after, e.usage,
-              e.usage_day, e.cause, e.part, $32::varchar, stamp.at
-         from unnest($21::bigint[], $22::varchar[], $23::bigint[], $24::bigint[], $25::int[], $26::bigint[],
-                     $27::bigint[], $28::bigint[], $29::date[], $30::varchar[], $31::varchar[])
-           as e(id, tenant_id, account_id, owner_id, entry_type, amount, balance_after, usage, usage_day, cause,
-                part)
-        cross join stamp
-        where e.account_id in (select id from moved)),
+       insert into pms_ledger (${ENTRY_NAMES}, tenant_id, owner_id, creator, create_time)
+       select e.*, m.tenant_id, m.owner_id, $${WRITER}::varchar, stamp.at
+         from ${ENTRY_ROWS.sql}
+         join moved m on m.id = e.account_id
+        cross join stamp),
      part as (
        insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
        select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
-         from unnest($33::bigint[], $34::varchar[], $35::bigint[], $36::varchar[], $37::bigint[], $38::bigint[])
-           as p(ledger_id, tenant_id, account_id, part, usage, charge)
+         from ${PART_ROWS.sql}
         cross join stamp
         where p.account_id in (select id from moved)),
      owner as (
