@@ -83,7 +83,8 @@ test("a shared column every row agrees on is sent once, beside an empty array; a
     [null, "x"],
   ]);
   assert.deepEqual(columnParams(COLUMNS, []), [[], [], null, [], null, [], null, []]);
-  const { sql, next } = columnRows(COLUMNS, 3, "u");
+  const { sql, names, next } = columnRows(COLUMNS, 3, "u");
+  assert.equal(names, "id, tenant, day, kind, note");
   assert.equal(next, 11, "two parameters for each of the three shared columns, one for the others");
   assert.equal(
     sql,

@@ -17,14 +17,14 @@ export interface Column<R> {
 
 /**
  * The rows' subquery for a statement's FROM: `(select … from unnest(…) as x(…)) as alias`, reading
- * the columns' parameters from `$first` on, in columnParams' order; `next` is the first parameter
- * after them. The planner pulls the subquery up: the rows cost what a bare unnest costs.
+ * the columns' parameters from `$first` on, in columnParams' order; `names` lists its columns in
+ * that order (for an insert's column list); `next` is the first parameter after them. The planner pulls the subquery up: the rows cost what a bare unnest costs.
  */
 export function columnRows<R>(
   columns: readonly Column<R>[],
   first: number,
   alias: string,
-): { sql: string; next: number } {
+): { sql: string; names: string; next: number } {
   let n = first;
   const arrays: string[] = [];
   const values: string[] = [];
@@ -36,6 +36,7 @@ export function columnRows<R>(
   const names = columns.map((c) => c.name).join(", ");
   return {
     sql: `(select ${values.join(", ")} from unnest(${arrays.join(", ")}) as x(${names})) as ${alias}`,
+    names,
     next: n,
   };
 }

@@ -10,7 +10,6 @@ import {
   ACCOUNT_SET,
   type BatchEntry,
   ENTRY,
-  ENTRY_NAMES,
   PART,
   partRows,
 } from "./pricing-columns.ts";
@@ -38,12 +37,12 @@ async function appendEntries(tx: Queryable, entries: readonly BatchEntry[]): Pro
   await tx.query(
     prepared(`with stamp as materialized (select clock_timestamp() as at),
           entry as (
-            insert into pms_ledger (${ENTRY_NAMES}, creator, create_time)
+            insert into pms_ledger (${ENTRY_ROWS.names}, creator, create_time)
             select u.*, $${ENTRY_ROWS.next}::varchar, stamp.at
               from ${ENTRY_ROWS.sql}
              cross join stamp)
-     insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
-     select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
+     insert into pms_ledger_part (${PART_ROWS.names}, create_time)
+     select p.*, stamp.at
        from ${PART_ROWS.sql}
       cross join stamp`),
     [...columnParams(ENTRY, entries), PRICING.name, ...columnParams(PART, partRows(entries))],

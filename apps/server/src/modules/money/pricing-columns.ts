@@ -73,9 +73,6 @@ export const ENTRY: readonly Column<BatchEntry>[] = [
   { name: "owner_id", type: "bigint", of: (e) => e.account.owner_id },
 ];
 
-/** The ledger's columns an entry row fills, in ENTRY's order (the writer and the time follow). */
-export const ENTRY_NAMES = ENTRY.map((c) => c.name).join(", ");
-
 /** A part of an entry whose charge is not whole in one part. */
 interface PartRow {
   entry: BatchEntry;

@@ -69,7 +69,6 @@ const WRITES: readonly Column<AccountWrite>[] = [
 ];
 const WRITE_ROWS = columnRows(WRITES, 1, "u");
 const ENTRY_ROWS = columnRows(ENTRY_OF_ACCOUNT, WRITE_ROWS.next, "e");
-const ENTRY_NAMES = ENTRY_OF_ACCOUNT.map((c) => c.name).join(", ");
 /** The writer's name, then the parts' rows, then the schemes' four arrays. */
 const WRITER = ENTRY_ROWS.next;
 const PART_ROWS = columnRows(PART, WRITER + 1, "p");
@@ -139,14 +138,14 @@ export async function writeUnchanged(
           and (select ok from fresh)
        returning a.id, a.xmin::text as version, a.owner_id, a.tenant_id, u.moved),
      entry as (
-       insert into pms_ledger (${ENTRY_NAMES}, tenant_id, owner_id, creator, create_time)
+       insert into pms_ledger (${ENTRY_ROWS.names}, tenant_id, owner_id, creator, create_time)
        select e.*, m.tenant_id, m.owner_id, $${WRITER}::varchar, stamp.at
          from ${ENTRY_ROWS.sql}
          join moved m on m.id = e.account_id
         cross join stamp),
      part as (
-       insert into pms_ledger_part (ledger_id, tenant_id, account_id, part, usage, charge, create_time)
-       select p.ledger_id, p.tenant_id, p.account_id, p.part, p.usage, p.charge, stamp.at
+       insert into pms_ledger_part (${PART_ROWS.names}, create_time)
+       select p.*, stamp.at
          from ${PART_ROWS.sql}
         cross join stamp
         where p.account_id in (select id from moved)),
