@@ -76,6 +76,19 @@ test("whatever the steps, the parts add up to the booked charge and the step's u
         for (const s of steps) {
           const moved = advance(position, { total: s.tip + s.peak + s.peace + s.low, bands: s });
           const parts = chargeParts(tariff, position, moved);
+          assert.deepEqual(
+            chargeParts(tariff, position, moved, chargeBetween(tariff, position, moved)),
+            parts,
+          );
+          if (tariff.mode === "flat") {
+            // The flat price's one part, as the general settling of its exact cost gives it.
+            const usage = moved.total - position.total;
+            const settled = settleParts(
+              [{ part: "flat", usage, micro: usage * tariff.price }],
+              chargeBetween(tariff, position, moved),
+            );
+            assert.deepEqual(parts, settled);
+          }
           assert.equal(
             parts.reduce((sum, p) => sum + p.charge, 0n),
             chargeBetween(tariff, position, moved),

@@ -48,12 +48,24 @@ function exactParts(tariff: Tariff, before: CycleUsage, after: CycleUsage) {
 }
 
 /**
- * The booked charge between two cycle positions (chargeBetween) split by tier or band. Each part
+ * The booked charge between two cycle positions (chargeBetween, or `booked` where the caller has
+ * it already) split by tier or band. Each part
  * is its exact cost rounded to the fen; the few fen the cycle's own rounding differs by go to the
  * part with the most usage, so the parts always add up to the fen booked in the ledger.
  */
-export function chargeParts(tariff: Tariff, before: CycleUsage, after: CycleUsage): ChargePart[] {
-  return settleParts(exactParts(tariff, before, after), chargeBetween(tariff, before, after));
+export function chargeParts(
+  tariff: Tariff,
+  before: CycleUsage,
+  after: CycleUsage,
+  booked: Fen = chargeBetween(tariff, before, after),
+): ChargePart[] {
+  // A flat price has one part, which the settling gives all of the booked fen: pricing takes this
+  // for every reading of most sites, without the exact cost it would round only to give it back.
+  if (tariff.mode === "flat") {
+    const usage = after.total - before.total;
+    return usage === 0n && booked === 0n ? [] : [{ part: "flat", usage, charge: booked }];
+  }
+  return settleParts(exactParts(tariff, before, after), booked);
 }
 
 /**

@@ -302,3 +302,26 @@ test("an owner is told by SMS when the scheme's channels name sms or name none",
   assert.equal(notifiesBySms("console,wechat"), false);
   assert.equal(notifiesBySms("smsx"), false);
 });
+
+test("hundredths: registers as kept read without a match agree with every other form of the same value", () => {
+  // By whole and hundredths parts, not by floats: each value written plainly ("123.40"), with one
+  // more place ("123.405", cut), with one place ("123.4"), bare ("123"), spaced and signed.
+  let seed = 7;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  for (let i = 0; i < 2000; i++) {
+    const whole = BigInt(next(10) === 0 ? 0 : next(2147483647)) * BigInt(next(3) === 0 ? 1000000 : 1);
+    const cents = BigInt(next(100));
+    const two = String(cents).padStart(2, "0");
+    const expected = whole * 100n + cents;
+    assert.equal(hundredths(`${whole}.${two}`), expected);
+    assert.equal(hundredths(` ${whole}.${two}${next(10)} `), expected, "a third place is cut");
+    assert.equal(hundredths(`-${whole}.${two}`), -expected);
+    if (cents % 10n === 0n) assert.equal(hundredths(`${whole}.${two[0]}`), expected);
+    if (cents === 0n) assert.equal(hundredths(`${whole}`), expected);
+  }
+  assert.throws(() => hundredths("1,00"));
+  assert.throws(() => hundredths(""));
+});

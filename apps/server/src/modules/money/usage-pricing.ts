@@ -274,7 +274,7 @@ export function planCharge(
     month,
     usage: step.total,
     charge,
-    parts: charge > 0n ? chargeParts(tariff, position, moved) : [],
+    parts: charge > 0n ? chargeParts(tariff, position, moved, charge) : [],
     fee: account.fee_month !== month ? monthlyFeeFen(tariff) : 0n,
     cycleKey: key,
     moved,
