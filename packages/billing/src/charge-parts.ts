@@ -49,9 +49,9 @@ function exactParts(tariff: Tariff, before: CycleUsage, after: CycleUsage) {
 
 /**
  * The booked charge between two cycle positions (chargeBetween, or `booked` where the caller has
- * it already) split by tier or band. Each part
- * is its exact cost rounded to the fen; the few fen the cycle's own rounding differs by go to the
- * part with the most usage, so the parts always add up to the fen booked in the ledger.
+ * it already) split by tier or band. Each part is its exact cost rounded to the fen; the few fen
+ * the cycle's own rounding differs by go to the part with the most usage, so the parts always add
+ * up to the fen booked in the ledger.
  */
 export function chargeParts(
   tariff: Tariff,
