@@ -5,7 +5,7 @@ import { CHANGE_CHANNEL, changedTableOfNotice } from "./cache-channel.ts";
 import { asText, createPglite } from "./pglite-open.ts";
 import { openPgliteThread } from "./pglite-thread.ts";
 import { preparedName } from "./prepared.ts";
-import { timestamptzOfText } from "./timestamp-text.ts";
+import { TIMESTAMPTZ, timestamptzOfText } from "./timestamp-text.ts";
 
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
@@ -43,8 +43,6 @@ export interface Db extends Queryable {
 // 64-bit ids and numeric money must never pass through a JS number: both drivers hand them over as text.
 const INT8 = 20;
 const NUMERIC = 1700;
-/** timestamptz as text: read by its characters (db/timestamp-text.ts), as the driver would. */
-const TIMESTAMPTZ = 1184;
 
 /**
  * PGlite on the calling thread: every query blocks the event loop while it runs. Kept for

@@ -18,7 +18,8 @@ export interface Column<R> {
 /**
  * The rows' subquery for a statement's FROM: `(select … from unnest(…) as x(…)) as alias`, reading
  * the columns' parameters from `$first` on, in columnParams' order; `names` lists its columns in
- * that order (for an insert's column list); `next` is the first parameter after them. The planner pulls the subquery up: the rows cost what a bare unnest costs.
+ * that order (for an insert's column list); `next` is the first parameter after them. The planner
+ * pulls the subquery up: the rows cost what a bare unnest costs.
  */
 export function columnRows<R>(
   columns: readonly Column<R>[],

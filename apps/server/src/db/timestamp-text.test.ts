@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import pg from "pg";
-import { timestamptzOfText } from "./timestamp-text.ts";
+import { TIMESTAMPTZ, timestamptzOfText } from "./timestamp-text.ts";
 
-const driverDate = pg.types.getTypeParser(1184, "text") as (text: string) => Date | number | null;
+const driverDate = pg.types.getTypeParser(TIMESTAMPTZ, "text") as (text: string) => Date | number | null;
 const timeOf = (value: Date | number | null) => (value instanceof Date ? value.getTime() : value);
 const two = (n: number) => String(n).padStart(2, "0");
 

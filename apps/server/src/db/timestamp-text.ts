@@ -1,7 +1,10 @@
 import pg from "pg";
 
+/** PostgreSQL's type id of timestamptz, whose text this reads. */
+export const TIMESTAMPTZ = 1184;
+
 /** The driver's own reading of a timestamptz's text (postgres-date): what the fast way must equal. */
-const driverDate = pg.types.getTypeParser(1184, "text") as (text: string) => Date | number | null;
+const driverDate = pg.types.getTypeParser(TIMESTAMPTZ, "text") as (text: string) => Date | number | null;
 
 /**
  * A timestamptz column's text as PostgreSQL writes it (DateStyle ISO: `2026-12-02 08:15:00.123+08`,

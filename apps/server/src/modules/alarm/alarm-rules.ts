@@ -1,4 +1,4 @@
-import { isPlainDecimal } from "@meterline/billing";
+import { isPlainDecimal, toUnits } from "@meterline/billing";
 import {
   ALARM_RULE_CODES,
   ALARM_RULE_NAMES,
@@ -165,7 +165,7 @@ const BALANCE_LEVEL: Record<"balance_low" | "balance_severe" | "arrears", number
 export function hundredths(text: string): bigint {
   // Registers as the readings keep them ("10001.00"): their digits, without a match (the alarm pass
   // reads two of every meter of every wave).
-  if (isPlainDecimal(text, 2)) return BigInt(text.slice(0, -3) + text.slice(-2));
+  if (isPlainDecimal(text, 2)) return toUnits(text, 2);
   const match = /^(-?)(\d+)(?:\.(\d{1,2}))?\d*$/.exec(text.trim());
   if (!match) throw new Error(`register value ${text}`);
   const value = BigInt(match[2]!) * 100n + BigInt((match[3] ?? "").padEnd(2, "0"));
