@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db, Queryable } from "../src/db/client.ts";
 
 /**
@@ -112,17 +113,24 @@ export async function scansWithoutTenant(
 }
 
 /**
- * Keeps the statements the running server gives `db` itself (the app holds this very object) until
- * `stop`; a transaction's statements too.
+ * Keeps the statements the running server gives `db` itself (the app holds this very object) while
+ * the test's own calls run inside `during`, a transaction's statements too. The server's background
+ * jobs (workflow timers, sweeps) work across tenants by design and run outside that context, so a
+ * sweep that happens to fall inside the window is not taken for a page's statement.
  */
-export function recordInPlace(db: Db): { statements: Map<string, readonly unknown[]>; stop(): void } {
+export function recordInPlace(db: Db): {
+  statements: Map<string, readonly unknown[]>;
+  during<T>(calls: () => Promise<T>): Promise<T>;
+  stop(): void;
+} {
   const statements = new Map<string, readonly unknown[]>();
+  const caller = new AsyncLocalStorage<true>();
   const query = db.query.bind(db);
   const transaction = db.transaction.bind(db);
   const keep =
     (run: Queryable["query"]) =>
     <T>(sql: string, params?: readonly unknown[]) => {
-      if (!statements.has(sql)) statements.set(sql, params ?? []);
+      if (caller.getStore() && !statements.has(sql)) statements.set(sql, params ?? []);
       return run<T>(sql, params);
     };
   db.query = keep(query) as Db["query"];
@@ -130,6 +138,7 @@ export function recordInPlace(db: Db): { statements: Map<string, readonly unknow
     transaction((tx) => fn({ query: keep(tx.query.bind(tx)) as Queryable["query"] }));
   return {
     statements,
+    during: (calls) => caller.run(true, calls),
     stop() {
       db.query = query;
       db.transaction = transaction;

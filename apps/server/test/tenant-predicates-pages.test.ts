@@ -59,17 +59,19 @@ describe("the console's pages and the counter's money name the tenant in every s
     const recorder = recordInPlace(server.db);
     const refused: string[] = [];
     try {
-      for (const url of [...lists, ...DOMAIN_PAGES]) {
-        const res = await server.call("GET", url, token);
-        if (res.statusCode !== 200) refused.push(`${url}: ${res.statusCode}`);
-      }
-      const recharge = await server.call("POST", "/api/blade-pms/datarecharge/submit", token, {
-        meterId: meter!.id,
-        amount: "30",
-        paymentMethod: 1,
-        idempotencyKey: "plan-check-0001",
+      await recorder.during(async () => {
+        for (const url of [...lists, ...DOMAIN_PAGES]) {
+          const res = await server.call("GET", url, token);
+          if (res.statusCode !== 200) refused.push(`${url}: ${res.statusCode}`);
+        }
+        const recharge = await server.call("POST", "/api/blade-pms/datarecharge/submit", token, {
+          meterId: meter!.id,
+          amount: "30",
+          paymentMethod: 1,
+          idempotencyKey: "plan-check-0001",
+        });
+        assert.equal(recharge.statusCode, 200, recharge.body);
       });
-      assert.equal(recharge.statusCode, 200, recharge.body);
     } finally {
       recorder.stop();
     }
