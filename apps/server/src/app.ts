@@ -71,6 +71,7 @@ import apiLog from "./plugins/api-log.ts";
 import apiScope from "./plugins/api-scope.ts";
 import authentication from "./plugins/authentication.ts";
 import { consoleStatic } from "./plugins/console-static.ts";
+import embeddedStatistics from "./plugins/embedded-statistics.ts";
 import errorHandler from "./plugins/error-handler.ts";
 import fileLinks from "./plugins/file-links.ts";
 import inputGuard from "./plugins/input-guard.ts";
@@ -206,6 +207,7 @@ export async function buildApp({
   await app.register(apiLog, { db, ...(config.apiLog ? { policy: config.apiLog } : {}) });
   await app.register(logRetention, { db });
   if (upkeepPartitions) await app.register(partitionUpkeep, { db });
+  if (db.kind === "pglite") await app.register(embeddedStatistics, { db });
   await app.register(apiScope, { db });
   await app.register(fileLinks, { serverSecret: config.jwtSecret, db });
   if (openApi) {

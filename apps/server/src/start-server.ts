@@ -4,6 +4,7 @@ import { redactUrl } from "./contract/redact.ts";
 import { fieldCipherOf } from "./crud/field-cipher.ts";
 import { reencryptStoredSecrets } from "./crud/reencrypt.ts";
 import { openDb } from "./db/client.ts";
+import { analyzeEmbedded } from "./db/embedded-statistics.ts";
 import { apiProcessesBesidesThis, IdWorkerLease, idWorkerTableExists } from "./db/id-worker-lease.ts";
 import { migrate } from "./db/migrate.ts";
 import { applyClientSecret, seed } from "./db/seed.ts";
@@ -111,6 +112,11 @@ export async function startServer(
       )
     : undefined;
   phases.mark("seed");
+  // A database just made, migrated or filled with the demo is analyzed before the first request:
+  // the embedded one has no autovacuum to do it (db/embedded-statistics.ts), and a copy of this
+  // folder starts with the statistics in it.
+  if (applied.length > 0 || demoSeeded) await analyzeEmbedded(db);
+  phases.mark("statistics");
   app.log.info(
     {
       database: db.kind,
