@@ -20,8 +20,11 @@ export default fp(
       if (closing) return;
       const started = performance.now();
       running = analyzeEmbedded(opts.db, () => closing).then(
-        (tables) =>
-          app.log.info({ tables, ms: Math.round(performance.now() - started) }, "embedded statistics kept"),
+        (tables) => {
+          // A settled database's pass analyzes nothing: only a pass that did work is worth a line.
+          if (tables > 0)
+            app.log.info({ tables, ms: Math.round(performance.now() - started) }, "embedded statistics kept");
+        },
         (error: unknown) => {
           if (!closing) app.log.warn({ err: error }, "keeping the embedded database's statistics failed");
         },
