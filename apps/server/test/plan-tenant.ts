@@ -81,6 +81,16 @@ export interface KnownScan {
   why: string;
 }
 
+/** A statement's plan as EXPLAIN gives it (PostgreSQL answers JSON, PGlite its text). */
+export async function planOf(db: Queryable, sql: string, params: readonly unknown[]): Promise<PlanNode> {
+  const [row] = await db.query<{ "QUERY PLAN": [{ Plan: PlanNode }] | string }>(
+    `explain (format json) ${sql}`,
+    params,
+  );
+  const json = row!["QUERY PLAN"];
+  return (typeof json === "string" ? JSON.parse(json) : json)[0].Plan as PlanNode;
+}
+
 /**
  * Plans every recorded statement and names each scan of a tenant table without its tenant that
  * `known` does not excuse, with the statement's start. `planned` counts the statements planned.
@@ -95,12 +105,7 @@ export async function scansWithoutTenant(
   let planned = 0;
   for (const [sql, params] of statements) {
     if (!/^\s*(select|insert|update|delete|with)\b/i.test(sql)) continue;
-    const [row] = await db.query<{ "QUERY PLAN": [{ Plan: PlanNode }] | string }>(
-      `explain (format json) ${sql}`,
-      params,
-    );
-    const json = row!["QUERY PLAN"];
-    const plan = (typeof json === "string" ? JSON.parse(json) : json)[0].Plan as PlanNode;
+    const plan = await planOf(db, sql, params);
     planned++;
     const text = sql.replace(/\s+/g, " ").trim();
     for (const table of new Set(unlimitedScans(plan, tenantTables))) {
