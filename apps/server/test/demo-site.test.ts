@@ -9,6 +9,7 @@ import {
   demoDtuSecrets,
   seedDemoSite,
 } from "../src/demo/demo-site.ts";
+import { demoSupplyOff } from "../src/demo/demo-supply.ts";
 import { DbMeterDirectory } from "../src/modules/metering/meter-directory.db.ts";
 import { DbReadingsSink } from "../src/modules/metering/readings-sink.db.ts";
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from "./helpers.ts";
@@ -139,6 +140,44 @@ describe("the embedded demo site", () => {
     );
     assert.equal(operators!.registration_secret, null);
     assert.ok(stored.every((row) => !Object.values(secrets).includes(row.registration_secret)));
+  });
+
+  test("its meters last known with supply off are named as the simulated fleets name them, to start that way", async () => {
+    const plan = planFleet(DEMO_FLEET);
+    const building698 = planFleet(DEMO_698_FLEET);
+    const before = await demoSupplyOff(server.db);
+    const electric = plan.meters.find((m) => m.kind === "electric" && !before.includes(m.address))!;
+    const water = plan.meters.find((m) => m.kind === "water" && !before.includes(m.address))!;
+    const [shop] = plan.modbus;
+    const [meter698] = building698.meters;
+    const setSupply = async (status: 0 | 1) => {
+      const update = (table: string, codes: string[]) =>
+        server.db.query(
+          `update ${table} set switch_status = $3 where tenant_id = $1 and product_code = any($2::text[])`,
+          [DEMO_TENANT_ID, codes, status],
+        );
+      await update("pms_meter", [electric.address, meter698!.address]);
+      await update("pms_water", [water.address]);
+      // A shop's Modbus meter is known to the fleet by its DTU and slave address, not its number.
+      await server.db.query(
+        `update pms_meter m set switch_status = $4 from pms_collector c
+          where c.id = m.collector_id and m.tenant_id = $1 and c.collector_code = $2 and m.modbus_slave = $3`,
+        [DEMO_TENANT_ID, shop!.collectorId, shop!.slave, status],
+      );
+    };
+    await setSupply(1);
+    // Another tenant's meter with the same number is not the demo's.
+    await server.db.query(
+      `insert into pms_meter (id, tenant_id, product_code, switch_status) values (9100000000000000001, '000000', $1, 1)`,
+      [plan.meters.find((m) => m.kind === "electric" && m !== electric)!.address],
+    );
+    try {
+      const added = (await demoSupplyOff(server.db)).filter((name) => !before.includes(name));
+      assert.deepEqual(added.sort(), [electric.address, water.address, shop!.id, meter698!.address].sort());
+    } finally {
+      await server.db.query("delete from pms_meter where id = 9100000000000000001");
+      await setSupply(0);
+    }
   });
 
   test("its 698 building hangs on a concentrator the gateway's directory serves, and shows its meter file", async () => {

@@ -51,6 +51,13 @@ export interface FleetOptions extends Partial<PlanOptions> {
   anomalies?: Readonly<Record<string, MeterAnomaly>>;
   /** Meter-side conditions by meter address, set from the start (see conditions.ts). */
   conditions?: Readonly<Record<string, MeterConditions>>;
+  /**
+   * Meters whose supply was off when the site last ran, by address (a Modbus meter by its id,
+   * modbusMeterId): an electricity meter starts with its relay tripped, a water meter with its valve
+   * shut. A real meter keeps both across a restart of the system that reads it; a fleet started
+   * again without this would restore supply that no command restored.
+   */
+  supplyOff?: readonly string[];
   registration?: string;
   /** The DTUs' registration secrets by DTU id; the plan's (derived from the seed) otherwise. */
   dtuSecrets?: Readonly<Record<string, string>>;
@@ -120,6 +127,18 @@ function buildMeter(planned: PlannedMeter, options: FleetOptions, offsetMs: numb
   });
 }
 
+/**
+ * A meter as its supply was left: a relay tripped by command (a self-tripped one is tripped the same
+ * way, and either takes a close command), a valve shut.
+ */
+function startSupplyOff(meter: SimMeter): void {
+  if (meter.kind === "water") meter.valve = "closed";
+  else {
+    meter.relayOpen = true;
+    meter.relayCommandOpen = true;
+  }
+}
+
 /** Start a simulated fleet: meters on DTUs dialling the gateway over TCP, and MQTT meters if asked. */
 export async function startFleet(options: FleetOptions = {}): Promise<FleetHandle> {
   const plan = planFleet(options);
@@ -129,6 +148,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
   const offsetMs = (options.utcOffsetMinutes ?? 480) * 60_000;
   const timing = { replyDelayMs: options.replyDelayMs ?? 50, lateReplyMs: options.lateReplyMs ?? 10_000 };
   const seed = options.seed ?? plan.options.seed;
+  const supplyOff = new Set(options.supplyOff);
   const meters = new Map<string, BusMeter>();
   const byCollector = new Map<string, BusMeter[]>();
   for (const planned of plan.meters) {
@@ -138,6 +158,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
     };
     const conditions = options.conditions?.[planned.address];
     if (conditions) entry.meter.setConditions(conditions);
+    if (supplyOff.has(planned.address)) startSupplyOff(entry.meter);
     meters.set(planned.address, entry);
     const list = byCollector.get(planned.collectorId) ?? [];
     list.push(entry);
@@ -151,6 +172,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
       meter: new ModbusMeter({ ...planned, modelName: planned.model }),
       faults: new FaultPlan(options.faults ?? {}, createRandom(`faults:${seed}:${planned.id}`)),
     };
+    if (supplyOff.has(planned.id)) entry.meter.relayOn = false;
     modbusMeters.set(planned.id, entry);
     modbusByCollector.set(planned.collectorId, [
       ...(modbusByCollector.get(planned.collectorId) ?? []),

@@ -43,6 +43,7 @@ export {
   type FleetPlan,
   fleetCollectors,
   fleetDirectory,
+  modbusMeterId,
   type PlannedMeter,
   type PlanOptions,
   planFleet,

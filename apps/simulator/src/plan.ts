@@ -79,6 +79,10 @@ export interface PlannedMeter {
   balanceFen: number;
 }
 
+/** A Modbus meter's id in the fleet: its slave address is unique on its DTU's bus only. */
+export const modbusMeterId = (collectorId: string, slave: number): string =>
+  `meter-mb-${collectorId}-${slave}`;
+
 /** A planned Modbus meter: its slave address is unique on its DTU's bus only. */
 export interface PlannedModbusMeter {
   id: string;
@@ -163,7 +167,7 @@ export function planFleet(partial: Partial<PlanOptions> = {}): FleetPlan {
     const collectorId = dtuIds[i % dtus]!;
     const slave = Math.floor(i / dtus) + 1;
     return {
-      id: `meter-mb-${collectorId}-${slave}`,
+      id: modbusMeterId(collectorId, slave),
       slave,
       model: options.modbusModels[i % options.modbusModels.length]!,
       collectorId,

@@ -19,6 +19,7 @@ import {
   demoConditions,
   demoDtuSecrets,
 } from "../../demo/demo-site.ts";
+import { demoSupplyOff } from "../../demo/demo-supply.ts";
 import { BatchJobRunner, DEFAULT_LIMITS, type RunnerLimits } from "../operations/batch-jobs/job-runner.ts";
 import { DbCommandSource } from "./command-source.db.ts";
 import { DbMeterDirectory } from "./meter-directory.db.ts";
@@ -113,6 +114,8 @@ export async function startEmbeddedMetering(options: {
       [DEMO_TENANT_ID],
     );
     const dtuSecrets = await demoDtuSecrets(db, options.cipher);
+    // Relays and valves as the database last knew them: a restart never restores supply by itself.
+    const supplyOff = await demoSupplyOff(db);
     const runningSince = site ? { runningSince: new Date(site.since).getTime() } : {};
     fleet = await startFleet({
       ...DEMO_FLEET,
@@ -121,12 +124,14 @@ export async function startEmbeddedMetering(options: {
       // The demo's injected cases go on in the running meters as the history left them.
       ...(site ? { anomalies: demoAnomalies(new Date(site.since).getTime()) } : {}),
       dtuSecrets,
+      supplyOff,
       ...runningSince,
     });
     concentratorFleet = await startFleet({
       ...DEMO_698_FLEET,
       gateway: { host, port: address.port },
       dtuSecrets,
+      supplyOff,
       ...runningSince,
     });
     logger.log("info", "demo fleet started", {
