@@ -79,7 +79,7 @@ export interface PlannedMeter {
   balanceFen: number;
 }
 
-/** A Modbus meter's id in the fleet: its slave address is unique on its DTU's bus only. */
+/** A Modbus meter's id in the fleet, by its DTU and slave (what injectFault, modbusMeter and supplyOff take). */
 export const modbusMeterId = (collectorId: string, slave: number): string =>
   `meter-mb-${collectorId}-${slave}`;
 
