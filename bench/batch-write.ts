@@ -14,7 +14,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BatchJobSummary, resources } from "@meterline/contracts";
@@ -25,6 +24,7 @@ import { ResourceStore } from "../apps/server/src/crud/store.ts";
 import type { Db } from "../apps/server/src/db/client.ts";
 import { serviceUser } from "../apps/server/src/modules/auth/current-user.ts";
 import { md5Hex } from "../apps/server/src/modules/auth/password.ts";
+import { freePort } from "../scripts/free-port.mjs";
 import { BENCH_ADMIN_PASSWORD, count, fail, freshDatabase, machine, mib, settings } from "./money-common.ts";
 
 const options = settings({ meters: "10000", dtus: "100", "reply-delay-ms": "50" });
@@ -43,17 +43,6 @@ const PLAN = {
 const SOURCE = "message/writePriceBatch";
 const secret = () => randomBytes(32).toString("hex");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /** The registry: DTUs with their secrets, every planned meter local prepaid with an open account. */
 async function seedRegistry(db: Db, cipher: FieldCipher): Promise<string[]> {

@@ -19,7 +19,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +26,7 @@ import { type Db, openDb } from "../apps/server/src/db/client.ts";
 import { migrate } from "../apps/server/src/db/migrate.ts";
 import { seed } from "../apps/server/src/db/seed.ts";
 import { md5Hex } from "../apps/server/src/modules/auth/password.ts";
+import { freePort } from "../scripts/free-port.mjs";
 import {
   BENCH_ADMIN_PASSWORD,
   count,
@@ -73,16 +73,6 @@ async function insertOwners(db: Db): Promise<void> {
     [OWNERS],
   );
   await db.query("vacuum analyze pms_owner");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
 }
 
 interface Answer {

@@ -61,17 +61,8 @@ export function startChild(
   };
 }
 
-/** A port nothing listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A port nothing listens on now, drawn where outgoing connections never take one. */
+export { freePort } from "../scripts/free-port.mjs";
 
 /** Resolves once something accepts connections on the port (within the deadline). */
 export async function listening(port: number, deadlineMs: number, died: Promise<never>): Promise<void> {

@@ -3,13 +3,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, rename, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, afterEach, before, beforeEach } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { freshEntry } from "../scripts/compiled.mjs";
+import { freePort } from "../scripts/free-port.mjs";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -18,18 +18,6 @@ export const admin = { tenantId: "000000", username: "admin", password: "admin" 
 export interface RunningServer {
   baseUrl: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,8 +48,26 @@ function serverCommand(): ServerCommand {
   return compiled ? [compiled] : ["--import", "tsx", "apps/server/src/main.ts"];
 }
 
-/** Runs the server on a free port over `dataDir` until healthy; `stop` ends it and keeps the folder. */
+/**
+ * Runs the server on a free port over `dataDir` until healthy; `stop` ends it and keeps the folder.
+ * A server that finds its port taken meanwhile (another suite drew the same one between the probe
+ * and the bind: scripts/free-port.mjs) exits at once having written nothing, and starts again on
+ * another port.
+ */
 async function boot(command: ServerCommand, dataDir: string, env: Record<string, string>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await bootOnce(command, dataDir, env);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !PORT_TAKEN.test(error.message)) throw error;
+    }
+  }
+}
+
+/** What the server says when its HTTP port is in use (apps/server's start-up check). */
+const PORT_TAKEN = /PORT=\d+ \(HTTP[^)]*\) is already in use/;
+
+async function bootOnce(command: ServerCommand, dataDir: string, env: Record<string, string>) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, command, {

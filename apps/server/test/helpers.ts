@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TokenResponse } from "@meterline/contracts";
@@ -181,12 +180,5 @@ export function multipartFile(filename: string, content: Buffer) {
   };
 }
 
-/** A TCP port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+/** A TCP port nobody listens on right now, drawn where outgoing connections never take one. */
+export { freePort } from "../../../scripts/free-port.mjs";

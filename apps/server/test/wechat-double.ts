@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import { createServer as createTcpServer } from "node:net";
+import { freePort } from "../../../scripts/free-port.mjs";
 
 export const WECHAT_APP = { appid: "wx520c15f417810387", secret: "wechat-app-secret-of-the-tests" };
 
@@ -9,14 +9,6 @@ interface WechatUser {
   nickname: string;
   headimgurl: string;
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const probe = createTcpServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 /**
  * A local stand-in for WeChat's website sign-in in its documented shapes: /connect/qrconnect
