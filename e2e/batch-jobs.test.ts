@@ -1,22 +1,15 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { after, test } from "node:test";
 import type { BatchJobItem, BatchJobSummary, Page } from "@meterline/contracts";
 import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
+import { freePort } from "../scripts/free-port.mjs";
 import { expectAccessible } from "./axe.ts";
 import { openResource, settled } from "./crud-helpers.ts";
 import { textOf, useBrowserSuite } from "./harness.ts";
 import { call, eventually, newOperator, signInOperator } from "./registry-helpers.ts";
 
 /** The gateway's port, chosen here so that this suite's own simulated fleet can dial it. */
-const gatewayPort = await new Promise<number>((resolve, reject) => {
-  const probe = createServer();
-  probe.once("error", reject);
-  probe.listen(0, "127.0.0.1", () => {
-    const address = probe.address();
-    probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-  });
-});
+const gatewayPort = await freePort();
 
 const suite = useBrowserSuite({
   env: {

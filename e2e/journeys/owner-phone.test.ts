@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { type FleetHandle, planFleet, plannedSecret, startFleet } from "@meterline/simulator";
 import type { Browser, Page } from "playwright-core";
 import { WxpayDouble } from "../../apps/server/src/modules/wxpay/double/wxpay-double.ts";
 import { type SmsDouble, startAliyunDouble } from "../../apps/server/test/sms-doubles.ts";
+import { freePort } from "../../scripts/free-port.mjs";
 import { expectAccessible } from "../axe.ts";
 import { launchBrowser, type RunningServer, startServer, textOf } from "../harness.ts";
 import {
@@ -41,14 +41,7 @@ const PLAN = {
 } as const;
 
 /** The gateway's port, chosen here so that the simulated meters can dial it. */
-const gatewayPort = await new Promise<number>((resolve, reject) => {
-  const probe = createServer();
-  probe.once("error", reject);
-  probe.listen(0, "127.0.0.1", () => {
-    const address = probe.address();
-    probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-  });
-});
+const gatewayPort = await freePort();
 
 /** Yuan text with two decimals to whole fen, and back. */
 const fenOf = (text: string) => BigInt(text.replace(".", ""));

@@ -9,6 +9,7 @@ import {
   silentLogger,
   startGateway,
 } from "@meterline/gateway";
+import { freePort } from "../../../scripts/free-port.mjs";
 import { HANDED_OVER } from "../src/lease/balancer.ts";
 import { FAST, waitUntil } from "./harness.ts";
 import { TcpBalancer } from "./tcp-balancer.ts";
@@ -139,12 +140,7 @@ test("an overloaded gateway hands idle collectors to one that joins, through the
     owner: "A",
   });
   // B's port is known before it starts: the balancer skips it while nothing listens there.
-  const bPort = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  const bPort = await freePort();
   const balancer = new TcpBalancer([a.address(), { host: "127.0.0.1", port: bPort }]);
   const front = await balancer.listen();
   const dtus = ids.map((id) => redialling(front.port, id));
@@ -190,12 +186,7 @@ test("collectors handed to a gateway that then stops are taken back at once, not
     rebalanceBatch: 2,
   };
   const a = await startGateway({ directory, leases: shared, logger: silentLogger, settings, owner: "A" });
-  const bPort = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  const bPort = await freePort();
   const balancer = new TcpBalancer([a.address(), { host: "127.0.0.1", port: bPort }]);
   const front = await balancer.listen();
   const dtus = ids.map((id) => redialling(front.port, id));

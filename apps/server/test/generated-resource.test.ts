@@ -15,6 +15,9 @@ const SOURCES = [
   "apps/server",
   "apps/gateway",
   "apps/simulator",
+  // The tests' helpers draw their servers' ports with it.
+  "scripts/free-port.mjs",
+  "scripts/free-port.d.mts",
   "package.json",
   "tsconfig.base.json",
 ];

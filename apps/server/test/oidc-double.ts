@@ -1,7 +1,7 @@
 /// <reference path="./oidc-provider.d.ts" />
 import { createServer, type Server } from "node:http";
-import { createServer as createTcpServer } from "node:net";
 import Provider from "oidc-provider";
+import { freePort } from "../../../scripts/free-port.mjs";
 
 export const OIDC_CLIENT = { id: "meterline-console", secret: "a-long-client-secret-for-the-tests-only" };
 /** The redirect URI registered at the provider and configured on the tenant's provider row. */
@@ -51,16 +51,6 @@ export async function startOidcProvider(
     issuer,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A loopback port nobody listens on right now (kept here so browser tests can use this file too). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createTcpServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**
